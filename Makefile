@@ -1,0 +1,19 @@
+# The two commands of the README, and the steps they share.
+SWIFT ?= swift
+
+.PHONY: run test deps build
+
+## Install what is needed, build, and start the app.
+run: build
+	.build/debug/uncloudnotes model show
+
+## Install what is needed, build, and run every test.
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --disable-xctest
+
+build: deps
+	$(SWIFT) build
+
+deps:
+	@scripts/install-deps.sh

@@ -1,0 +1,59 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Layers, from the bottom up:
+//   ManagedStore          the engine: models, version hashes (later: store, context, migration).
+//                         Knows nothing about notes.
+//   UnCloudNotesResources the app's model files (top-level Resources/), shipped with the app.
+//   UnCloudNotesKit       the notes app: its models, entities and migration stack. No terminal.
+//   uncloudnotes          the thin executable: argument parsing and wiring only.
+let package = Package(
+    name: "UnCloudNotes",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "uncloudnotes", targets: ["uncloudnotes"]),
+        .library(name: "ManagedStore", targets: ["ManagedStore"]),
+        .library(name: "UnCloudNotesKit", targets: ["UnCloudNotesKit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+    ],
+    targets: [
+        .target(
+            name: "ManagedStore",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .target(
+            name: "UnCloudNotesResources",
+            path: "Resources",
+            sources: ["ResourceBundle.swift"],
+            resources: [.copy("UnCloudNotesDataModel.xcdatamodeld")]
+        ),
+        .target(
+            name: "UnCloudNotesKit",
+            dependencies: ["ManagedStore", "UnCloudNotesResources"]
+        ),
+        .executableTarget(
+            name: "uncloudnotes",
+            dependencies: [
+                "ManagedStore",
+                "UnCloudNotesKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // Test helpers: temporary folders, the shared fixtures, running the built executable.
+        .target(name: "TestSupport", dependencies: ["ManagedStore"], path: "Tests/TestSupport"),
+        .testTarget(name: "ManagedStoreTests", dependencies: [
+            "ManagedStore", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
+        .testTarget(name: "UnCloudNotesKitTests",
+                    dependencies: ["UnCloudNotesKit", "ManagedStore", "TestSupport"]),
+        // Depends on the executable so that `swift test` builds the binary these tests run.
+        .testTarget(name: "CommandLineTests", dependencies: ["uncloudnotes", "TestSupport"]),
+    ]
+)

@@ -1,0 +1,28 @@
+/// Why a model file could not be loaded: always names the file, and the line, entity and property
+/// when they are known, so a user can find the problem without a debugger.
+public struct ModelError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var file: String
+    public var line: Int?
+    public var entity: String?
+    public var property: String?
+    public var reason: String
+
+    public init(file: String, line: Int? = nil, entity: String? = nil, property: String? = nil,
+                reason: String) {
+        self.file = file
+        self.line = line
+        self.entity = entity
+        self.property = property
+        self.reason = reason
+    }
+
+    public var description: String {
+        var location = file
+        if let line { location += ":\(line)" }
+        var subject: [String] = []
+        if let entity { subject.append("entity \(entity)") }
+        if let property { subject.append("property \(property)") }
+        let prefix = subject.isEmpty ? location : "\(location): \(subject.joined(separator: ", "))"
+        return "\(prefix): \(reason)"
+    }
+}

@@ -1,0 +1,117 @@
+/// Checks that a set of entities forms a consistent model, so that nothing built on a loaded model
+/// meets a dangling name, a cycle or an ambiguous property.
+struct ModelValidator {
+    let entities: [EntityDescription]
+    let sourceName: String
+
+    func validate() throws {
+        let byName = try entitiesByUniqueName()
+        for entity in entities {
+            try checkParent(of: entity, in: byName)
+        }
+        for entity in entities {
+            let lineage = lineage(of: entity, in: byName)
+            try checkUniquePropertyNames(of: entity, lineage: lineage)
+            let properties = Set(lineage.flatMap(\.ownPropertyNames))
+            try checkRelationships(of: entity, in: byName)
+            try checkConstraintsAndIndexes(of: entity, properties: properties)
+        }
+    }
+
+    private func error(_ entity: String?, _ property: String? = nil, _ reason: String) -> ModelError {
+        ModelError(file: sourceName, entity: entity, property: property, reason: reason)
+    }
+
+    private func entitiesByUniqueName() throws -> [String: EntityDescription] {
+        var byName: [String: EntityDescription] = [:]
+        for entity in entities {
+            guard byName.updateValue(entity, forKey: entity.name) == nil else {
+                throw error(entity.name, nil, "duplicate entity name")
+            }
+        }
+        return byName
+    }
+
+    private func checkParent(of entity: EntityDescription, in byName: [String: EntityDescription]) throws {
+        var visited: Set<String> = [entity.name]
+        var next = entity.parentName
+        while let parentName = next {
+            guard let parent = byName[parentName] else {
+                throw error(entity.name, nil, "unknown parent entity \"\(parentName)\"")
+            }
+            guard visited.insert(parentName).inserted else {
+                throw error(entity.name, nil, "inheritance cycle through \"\(parentName)\"")
+            }
+            next = parent.parentName
+        }
+    }
+
+    /// Root first; only called once parents are known to be cycle-free.
+    private func lineage(of entity: EntityDescription,
+                         in byName: [String: EntityDescription]) -> [EntityDescription] {
+        var chain = [entity]
+        while let parentName = chain.last?.parentName, let parent = byName[parentName] {
+            chain.append(parent)
+        }
+        return chain.reversed()
+    }
+
+    private func checkUniquePropertyNames(of entity: EntityDescription,
+                                          lineage: [EntityDescription]) throws {
+        var owner: [String: String] = [:]
+        for member in lineage {
+            for name in member.ownPropertyNames {
+                if let first = owner.updateValue(member.name, forKey: name) {
+                    let reason = first == member.name
+                        ? "duplicate property name"
+                        : "duplicate property name: also declared by parent entity \(first)"
+                    throw error(entity.name, name, reason)
+                }
+            }
+        }
+    }
+
+    private func checkRelationships(of entity: EntityDescription,
+                                    in byName: [String: EntityDescription]) throws {
+        for relationship in entity.relationships {
+            let destinationName = relationship.destinationEntityName
+            guard let destination = byName[destinationName] else {
+                throw error(entity.name, relationship.name,
+                            "unknown destination entity \"\(destinationName)\"")
+            }
+            if relationship.maxCount > 0 && relationship.minCount > relationship.maxCount {
+                throw error(entity.name, relationship.name,
+                            "minCount \(relationship.minCount) is greater than maxCount \(relationship.maxCount)")
+            }
+            guard let inverseName = relationship.inverseName else { continue }
+            let candidates = lineage(of: destination, in: byName).flatMap(\.relationships)
+            guard let inverse = candidates.first(where: { $0.name == inverseName }) else {
+                throw error(entity.name, relationship.name,
+                            "inverse relationship \"\(inverseName)\" not found on entity \(destinationName)")
+            }
+            let ownerLineage = lineage(of: entity, in: byName).map(\.name)
+            guard ownerLineage.contains(inverse.destinationEntityName) else {
+                throw error(entity.name, relationship.name,
+                            "inverse mismatch: \(destinationName).\(inverseName) points to \(inverse.destinationEntityName), not \(entity.name)")
+            }
+            if let back = inverse.inverseName, back != relationship.name {
+                throw error(entity.name, relationship.name,
+                            "inverse mismatch: \(destinationName).\(inverseName) names \"\(back)\" as its inverse")
+            }
+        }
+    }
+
+    private func checkConstraintsAndIndexes(of entity: EntityDescription, properties: Set<String>) throws {
+        for constraint in entity.uniquenessConstraints {
+            for name in constraint where !properties.contains(name) {
+                throw error(entity.name, name, "uniqueness constraint names an unknown property")
+            }
+        }
+        for index in entity.fetchIndexes {
+            for element in index.elements where !properties.contains(element.property) {
+                throw error(entity.name, element.property,
+                            "fetch index \"\(index.name)\" names an unknown property")
+            }
+        }
+    }
+}

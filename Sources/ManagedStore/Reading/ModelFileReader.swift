@@ -1,0 +1,77 @@
+import Foundation
+
+/// Loads data models from the files Xcode writes: a versioned `.xcdatamodeld` folder (one
+/// `.xcdatamodel` per version plus `.xccurrentversion`) or a single `.xcdatamodel`.
+public enum ModelFileReader {
+    /// Reads either kind of model path; a single `.xcdatamodel` becomes a one-version model.
+    public static func read(at url: URL) throws -> VersionedModel {
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw ModelError(file: url.path, reason: "no such file or folder")
+        }
+        switch url.pathExtension {
+        case "xcdatamodeld":
+            return try readVersioned(at: url)
+        case "xcdatamodel":
+            let version = try readVersion(at: url)
+            return try VersionedModel(name: version.name, versions: [version],
+                                      currentVersionName: version.name, sourceName: url.path)
+        default:
+            throw ModelError(file: url.path,
+                             reason: "not a Core Data model: expected a .xcdatamodeld or .xcdatamodel folder")
+        }
+    }
+
+    /// Reads every version of a `.xcdatamodeld` folder and which one is current.
+    public static func readVersioned(at url: URL) throws -> VersionedModel {
+        try requireDirectory(url)
+        let versionURLs = try FileManager.default
+            .contentsOfDirectory(at: url, includingPropertiesForKeys: nil)
+            .filter { $0.pathExtension == "xcdatamodel" }
+        guard !versionURLs.isEmpty else {
+            throw ModelError(file: url.path, reason: "the folder holds no .xcdatamodel version")
+        }
+        let versions = try versionURLs.map(readVersion)
+        let current = try currentVersionName(in: url, versions: versions)
+        return try VersionedModel(name: url.deletingPathExtension().lastPathComponent,
+                                  versions: versions, currentVersionName: current, sourceName: url.path)
+    }
+
+    /// Reads one `.xcdatamodel` folder (its `contents` file); the version is named after the folder.
+    public static func readVersion(at url: URL) throws -> ManagedObjectModel {
+        try requireDirectory(url)
+        let contents = url.appendingPathComponent("contents")
+        let tree = try XMLTreeReader.read(contentsOf: contents, displayName: contents.path)
+        return try ModelXMLDecoder(fileName: contents.path)
+            .decodeModel(tree, versionName: url.deletingPathExtension().lastPathComponent)
+    }
+
+    /// The version named by `.xccurrentversion`; without that file, the only version there is.
+    private static func currentVersionName(in url: URL, versions: [ManagedObjectModel]) throws -> String {
+        let file = url.appendingPathComponent(".xccurrentversion")
+        guard FileManager.default.fileExists(atPath: file.path) else {
+            if versions.count == 1 { return versions[0].name }
+            throw ModelError(file: file.path,
+                             reason: "missing: a model with several versions must name its current one")
+        }
+        let plist: Any
+        do {
+            plist = try PropertyListSerialization.propertyList(from: Data(contentsOf: file), format: nil)
+        } catch {
+            throw ModelError(file: file.path, reason: "not a readable property list")
+        }
+        guard let folder = (plist as? [String: Any])?["_XCCurrentVersionName"] as? String else {
+            throw ModelError(file: file.path, reason: "no _XCCurrentVersionName key")
+        }
+        return (folder as NSString).deletingPathExtension
+    }
+
+    private static func requireDirectory(_ url: URL) throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw ModelError(file: url.path, reason: "no such file or folder")
+        }
+        guard isDirectory.boolValue else {
+            throw ModelError(file: url.path, reason: "not a folder: Xcode models are folders")
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import GRDB
+
+/// The metadata Core Data keeps in a store's `Z_METADATA` table: which model version wrote it.
+///
+/// Reading it opens the file read-only and touches nothing else, so a launch can decide whether a
+/// store needs migrating (or is refused) before anything is written.
+public struct StoreMetadata: Equatable, Sendable {
+    /// `Z_UUID`: the store's identity, kept across migrations.
+    public var storeUUID: String
+    public var storeType: String
+    /// Entity name -> 32-byte version hash of the model that wrote the store.
+    public var versionHashes: [String: Data]
+    public var versionHashesVersion: Int?
+    public var versionIdentifiers: [String]
+    public var frameworkVersion: Int?
+    public var versionHashesDigest: String?
+    public var versionChecksum: String?
+
+    /// Reads the metadata of the store at `url` without opening it for writing.
+    public static func read(storeAt url: URL) throws -> StoreMetadata {
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw StoreError(path: url.path, reason: "no such store file")
+        }
+        var configuration = Configuration()
+        configuration.readonly = true
+        do {
+            let queue = try DatabaseQueue(path: url.path, configuration: configuration)
+            defer { try? queue.close() }
+            return try queue.read { db in
+                guard try db.tableExists("Z_METADATA") else {
+                    throw StoreError(path: url.path,
+                                     reason: "an SQLite database, but not a Core Data store (no Z_METADATA table)")
+                }
+                guard let row = try Row.fetchOne(db, sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1"),
+                      let plist: Data = row["Z_PLIST"] else {
+                    throw StoreError(path: url.path, reason: "the Core Data metadata row is missing")
+                }
+                return try decode(plist: plist, uuid: row["Z_UUID"] ?? "", path: url.path)
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
+            throw StoreError(path: url.path, reason: "not an SQLite database")
+        } catch let error as DatabaseError {
+            throw StoreError(path: url.path, reason: "cannot read the store (\(error.message ?? "\(error.resultCode)"))")
+        }
+    }
+
+    /// Entities whose hash differs from the model's, or that only one side has; empty when the
+    /// model can open the store.
+    public func mismatchedEntities(for model: ManagedObjectModel) -> [String] {
+        let names = Set(versionHashes.keys).union(model.entityVersionHashes.keys)
+        return names.filter { versionHashes[$0] != model.entityVersionHashes[$0] }.sorted()
+    }
+
+    public func isCompatible(with model: ManagedObjectModel) -> Bool {
+        mismatchedEntities(for: model).isEmpty
+    }
+
+    private static func decode(plist data: Data, uuid: String, path: String) throws -> StoreMetadata {
+        let object = try? PropertyListSerialization.propertyList(from: data, format: nil)
+        guard let dictionary = object as? [String: Any] else {
+            throw StoreError(path: path, reason: "the Core Data metadata is not a readable property list")
+        }
+        guard let hashes = dictionary["NSStoreModelVersionHashes"] as? [String: Data] else {
+            throw StoreError(path: path, reason: "the Core Data metadata has no model version hashes")
+        }
+        return StoreMetadata(
+            storeUUID: uuid,
+            storeType: dictionary["NSStoreType"] as? String ?? "",
+            versionHashes: hashes,
+            versionHashesVersion: (dictionary["NSStoreModelVersionHashesVersion"] as? NSNumber)?.intValue,
+            versionIdentifiers: dictionary["NSStoreModelVersionIdentifiers"] as? [String] ?? [],
+            frameworkVersion: (dictionary["NSPersistenceFrameworkVersion"] as? NSNumber)?.intValue,
+            versionHashesDigest: dictionary["NSStoreModelVersionHashesDigest"] as? String,
+            versionChecksum: dictionary["NSStoreModelVersionChecksumKey"] as? String)
+    }
+}

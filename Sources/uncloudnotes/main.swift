@@ -1,0 +1,33 @@
+import ArgumentParser
+import Foundation
+
+/// Runs the command line with the exit codes scripts rely on: 0 success, 1 an error while doing
+/// the work (one line on stderr), 2 a usage error (message and usage on stderr).
+func runCommandLine() -> Never {
+    do {
+        var command = try UnCloudNotesCommand.parseAsRoot()
+        try command.run()
+        exit(0)
+    } catch {
+        exitReporting(error)
+    }
+}
+
+func exitReporting(_ error: Error) -> Never {
+    if let code = error as? ExitCode {
+        exit(code.rawValue)
+    }
+    switch UnCloudNotesCommand.exitCode(for: error) {
+    case .success:
+        // Help and version requests: ArgumentParser prints them.
+        UnCloudNotesCommand.exit(withError: error)
+    case .validationFailure:
+        FileHandle.standardError.write(Data((UnCloudNotesCommand.fullMessage(for: error) + "\n").utf8))
+        exit(2)
+    default:
+        FileHandle.standardError.write(Data("uncloudnotes: \(error)\n".utf8))
+        exit(1)
+    }
+}
+
+runCommandLine()

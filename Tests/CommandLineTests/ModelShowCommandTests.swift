@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+import TestSupport
+
+@Suite("uncloudnotes model show")
+struct ModelShowCommandTests {
+    @Test("lists the app's versions, marks the current one and prints entity hashes")
+    func textListing() throws {
+        let result = try BuiltExecutable.run(["model", "show"])
+        #expect(result.exitCode == 0)
+        let lines = result.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.first == "UnCloudNotesDataModel: 4 versions, current UnCloudNotesDataModel v4")
+        #expect(lines.contains("* UnCloudNotesDataModel v4  (current)"))
+        #expect(lines.contains("  UnCloudNotesDataModel v2"))
+        #expect(lines.contains("    entity ImageAttachment : Attachment"))
+        #expect(lines.contains { $0.hasPrefix("      image") && $0.hasSuffix("optional, transformer ImageTransformer") })
+        let hashLines = lines.filter { $0.hasPrefix("      hash ") }
+        #expect(hashLines.count == 7)
+        #expect(hashLines.allSatisfy { $0.count == "      hash ".count + 64 })
+    }
+
+    @Test("--json gives the documented structure, and the same bytes every time")
+    func jsonListing() throws {
+        let first = try BuiltExecutable.run(["model", "show", "--json"])
+        let second = try BuiltExecutable.run(["model", "show", "--json"])
+        #expect(first.exitCode == 0)
+        #expect(first.standardOutput == second.standardOutput)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(first.standardOutput.utf8)) as? [String: Any])
+        #expect(json["model"] as? String == "UnCloudNotesDataModel")
+        #expect(json["currentVersion"] as? String == "UnCloudNotesDataModel v4")
+        let versions = try #require(json["versions"] as? [[String: Any]])
+        #expect(versions.map { $0["current"] as? Bool } == [false, false, false, true])
+        let v4Entities = try #require(versions[3]["entities"] as? [[String: Any]])
+        let imageAttachment = try #require(v4Entities.first { $0["name"] as? String == "ImageAttachment" })
+        #expect(imageAttachment["parent"] as? String == "Attachment")
+        #expect((imageAttachment["versionHash"] as? String)?.count == 64)
+        let attributes = try #require(imageAttachment["attributes"] as? [[String: Any]])
+        let width = try #require(attributes.first { $0["name"] as? String == "width" })
+        #expect(width["type"] as? String == "Float" && width["default"] as? String == "0.0")
+        #expect(width["optional"] as? Bool == false)
+    }
+
+    @Test("shows any Xcode model given by path", SharedFixtures.required)
+    func otherModel() throws {
+        let path = SharedFixtures.url("coredata-samplemodel3/SampleModel3.xcdatamodeld").path
+        let result = try BuiltExecutable.run(["model", "show", path])
+        #expect(result.exitCode == 0)
+        #expect(result.standardOutput.hasPrefix("SampleModel3: 3 versions, current SampleModel3\n"))
+        #expect(result.standardOutput.contains("hash 6b31f4e97b691d16c4c820bae55f89408d47013bd42151ecfde1eac7fe4be798"))
+    }
+
+    @Test("a broken model gives one line on stderr naming file and line, and exit code 1")
+    func brokenModel() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("<model><entity name=\"A\">\n</model>", to: "Bad.xcdatamodel/contents")
+        let result = try BuiltExecutable.run(["model", "show", folder.url.appendingPathComponent("Bad.xcdatamodel").path])
+        #expect(result.exitCode == 1)
+        #expect(result.standardOutput.isEmpty)
+        let errorLines = result.standardError.split(separator: "\n")
+        #expect(errorLines.count == 1)
+        #expect(errorLines.first?.hasPrefix("uncloudnotes: \(folder.url.path)/Bad.xcdatamodel/contents:2: malformed XML") == true)
+    }
+
+    @Test("a usage error exits with code 2")
+    func usageError() throws {
+        let result = try BuiltExecutable.run(["model", "show", "--no-such-flag"])
+        #expect(result.exitCode == 2)
+        #expect(result.standardError.contains("Unknown option '--no-such-flag'"))
+    }
+
+    @Test("--help teaches with examples")
+    func help() throws {
+        let result = try BuiltExecutable.run(["model", "show", "--help"])
+        #expect(result.exitCode == 0)
+        #expect(result.standardOutput.contains("Examples:"))
+        #expect(result.standardOutput.contains("uncloudnotes model show ~/Projects/App/Model.xcdatamodeld --json"))
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import ManagedStore
+import Testing
+import TestSupport
+
+@Suite("Rejecting malformed and inconsistent models")
+struct ModelValidationTests {
+    /// Loads a one-version model made of the given entity XML and returns the error it fails with.
+    private func loadError(_ entities: String) throws -> ModelError {
+        let folder = try TemporaryFolder()
+        let url = try ModelFiles.writeVersion("Broken", entities: entities, in: folder.url)
+        do {
+            _ = try ModelFileReader.read(at: url)
+        } catch let error as ModelError {
+            return error
+        }
+        Issue.record("the model loaded, but it should have been refused")
+        return ModelError(file: "", reason: "")
+    }
+
+    @Test("malformed XML is reported with the file and the line")
+    func malformedXML() throws {
+        let error = try loadError("""
+            <entity name="Note">
+                <attribute name="title" attributeType="String">
+            </entity>
+            """)
+        #expect(error.file.hasSuffix("Broken.xcdatamodel/contents"))
+        #expect(error.line == 5)
+        #expect(error.reason.hasPrefix("malformed XML"))
+        #expect(error.description.contains("Broken.xcdatamodel/contents:5: malformed XML"))
+    }
+
+    @Test("a file that is not XML at all is reported, not crashed on")
+    func notXML() throws {
+        let folder = try TemporaryFolder()
+        let url = folder.url.appendingPathComponent("Junk.xcdatamodel")
+        try folder.write("\u{00}\u{01}binary junk", to: "Junk.xcdatamodel/contents")
+        #expect(throws: ModelError.self) { try ModelFileReader.read(at: url) }
+    }
+
+    @Test("an unknown attribute type names the entity and the property")
+    func unknownAttributeType() throws {
+        let error = try loadError("""
+            <entity name="Note"><attribute name="mood" attributeType="Feelings"/></entity>
+            """)
+        #expect(error.entity == "Note" && error.property == "mood")
+        #expect(error.reason == "unknown attribute type \"Feelings\"")
+        #expect(error.line == 3)
+    }
+
+    @Test("consistency errors name the entity, the property and the reason",
+          arguments: [
+            (#"<entity name="A"><relationship name="b" maxCount="1" destinationEntity="Ghost"/></entity>"#,
+             "A", "b", "unknown destination entity \"Ghost\""),
+            (#"<entity name="A" parentEntity="Ghost"/>"#,
+             "A", nil, "unknown parent entity \"Ghost\""),
+            (#"<entity name="A" parentEntity="B"/><entity name="B" parentEntity="A"/>"#,
+             "A", nil, "inheritance cycle through \"A\""),
+            (#"<entity name="A"/><entity name="A"/>"#,
+             "A", nil, "duplicate entity name"),
+            (#"<entity name="A"><attribute name="x" attributeType="String"/><attribute name="x" attributeType="Date"/></entity>"#,
+             "A", "x", "duplicate property name"),
+            (#"<entity name="P"><attribute name="x" attributeType="String"/></entity><entity name="C" parentEntity="P"><attribute name="x" attributeType="String"/></entity>"#,
+             "C", "x", "duplicate property name: also declared by parent entity P"),
+            (#"<entity name="A"><relationship name="b" maxCount="1" destinationEntity="B" inverseName="nope"/></entity><entity name="B"/>"#,
+             "A", "b", "inverse relationship \"nope\" not found on entity B"),
+            (#"<entity name="A"><relationship name="b" maxCount="1" destinationEntity="B" inverseName="c"/></entity><entity name="B"><relationship name="c" maxCount="1" destinationEntity="C"/></entity><entity name="C"/>"#,
+             "A", "b", "inverse mismatch: B.c points to C, not A"),
+            (#"<entity name="A"><relationship name="b" maxCount="1" destinationEntity="B" inverseName="a"/><relationship name="b2" maxCount="1" destinationEntity="B"/></entity><entity name="B"><relationship name="a" maxCount="1" destinationEntity="A" inverseName="b2"/></entity>"#,
+             "A", "b", "inverse mismatch: B.a names \"b2\" as its inverse"),
+            (#"<entity name="A"><attribute name="n" attributeType="Integer 16" defaultValueString="70000"/></entity>"#,
+             "A", "n", "default value \"70000\" is not a valid Integer 16"),
+            (#"<entity name="A"><attribute name="d" attributeType="Date" defaultDateTimeInterval="soon"/></entity>"#,
+             "A", "d", "default value \"soon\" is not a valid Date"),
+            (#"<entity name="A"><attribute name="o" optional="MAYBE" attributeType="String"/></entity>"#,
+             "A", "o", "optional must be YES or NO, not \"MAYBE\""),
+            (#"<entity name="A"><relationship name="r" toMany="YES" minCount="3" maxCount="2" destinationEntity="A"/></entity>"#,
+             "A", "r", "minCount 3 is greater than maxCount 2"),
+            (#"<entity name="A"><relationship name="r" maxCount="1" deletionRule="Explode" destinationEntity="A"/></entity>"#,
+             "A", "r", "unknown deletion rule \"Explode\""),
+            (#"<entity name="A"><uniquenessConstraints><uniquenessConstraint><constraint value="zip"/></uniquenessConstraint></uniquenessConstraints></entity>"#,
+             "A", "zip", "uniqueness constraint names an unknown property"),
+            (#"<entity name="A"><attribute name="title"/></entity>"#,
+             "A", "title", "<attribute> has no attributeType"),
+          ] as [(String, String, String?, String)])
+    func consistencyErrors(xml: String, entity: String, property: String?, reason: String) throws {
+        let error = try loadError(xml)
+        #expect(error.entity == entity)
+        #expect(error.property == property)
+        #expect(error.reason == reason)
+        #expect(error.file.hasSuffix("Broken.xcdatamodel/contents"))
+    }
+
+    @Test("a versioned model without .xccurrentversion and several versions is refused")
+    func missingCurrentVersion() throws {
+        let folder = try TemporaryFolder()
+        let bundle = folder.url.appendingPathComponent("M.xcdatamodeld")
+        try ModelFiles.writeVersion("M", entities: "", in: bundle)
+        try ModelFiles.writeVersion("M v2", entities: "", in: bundle)
+        #expect(throws: ModelError.self) { try ModelFileReader.read(at: bundle) }
+
+        try folder.write(ModelFiles.currentVersion("M v9"), to: "M.xcdatamodeld/.xccurrentversion")
+        let error = try #require(throws: ModelError.self) { try ModelFileReader.read(at: bundle) }
+        #expect(error.reason == "the current version \"M v9\" is not one of the model's versions")
+    }
+
+    @Test("paths that are not models are refused with the path named",
+          arguments: ["/nonexistent/Model.xcdatamodeld", "/etc/hostname", "/tmp"])
+    func notAModel(path: String) throws {
+        let error = try #require(throws: ModelError.self) {
+            try ModelFileReader.read(at: URL(fileURLWithPath: path))
+        }
+        #expect(error.file == path)
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+
+/// A fresh folder under the system's temporary directory, removed when the value is released.
+public final class TemporaryFolder: @unchecked Sendable {
+    public let url: URL
+
+    public init() throws {
+        url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("uncloudnotes-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: url)
+    }
+
+    /// Writes text to a path relative to the folder, creating folders on the way.
+    @discardableResult
+    public func write(_ text: String, to relativePath: String) throws -> URL {
+        let file = url.appendingPathComponent(relativePath)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(),
+                                                withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: file)
+        return file
+    }
+
+    /// Copies a file or folder into this folder, keeping its name.
+    public func copy(_ source: URL) throws -> URL {
+        let destination = url.appendingPathComponent(source.lastPathComponent)
+        try FileManager.default.copyItem(at: source, to: destination)
+        return destination
+    }
+}
