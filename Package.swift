@@ -6,6 +6,7 @@ import PackageDescription
 //                         Knows nothing about notes.
 //   UnCloudNotesResources the app's model files (top-level Resources/), shipped with the app.
 //   UnCloudNotesKit       the notes app: its models, entities and migration stack. No terminal.
+//   NotesTerminalUI       screens drawn into cell buffers; ncurses only copies them out.
 //   uncloudnotes          the thin executable: argument parsing and wiring only.
 let package = Package(
     name: "UnCloudNotes",
@@ -38,11 +39,15 @@ let package = Package(
             name: "UnCloudNotesKit",
             dependencies: ["ManagedStore", "UnCloudNotesResources"]
         ),
+        // C shims: what Swift cannot call directly (wcwidth; later ncurses' macros).
+        .target(name: "CTerminal"),
+        .target(name: "NotesTerminalUI", dependencies: ["UnCloudNotesKit", "CTerminal"]),
         .executableTarget(
             name: "uncloudnotes",
             dependencies: [
                 "ManagedStore",
                 "UnCloudNotesKit",
+                "NotesTerminalUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -53,6 +58,7 @@ let package = Package(
         ]),
         .testTarget(name: "UnCloudNotesKitTests",
                     dependencies: ["UnCloudNotesKit", "ManagedStore", "TestSupport"]),
+        .testTarget(name: "NotesTerminalUITests", dependencies: ["NotesTerminalUI"]),
         // Depends on the executable so that `swift test` builds the binary these tests run.
         .testTarget(name: "CommandLineTests", dependencies: ["uncloudnotes", "TestSupport"]),
     ]

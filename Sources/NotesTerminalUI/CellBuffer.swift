@@ -1,0 +1,101 @@
+/// Text attributes of a cell, independent of any terminal library.
+public struct CellStyle: OptionSet, Hashable, Sendable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    public static let bold = CellStyle(rawValue: 1 << 0)
+    public static let reverse = CellStyle(rawValue: 1 << 1)
+    public static let dim = CellStyle(rawValue: 1 << 2)
+    public static let underline = CellStyle(rawValue: 1 << 3)
+}
+
+/// One terminal cell. A wide character occupies its cell and a continuation cell after it.
+public struct Cell: Equatable, Sendable {
+    public enum Content: Equatable, Sendable {
+        case character(Character)
+        /// The right half of the wide character in the cell before.
+        case continuation
+    }
+
+    public var content: Content
+    public var style: CellStyle
+
+    public static let blank = Cell(content: .character(" "), style: [])
+}
+
+/// A grid of terminal cells that screens draw into.
+///
+/// Drawing never touches the terminal: the ncurses layer copies a finished buffer out, and tests
+/// read it back as text. Positions are in columns, measured with `DisplayWidth`.
+public struct CellBuffer: Equatable, Sendable {
+    public let width: Int
+    public let height: Int
+    private var cells: [Cell]
+
+    public init(width: Int, height: Int) {
+        self.width = max(0, width)
+        self.height = max(0, height)
+        cells = Array(repeating: .blank, count: self.width * self.height)
+    }
+
+    public subscript(row: Int, column: Int) -> Cell {
+        cells[row * width + column]
+    }
+
+    /// Writes text from (row, column) to the right, clipped at `maxColumn` (exclusive; default the
+    /// buffer's edge). A wide character that does not fit whole is replaced by a space.
+    /// - Returns: the column after the last one written.
+    @discardableResult
+    public mutating func put(_ text: String, row: Int, column: Int, style: CellStyle = [],
+                             maxColumn: Int? = nil) -> Int {
+        let limit = min(maxColumn ?? width, width)
+        guard row >= 0, row < height else { return column }
+        var position = max(0, column)
+        for character in text {
+            let columns = DisplayWidth.of(character)
+            if columns == 0 { continue }
+            if position + columns > limit {
+                if position < limit { set(row, position, Cell(content: .character(" "), style: style)) }
+                return limit
+            }
+            set(row, position, Cell(content: .character(character), style: style))
+            if columns == 2 { set(row, position + 1, Cell(content: .continuation, style: style)) }
+            position += columns
+        }
+        return position
+    }
+
+    /// Fills a rectangle with blanks of a style.
+    public mutating func clear(row: Int, column: Int, width clearWidth: Int, height clearHeight: Int,
+                               style: CellStyle = []) {
+        for y in max(0, row)..<min(height, row + clearHeight) {
+            for x in max(0, column)..<min(width, column + clearWidth) {
+                set(y, x, Cell(content: .character(" "), style: style))
+            }
+        }
+    }
+
+    /// The buffer as text, one line per row, trailing spaces removed: what a snapshot test compares.
+    public var lines: [String] {
+        (0..<height).map { row in
+            var line = ""
+            for column in 0..<width {
+                if case .character(let character) = self[row, column].content { line.append(character) }
+            }
+            while line.last == " " { line.removeLast() }
+            return line
+        }
+    }
+
+    /// Writing over half of a wide character blanks its other half, so no orphan halves remain.
+    private mutating func set(_ row: Int, _ column: Int, _ cell: Cell) {
+        let index = row * width + column
+        if cells[index].content == .continuation, column > 0 {
+            cells[index - 1] = Cell(content: .character(" "), style: cells[index - 1].style)
+        }
+        if column + 1 < width, cells[index + 1].content == .continuation, cell.content != .continuation {
+            cells[index + 1] = Cell(content: .character(" "), style: cells[index + 1].style)
+        }
+        cells[index] = cell
+    }
+}
