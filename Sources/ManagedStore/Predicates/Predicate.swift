@@ -1,0 +1,61 @@
+/// A predicate of the NSPredicate subset that fetches and mapping models use.
+public indirect enum Predicate: Equatable, Sendable, CustomStringConvertible {
+    case constant(Bool)
+    case comparison(Expression, ComparisonOperator, Expression, ComparisonOptions)
+    case and([Predicate])
+    case or([Predicate])
+    case not(Predicate)
+
+    /// Parses NSPredicate's format syntax, e.g. `title CONTAINS[cd] "milk" AND image != nil`.
+    public init(format: String) throws {
+        var parser = try PredicateParser(format)
+        self = try parser.parsePredicate()
+    }
+
+    public var description: String {
+        switch self {
+        case .constant(let value): value ? "TRUEPREDICATE" : "FALSEPREDICATE"
+        case .comparison(let lhs, let op, let rhs, let options):
+            "\(lhs) \(op.rawValue)\(options.isEmpty ? "" : "[\(options.formatSuffix)]") \(rhs)"
+        case .and(let parts): parts.map { "(\($0))" }.joined(separator: " AND ")
+        case .or(let parts): parts.map { "(\($0))" }.joined(separator: " OR ")
+        case .not(let inner): "NOT (\(inner))"
+        }
+    }
+}
+
+public enum ComparisonOperator: String, Sendable, CaseIterable {
+    case equal = "=="
+    case notEqual = "!="
+    case less = "<"
+    case lessOrEqual = "<="
+    case greater = ">"
+    case greaterOrEqual = ">="
+    case beginsWith = "BEGINSWITH"
+    case endsWith = "ENDSWITH"
+    case contains = "CONTAINS"
+    case like = "LIKE"
+    case matches = "MATCHES"
+    case `in` = "IN"
+
+    /// The operators that compare text and honour `[c]` and `[d]`.
+    var isStringOperator: Bool {
+        switch self {
+        case .beginsWith, .endsWith, .contains, .like, .matches: true
+        default: false
+        }
+    }
+}
+
+/// `[c]` case-insensitive, `[d]` diacritic-insensitive.
+public struct ComparisonOptions: OptionSet, Hashable, Sendable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    public static let caseInsensitive = ComparisonOptions(rawValue: 1)
+    public static let diacriticInsensitive = ComparisonOptions(rawValue: 2)
+
+    var formatSuffix: String {
+        (contains(.caseInsensitive) ? "c" : "") + (contains(.diacriticInsensitive) ? "d" : "")
+    }
+}

@@ -1,0 +1,202 @@
+import GRDB
+
+/// A piece of SQL with its bound arguments.
+public struct SQLFragment {
+    public var sql: String
+    public var arguments: [DatabaseValue]
+
+    public init(_ sql: String, _ arguments: [DatabaseValue] = []) {
+        self.sql = sql
+        self.arguments = arguments
+    }
+}
+
+/// Turns predicates into SQL `WHERE` clauses over a store's tables.
+///
+/// Comparisons SQLite can do natively with the same answers as `ScalarComparison` (numbers with
+/// numbers, text with text, tests for nil) become plain SQL, so indexes work; text operators and
+/// `[cd]` options call the `MS_COMPARE` SQL function, which runs the in-memory comparison itself.
+/// What SQL cannot express (FUNCTION, object variables) is left to `ExpressionEvaluator`:
+/// `split` pushes every expressible conjunct down and returns the rest.
+struct PredicateSQLCompiler {
+    let schema: StoreSchema
+    let entity: EntityStorage
+    let variables: [String: ExpressionValue]
+    /// The alias of the fetched entity's table in the query.
+    let alias: String
+
+    /// What SQL can filter, and what must still be checked in memory (nil when nothing).
+    func split(_ predicate: Predicate) -> (sql: SQLFragment?, residual: Predicate?) {
+        if let whole = compile(predicate) { return (whole, nil) }
+        guard case .and(let parts) = predicate else { return (nil, predicate) }
+        var compiled: [SQLFragment] = []
+        var residual: [Predicate] = []
+        for part in parts {
+            if let fragment = compile(part) { compiled.append(fragment) } else { residual.append(part) }
+        }
+        let sql = compiled.isEmpty ? nil : join(compiled, with: "AND")
+        return (sql, residual.isEmpty ? nil : (residual.count == 1 ? residual[0] : .and(residual)))
+    }
+
+    /// The whole predicate as SQL, or nil when some part cannot be expressed.
+    func compile(_ predicate: Predicate) -> SQLFragment? {
+        switch predicate {
+        case .constant(let value):
+            return SQLFragment(value ? "1" : "0")
+        case .and(let parts):
+            let fragments = parts.compactMap(compile)
+            return fragments.count == parts.count ? join(fragments, with: "AND") : nil
+        case .or(let parts):
+            let fragments = parts.compactMap(compile)
+            return fragments.count == parts.count ? join(fragments, with: "OR") : nil
+        case .not(let inner):
+            return compile(inner).map { SQLFragment("(NOT \($0.sql))", $0.arguments) }
+        case .comparison(let lhs, let op, let rhs, let options):
+            return comparison(lhs, op, rhs, options)
+        }
+    }
+
+    private func join(_ fragments: [SQLFragment], with word: String) -> SQLFragment {
+        SQLFragment("(" + fragments.map(\.sql).joined(separator: " \(word) ") + ")",
+                    fragments.flatMap(\.arguments))
+    }
+
+    // MARK: Comparisons
+
+    private func comparison(_ lhs: Expression, _ op: ComparisonOperator, _ rhs: Expression,
+                            _ options: ComparisonOptions) -> SQLFragment? {
+        guard let left = operand(lhs) else { return nil }
+        if op == .in, let items = collectionItems(rhs) {
+            return membership(left, items.map(constant), options)
+        }
+        guard let right = operand(rhs) else { return nil }
+        if left.isRelationship || right.isRelationship {
+            // A to-one relationship compares only with nil here: its column holds a key, not an object.
+            guard left.isNilConstant || right.isNilConstant, op == .equal || op == .notEqual else { return nil }
+        }
+        let nativeOperators: [ComparisonOperator: String] = [
+            .equal: "IS", .notEqual: "IS NOT", .less: "<", .lessOrEqual: "<=", .greater: ">", .greaterOrEqual: ">=",
+        ]
+        if let sqlOperator = nativeOperators[op], options.isEmpty, left.isCompatible(with: right) {
+            let sql = (op == .equal || op == .notEqual)
+                ? "(\(left.sql) \(sqlOperator) \(right.sql))"
+                : "COALESCE(\(left.sql) \(sqlOperator) \(right.sql), 0)"
+            return SQLFragment(sql, left.arguments + right.arguments)
+        }
+        return SQLFragment("MS_COMPARE('\(op.rawValue)', \(options.rawValue), \(left.sql), \(right.sql))",
+                           left.arguments + right.arguments)
+    }
+
+    /// `x IN {a, b}`: NULL is never a member, as in memory.
+    private func membership(_ left: Operand, _ items: [Operand], _ options: ComparisonOptions) -> SQLFragment {
+        let members = items.filter { !$0.isNilConstant }
+        if members.isEmpty { return SQLFragment("0") }
+        if options.isEmpty, members.allSatisfy({ left.isCompatible(with: $0) }) {
+            return SQLFragment("COALESCE(\(left.sql) IN (\(members.map(\.sql).joined(separator: ", "))), 0)",
+                               left.arguments + members.flatMap(\.arguments))
+        }
+        return join(members.map {
+            SQLFragment("MS_COMPARE('==', \(options.rawValue), \(left.sql), \($0.sql))", left.arguments + $0.arguments)
+        }, with: "OR")
+    }
+
+    /// The scalar items of a literal collection or a collection variable; nil for anything else.
+    private func collectionItems(_ expression: Expression) -> [AttributeValue?]? {
+        let values: [ExpressionValue]
+        switch expression {
+        case .aggregate(let items):
+            var collected: [ExpressionValue] = []
+            for item in items {
+                switch item {
+                case .constant(let value): collected.append(ExpressionValue(value))
+                case .variable(let name): guard let value = variables[name] else { return nil }; collected.append(value)
+                default: return nil
+                }
+            }
+            values = collected
+        case .variable(let name):
+            guard case .collection(let items)? = variables[name] else { return nil }
+            values = items
+        default:
+            return nil
+        }
+        var scalars: [AttributeValue?] = []
+        for value in values {
+            switch value {
+            case .null: scalars.append(nil)
+            case .scalar(let scalar): scalars.append(scalar)
+            default: return nil
+            }
+        }
+        return scalars
+    }
+
+    // MARK: Operands
+
+    private struct Operand {
+        enum Family { case numeric, text, blob, null, unknown }
+        var sql: String
+        var arguments: [DatabaseValue]
+        var family: Family
+        var isRelationship = false
+        var isNilConstant = false
+
+        /// Same-family comparisons behave identically in SQLite and in memory; nil matches anything.
+        func isCompatible(with other: Operand) -> Bool {
+            family == .null || other.family == .null || (family == other.family && family != .unknown)
+        }
+    }
+
+    private func operand(_ expression: Expression) -> Operand? {
+        switch expression {
+        case .constant(let value):
+            return constant(value)
+        case .variable(let name):
+            switch variables[name] {
+            case .null?: return constant(nil)
+            case .scalar(let value)?: return constant(value)
+            default: return nil
+            }
+        case .keyPath(nil, let components) where !components.isEmpty:
+            return keyPath(components, from: entity, alias: alias, depth: 1)
+        default:
+            return nil
+        }
+    }
+
+    private func constant(_ value: AttributeValue?) -> Operand {
+        let family: Operand.Family = switch value {
+        case nil: .null
+        case .integer?, .double?, .decimal?, .bool?, .date?: .numeric
+        case .string?, .uri?: .text
+        case .data?, .uuid?: .blob
+        }
+        return Operand(sql: "?", arguments: [StoreValueCoding.databaseValue(value)], family: family,
+                       isNilConstant: value == nil)
+    }
+
+    /// A column of this row, or of a row reached through to-one relationships (a subselect).
+    private func keyPath(_ components: [String], from storage: EntityStorage, alias: String, depth: Int) -> Operand? {
+        let key = components[0]
+        if let column = storage.attributeColumns[key] {
+            guard components.count == 1, let attribute = schema.model.allAttributes(of: storage.name)
+                .first(where: { $0.name == key }) else { return nil }
+            let family: Operand.Family = switch ColumnType(attribute.type) {
+            case .integer, .float, .decimal, .timestamp: .numeric
+            case .varchar: .text
+            case .blob: .blob
+            }
+            return Operand(sql: "\(alias).\(column.name)", arguments: [], family: family)
+        }
+        guard let toOne = storage.toOneColumns[key] else { return nil }
+        if components.count == 1 {
+            return Operand(sql: "\(alias).\(toOne.key.name)", arguments: [], family: .numeric, isRelationship: true)
+        }
+        guard let relationship = schema.model.allRelationships(of: storage.name).first(where: { $0.name == key }),
+              let target = schema.entity(named: relationship.destinationEntityName),
+              let inner = keyPath(Array(components.dropFirst()), from: target, alias: "t\(depth)", depth: depth + 1)
+        else { return nil }
+        let sql = "(SELECT \(inner.sql) FROM \(target.tableName) t\(depth) WHERE t\(depth).Z_PK = \(alias).\(toOne.key.name))"
+        return Operand(sql: sql, arguments: inner.arguments, family: inner.family, isRelationship: inner.isRelationship)
+    }
+}

@@ -1,0 +1,40 @@
+/// The SQL that creates a store: Core Data's bookkeeping tables (exact DDL), one table per
+/// hierarchy, join tables, and indexes.
+public enum SchemaSQL {
+    public static let primaryKeyTable =
+        "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)"
+    public static let metadataTable =
+        "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)"
+    public static let modelCacheTable = "CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)"
+
+    /// Every statement, tables before indexes, bookkeeping tables last (as Core Data orders them).
+    public static func createStatements(for schema: StoreSchema) -> [String] {
+        let tables = schema.tables.map(createTable)
+        let joins = schema.joinTables.map(createJoinTable)
+        let indexes = schema.tables.flatMap { table in table.indexes.map { createIndex($0, on: table.name) } }
+            + schema.joinTables.map(createJoinIndex)
+        return tables + joins + indexes + [primaryKeyTable, metadataTable, modelCacheTable]
+    }
+
+    public static func createTable(_ table: TableStorage) -> String {
+        let columns = ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"]
+            + table.columns.map { "\($0.name) \($0.type.rawValue)" }
+        return "CREATE TABLE \(table.name) ( \(columns.joined(separator: ", ")) )"
+    }
+
+    public static func createJoinTable(_ table: JoinTable) -> String {
+        let columns = [table.firstColumn, table.secondColumn] + table.orderColumns
+        let definitions = columns.map { "\($0) INTEGER" }
+            + ["PRIMARY KEY (\(table.firstColumn), \(table.secondColumn))"]
+        return "CREATE TABLE \(table.name) ( \(definitions.joined(separator: ", ")) )"
+    }
+
+    /// The join table's reverse index, so members can be looked up from either side.
+    public static func createJoinIndex(_ table: JoinTable) -> String {
+        "CREATE INDEX \(table.name)_\(table.secondColumn)_INDEX ON \(table.name) (\(table.secondColumn), \(table.firstColumn))"
+    }
+
+    public static func createIndex(_ index: IndexStorage, on table: String) -> String {
+        "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX \(index.name) ON \(table) (\(index.elements.joined(separator: ", ")))"
+    }
+}

@@ -1,0 +1,90 @@
+/// The SQL column types Core Data declares.
+public enum ColumnType: String, Sendable {
+    case integer = "INTEGER"
+    case float = "FLOAT"
+    case decimal = "DECIMAL"
+    case timestamp = "TIMESTAMP"
+    case varchar = "VARCHAR"
+    case blob = "BLOB"
+
+    init(_ type: AttributeType) {
+        switch type {
+        case .integer16, .integer32, .integer64, .boolean, .objectID: self = .integer
+        case .double, .float: self = .float
+        case .decimal: self = .decimal
+        case .date: self = .timestamp
+        case .string, .uri: self = .varchar
+        case .binary, .transformable, .uuid: self = .blob
+        }
+    }
+}
+
+public struct Column: Equatable, Sendable {
+    public var name: String
+    public var type: ColumnType
+}
+
+/// Where an entity's rows and properties are stored.
+public struct EntityStorage: Sendable {
+    public let name: String
+    /// `Z_ENT`.
+    public let number: Int
+    /// The parent's `Z_ENT`, 0 for a root entity.
+    public let superNumber: Int
+    /// The root entity of the hierarchy, whose row in `Z_PRIMARYKEY` holds `Z_MAX`.
+    public let rootName: String
+    public let tableName: String
+    /// This entity's number and those of all its descendants: the `Z_ENT` values a fetch of this
+    /// entity (sub-entities included) matches.
+    public let kindNumbers: [Int]
+    /// Attribute name -> column, inherited attributes included, transient ones excluded.
+    public let attributeColumns: [String: Column]
+    /// To-one relationship name -> its foreign key columns.
+    public let toOneColumns: [String: ToOneColumns]
+    /// To-many relationship name -> how its members are found.
+    public let toManyStorage: [String: ToManyStorage]
+}
+
+/// A to-one relationship's columns: the target's `Z_PK`, and its `Z_ENT` when the target entity
+/// has sub-entities (so the target's entity is known without reading its row).
+public struct ToOneColumns: Equatable, Sendable {
+    public var key: Column
+    public var entity: Column?
+    /// `Z_FOK_<NAME>`: the row's position in the inverse ordered to-many relationship.
+    public var orderKey: Column?
+}
+
+public enum ToManyStorage: Equatable, Sendable {
+    /// Members are the rows of `table` whose `column` holds the owner's `Z_PK` (the inverse
+    /// to-one's foreign key). `orderColumn` holds positions when the relationship is ordered.
+    case inverseForeignKey(table: String, column: String, destination: String, orderColumn: String?)
+    /// Members are listed in a join table: `ownerColumn` holds the owner's `Z_PK`,
+    /// `memberColumn` the member's; `orderColumn` positions for an ordered relationship.
+    case joinTable(table: String, ownerColumn: String, memberColumn: String, destination: String,
+                   orderColumn: String?)
+}
+
+/// A table holding one inheritance hierarchy.
+public struct TableStorage: Sendable {
+    public let name: String
+    public let rootEntity: String
+    /// Columns after `Z_PK`, `Z_ENT`, `Z_OPT`, in declaration order.
+    public let columns: [Column]
+    public let indexes: [IndexStorage]
+}
+
+public struct IndexStorage: Equatable, Sendable {
+    public var name: String
+    public var isUnique: Bool
+    /// Each element as it appears in the index's column list, e.g. `ZNAME COLLATE BINARY ASC`.
+    public var elements: [String]
+}
+
+/// A many-to-many relationship's table `Z_<ent><RELNAME>`.
+public struct JoinTable: Equatable, Sendable {
+    public let name: String
+    /// The two key columns, lower entity number first; they form the primary key.
+    public let firstColumn: String
+    public let secondColumn: String
+    public let orderColumns: [String]
+}

@@ -1,0 +1,52 @@
+/// How a model version is laid out in a Core Data SQLite store: entity numbers, one table per
+/// inheritance hierarchy, a column per stored property, join tables for many-to-many
+/// relationships, and the indexes Core Data creates.
+///
+/// Everything that reads or writes rows (the context, migrations, `store export`) asks this type
+/// where a property lives, so the layout rules are written once.
+public struct StoreSchema: Sendable {
+    public let model: ManagedObjectModel
+    /// Entities in entity-number order (`Z_ENT` 1, 2, …).
+    public let entities: [EntityStorage]
+    public let tables: [TableStorage]
+    public let joinTables: [JoinTable]
+    private let entityIndex: [String: Int]
+
+    public init(model: ManagedObjectModel) throws {
+        self.model = model
+        let numbered = EntityNumbering.order(of: model)
+        var index: [String: Int] = [:]
+        for (position, entity) in numbered.enumerated() { index[entity.name] = position }
+        self.entityIndex = index
+        let layout = try SchemaLayout(model: model, numbered: numbered)
+        self.entities = layout.entities
+        self.tables = layout.tables
+        self.joinTables = layout.joinTables
+    }
+
+    public func entity(named name: String) -> EntityStorage? {
+        entityIndex[name].map { entities[$0] }
+    }
+
+    public func entity(number: Int) -> EntityStorage? {
+        number >= 1 && number <= entities.count ? entities[number - 1] : nil
+    }
+
+    public func table(named name: String) -> TableStorage? {
+        tables.first { $0.name == name }
+    }
+}
+
+/// Core Data's entity numbering: root entities in alphabetical order, each followed at once by
+/// its sub-entities, depth first (siblings alphabetical too).
+enum EntityNumbering {
+    static func order(of model: ManagedObjectModel) -> [EntityDescription] {
+        var ordered: [EntityDescription] = []
+        func visit(_ entity: EntityDescription) {
+            ordered.append(entity)
+            model.subentities(of: entity.name).sorted { $0.name < $1.name }.forEach(visit)
+        }
+        model.entities.filter { $0.parentName == nil }.sorted { $0.name < $1.name }.forEach(visit)
+        return ordered
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import GRDB
+
+/// A Core Data-layout SQLite store file opened with one model version.
+///
+/// Opening checks the store's metadata against the model first (reading nothing else), so a store
+/// written by another model version is refused before anything touches it.
+public final class PersistentStore: @unchecked Sendable {
+    public let url: URL
+    public let schema: StoreSchema
+    public let metadata: StoreMetadata
+    public let options: StoreOptions
+    /// The SQLite connection. All access is serialized by GRDB's queue.
+    public let database: DatabaseQueue
+
+    public var model: ManagedObjectModel { schema.model }
+
+    private init(url: URL, schema: StoreSchema, metadata: StoreMetadata, options: StoreOptions,
+                 database: DatabaseQueue) {
+        self.url = url
+        self.schema = schema
+        self.metadata = metadata
+        self.options = options
+        self.database = database
+    }
+
+    /// Creates a new, empty store of the model version; refuses to overwrite an existing file.
+    public static func create(at url: URL, model: ManagedObjectModel,
+                              options: StoreOptions = StoreOptions()) throws -> PersistentStore {
+        guard !FileManager.default.fileExists(atPath: url.path) else {
+            throw StoreError(path: url.path, reason: "a file already exists there")
+        }
+        let schema = try StoreSchema(model: model)
+        let metadata = StoreMetadata(model: model, storeUUID: UUID().uuidString)
+        do {
+            let database = try DatabaseQueue(path: url.path, configuration: configuration(options))
+            try database.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA auto_vacuum = 2")
+                try db.execute(sql: "PRAGMA journal_mode = \(options.journalMode.rawValue)")
+                try db.inTransaction {
+                    try createTables(schema: schema, metadata: metadata, in: db)
+                    return .commit
+                }
+            }
+            return PersistentStore(url: url, schema: schema, metadata: metadata, options: options, database: database)
+        } catch {
+            StoreFiles(url: url).remove()
+            throw StoreError(path: url.path, reason: "cannot create the store (\(error))")
+        }
+    }
+
+    /// Opens an existing store that the model version is compatible with.
+    public static func open(at url: URL, model: ManagedObjectModel,
+                            options: StoreOptions = StoreOptions()) throws -> PersistentStore {
+        let metadata = try StoreMetadata.read(storeAt: url)
+        let mismatched = metadata.mismatchedEntities(for: model)
+        guard mismatched.isEmpty else {
+            throw StoreError(path: url.path, reason: "the model used to open the store is incompatible with "
+                + "the one used to create the store (entities whose version hashes differ: "
+                + "\(mismatched.joined(separator: ", ")))")
+        }
+        let schema = try StoreSchema(model: model)
+        do {
+            let database = try DatabaseQueue(path: url.path, configuration: configuration(options))
+            if !options.isReadOnly {
+                try database.writeWithoutTransaction { db in
+                    try db.execute(sql: "PRAGMA journal_mode = \(options.journalMode.rawValue)")
+                }
+            }
+            return PersistentStore(url: url, schema: schema, metadata: metadata, options: options, database: database)
+        } catch {
+            throw StoreError(path: url.path, reason: "cannot open the store (\(error))")
+        }
+    }
+
+    /// Closes the connection (checkpointing the WAL into the main file).
+    public func close() throws {
+        try database.close()
+    }
+
+    static func configuration(_ options: StoreOptions) -> Configuration {
+        var configuration = Configuration()
+        configuration.readonly = options.isReadOnly
+        configuration.foreignKeysEnabled = false
+        configuration.label = "ManagedStore"
+        let logger = options.sqlLogger
+        configuration.prepareDatabase { db in
+            if let logger {
+                db.trace(options: .statement) { event in logger.info("sql: \(event)") }
+            }
+            StoreSQLFunctions.register(in: db)
+        }
+        return configuration
+    }
+
+    private static func createTables(schema: StoreSchema, metadata: StoreMetadata, in db: Database) throws {
+        for statement in SchemaSQL.createStatements(for: schema) {
+            try db.execute(sql: statement)
+        }
+        for entity in schema.entities {
+            try db.execute(sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)",
+                           arguments: [entity.number, entity.name, entity.superNumber])
+        }
+        try db.execute(sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)",
+                       arguments: [metadata.storeUUID, try metadata.plistData()])
+    }
+}

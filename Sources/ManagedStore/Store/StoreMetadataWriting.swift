@@ -1,0 +1,30 @@
+import Foundation
+
+extension StoreMetadata {
+    /// `NSPersistenceFrameworkVersion` written into new stores: the value in stores written by
+    /// the Core Data release this format was checked against.
+    public static let frameworkVersionWritten = 1344
+
+    /// The metadata Core Data writes for a store of the given model version.
+    public init(model: ManagedObjectModel, storeUUID: String) {
+        self.init(storeUUID: storeUUID, storeType: "SQLite", versionHashes: model.entityVersionHashes,
+                  versionHashesVersion: 3, versionIdentifiers: [model.versionIdentifier],
+                  frameworkVersion: Self.frameworkVersionWritten,
+                  versionHashesDigest: model.versionHashesDigest, versionChecksum: model.versionChecksum)
+    }
+
+    /// The binary property list stored in `Z_METADATA.Z_PLIST`, with Core Data's keys.
+    public func plistData() throws -> Data {
+        var dictionary: [String: Any] = [
+            "NSStoreType": storeType,
+            "NSStoreModelVersionHashes": versionHashes,
+            "NSStoreModelVersionIdentifiers": versionIdentifiers,
+            "_NSAutoVacuumLevel": "2",
+        ]
+        if let versionHashesVersion { dictionary["NSStoreModelVersionHashesVersion"] = versionHashesVersion }
+        if let frameworkVersion { dictionary["NSPersistenceFrameworkVersion"] = frameworkVersion }
+        if let versionHashesDigest { dictionary["NSStoreModelVersionHashesDigest"] = versionHashesDigest }
+        if let versionChecksum { dictionary["NSStoreModelVersionChecksumKey"] = versionChecksum }
+        return try PropertyListSerialization.data(fromPropertyList: dictionary, format: .binary, options: 0)
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+import Logging
+
+/// How a store file is opened.
+public struct StoreOptions: Sendable {
+    public enum JournalMode: String, Sendable, CaseIterable {
+        /// Core Data's default: writes go to `<store>-wal`, readers never block writers.
+        case wal = "WAL"
+        /// One file and a rollback journal during writes: handy when inspecting a store by hand.
+        case delete = "DELETE"
+        case truncate = "TRUNCATE"
+    }
+
+    public var journalMode: JournalMode
+    public var isReadOnly: Bool
+    /// When set, every SQL statement the engine runs is logged here (at `.info`), like Core
+    /// Data's `-com.apple.CoreData.SQLDebug 1`. The default turns it on when the environment
+    /// variable `MANAGEDSTORE_SQL_DEBUG` is `1`.
+    public var sqlLogger: Logger?
+
+    public init(journalMode: JournalMode = .wal, isReadOnly: Bool = false,
+                sqlLogger: Logger? = StoreOptions.environmentSQLLogger()) {
+        self.journalMode = journalMode
+        self.isReadOnly = isReadOnly
+        self.sqlLogger = sqlLogger
+    }
+
+    /// A logger labelled `ManagedStore.SQL` when `MANAGEDSTORE_SQL_DEBUG=1`, else nil.
+    public static func environmentSQLLogger() -> Logger? {
+        ProcessInfo.processInfo.environment["MANAGEDSTORE_SQL_DEBUG"] == "1"
+            ? Logger(label: "ManagedStore.SQL") : nil
+    }
+}
