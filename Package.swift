@@ -54,7 +54,9 @@ let package = Package(
             ]
         ),
         // Test helpers: temporary folders, the shared fixtures, running the built executable.
-        .target(name: "TestSupport", dependencies: ["ManagedStore"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: [
+            "ManagedStore", .product(name: "Logging", package: "swift-log"),
+        ], path: "Tests/TestSupport"),
         .testTarget(name: "ManagedStoreTests", dependencies: [
             "ManagedStore", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
         ]),

@@ -1,0 +1,232 @@
+import Foundation
+import GRDB
+
+/// A scratchpad of managed objects over one store: insert, fetch, change, delete, then save
+/// everything in one transaction or roll it all back.
+///
+/// One object per row (an identity map); objects without changes are held weakly, so fetching
+/// through many rows does not keep them all in memory. Not thread-safe: use one context per thread.
+public final class ManagedObjectContext {
+    public let store: PersistentStore
+    public var model: ManagedObjectModel { store.model }
+    public var schema: StoreSchema { store.schema }
+
+    private(set) var insertedObjects: [ObjectID: ManagedObject] = [:]
+    private(set) var updatedObjects: [ObjectID: ManagedObject] = [:]
+    private(set) var deletedObjects: [ObjectID: ManagedObject] = [:]
+    private var registered: [ObjectID: WeakObject] = [:]
+    private var entityInfos: [String: EntityInfo] = [:]
+    private let entityClasses: [String: ManagedObject.Type]
+
+    /// - Parameter entityClasses: the Swift class to instantiate for each entity that has one
+    ///   (an app's typed entities); other entities get plain `ManagedObject`s.
+    public init(store: PersistentStore, entityClasses: [String: ManagedObject.Type] = [:]) {
+        self.store = store
+        self.entityClasses = entityClasses
+    }
+
+    public var hasChanges: Bool {
+        !insertedObjects.isEmpty || !deletedObjects.isEmpty || updatedObjects.values.contains { !$0.changedKeys.isEmpty }
+    }
+
+    public var insertedObjectsList: [ManagedObject] { Array(insertedObjects.values) }
+    public var updatedObjectsList: [ManagedObject] { Array(updatedObjects.values) }
+    public var deletedObjectsList: [ManagedObject] { Array(deletedObjects.values) }
+
+    // MARK: Inserting and deleting
+
+    /// Inserts a new object of the entity, with the model's default values, then calls its
+    /// `awakeFromInsert()`.
+    @discardableResult
+    public func insertObject(entityName: String) throws -> ManagedObject {
+        guard model.entity(named: entityName) != nil else {
+            throw ContextError("the model has no entity named \(entityName)")
+        }
+        let info = info(for: entityName)
+        guard !info.description.isAbstract else {
+            throw ContextError("entity \(entityName) is abstract: insert one of its sub-entities")
+        }
+        let object = info.objectClass.init(entity: info.description, objectID: ObjectID(temporaryFor: entityName),
+                                           context: self, isFault: false)
+        for attribute in info.attributes.values {
+            if let value = attribute.defaultValue { object.values[attribute.name] = value }
+        }
+        register(object)
+        insertedObjects[object.objectID] = object
+        object.awakeFromInsert()
+        return object
+    }
+
+    /// Inserts an object of a typed entity class registered for `entityName`.
+    public func insert<Object: ManagedObject>(_ type: Object.Type, entityName: String) throws -> Object {
+        guard let object = try insertObject(entityName: entityName) as? Object else {
+            throw ContextError("entity \(entityName) is not registered with the class \(Object.self)")
+        }
+        return object
+    }
+
+    /// Marks the object for deletion at the next save, applying the delete rules of its
+    /// relationships now: Cascade deletes the related objects, Nullify removes the object from
+    /// their inverse relationships, Deny is checked when saving.
+    public func delete(_ object: ManagedObject) {
+        guard object.managedObjectContext === self, deletedObjects[object.objectID] == nil else { return }
+        object.fulfill()
+        if insertedObjects.removeValue(forKey: object.objectID) == nil {
+            deletedObjects[object.objectID] = object
+            updatedObjects.removeValue(forKey: object.objectID)
+        }
+        DeleteRules.apply(to: object, in: self)
+    }
+
+    // MARK: Saving and rolling back
+
+    /// Writes every change in one transaction: all of it or, on any error, none of it.
+    public func save() throws {
+        guard hasChanges else { return }
+        try SaveOperation(context: self).run()
+    }
+
+    /// Forgets every unsaved change: inserted objects leave the context, the others return to
+    /// their saved values.
+    public func rollback() {
+        for object in insertedObjects.values {
+            registered.removeValue(forKey: object.objectID)
+            object.detach()
+        }
+        for object in Array(updatedObjects.values) + Array(deletedObjects.values) {
+            object.values = object.committedValues
+            object.toOneTargets = object.committedToOneTargets
+            object.toManyMembers = object.committedToManyMembers
+            object.settingProblems = [:]
+        }
+        // Relationship lists cached on unchanged objects may mention rolled-back objects.
+        for box in registered.values {
+            guard let object = box.object else { continue }
+            object.toManyMembers = object.committedToManyMembers
+        }
+        insertedObjects = [:]
+        updatedObjects = [:]
+        deletedObjects = [:]
+    }
+
+    /// Called after a successful save: the saved state becomes the committed state.
+    func didSave(permanentIDs: [ObjectID: ObjectID]) {
+        for (temporary, permanent) in permanentIDs {
+            guard let object = insertedObjects[temporary] else { continue }
+            registered.removeValue(forKey: temporary)
+            object.objectID = permanent
+            registered[permanent] = WeakObject(object)
+        }
+        for box in registered.values {
+            guard let object = box.object else { continue }
+            object.toOneTargets = object.toOneTargets.mapValues { permanentIDs[$0] ?? $0 }
+            object.toManyMembers = object.toManyMembers.mapValues { $0.map { permanentIDs[$0] ?? $0 } }
+        }
+        for object in Array(insertedObjects.values) + Array(updatedObjects.values) {
+            object.committedValues = object.values
+            object.committedToOneTargets = object.toOneTargets
+            object.committedToManyMembers = object.toManyMembers
+        }
+        for object in deletedObjects.values {
+            registered.removeValue(forKey: object.objectID)
+            object.detach()
+        }
+        insertedObjects = [:]
+        updatedObjects = [:]
+        deletedObjects = [:]
+    }
+
+    // MARK: Registration
+
+    /// The registered object for an ID, or a fault that reads its row when first used.
+    public func object(with id: ObjectID) -> ManagedObject? {
+        registeredOrFault(id)
+    }
+
+    /// The object registered for an ID, if any is alive.
+    func registeredObject(_ id: ObjectID) -> ManagedObject? {
+        registered[id]?.object
+    }
+
+    func registeredOrFault(_ id: ObjectID) -> ManagedObject? {
+        if let object = registered[id]?.object { return object }
+        guard model.entity(named: id.entityName) != nil, !id.isTemporary else { return nil }
+        let info = info(for: id.entityName)
+        let object = info.objectClass.init(entity: info.description, objectID: id, context: self, isFault: true)
+        register(object)
+        return object
+    }
+
+    /// Registers a fetched row: the existing object when there is one (its unsaved changes win),
+    /// a new one otherwise.
+    func object(for row: Row, entity: EntityStorage) throws -> ManagedObject {
+        let id = ObjectID(entityName: entity.name, primaryKey: row["Z_PK"])
+        if let existing = registered[id]?.object {
+            if existing.isFault { try RowDecoding.fill(existing, from: row, storage: entity, context: self) }
+            return existing
+        }
+        let info = info(for: entity.name)
+        let object = info.objectClass.init(entity: info.description, objectID: id, context: self, isFault: false)
+        try RowDecoding.fill(object, from: row, storage: entity, context: self)
+        register(object)
+        return object
+    }
+
+    private func register(_ object: ManagedObject) {
+        registered[object.objectID] = WeakObject(object)
+        if registered.count % 4096 == 0 {
+            registered = registered.filter { $0.value.object != nil }
+        }
+    }
+
+    /// Records that an object's values changed, so the next save writes it.
+    func noteChanged(_ object: ManagedObject) {
+        let id = object.objectID
+        guard insertedObjects[id] == nil, deletedObjects[id] == nil else { return }
+        updatedObjects[id] = object
+    }
+
+    /// Reads a fault's row. A row deleted meanwhile leaves the object empty.
+    func fulfillFault(_ object: ManagedObject) {
+        guard let storage = schema.entity(named: object.entity.name), let key = object.objectID.primaryKey else {
+            object.isFault = false
+            return
+        }
+        object.isFault = false
+        _ = try? store.database.read { db in
+            if let row = try Row.fetchOne(db, sql: "SELECT * FROM \(storage.tableName) WHERE Z_PK = ?", arguments: [key]) {
+                try RowDecoding.fill(object, from: row, storage: storage, context: self)
+            }
+        }
+    }
+
+    func info(for entityName: String) -> EntityInfo {
+        if let known = entityInfos[entityName] { return known }
+        let description = model.entity(named: entityName)!
+        let info = EntityInfo(
+            description: description,
+            storage: schema.entity(named: entityName)!,
+            attributes: Dictionary(uniqueKeysWithValues: model.allAttributes(of: entityName).map { ($0.name, $0) }),
+            relationships: Dictionary(uniqueKeysWithValues: model.allRelationships(of: entityName).map { ($0.name, $0) }),
+            objectClass: entityClasses[entityName] ?? ManagedObject.self)
+        entityInfos[entityName] = info
+        return info
+    }
+}
+
+/// What the context needs to know about an entity, looked up once.
+struct EntityInfo {
+    let description: EntityDescription
+    let storage: EntityStorage
+    let attributes: [String: AttributeDescription]
+    let relationships: [String: RelationshipDescription]
+    let objectClass: ManagedObject.Type
+}
+
+final class WeakObject {
+    weak var object: ManagedObject?
+
+    init(_ object: ManagedObject) {
+        self.object = object
+    }
+}

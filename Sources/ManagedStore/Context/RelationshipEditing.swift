@@ -1,0 +1,124 @@
+import GRDB
+
+/// Relationship changes, kept consistent on both sides: setting `attachment.note` also adds the
+/// attachment to `note.attachments` and removes it from its former note's.
+extension ManagedObjectContext {
+    /// The IDs of a to-many relationship's members, read from the store on first use.
+    func memberIDs(forKey key: String, of object: ManagedObject) -> [ObjectID] {
+        object.fulfill()
+        if let loaded = object.toManyMembers[key] { return loaded }
+        var members: [ObjectID] = []
+        let storage = info(for: object.entity.name).storage.toManyStorage[key]
+        if let storage, let primaryKey = object.objectID.primaryKey {
+            members = (try? loadMembers(storage, owner: primaryKey)) ?? []
+        }
+        object.toManyMembers[key] = members
+        object.committedToManyMembers[key] = members
+        return members
+    }
+
+    private func loadMembers(_ storage: ToManyStorage, owner: Int64) throws -> [ObjectID] {
+        let sql: String
+        switch storage {
+        case .inverseForeignKey(let table, let column, _, let orderColumn):
+            sql = "SELECT Z_PK, Z_ENT FROM \(table) WHERE \(column) = ?"
+                + " ORDER BY \(orderColumn.map { "\($0), " } ?? "")Z_PK"
+        case .joinTable(let table, let ownerColumn, let memberColumn, let destination, let orderColumn):
+            let memberTable = schema.entity(named: destination)!.tableName
+            sql = "SELECT m.Z_PK, m.Z_ENT FROM \(table) j JOIN \(memberTable) m ON m.Z_PK = j.\(memberColumn)"
+                + " WHERE j.\(ownerColumn) = ? ORDER BY \(orderColumn.map { "j.\($0), " } ?? "")m.Z_PK"
+        }
+        return try store.database.read { db in
+            try Row.fetchAll(db, sql: sql, arguments: [owner]).compactMap { row in
+                schema.entity(number: row["Z_ENT"]).map { ObjectID(entityName: $0.name, primaryKey: row["Z_PK"]) }
+            }
+        }
+    }
+
+    func setToOne(_ target: ManagedObject?, forKey key: String, of object: ManagedObject) {
+        guard let relationship = info(for: object.entity.name).relationships[key], !relationship.isToMany else {
+            object.settingProblems[key] = "the entity has no such relationship of that kind"
+            noteChanged(object)
+            return
+        }
+        object.fulfill()
+        object.settingProblems[key] = nil
+        let old = object.toOneTargets[key]
+        guard old != target?.objectID else { return }
+        let inverse = model.inverse(of: relationship)
+        if let old, let inverse, let former = registeredOrFault(old) {
+            if inverse.isToMany {
+                primitiveRemove(object.objectID, forKey: inverse.name, of: former)
+            } else if former.toOneTargets[inverse.name] == object.objectID {
+                primitiveSet(nil, forKey: inverse.name, of: former)
+            }
+        }
+        primitiveSet(target?.objectID, forKey: key, of: object)
+        guard let target, let inverse else { return }
+        if inverse.isToMany {
+            primitiveAdd(object.objectID, forKey: inverse.name, of: target)
+        } else {
+            target.fulfill()
+            if let previous = target.toOneTargets[inverse.name], previous != object.objectID,
+               let stolenFrom = registeredOrFault(previous) {
+                primitiveSet(nil, forKey: key, of: stolenFrom)
+            }
+            primitiveSet(object.objectID, forKey: inverse.name, of: target)
+        }
+    }
+
+    func addMember(_ member: ManagedObject, forKey key: String, of object: ManagedObject) {
+        guard let relationship = info(for: object.entity.name).relationships[key], relationship.isToMany else {
+            object.settingProblems[key] = "the entity has no such relationship of that kind"
+            noteChanged(object)
+            return
+        }
+        let inverse = model.inverse(of: relationship)
+        if let inverse, !inverse.isToMany {
+            setToOne(object, forKey: inverse.name, of: member)
+            return
+        }
+        primitiveAdd(member.objectID, forKey: key, of: object)
+        if let inverse { primitiveAdd(object.objectID, forKey: inverse.name, of: member) }
+    }
+
+    func removeMember(_ member: ManagedObject, forKey key: String, of object: ManagedObject) {
+        guard let relationship = info(for: object.entity.name).relationships[key], relationship.isToMany else {
+            object.settingProblems[key] = "the entity has no such relationship of that kind"
+            noteChanged(object)
+            return
+        }
+        let inverse = model.inverse(of: relationship)
+        if let inverse, !inverse.isToMany {
+            member.fulfill()
+            if member.toOneTargets[inverse.name] == object.objectID { setToOne(nil, forKey: inverse.name, of: member) }
+            return
+        }
+        primitiveRemove(member.objectID, forKey: key, of: object)
+        if let inverse { primitiveRemove(object.objectID, forKey: inverse.name, of: member) }
+    }
+
+    // MARK: One side only
+
+    func primitiveSet(_ target: ObjectID?, forKey key: String, of object: ManagedObject) {
+        object.fulfill()
+        object.toOneTargets[key] = target
+        noteChanged(object)
+    }
+
+    func primitiveAdd(_ member: ObjectID, forKey key: String, of object: ManagedObject) {
+        var members = memberIDs(forKey: key, of: object)
+        guard !members.contains(member) else { return }
+        members.append(member)
+        object.toManyMembers[key] = members
+        noteChanged(object)
+    }
+
+    func primitiveRemove(_ member: ObjectID, forKey key: String, of object: ManagedObject) {
+        var members = memberIDs(forKey: key, of: object)
+        guard let index = members.firstIndex(of: member) else { return }
+        members.remove(at: index)
+        object.toManyMembers[key] = members
+        noteChanged(object)
+    }
+}

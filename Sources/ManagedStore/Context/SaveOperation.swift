@@ -1,0 +1,142 @@
+import GRDB
+
+/// One save: validate, then write every change in a single SQLite transaction. Nothing in memory
+/// changes unless the transaction commits.
+struct SaveOperation {
+    let context: ManagedObjectContext
+    private var schema: StoreSchema { context.schema }
+
+    init(context: ManagedObjectContext) {
+        self.context = context
+    }
+
+    func run() throws {
+        let inserted = context.insertedObjectsList.sorted(by: Self.stableOrder)
+        let updated = context.updatedObjectsList.sorted(by: Self.stableOrder)
+        let deleted = context.deletedObjectsList.sorted(by: Self.stableOrder)
+        let problems = SaveValidation(context: context).problems(inserted: inserted, updated: updated, deleted: deleted)
+        guard problems.isEmpty else { throw ValidationError(problems: problems) }
+
+        var permanentIDs: [ObjectID: ObjectID] = [:]
+        do {
+            try context.store.database.write { db in
+                permanentIDs = try allocatePrimaryKeys(for: inserted, in: db)
+                let resolve = { (id: ObjectID) -> Int64? in (permanentIDs[id] ?? id).primaryKey }
+                for object in inserted { try writeRow(of: object, isNew: true, resolve: resolve, in: db) }
+                for object in updated { try writeRow(of: object, isNew: false, resolve: resolve, in: db) }
+                for object in deleted { try deleteRow(of: object, in: db) }
+                for object in inserted + updated {
+                    try writeToManyChanges(of: object, resolve: resolve, in: db)
+                }
+            }
+        } catch let error as ContextError {
+            throw error
+        } catch {
+            throw ContextError("the save was rolled back, nothing was written: \(error)")
+        }
+        for object in inserted { object.optimisticVersion = 1 }
+        for object in updated { object.optimisticVersion += 1 }
+        context.didSave(permanentIDs: permanentIDs)
+    }
+
+    private static func stableOrder(_ a: ManagedObject, _ b: ManagedObject) -> Bool {
+        a.objectID.description < b.objectID.description
+    }
+
+    /// Primary keys are unique across a hierarchy: `Z_MAX` lives on the root entity's row.
+    private func allocatePrimaryKeys(for objects: [ManagedObject], in db: Database) throws -> [ObjectID: ObjectID] {
+        var mapping: [ObjectID: ObjectID] = [:]
+        let byRoot = Dictionary(grouping: objects) { schema.entity(named: $0.entity.name)!.rootName }
+        for (root, members) in byRoot.sorted(by: { $0.key < $1.key }) {
+            let rootNumber = schema.entity(named: root)!.number
+            var next = try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?",
+                                          arguments: [rootNumber]) ?? 0
+            for object in members {
+                next += 1
+                mapping[object.objectID] = ObjectID(entityName: object.entity.name, primaryKey: next)
+            }
+            try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", arguments: [next, rootNumber])
+        }
+        return mapping
+    }
+
+    private func writeRow(of object: ManagedObject, isNew: Bool, resolve: (ObjectID) -> Int64?,
+                          in db: Database) throws {
+        let storage = schema.entity(named: object.entity.name)!
+        var columns: [String] = []
+        var values: [DatabaseValue] = []
+        for (name, column) in storage.attributeColumns.sorted(by: { $0.value.name < $1.value.name }) {
+            columns.append(column.name)
+            values.append(StoreValueCoding.databaseValue(object.values[name]))
+        }
+        for (name, foreignKey) in storage.toOneColumns.sorted(by: { $0.value.key.name < $1.value.key.name }) {
+            let target = object.toOneTargets[name]
+            columns.append(foreignKey.key.name)
+            values.append(target.flatMap(resolve)?.databaseValue ?? .null)
+            if let entityColumn = foreignKey.entity {
+                columns.append(entityColumn.name)
+                values.append(target.flatMap { schema.entity(named: $0.entityName)?.number }?.databaseValue ?? .null)
+            }
+        }
+        guard let primaryKey = resolve(object.objectID) else { return }
+        if isNew {
+            let names = (["Z_PK", "Z_ENT", "Z_OPT"] + columns).joined(separator: ", ")
+            let marks = Array(repeating: "?", count: columns.count + 3).joined(separator: ", ")
+            try db.execute(sql: "INSERT INTO \(storage.tableName) (\(names)) VALUES (\(marks))",
+                           arguments: StatementArguments([primaryKey.databaseValue, storage.number.databaseValue,
+                                                          1.databaseValue] + values))
+        } else {
+            let assignments = (columns.map { "\($0) = ?" } + ["Z_OPT = Z_OPT + 1"]).joined(separator: ", ")
+            try db.execute(sql: "UPDATE \(storage.tableName) SET \(assignments) WHERE Z_PK = ? AND Z_OPT = ?",
+                           arguments: StatementArguments(values + [primaryKey.databaseValue,
+                                                                   object.optimisticVersion.databaseValue]))
+            guard db.changesCount == 1 else {
+                throw ContextError("the save was rolled back, nothing was written: \(object.entity.name) \(primaryKey) "
+                    + "was changed or deleted by someone else since it was read")
+            }
+        }
+    }
+
+    private func deleteRow(of object: ManagedObject, in db: Database) throws {
+        guard let primaryKey = object.objectID.primaryKey else { return }
+        let storage = schema.entity(named: object.entity.name)!
+        try db.execute(sql: "DELETE FROM \(storage.tableName) WHERE Z_PK = ?", arguments: [primaryKey])
+        for case .joinTable(let table, let ownerColumn, _, _, _) in storage.toManyStorage.values {
+            try db.execute(sql: "DELETE FROM \(table) WHERE \(ownerColumn) = ?", arguments: [primaryKey])
+        }
+    }
+
+    /// Join-table rows for many-to-many changes, and positions for ordered relationships.
+    private func writeToManyChanges(of object: ManagedObject, resolve: (ObjectID) -> Int64?, in db: Database) throws {
+        let storage = schema.entity(named: object.entity.name)!
+        guard let owner = resolve(object.objectID) else { return }
+        for (name, members) in object.toManyMembers where members != object.committedToManyMembers[name] {
+            let before = Set(object.committedToManyMembers[name] ?? [])
+            switch storage.toManyStorage[name] {
+            case .joinTable(let table, let ownerColumn, let memberColumn, _, let orderColumn)?:
+                for removed in before.subtracting(members) {
+                    guard let key = resolve(removed) else { continue }
+                    try db.execute(sql: "DELETE FROM \(table) WHERE \(ownerColumn) = ? AND \(memberColumn) = ?",
+                                   arguments: [owner, key])
+                }
+                for (position, member) in members.enumerated() {
+                    guard let key = resolve(member) else { continue }
+                    try db.execute(sql: "INSERT OR IGNORE INTO \(table) (\(ownerColumn), \(memberColumn)) VALUES (?, ?)",
+                                   arguments: [owner, key])
+                    if let orderColumn {
+                        try db.execute(sql: "UPDATE \(table) SET \(orderColumn) = ? WHERE \(ownerColumn) = ? AND \(memberColumn) = ?",
+                                       arguments: [position + 1, owner, key])
+                    }
+                }
+            case .inverseForeignKey(let table, _, _, let orderColumn?)?:
+                for (position, member) in members.enumerated() {
+                    guard let key = resolve(member) else { continue }
+                    try db.execute(sql: "UPDATE \(table) SET \(orderColumn) = ? WHERE Z_PK = ?",
+                                   arguments: [position + 1, key])
+                }
+            default:
+                continue
+            }
+        }
+    }
+}

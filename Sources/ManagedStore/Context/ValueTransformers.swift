@@ -1,0 +1,26 @@
+import Foundation
+
+/// Turns the value of a Transformable attribute into bytes for the store and back, like
+/// Foundation's `ValueTransformer` subclasses named in a model's `valueTransformerName`.
+public protocol AttributeValueTransformer: Sendable {
+    func encode(_ value: Any) throws -> Data
+    func decode(_ data: Data) throws -> Any
+}
+
+/// The process-wide registry of value transformers by name, as Core Data looks them up.
+public enum ValueTransformers {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var registered: [String: any AttributeValueTransformer] = [:]
+
+    public static func register(_ transformer: any AttributeValueTransformer, forName name: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        registered[name] = transformer
+    }
+
+    public static func transformer(named name: String) -> (any AttributeValueTransformer)? {
+        lock.lock()
+        defer { lock.unlock() }
+        return registered[name]
+    }
+}
