@@ -56,6 +56,7 @@ let package = Package(
         // Test helpers: temporary folders, the shared fixtures, running the built executable.
         .target(name: "TestSupport", dependencies: [
             "ManagedStore", .product(name: "Logging", package: "swift-log"),
+            .product(name: "GRDB", package: "GRDB.swift"),
         ], path: "Tests/TestSupport"),
         .testTarget(name: "ManagedStoreTests", dependencies: [
             "ManagedStore", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),

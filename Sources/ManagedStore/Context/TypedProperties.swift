@@ -31,13 +31,13 @@ public struct Attribute<Value: AttributeConvertible> {
     public static subscript<Object: ManagedObject>(
         _enclosingInstance object: Object,
         wrapped _: ReferenceWritableKeyPath<Object, Value>,
-        storage: ReferenceWritableKeyPath<Object, Self>
+        storage storageKeyPath: ReferenceWritableKeyPath<Object, Self>
     ) -> Value {
         get {
-            object.value(forKey: object[keyPath: storage].key).flatMap(Value.init(attributeValue:)) ?? .valueWhenUnset
+            object.value(forKey: object[keyPath: storageKeyPath].key).flatMap(Value.init(attributeValue:)) ?? .valueWhenUnset
         }
         set {
-            object.setValue(newValue.attributeValue, forKey: object[keyPath: storage].key)
+            object.setValue(newValue.attributeValue, forKey: object[keyPath: storageKeyPath].key)
         }
     }
 }
@@ -61,13 +61,13 @@ public struct Transformed<Value> {
     public static subscript<Object: ManagedObject>(
         _enclosingInstance object: Object,
         wrapped _: ReferenceWritableKeyPath<Object, Value?>,
-        storage: ReferenceWritableKeyPath<Object, Self>
+        storage storageKeyPath: ReferenceWritableKeyPath<Object, Self>
     ) -> Value? {
         get {
-            (try? object.transformedValue(forKey: object[keyPath: storage].key)) as? Value
+            (try? object.transformedValue(forKey: object[keyPath: storageKeyPath].key)) as? Value
         }
         set {
-            let key = object[keyPath: storage].key
+            let key = object[keyPath: storageKeyPath].key
             do {
                 try object.setTransformedValue(newValue, forKey: key)
             } catch {
@@ -96,10 +96,10 @@ public struct ToOne<Target: ManagedObject> {
     public static subscript<Object: ManagedObject>(
         _enclosingInstance object: Object,
         wrapped _: ReferenceWritableKeyPath<Object, Target?>,
-        storage: ReferenceWritableKeyPath<Object, Self>
+        storage storageKeyPath: ReferenceWritableKeyPath<Object, Self>
     ) -> Target? {
-        get { object.object(forKey: object[keyPath: storage].key) as? Target }
-        set { object.setObject(newValue, forKey: object[keyPath: storage].key) }
+        get { object.object(forKey: object[keyPath: storageKeyPath].key) as? Target }
+        set { object.setObject(newValue, forKey: object[keyPath: storageKeyPath].key) }
     }
 }
 
@@ -122,11 +122,11 @@ public struct ToMany<Target: ManagedObject> {
     public static subscript<Object: ManagedObject>(
         _enclosingInstance object: Object,
         wrapped _: ReferenceWritableKeyPath<Object, [Target]>,
-        storage: ReferenceWritableKeyPath<Object, Self>
+        storage storageKeyPath: ReferenceWritableKeyPath<Object, Self>
     ) -> [Target] {
-        get { object.objects(forKey: object[keyPath: storage].key).compactMap { $0 as? Target } }
+        get { object.objects(forKey: object[keyPath: storageKeyPath].key).compactMap { $0 as? Target } }
         set {
-            let key = object[keyPath: storage].key
+            let key = object[keyPath: storageKeyPath].key
             let wanted = Set(newValue.map(\.objectID))
             for member in object.objects(forKey: key) where !wanted.contains(member.objectID) {
                 object.removeObject(member, forKey: key)
