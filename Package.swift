@@ -37,9 +37,15 @@ let package = Package(
             sources: ["ResourceBundle.swift"],
             resources: [.copy("UnCloudNotesDataModel.xcdatamodeld")]
         ),
+        // gdk-pixbuf decodes the images attached to notes (PNG, JPEG, …).
+        .systemLibrary(
+            name: "CGdkPixbuf",
+            pkgConfig: "gdk-pixbuf-2.0",
+            providers: [.apt(["libgdk-pixbuf-2.0-dev"])]
+        ),
         .target(
             name: "UnCloudNotesKit",
-            dependencies: ["ManagedStore", "UnCloudNotesResources"]
+            dependencies: ["ManagedStore", "UnCloudNotesResources", "CGdkPixbuf"]
         ),
         // C shims: what Swift cannot call directly (wcwidth; later ncurses' macros).
         .target(name: "CTerminal"),
@@ -55,14 +61,15 @@ let package = Package(
         ),
         // Test helpers: temporary folders, the shared fixtures, running the built executable.
         .target(name: "TestSupport", dependencies: [
-            "ManagedStore", .product(name: "Logging", package: "swift-log"),
+            "ManagedStore", "CGdkPixbuf", .product(name: "Logging", package: "swift-log"),
             .product(name: "GRDB", package: "GRDB.swift"),
         ], path: "Tests/TestSupport"),
         .testTarget(name: "ManagedStoreTests", dependencies: [
             "ManagedStore", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
-        .testTarget(name: "UnCloudNotesKitTests",
-                    dependencies: ["UnCloudNotesKit", "ManagedStore", "TestSupport"]),
+        .testTarget(name: "UnCloudNotesKitTests", dependencies: [
+            "UnCloudNotesKit", "ManagedStore", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
         .testTarget(name: "NotesTerminalUITests", dependencies: ["NotesTerminalUI"]),
         // Depends on the executable so that `swift test` builds the binary these tests run.
         .testTarget(name: "CommandLineTests", dependencies: ["uncloudnotes", "TestSupport"]),

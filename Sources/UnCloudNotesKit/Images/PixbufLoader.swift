@@ -1,0 +1,155 @@
+import CGdkPixbuf
+import Foundation
+
+/// Decoded pixels: 8-bit RGBA rows, `rowStride` bytes apart.
+public struct DecodedImage: Sendable {
+    public var width: Int
+    public var height: Int
+    public var rowStride: Int
+    public var pixels: Data
+}
+
+/// Why image bytes could not be used.
+public struct ImageError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var reason: String
+
+    public init(_ reason: String) {
+        self.reason = reason
+    }
+
+    public var description: String { reason }
+}
+
+/// gdk-pixbuf's incremental loader: reads an image's size from its header alone, and decodes,
+/// optionally scaled while decoding (JPEG decodes straight to the smaller size).
+enum PixbufLoader {
+    /// Width and height, and the format name ("png", "jpeg", …), from as little of the data as
+    /// it takes to read the header.
+    static func header(of data: Data) throws -> (width: Int, height: Int, format: String?) {
+        let session = LoaderSession(fitting: nil)
+        let chunkSize = 4096
+        var offset = 0
+        while offset < data.count, session.preparedSize == nil {
+            let end = min(offset + chunkSize, data.count)
+            try session.write(data.subdata(in: offset..<end))
+            offset = end
+        }
+        // The loader sniffs the format from its first few kilobytes: a smaller image only
+        // starts decoding, and reports its size, when the loader is closed.
+        if session.preparedSize == nil { session.closeIgnoringErrors() }
+        guard let size = session.preparedSize else {
+            throw ImageError("not an image gdk-pixbuf can read (no size found in \(data.count) bytes)")
+        }
+        return (size.width, size.height, session.formatName)
+    }
+
+    /// Checks that the data is a complete image. gdk-pixbuf decodes a truncated PNG or JPEG
+    /// without complaint (filling in what is missing), so the end markers of those formats are
+    /// checked too.
+    static func verify(_ data: Data) throws {
+        let (_, _, format) = try header(of: data)
+        _ = try decode(data, fitting: (64, 64))
+        switch format {
+        case "png":
+            let iend: [UInt8] = [0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82]
+            guard data.count >= 12, Array(data.suffix(8)) == iend else {
+                throw ImageError("the PNG image is truncated (no IEND chunk at its end)")
+            }
+        case "jpeg":
+            let trimmed = data.reversed().drop { $0 == 0 || $0 == 0x0A || $0 == 0x0D || $0 == 0x20 }
+            guard Array(trimmed.prefix(2)) == [0xD9, 0xFF] else {
+                throw ImageError("the JPEG image is truncated (no end-of-image marker)")
+            }
+        default:
+            break
+        }
+    }
+
+    /// Decodes the whole image, scaled down (never up) to fit the given box when one is given.
+    static func decode(_ data: Data, fitting box: (width: Int, height: Int)?) throws -> DecodedImage {
+        let session = LoaderSession(fitting: box)
+        try session.write(data)
+        try session.close()
+        guard let pixbuf = gdk_pixbuf_loader_get_pixbuf(session.loader) else {
+            throw ImageError("the image decoded to nothing")
+        }
+        guard let rgba = gdk_pixbuf_add_alpha(pixbuf, 0, 0, 0, 0) else { throw ImageError("cannot convert the image to RGBA") }
+        defer { g_object_unref(UnsafeMutableRawPointer(rgba)) }
+        let width = Int(gdk_pixbuf_get_width(rgba)), height = Int(gdk_pixbuf_get_height(rgba))
+        let stride = Int(gdk_pixbuf_get_rowstride(rgba))
+        var length: guint = 0
+        guard let bytes = gdk_pixbuf_get_pixels_with_length(rgba, &length) else { throw ImageError("the image has no pixels") }
+        return DecodedImage(width: width, height: height, rowStride: stride, pixels: Data(bytes: bytes, count: Int(length)))
+    }
+}
+
+/// One `GdkPixbufLoader`, with the `size-prepared` signal wired to record the size and to ask for
+/// a scaled decode.
+private final class LoaderSession {
+    let loader: UnsafeMutablePointer<GdkPixbufLoader>
+    let box: (width: Int, height: Int)?
+    var preparedSize: (width: Int, height: Int)?
+    private var closed = false
+
+    init(fitting box: (width: Int, height: Int)?) {
+        self.loader = gdk_pixbuf_loader_new()
+        self.box = box
+        let callback: @convention(c) (UnsafeMutablePointer<GdkPixbufLoader>?, Int32, Int32, gpointer?) -> Void = {
+            loader, width, height, userData in
+            guard let userData, let loader else { return }
+            let session = Unmanaged<LoaderSession>.fromOpaque(userData).takeUnretainedValue()
+            session.preparedSize = (Int(width), Int(height))
+            if let box = session.box, width > 0, height > 0,
+               Int(width) > box.width || Int(height) > box.height {
+                let scale = min(Double(box.width) / Double(width), Double(box.height) / Double(height))
+                gdk_pixbuf_loader_set_size(loader, max(1, Int32(Double(width) * scale)), max(1, Int32(Double(height) * scale)))
+            }
+        }
+        g_signal_connect_data(UnsafeMutableRawPointer(loader), "size-prepared",
+                              unsafeBitCast(callback, to: GCallback.self),
+                              Unmanaged.passUnretained(self).toOpaque(), nil, GConnectFlags(rawValue: 0))
+    }
+
+    var formatName: String? {
+        guard let format = gdk_pixbuf_loader_get_format(loader), let name = gdk_pixbuf_format_get_name(format) else { return nil }
+        defer { g_free(name) }
+        return String(cString: name)
+    }
+
+    func write(_ data: Data) throws {
+        var error: UnsafeMutablePointer<GError>?
+        let ok = data.withUnsafeBytes { buffer in
+            gdk_pixbuf_loader_write(loader, buffer.bindMemory(to: guchar.self).baseAddress, gsize(buffer.count), &error)
+        }
+        if ok == 0 { throw Self.imageError(error, fallback: "not an image gdk-pixbuf can read") }
+    }
+
+    func close() throws {
+        closed = true
+        var error: UnsafeMutablePointer<GError>?
+        if gdk_pixbuf_loader_close(loader, &error) == 0 {
+            throw Self.imageError(error, fallback: "the image data is incomplete or broken")
+        }
+    }
+
+    /// Closes without reporting a truncated image: fine when only the header was wanted.
+    func closeIgnoringErrors() {
+        guard !closed else { return }
+        closed = true
+        var error: UnsafeMutablePointer<GError>?
+        _ = gdk_pixbuf_loader_close(loader, &error)
+        if let error { g_error_free(error) }
+    }
+
+    /// A loader must be closed before it is freed.
+    deinit {
+        closeIgnoringErrors()
+        g_object_unref(loader)
+    }
+
+    private static func imageError(_ error: UnsafeMutablePointer<GError>?, fallback: String) -> ImageError {
+        guard let error else { return ImageError(fallback) }
+        defer { g_error_free(error) }
+        return ImageError(error.pointee.message.map { String(cString: $0) } ?? fallback)
+    }
+}
