@@ -230,6 +230,7 @@ struct ContextTests {
         let owner = try context.insertObject(entityName: "Owner")
         owner.setValue(.string("Bo"), forKey: "name")
         for _ in 0..<4 { owner.addObject(try context.insertObject(entityName: "Shelf"), forKey: "shelves") }
+        book.addObject(owner, forKey: "shelf")
         let error = try #require(throws: ValidationError.self) { try context.save() }
         let described = Set(error.problems.map(\.description))
         #expect(described.contains("Book.title: a value is required"))
@@ -237,6 +238,7 @@ struct ContextTests {
         #expect(described.contains { $0.hasPrefix("Book.pages: the string too big does not fit a Integer 32 attribute") })
         #expect(described.contains { $0.hasPrefix("Book.weight: the integer 40000 does not fit a Integer 16") })
         #expect(described.contains("Owner.shelves: holds 4 object(s), more than the maximum 3"))
+        #expect(described.contains("Book.shelf: the entity has no to-many relationship of that name"))
         #expect(try reopened().count(FetchRequest(entityName: "Item")) == 0)
     }
 

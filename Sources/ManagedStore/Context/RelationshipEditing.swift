@@ -36,11 +36,7 @@ extension ManagedObjectContext {
     }
 
     func setToOne(_ target: ManagedObject?, forKey key: String, of object: ManagedObject) {
-        guard let relationship = info(for: object.entity.name).relationships[key], !relationship.isToMany else {
-            object.settingProblems[key] = "the entity has no such relationship of that kind"
-            noteChanged(object)
-            return
-        }
+        guard let relationship = relationship(key, of: object, toMany: false) else { return }
         object.fulfill()
         object.settingProblems[key] = nil
         let old = object.toOneTargets[key]
@@ -68,11 +64,7 @@ extension ManagedObjectContext {
     }
 
     func addMember(_ member: ManagedObject, forKey key: String, of object: ManagedObject) {
-        guard let relationship = info(for: object.entity.name).relationships[key], relationship.isToMany else {
-            object.settingProblems[key] = "the entity has no such relationship of that kind"
-            noteChanged(object)
-            return
-        }
+        guard let relationship = relationship(key, of: object, toMany: true) else { return }
         let inverse = model.inverse(of: relationship)
         if let inverse, !inverse.isToMany {
             setToOne(object, forKey: inverse.name, of: member)
@@ -83,11 +75,7 @@ extension ManagedObjectContext {
     }
 
     func removeMember(_ member: ManagedObject, forKey key: String, of object: ManagedObject) {
-        guard let relationship = info(for: object.entity.name).relationships[key], relationship.isToMany else {
-            object.settingProblems[key] = "the entity has no such relationship of that kind"
-            noteChanged(object)
-            return
-        }
+        guard let relationship = relationship(key, of: object, toMany: true) else { return }
         let inverse = model.inverse(of: relationship)
         if let inverse, !inverse.isToMany {
             member.fulfill()
@@ -96,6 +84,17 @@ extension ManagedObjectContext {
         }
         primitiveRemove(member.objectID, forKey: key, of: object)
         if let inverse { primitiveRemove(object.objectID, forKey: inverse.name, of: member) }
+    }
+
+    /// The relationship named `key`, when it is of the kind asked for; otherwise the problem is
+    /// recorded for the next save, since setters cannot throw.
+    private func relationship(_ key: String, of object: ManagedObject, toMany: Bool) -> RelationshipDescription? {
+        if let relationship = info(for: object.entity.name).relationships[key], relationship.isToMany == toMany {
+            return relationship
+        }
+        object.settingProblems[key] = "the entity has no \(toMany ? "to-many" : "to-one") relationship of that name"
+        noteChanged(object)
+        return nil
     }
 
     // MARK: One side only
