@@ -57,6 +57,7 @@ let package = Package(
                 "UnCloudNotesKit",
                 "NotesTerminalUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Test helpers: temporary folders, the shared fixtures, running the built executable.

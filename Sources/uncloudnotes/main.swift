@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 
 /// Runs the command line with the exit codes scripts rely on: 0 success, 1 an error while doing
 /// the work (one line on stderr), 2 a usage error (message and usage on stderr).
@@ -30,4 +31,6 @@ func exitReporting(_ error: Error) -> Never {
     }
 }
 
+// Logs (the SQL debug log among them) go to stderr, so they never mix with a command's output.
+LoggingSystem.bootstrap(StreamLogHandler.standardError)
 runCommandLine()
