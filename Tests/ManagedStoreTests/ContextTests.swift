@@ -167,6 +167,38 @@ struct ContextTests {
         #expect(blueAgain.objects(forKey: "items").map { $0.value(forKey: "title") } == [.string("B")])
     }
 
+    @Test("one-to-one relationships move: taking a badge from its holder leaves the holder without")
+    func oneToOne() throws {
+        let ann = try context.insertObject(entityName: "Owner"), bob = try context.insertObject(entityName: "Owner")
+        ann.setValue(.string("Ann"), forKey: "name")
+        bob.setValue(.string("Bob"), forKey: "name")
+        let gold = try tag("gold")
+        ann.setObject(gold, forKey: "badge")
+        #expect(gold.object(forKey: "holder") === ann)
+        gold.setObject(bob, forKey: "holder")
+        #expect(ann.object(forKey: "badge") == nil)
+        #expect(bob.object(forKey: "badge") === gold)
+        try context.save()
+        let other = try reopened()
+        let goldAgain = try #require(try other.fetch(FetchRequest(entityName: "Tag")).first)
+        #expect(goldAgain.object(forKey: "holder")?.value(forKey: "name") == .string("Bob"))
+    }
+
+    @Test("a to-one into a hierarchy records the target's entity, so it comes back as the right kind")
+    func toOneIntoHierarchy() throws {
+        let tool = try context.insertObject(entityName: "Tool")
+        tool.setValue(.string("hammer"), forKey: "title")
+        let red = try tag("red")
+        red.setObject(tool, forKey: "featured")
+        try context.save()
+        let stored = try store.database.read { try Int.fetchOne($0, sql: "SELECT Z1_FEATURED FROM ZTAG") }
+        #expect(stored == 3)
+        let other = try reopened()
+        let featured = try #require(try other.fetch(FetchRequest(entityName: "Tag")).first?.object(forKey: "featured"))
+        #expect(featured.entity.name == "Tool")
+        #expect(featured.value(forKey: "title") == .string("hammer"))
+    }
+
     @Test("fetching an entity includes its sub-entities unless told otherwise")
     func subentities() throws {
         _ = try book("B")

@@ -2,8 +2,9 @@ import Foundation
 import ManagedStore
 
 /// A small model that exercises every storage rule: an abstract parent with two sub-entities
-/// whose properties collide (`weight`), every attribute type, one-to-many (ordered, cascade),
-/// many-to-many, Deny, a uniqueness constraint, an indexed attribute and a fetch index.
+/// whose properties collide (`weight`), every attribute type, one-to-one, one-to-many (ordered,
+/// cascade), many-to-many, a to-one into a hierarchy, Deny, a uniqueness constraint, an indexed
+/// attribute and a fetch index.
 public enum LibraryModel {
     public static let entities = """
         <entity name="Shelf">
@@ -26,11 +27,14 @@ public enum LibraryModel {
         <entity name="Tag">
             <attribute name="name" attributeType="String"/>
             <relationship name="items" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Item" inverseName="tags" inverseEntity="Item"/>
+            <relationship name="holder" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Owner" inverseName="badge" inverseEntity="Owner"/>
+            <relationship name="featured" optional="YES" maxCount="1" deletionRule="No Action" destinationEntity="Item"/>
             <uniquenessConstraints><uniquenessConstraint><constraint value="name"/></uniquenessConstraint></uniquenessConstraints>
         </entity>
         <entity name="Owner">
             <attribute name="name" attributeType="String"/>
             <relationship name="shelves" optional="YES" toMany="YES" maxCount="3" deletionRule="Deny" destinationEntity="Shelf" inverseName="owner" inverseEntity="Shelf"/>
+            <relationship name="badge" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Tag" inverseName="holder" inverseEntity="Tag"/>
             <fetchIndex name="byName"><fetchIndexElement property="name" type="Binary" order="ascending"/></fetchIndex>
         </entity>
         <entity name="Sample">
