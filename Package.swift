@@ -35,7 +35,11 @@ let package = Package(
             name: "UnCloudNotesResources",
             path: "Resources",
             sources: ["ResourceBundle.swift"],
-            resources: [.copy("UnCloudNotesDataModel.xcdatamodeld")]
+            resources: [
+                .copy("UnCloudNotesDataModel.xcdatamodeld"),
+                .copy("UnCloudNotesMappingModel_v2_to_v3.xcmappingmodel"),
+                .copy("UnCloudNotesMappingModel_v3_to_v4.xcmappingmodel"),
+            ]
         ),
         // gdk-pixbuf decodes the images attached to notes (PNG, JPEG, …).
         .systemLibrary(

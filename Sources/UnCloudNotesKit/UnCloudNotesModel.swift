@@ -13,8 +13,18 @@ public enum UnCloudNotesModel {
         try UnCloudNotesResources.url(named: resourceName)
     }
 
+    /// The mapping models shipped for the steps lightweight migration cannot do.
+    public static let mappingModelNames = [
+        "UnCloudNotesMappingModel_v2_to_v3.xcmappingmodel", "UnCloudNotesMappingModel_v3_to_v4.xcmappingmodel",
+    ]
+
     /// Loads every version of the app's model.
     public static func load() throws -> VersionedModel {
         try ModelFileReader.readVersioned(at: url())
+    }
+
+    /// Loads the app's mapping models, resolved against its model versions.
+    public static func loadMappingModels(for model: VersionedModel) throws -> [MappingModel] {
+        try mappingModelNames.map { try MappingModelReader.read(at: UnCloudNotesResources.url(named: $0), models: model) }
     }
 }

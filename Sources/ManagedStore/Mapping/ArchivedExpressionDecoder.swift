@@ -1,0 +1,146 @@
+import Foundation
+
+/// Decodes `valueexpressiondata`: an NSKeyedArchiver archive of an NSExpression, as Xcode stores a
+/// custom value expression in a mapping model. The expression kinds that occur in mapping models
+/// are read: constants, SELF, variables, key paths (including `$source.key`), functions and
+/// aggregates.
+enum ArchivedExpressionDecoder {
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    static func decode(_ data: Data) throws -> Expression {
+        let archive = try KeyedArchive(data)
+        return try archive.expression(archive.root)
+    }
+
+    /// An archived NSDictionary of strings (an entity mapping's `userinfodata`).
+    static func decodeStringDictionary(_ data: Data) throws -> [String: String] {
+        let archive = try KeyedArchive(data)
+        guard case .dictionary(let dictionary) = archive.root,
+              case .array(let keys)? = dictionary["NS.keys"], case .array(let values)? = dictionary["NS.objects"],
+              keys.count == values.count else {
+            throw Failure(description: "not an archived dictionary")
+        }
+        var result: [String: String] = [:]
+        for (key, value) in zip(keys, values) {
+            guard case .string(let name) = archive.resolve(key) else { continue }
+            result[name] = archive.text(archive.resolve(value))
+        }
+        return result
+    }
+}
+
+/// The object table of a keyed archive, with UIDs resolved on demand.
+private struct KeyedArchive {
+    let objects: [PropertyListValue]
+    let root: PropertyListValue
+
+    init(_ data: Data) throws {
+        guard case .dictionary(let top) = try BinaryPropertyListReader.read(data),
+              case .array(let objects)? = top["$objects"],
+              case .dictionary(let roots)? = top["$top"], let root = roots["root"] ?? roots.values.first else {
+            throw ArchivedExpressionDecoder.Failure(description: "not an NSKeyedArchiver archive")
+        }
+        self.objects = objects
+        if case .uid(let index) = root, index > 0, index < objects.count {
+            self.root = objects[index]
+        } else {
+            self.root = root
+        }
+    }
+
+    func resolve(_ value: PropertyListValue) -> PropertyListValue {
+        guard case .uid(let index) = value else { return value }
+        guard index > 0, index < objects.count else { return .null }
+        return objects[index]
+    }
+
+    func className(of dictionary: [String: PropertyListValue]) -> String? {
+        guard let reference = dictionary["$class"], case .dictionary(let info) = resolve(reference),
+              case .string(let name)? = info["$classname"] else { return nil }
+        return name
+    }
+
+    func text(_ value: PropertyListValue) -> String? {
+        switch value {
+        case .string(let text): return text
+        case .integer(let number): return String(number)
+        case .real(let number): return String(number)
+        case .bool(let flag): return flag ? "YES" : "NO"
+        case .dictionary(let dictionary): return dictionary["NS.string"].flatMap { text(resolve($0)) }
+        default: return nil
+        }
+    }
+
+    func array(_ value: PropertyListValue?) throws -> [PropertyListValue] {
+        guard let value, case .dictionary(let dictionary) = resolve(value),
+              case .array(let items)? = dictionary["NS.objects"] else {
+            throw ArchivedExpressionDecoder.Failure(description: "expected an archived array")
+        }
+        return items.map(resolve)
+    }
+
+    func expression(_ value: PropertyListValue) throws -> Expression {
+        guard case .dictionary(let object) = resolve(value), let className = className(of: object) else {
+            throw ArchivedExpressionDecoder.Failure(description: "expected an archived expression")
+        }
+        switch className {
+        case "NSConstantValueExpression":
+            return .constant(try constant(object["NSConstantValue"].map(resolve) ?? .null))
+        case "NSSelfExpression":
+            return .evaluatedObject
+        case "NSVariableExpression":
+            guard let name = object["NSVariable"].flatMap({ text(resolve($0)) }) else {
+                throw ArchivedExpressionDecoder.Failure(description: "a variable expression without a name")
+            }
+            return .variable(name)
+        case "NSKeyPathSpecifierExpression":
+            return .constant(object["NSKeyPath"].flatMap { text(resolve($0)) }.map(AttributeValue.string))
+        case "NSAggregateExpression":
+            return .aggregate(try array(object["NSCollection"]).map(expression))
+        case "NSKeyPathExpression", "NSFunctionExpression":
+            return try function(object, className: className)
+        default:
+            throw ArchivedExpressionDecoder.Failure(description: "unsupported expression class \(className)")
+        }
+    }
+
+    /// Functions, and key paths, which Foundation archives as `valueForKey(Path):` functions.
+    private func function(_ object: [String: PropertyListValue], className: String) throws -> Expression {
+        guard let selector = object["NSSelectorName"].flatMap({ text(resolve($0)) }) else {
+            throw ArchivedExpressionDecoder.Failure(description: "\(className) without a selector")
+        }
+        let operand = try object["NSOperand"].map { try expression($0) } ?? .evaluatedObject
+        let arguments = try array(object["NSArguments"]).map(expression)
+        if selector == "valueForKey:" || selector == "valueForKeyPath:",
+           arguments.count == 1, case .constant(.string(let path)?) = arguments[0] {
+            let components = path.split(separator: ".").map(String.init)
+            switch operand {
+            case .keyPath(let base, let earlier): return .keyPath(base: base, components: earlier + components)
+            case .variable: return .keyPath(base: operand, components: components)
+            default: return .keyPath(base: nil, components: components)
+            }
+        }
+        return .function(target: operand, selector: selector, arguments: arguments)
+    }
+
+    private func constant(_ value: PropertyListValue) throws -> AttributeValue? {
+        switch value {
+        case .null: return nil
+        case .string(let text): return text == "$null" ? nil : .string(text)
+        case .integer(let number): return .integer(number)
+        case .real(let number): return .double(number)
+        case .bool(let flag): return .bool(flag)
+        case .date(let date): return .date(date)
+        case .data(let bytes): return .data(bytes)
+        case .dictionary(let dictionary):
+            if let text = text(value) { return .string(text) }
+            if case .real(let seconds)? = dictionary["NS.time"] { return .date(Date(timeIntervalSinceReferenceDate: seconds)) }
+            if className(of: dictionary) == "NSNull" { return nil }
+            throw ArchivedExpressionDecoder.Failure(description: "unsupported constant of class \(className(of: dictionary) ?? "?")")
+        default:
+            throw ArchivedExpressionDecoder.Failure(description: "unsupported constant")
+        }
+    }
+}

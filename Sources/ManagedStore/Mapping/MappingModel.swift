@@ -1,0 +1,102 @@
+import Foundation
+
+/// How to migrate from one model version to another: entity mappings run in order, each making
+/// destination objects from source objects with value expressions, like Core Data's
+/// `NSMappingModel`. Read from an Xcode `.xcmappingmodel`, or inferred for lightweight changes.
+public struct MappingModel: Equatable, Sendable {
+    public var name: String
+    public var entityMappings: [EntityMapping]
+    /// Entity version hashes of the source and destination model versions: how a mapping model
+    /// is found for a pair of versions, as Core Data does.
+    public var sourceEntityHashes: [String: Data]
+    public var destinationEntityHashes: [String: Data]
+
+    public init(name: String, entityMappings: [EntityMapping], sourceEntityHashes: [String: Data],
+                destinationEntityHashes: [String: Data]) {
+        self.name = name
+        self.entityMappings = entityMappings
+        self.sourceEntityHashes = sourceEntityHashes
+        self.destinationEntityHashes = destinationEntityHashes
+    }
+
+    public func entityMapping(named name: String) -> EntityMapping? {
+        entityMappings.first { $0.name == name }
+    }
+
+    /// Whether this mapping model migrates stores of `source` to `destination`.
+    public func maps(from source: ManagedObjectModel, to destination: ManagedObjectModel) -> Bool {
+        sourceEntityHashes == source.entityVersionHashes && destinationEntityHashes == destination.entityVersionHashes
+    }
+
+    /// The mapping model among `candidates` for the pair of versions, by version hashes.
+    public static func find(in candidates: [MappingModel], from source: ManagedObjectModel,
+                            to destination: ManagedObjectModel) -> MappingModel? {
+        candidates.first { $0.maps(from: source, to: destination) }
+    }
+}
+
+/// One entity mapping: which source objects (entity and filter) become which destination
+/// objects, and how their properties are computed.
+public struct EntityMapping: Equatable, Sendable {
+    /// Core Data's name, `<Source>To<Destination>`, used by `destinationInstancesForEntityMappingNamed:`.
+    public var name: String
+    public var sourceEntityName: String?
+    public var destinationEntityName: String?
+    /// Selects the source objects to migrate (`image != nil`); nil migrates all.
+    public var filterPredicate: Predicate?
+    /// The custom migration policy's class name as written in the mapping model
+    /// (`UnCloudNotes.AttachmentToImageAttachmentMigrationPolicyV3toV4`); nil for the default.
+    public var policyClassName: String?
+    public var userInfo: [String: String]
+    /// Destination attribute name -> value expression; sorted by name.
+    public var attributeMappings: [PropertyMapping]
+    /// Destination relationship name -> value expression; sorted by name.
+    public var relationshipMappings: [PropertyMapping]
+
+    public init(name: String, sourceEntityName: String?, destinationEntityName: String?,
+                filterPredicate: Predicate? = nil, policyClassName: String? = nil,
+                userInfo: [String: String] = [:], attributeMappings: [PropertyMapping] = [],
+                relationshipMappings: [PropertyMapping] = []) {
+        self.name = name
+        self.sourceEntityName = sourceEntityName
+        self.destinationEntityName = destinationEntityName
+        self.filterPredicate = filterPredicate
+        self.policyClassName = policyClassName
+        self.userInfo = userInfo
+        self.attributeMappings = attributeMappings.sorted { $0.name < $1.name }
+        self.relationshipMappings = relationshipMappings.sorted { $0.name < $1.name }
+    }
+}
+
+/// A destination property and the expression that computes its value; no expression leaves the
+/// property at its default.
+public struct PropertyMapping: Equatable, Sendable {
+    public var name: String
+    public var valueExpression: Expression?
+    public var userInfo: [String: String]
+
+    public init(name: String, valueExpression: Expression?, userInfo: [String: String] = [:]) {
+        self.name = name
+        self.valueExpression = valueExpression
+        self.userInfo = userInfo
+    }
+}
+
+extension Expression {
+    /// `$source.<key>`.
+    public static func source(_ components: String...) -> Expression {
+        .keyPath(base: .variable("source"), components: components)
+    }
+
+    /// `FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "<mapping>", <instances>)`.
+    public static func destinationInstances(mapping: String, sourceInstances: Expression) -> Expression {
+        .function(target: .variable("manager"), selector: MigrationSelectors.destinationInstances,
+                  arguments: [.constant(.string(mapping)), sourceInstances])
+    }
+}
+
+/// The selectors of the migration manager that mapping expressions call.
+public enum MigrationSelectors {
+    public static let destinationInstances = "destinationInstancesForEntityMappingNamed:sourceInstances:"
+    public static let sourceInstances = "sourceInstancesForEntityMappingNamed:destinationInstances:"
+}
