@@ -163,7 +163,7 @@ struct ContextTests {
         #expect(blue.objects(forKey: "items").map(\.objectID) == [b.objectID])
         try context.save()
         let other = try reopened()
-        let blueAgain = try #require(try other.fetch(FetchRequest(entityName: "Tag", predicate: Predicate(format: "name == 'blue'"))).first)
+        let blueAgain = try #require(try other.fetch(FetchRequest(entityName: "Tag", predicate: ObjectPredicate(format: "name == 'blue'"))).first)
         #expect(blueAgain.objects(forKey: "items").map { $0.value(forKey: "title") } == [.string("B")])
     }
 
@@ -326,7 +326,7 @@ struct ContextTests {
         _ = try book("C", pages: 500)
         b.setValue(.integer(1), forKey: "pages")
         context.delete(a)
-        let request = FetchRequest(entityName: "Book", predicate: try Predicate(format: "pages < 100"),
+        let request = FetchRequest(entityName: "Book", predicate: try ObjectPredicate(format: "pages < 100"),
                                    sortDescriptors: [SortDescriptor("title", ascending: false)])
         #expect(try context.fetch(request).map { $0.value(forKey: "title") } == [.string("B")])
         #expect(try context.count(FetchRequest(entityName: "Book")) == 2)
@@ -340,7 +340,7 @@ struct ContextTests {
                                    fetchLimit: 3, fetchOffset: 2)
         #expect(try context.fetch(request).map { $0.value(forKey: "title") } == [.string("08"), .string("04"), .string("00")])
         #expect(try context.count(request) == 3)
-        #expect(try context.count(FetchRequest(entityName: "Book", predicate: Predicate(format: "pages == 3"))) == 5)
+        #expect(try context.count(FetchRequest(entityName: "Book", predicate: ObjectPredicate(format: "pages == 3"))) == 5)
     }
 
     @Test("batched results read rows batch by batch and keep only a few batches in memory")

@@ -22,17 +22,17 @@ struct PredicateTests {
         ("x > -4", "x > -4"),
     ])
     func parses(format: String, normalized: String) throws {
-        #expect(try Predicate(format: format).description == normalized)
+        #expect(try ObjectPredicate(format: format).description == normalized)
     }
 
     @Test("parses FUNCTION expressions as mapping models use them")
     func parsesFunction() throws {
-        let expression = try Expression(format:
+        let expression = try ValueExpression(format:
             #"FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "NoteToNote", $source)"#)
         #expect(expression == .function(target: .variable("manager"),
                                         selector: "destinationInstancesForEntityMappingNamed:sourceInstances:",
                                         arguments: [.constant(.string("NoteToNote")), .variable("source")]))
-        #expect(try Expression(format: "$source.note.body") == .keyPath(base: .variable("source"), components: ["note", "body"]))
+        #expect(try ValueExpression(format: "$source.note.body") == .keyPath(base: .variable("source"), components: ["note", "body"]))
     }
 
     @Test("parse errors name the position", arguments: [
@@ -45,7 +45,7 @@ struct PredicateTests {
         ("a == @", 5, "unexpected character '@'"),
     ])
     func parseErrors(format: String, position: Int, message: String) throws {
-        let error = try #require(throws: PredicateParseError.self) { try Predicate(format: format) }
+        let error = try #require(throws: PredicateParseError.self) { try ObjectPredicate(format: format) }
         #expect(error.position == position)
         #expect(error.message == message)
         #expect(error.description.contains("at position \(position)"))
@@ -61,7 +61,7 @@ private final class Bag: KeyValueReadable {
     }
 }
 
-@Suite("Predicate evaluation: SQL and memory agree")
+@Suite("ObjectPredicate evaluation: SQL and memory agree")
 struct PredicateAgreementTests {
     @Test("in-memory evaluation of text operators and options")
     func inMemory() throws {
@@ -75,7 +75,7 @@ struct PredicateAgreementTests {
             ("NOT missing < 3", true), ("pages BETWEEN {12, 12}", true),
         ]
         for (format, expected) in cases {
-            #expect(try evaluator.evaluate(Predicate(format: format), on: bag) == expected, "\(format)")
+            #expect(try evaluator.evaluate(ObjectPredicate(format: format), on: bag) == expected, "\(format)")
         }
     }
 
@@ -113,7 +113,7 @@ struct PredicateAgreementTests {
         let variables: [String: AttributeValue?] = ["cutoff": .date(Date(timeIntervalSinceReferenceDate: 50_000))]
         let evaluator = ExpressionEvaluator(variables: variables.mapValues { $0.map(ExpressionValue.scalar) ?? .null })
         for format in formats {
-            let predicate = try Predicate(format: format)
+            let predicate = try ObjectPredicate(format: format)
             let viaSQL = try context.fetch(FetchRequest(entityName: "Sample", predicate: predicate, substitutionVariables: variables))
             let inMemory = try all.filter { try evaluator.evaluate(predicate, on: .object($0)) }
             #expect(Set(viaSQL.map(\.objectID)) == Set(inMemory.map(\.objectID)), "\(format)")
@@ -136,7 +136,7 @@ struct PredicateAgreementTests {
             if index % 3 == 0 { book.addObject(red, forKey: "tags") }
         }
         try context.save()
-        let request = FetchRequest(entityName: "Book", predicate: try Predicate(format: "pages > 2 AND 'red' IN tags.name"),
+        let request = FetchRequest(entityName: "Book", predicate: try ObjectPredicate(format: "pages > 2 AND 'red' IN tags.name"),
                                    sortDescriptors: [SortDescriptor("pages", ascending: false)], fetchLimit: 2)
         #expect(try context.fetch(request).map { $0.value(forKey: "title") } == [.string("b9"), .string("b6")])
         #expect(try context.count(request) == 2)
@@ -145,11 +145,11 @@ struct PredicateAgreementTests {
     @Test("FUNCTION asks its target to perform the selector")
     func functionCall() throws {
         let evaluator = ExpressionEvaluator(variables: ["checker": .object(MultiplesOf(3))])
-        let predicate = try Predicate(format: "FUNCTION($checker, 'accepts:', pages) == YES")
+        let predicate = try ObjectPredicate(format: "FUNCTION($checker, 'accepts:', pages) == YES")
         #expect(try evaluator.evaluate(predicate, on: .object(Bag(["pages": .integer(9)]))))
         #expect(try !evaluator.evaluate(predicate, on: .object(Bag(["pages": .integer(10)]))))
         #expect(throws: ExpressionEvaluationError.self) {
-            try evaluator.evaluate(Predicate(format: "FUNCTION($checker, 'nope:', pages) == YES"), on: .object(Bag([:])))
+            try evaluator.evaluate(ObjectPredicate(format: "FUNCTION($checker, 'nope:', pages) == YES"), on: .object(Bag([:])))
         }
     }
 }

@@ -32,7 +32,7 @@ struct StoreOpeningTests {
 
         let reopened = try PersistentStore.open(at: url, model: version)
         let again = ManagedObjectContext(store: reopened)
-        let found = try again.fetch(FetchRequest(entityName: "User", predicate: Predicate(format: "name == 'User_new'")))
+        let found = try again.fetch(FetchRequest(entityName: "User", predicate: ObjectPredicate(format: "name == 'User_new'")))
         #expect(found.count == 1)
         #expect(try again.count(FetchRequest(entityName: "User")) == 13)
         #expect(try StoreMetadata.read(storeAt: url) == metadata)

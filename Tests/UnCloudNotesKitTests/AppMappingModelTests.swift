@@ -17,13 +17,13 @@ struct AppMappingModelTests {
         let v2to3 = try #require(MappingModel.find(in: mappings, from: v2, to: v3))
         #expect(v2to3.entityMappings.map(\.name) == ["NoteToAttachment", "NoteToNote"])
         let noteToAttachment = v2to3.entityMappings[0]
-        #expect(noteToAttachment.filterPredicate == (try Predicate(format: "image != nil")))
+        #expect(noteToAttachment.filterPredicate == (try ObjectPredicate(format: "image != nil")))
         #expect(noteToAttachment.attributeMappings == [
             PropertyMapping(name: "dateCreated", valueExpression: .source("dateCreated")),
             PropertyMapping(name: "image", valueExpression: .source("image")),
         ])
         #expect(noteToAttachment.relationshipMappings == [
-            PropertyMapping(name: "note", valueExpression: try Expression(format:
+            PropertyMapping(name: "note", valueExpression: try ValueExpression(format:
                 #"FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "NoteToNote", $source)"#)),
         ])
         #expect(v2to3.entityMappings[1].attributeMappings.map(\.name) == ["body", "dateCreated", "displayIndex", "title"])

@@ -83,7 +83,7 @@ struct FetchPlan {
     /// `<table> t0 WHERE …` with the SQL part of the predicate.
     let fromWhere: SQLFragment
     /// The part of the predicate SQL cannot express.
-    let residual: Predicate?
+    let residual: ObjectPredicate?
     let orderClause: String
     let sortIsSQL: Bool
 
@@ -113,7 +113,7 @@ struct FetchPlan {
         var allSQL = true
         for descriptor in request.sortDescriptors {
             let components = descriptor.keyPath.split(separator: ".").map(String.init)
-            let probe = Expression.keyPath(base: nil, components: components)
+            let probe = ValueExpression.keyPath(base: nil, components: components)
             guard let operand = compiler.compile(.comparison(probe, .equal, .constant(nil), [])),
                   let column = Self.operandSQL(from: operand.sql) else {
                 allSQL = false
@@ -180,7 +180,7 @@ struct FetchPlan {
     func sortedInMemory(_ objects: [ManagedObject]) throws -> [ManagedObject] {
         let keys = try objects.map { object in
             try request.sortDescriptors.map { descriptor in
-                let path = Expression.keyPath(base: nil, components: descriptor.keyPath.split(separator: ".").map(String.init))
+                let path = ValueExpression.keyPath(base: nil, components: descriptor.keyPath.split(separator: ".").map(String.init))
                 return SQLiteScalar(try evaluator.evaluate(path, on: .object(object)).scalarValue)
             }
         }

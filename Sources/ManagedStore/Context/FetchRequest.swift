@@ -13,7 +13,7 @@ public struct SortDescriptor: Equatable, Sendable {
 /// predicate, sorted, and windowed by offset and limit.
 public struct FetchRequest: Sendable {
     public var entityName: String
-    public var predicate: Predicate?
+    public var predicate: ObjectPredicate?
     public var sortDescriptors: [SortDescriptor]
     public var fetchLimit: Int?
     public var fetchOffset: Int
@@ -23,7 +23,7 @@ public struct FetchRequest: Sendable {
     /// Values for `$variables` in the predicate.
     public var substitutionVariables: [String: AttributeValue?]
 
-    public init(entityName: String, predicate: Predicate? = nil, sortDescriptors: [SortDescriptor] = [],
+    public init(entityName: String, predicate: ObjectPredicate? = nil, sortDescriptors: [SortDescriptor] = [],
                 fetchLimit: Int? = nil, fetchOffset: Int = 0, fetchBatchSize: Int = 0,
                 includesSubentities: Bool = true, substitutionVariables: [String: AttributeValue?] = [:]) {
         self.entityName = entityName

@@ -9,7 +9,7 @@ enum ArchivedExpressionDecoder {
         var description: String
     }
 
-    static func decode(_ data: Data) throws -> Expression {
+    static func decode(_ data: Data) throws -> ValueExpression {
         let archive = try KeyedArchive(data)
         return try archive.expression(archive.root)
     }
@@ -81,7 +81,7 @@ private struct KeyedArchive {
         return items.map(resolve)
     }
 
-    func expression(_ value: PropertyListValue) throws -> Expression {
+    func expression(_ value: PropertyListValue) throws -> ValueExpression {
         guard case .dictionary(let object) = resolve(value), let className = className(of: object) else {
             throw ArchivedExpressionDecoder.Failure(description: "expected an archived expression")
         }
@@ -107,7 +107,7 @@ private struct KeyedArchive {
     }
 
     /// Functions, and key paths, which Foundation archives as `valueForKey(Path):` functions.
-    private func function(_ object: [String: PropertyListValue], className: String) throws -> Expression {
+    private func function(_ object: [String: PropertyListValue], className: String) throws -> ValueExpression {
         guard let selector = object["NSSelectorName"].flatMap({ text(resolve($0)) }) else {
             throw ArchivedExpressionDecoder.Failure(description: "\(className) without a selector")
         }

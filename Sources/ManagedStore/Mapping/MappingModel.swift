@@ -43,7 +43,7 @@ public struct EntityMapping: Equatable, Sendable {
     public var sourceEntityName: String?
     public var destinationEntityName: String?
     /// Selects the source objects to migrate (`image != nil`); nil migrates all.
-    public var filterPredicate: Predicate?
+    public var filterPredicate: ObjectPredicate?
     /// The custom migration policy's class name as written in the mapping model
     /// (`UnCloudNotes.AttachmentToImageAttachmentMigrationPolicyV3toV4`); nil for the default.
     public var policyClassName: String?
@@ -54,7 +54,7 @@ public struct EntityMapping: Equatable, Sendable {
     public var relationshipMappings: [PropertyMapping]
 
     public init(name: String, sourceEntityName: String?, destinationEntityName: String?,
-                filterPredicate: Predicate? = nil, policyClassName: String? = nil,
+                filterPredicate: ObjectPredicate? = nil, policyClassName: String? = nil,
                 userInfo: [String: String] = [:], attributeMappings: [PropertyMapping] = [],
                 relationshipMappings: [PropertyMapping] = []) {
         self.name = name
@@ -72,24 +72,24 @@ public struct EntityMapping: Equatable, Sendable {
 /// property at its default.
 public struct PropertyMapping: Equatable, Sendable {
     public var name: String
-    public var valueExpression: Expression?
+    public var valueExpression: ValueExpression?
     public var userInfo: [String: String]
 
-    public init(name: String, valueExpression: Expression?, userInfo: [String: String] = [:]) {
+    public init(name: String, valueExpression: ValueExpression?, userInfo: [String: String] = [:]) {
         self.name = name
         self.valueExpression = valueExpression
         self.userInfo = userInfo
     }
 }
 
-extension Expression {
+extension ValueExpression {
     /// `$source.<key>`.
-    public static func source(_ components: String...) -> Expression {
+    public static func source(_ components: String...) -> ValueExpression {
         .keyPath(base: .variable("source"), components: components)
     }
 
     /// `FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "<mapping>", <instances>)`.
-    public static func destinationInstances(mapping: String, sourceInstances: Expression) -> Expression {
+    public static func destinationInstances(mapping: String, sourceInstances: ValueExpression) -> ValueExpression {
         .function(target: .variable("manager"), selector: MigrationSelectors.destinationInstances,
                   arguments: [.constant(.string(mapping)), sourceInstances])
     }

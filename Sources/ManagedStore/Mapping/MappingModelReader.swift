@@ -58,10 +58,10 @@ private struct MappingDecoder {
         let sourceName = object.attributes["sourcename"].flatMap { $0.isEmpty ? nil : $0 }
         let destinationName = object.attributes["destinationname"].flatMap { $0.isEmpty ? nil : $0 }
         let name = "\(sourceName ?? "")To\(destinationName ?? "")"
-        var filter: Predicate?
+        var filter: ObjectPredicate?
         if let format = object.attributes["sourcefilterpredicatestring"], !format.isEmpty {
             do {
-                filter = try Predicate(format: format)
+                filter = try ObjectPredicate(format: format)
             } catch let error as PredicateParseError {
                 throw ModelError(file: document.fileName, line: object.line, entity: name,
                                  reason: "the filter predicate: \(error)")
@@ -69,7 +69,7 @@ private struct MappingDecoder {
         }
         let attributes = try document.related(object, "attributemappings").map { mapping in
             let property = mapping.attributes["name"] ?? ""
-            let generated: Expression? = sourceName.flatMap { source.allAttributes(of: $0).contains { $0.name == property } ? Expression.source(property) : nil }
+            let generated: ValueExpression? = sourceName.flatMap { source.allAttributes(of: $0).contains { $0.name == property } ? ValueExpression.source(property) : nil }
             return PropertyMapping(name: property, valueExpression: try expression(mapping, generated: generated, in: name),
                                    userInfo: try userInfo(mapping))
         }
@@ -87,7 +87,7 @@ private struct MappingDecoder {
     }
 
     /// An archived custom expression wins; otherwise the generated one.
-    private func expression(_ mapping: XMLStoreDocument.Object, generated: Expression?, in entityMapping: String) throws -> Expression? {
+    private func expression(_ mapping: XMLStoreDocument.Object, generated: ValueExpression?, in entityMapping: String) throws -> ValueExpression? {
         guard let archived = mapping.attributes["valueexpressiondata"], !archived.isEmpty else { return generated }
         guard let data = Data(base64Encoded: archived, options: .ignoreUnknownCharacters) else {
             throw ModelError(file: document.fileName, line: mapping.line, entity: entityMapping,
@@ -105,7 +105,7 @@ private struct MappingDecoder {
     /// with the mapping and key path the editor recorded; without them, `$source.<name>` and the
     /// entity mapping that migrates the relationship's destination entity.
     private func generatedRelationship(_ mapping: XMLStoreDocument.Object, _ property: String,
-                                       _ destinationEntity: String?) throws -> Expression? {
+                                       _ destinationEntity: String?) throws -> ValueExpression? {
         guard mapping.attributes["autogenerateexpression"] == "1" || mapping.attributes["sourcemappingname"] != nil else { return nil }
         var mappingName = mapping.attributes["sourcemappingname"].flatMap { $0.isEmpty ? nil : $0 }
         if mappingName == nil, let destinationEntity,
@@ -113,9 +113,9 @@ private struct MappingDecoder {
             mappingName = try entityMappingNames().first { $0.destination == relationship.destinationEntityName }?.name
         }
         guard let mappingName else { return nil }
-        let keyPath: Expression
+        let keyPath: ValueExpression
         if let text = mapping.attributes["sourcekeypath"], !text.isEmpty {
-            keyPath = try Expression(format: text)
+            keyPath = try ValueExpression(format: text)
         } else {
             keyPath = .source(property)
         }

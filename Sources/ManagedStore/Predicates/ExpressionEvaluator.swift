@@ -10,7 +10,7 @@ public struct ExpressionEvaluator {
         self.variables = variables
     }
 
-    public func evaluate(_ expression: Expression, on object: ExpressionValue) throws -> ExpressionValue {
+    public func evaluate(_ expression: ValueExpression, on object: ExpressionValue) throws -> ExpressionValue {
         switch expression {
         case .constant(let value):
             return ExpressionValue(value)
@@ -35,7 +35,7 @@ public struct ExpressionEvaluator {
         }
     }
 
-    public func evaluate(_ predicate: Predicate, on object: ExpressionValue) throws -> Bool {
+    public func evaluate(_ predicate: ObjectPredicate, on object: ExpressionValue) throws -> Bool {
         switch predicate {
         case .constant(let value):
             return value

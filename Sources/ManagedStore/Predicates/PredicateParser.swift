@@ -17,13 +17,13 @@ struct PredicateParser {
         self.tokens = try tokenizer.tokens()
     }
 
-    mutating func parsePredicate() throws -> Predicate {
+    mutating func parsePredicate() throws -> ObjectPredicate {
         let predicate = try parseOr()
         try expectEnd()
         return predicate
     }
 
-    mutating func parseStandaloneExpression() throws -> Expression {
+    mutating func parseStandaloneExpression() throws -> ValueExpression {
         let expression = try parseExpression()
         try expectEnd()
         return expression
@@ -31,19 +31,19 @@ struct PredicateParser {
 
     // MARK: Predicates
 
-    private mutating func parseOr() throws -> Predicate {
+    private mutating func parseOr() throws -> ObjectPredicate {
         var parts = [try parseAnd()]
         while acceptKeyword("OR") || acceptSymbol("||") { parts.append(try parseAnd()) }
         return parts.count == 1 ? parts[0] : .or(parts)
     }
 
-    private mutating func parseAnd() throws -> Predicate {
+    private mutating func parseAnd() throws -> ObjectPredicate {
         var parts = [try parseNot()]
         while acceptKeyword("AND") || acceptSymbol("&&") { parts.append(try parseNot()) }
         return parts.count == 1 ? parts[0] : .and(parts)
     }
 
-    private mutating func parseNot() throws -> Predicate {
+    private mutating func parseNot() throws -> ObjectPredicate {
         if acceptKeyword("NOT") || acceptSymbol("!") { return .not(try parseNot()) }
         if acceptSymbol("(") {
             let inner = try parseOr()
@@ -55,7 +55,7 @@ struct PredicateParser {
         return try parseComparison()
     }
 
-    private mutating func parseComparison() throws -> Predicate {
+    private mutating func parseComparison() throws -> ObjectPredicate {
         let lhs = try parseExpression()
         let operatorToken = current
         let op: ComparisonOperator
@@ -86,7 +86,7 @@ struct PredicateParser {
     }
 
     /// `x BETWEEN {a, b}` is `x >= a AND x <= b`.
-    private mutating func parseBetween(_ lhs: Expression) throws -> Predicate {
+    private mutating func parseBetween(_ lhs: ValueExpression) throws -> ObjectPredicate {
         let start = current
         advance()
         guard case .aggregate(let bounds) = try parseExpression(), bounds.count == 2 else {
@@ -118,7 +118,7 @@ struct PredicateParser {
 
     // MARK: Expressions
 
-    private mutating func parseExpression() throws -> Expression {
+    private mutating func parseExpression() throws -> ValueExpression {
         let token = current
         switch token.kind {
         case .string(let text):
@@ -135,7 +135,7 @@ struct PredicateParser {
             return try parseKeyPathTail(base: .variable(name))
         case .symbol("{"):
             advance()
-            var items: [Expression] = []
+            var items: [ValueExpression] = []
             if !acceptSymbol("}") {
                 repeat { items.append(try parseExpression()) } while acceptSymbol(",")
                 try expectSymbol("}")
@@ -157,7 +157,7 @@ struct PredicateParser {
         }
     }
 
-    private mutating func parseKeyPath() throws -> Expression {
+    private mutating func parseKeyPath() throws -> ValueExpression {
         var components: [String] = []
         repeat {
             let token = current
@@ -169,13 +169,13 @@ struct PredicateParser {
     }
 
     /// `.a.b` after `$variable` or `SELF`.
-    private mutating func parseKeyPathTail(base: Expression?) throws -> Expression {
+    private mutating func parseKeyPathTail(base: ValueExpression?) throws -> ValueExpression {
         guard acceptSymbol(".") else { return base ?? .evaluatedObject }
         guard case .keyPath(_, let components) = try parseKeyPath() else { return base ?? .evaluatedObject }
         return .keyPath(base: base, components: components)
     }
 
-    private mutating func parseFunction() throws -> Expression {
+    private mutating func parseFunction() throws -> ValueExpression {
         advance()
         try expectSymbol("(")
         let target = try parseExpression()
@@ -185,7 +185,7 @@ struct PredicateParser {
             throw error("expected the selector as a string, e.g. \"now\"", at: selectorToken)
         }
         advance()
-        var arguments: [Expression] = []
+        var arguments: [ValueExpression] = []
         while acceptSymbol(",") { arguments.append(try parseExpression()) }
         try expectSymbol(")")
         return .function(target: target, selector: selector, arguments: arguments)
@@ -225,7 +225,7 @@ struct PredicateParser {
     }
 }
 
-extension Expression {
+extension ValueExpression {
     /// Parses NSExpression's format syntax, e.g. `$source.title` or `FUNCTION($manager, "sel:", $source)`.
     public init(format: String) throws {
         var parser = try PredicateParser(format)

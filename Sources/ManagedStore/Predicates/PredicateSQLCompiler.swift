@@ -26,11 +26,11 @@ struct PredicateSQLCompiler {
     let alias: String
 
     /// What SQL can filter, and what must still be checked in memory (nil when nothing).
-    func split(_ predicate: Predicate) -> (sql: SQLFragment?, residual: Predicate?) {
+    func split(_ predicate: ObjectPredicate) -> (sql: SQLFragment?, residual: ObjectPredicate?) {
         if let whole = compile(predicate) { return (whole, nil) }
         guard case .and(let parts) = predicate else { return (nil, predicate) }
         var compiled: [SQLFragment] = []
-        var residual: [Predicate] = []
+        var residual: [ObjectPredicate] = []
         for part in parts {
             if let fragment = compile(part) { compiled.append(fragment) } else { residual.append(part) }
         }
@@ -39,7 +39,7 @@ struct PredicateSQLCompiler {
     }
 
     /// The whole predicate as SQL, or nil when some part cannot be expressed.
-    func compile(_ predicate: Predicate) -> SQLFragment? {
+    func compile(_ predicate: ObjectPredicate) -> SQLFragment? {
         switch predicate {
         case .constant(let value):
             return SQLFragment(value ? "1" : "0")
@@ -63,7 +63,7 @@ struct PredicateSQLCompiler {
 
     // MARK: Comparisons
 
-    private func comparison(_ lhs: Expression, _ op: ComparisonOperator, _ rhs: Expression,
+    private func comparison(_ lhs: ValueExpression, _ op: ComparisonOperator, _ rhs: ValueExpression,
                             _ options: ComparisonOptions) -> SQLFragment? {
         guard let left = operand(lhs) else { return nil }
         if op == .in, let items = collectionItems(rhs) {
@@ -101,7 +101,7 @@ struct PredicateSQLCompiler {
     }
 
     /// The scalar items of a literal collection or a collection variable; nil for anything else.
-    private func collectionItems(_ expression: Expression) -> [AttributeValue?]? {
+    private func collectionItems(_ expression: ValueExpression) -> [AttributeValue?]? {
         let values: [ExpressionValue]
         switch expression {
         case .aggregate(let items):
@@ -147,7 +147,7 @@ struct PredicateSQLCompiler {
         }
     }
 
-    private func operand(_ expression: Expression) -> Operand? {
+    private func operand(_ expression: ValueExpression) -> Operand? {
         switch expression {
         case .constant(let value):
             return constant(value)

@@ -1,18 +1,18 @@
 /// An expression of the NSExpression subset that fetches and mapping models use.
-public indirect enum Expression: Equatable, Sendable, CustomStringConvertible {
+public indirect enum ValueExpression: Equatable, Sendable, CustomStringConvertible {
     /// A literal value; nil is `nil`/`NULL`.
     case constant(AttributeValue?)
     /// A key path: `title`, `note.title`, or with a base, `$source.title`. An empty path with no
     /// base is `SELF`, the object being evaluated.
-    case keyPath(base: Expression?, components: [String])
+    case keyPath(base: ValueExpression?, components: [String])
     /// `$name`: a value supplied when the expression is evaluated (`$source`, `$manager`).
     case variable(String)
     /// `FUNCTION(target, "selector:", arguments…)`: asks the target to perform a selector.
-    case function(target: Expression, selector: String, arguments: [Expression])
+    case function(target: ValueExpression, selector: String, arguments: [ValueExpression])
     /// `{a, b, c}`: a literal collection, for `IN`.
-    case aggregate([Expression])
+    case aggregate([ValueExpression])
 
-    public static let evaluatedObject = Expression.keyPath(base: nil, components: [])
+    public static let evaluatedObject = ValueExpression.keyPath(base: nil, components: [])
 
     /// The expression in NSExpression's format syntax.
     public var description: String {

@@ -1,10 +1,10 @@
 /// A predicate of the NSPredicate subset that fetches and mapping models use.
-public indirect enum Predicate: Equatable, Sendable, CustomStringConvertible {
+public indirect enum ObjectPredicate: Equatable, Sendable, CustomStringConvertible {
     case constant(Bool)
-    case comparison(Expression, ComparisonOperator, Expression, ComparisonOptions)
-    case and([Predicate])
-    case or([Predicate])
-    case not(Predicate)
+    case comparison(ValueExpression, ComparisonOperator, ValueExpression, ComparisonOptions)
+    case and([ObjectPredicate])
+    case or([ObjectPredicate])
+    case not(ObjectPredicate)
 
     /// Parses NSPredicate's format syntax, e.g. `title CONTAINS[cd] "milk" AND image != nil`.
     public init(format: String) throws {
