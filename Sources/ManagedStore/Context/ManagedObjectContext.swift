@@ -81,9 +81,19 @@ public final class ManagedObjectContext {
     // MARK: Saving and rolling back
 
     /// Writes every change in one transaction: all of it or, on any error, none of it.
-    public func save() throws {
+    /// - Parameter validating: false skips validation, as Core Data's migrations do while copying
+    ///   (they validate the whole store at the end instead).
+    public func save(validating: Bool = true) throws {
         guard hasChanges else { return }
-        try SaveOperation(context: self).run()
+        try SaveOperation(context: self, validating: validating).run()
+    }
+
+    /// Forgets every registered object, to bound memory between batches of a long job. Unsaved
+    /// changes are dropped, as by `rollback()`.
+    public func reset() {
+        rollback()
+        for box in registered.values { box.object?.detach() }
+        registered = [:]
     }
 
     /// Forgets every unsaved change: inserted objects leave the context, the others return to

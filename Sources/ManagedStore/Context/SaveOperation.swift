@@ -4,18 +4,22 @@ import GRDB
 /// changes unless the transaction commits.
 struct SaveOperation {
     let context: ManagedObjectContext
+    let validating: Bool
     private var schema: StoreSchema { context.schema }
 
-    init(context: ManagedObjectContext) {
+    init(context: ManagedObjectContext, validating: Bool) {
         self.context = context
+        self.validating = validating
     }
 
     func run() throws {
         let inserted = context.insertedObjectsList.sorted(by: Self.stableOrder)
         let updated = context.updatedObjectsList.sorted(by: Self.stableOrder)
         let deleted = context.deletedObjectsList.sorted(by: Self.stableOrder)
-        let problems = SaveValidation(context: context).problems(inserted: inserted, updated: updated, deleted: deleted)
-        guard problems.isEmpty else { throw ValidationError(problems: problems) }
+        if validating {
+            let problems = SaveValidation(context: context).problems(inserted: inserted, updated: updated, deleted: deleted)
+            guard problems.isEmpty else { throw ValidationError(problems: problems) }
+        }
 
         var permanentIDs: [ObjectID: ObjectID] = [:]
         do {

@@ -44,6 +44,9 @@ public struct EntityMapping: Equatable, Sendable {
     public var destinationEntityName: String?
     /// Selects the source objects to migrate (`image != nil`); nil migrates all.
     public var filterPredicate: ObjectPredicate?
+    /// Whether objects of the source entity's sub-entities are migrated too. Mapping models fetch
+    /// them (Core Data's default fetch); inferred mappings have one mapping per entity instead.
+    public var includesSourceSubentities: Bool
     /// The custom migration policy's class name as written in the mapping model
     /// (`UnCloudNotes.AttachmentToImageAttachmentMigrationPolicyV3toV4`); nil for the default.
     public var policyClassName: String?
@@ -54,13 +57,15 @@ public struct EntityMapping: Equatable, Sendable {
     public var relationshipMappings: [PropertyMapping]
 
     public init(name: String, sourceEntityName: String?, destinationEntityName: String?,
-                filterPredicate: ObjectPredicate? = nil, policyClassName: String? = nil,
+                filterPredicate: ObjectPredicate? = nil, includesSourceSubentities: Bool = true,
+                policyClassName: String? = nil,
                 userInfo: [String: String] = [:], attributeMappings: [PropertyMapping] = [],
                 relationshipMappings: [PropertyMapping] = []) {
         self.name = name
         self.sourceEntityName = sourceEntityName
         self.destinationEntityName = destinationEntityName
         self.filterPredicate = filterPredicate
+        self.includesSourceSubentities = includesSourceSubentities
         self.policyClassName = policyClassName
         self.userInfo = userInfo
         self.attributeMappings = attributeMappings.sorted { $0.name < $1.name }

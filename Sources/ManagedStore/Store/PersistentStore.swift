@@ -25,13 +25,15 @@ public final class PersistentStore: @unchecked Sendable {
     }
 
     /// Creates a new, empty store of the model version; refuses to overwrite an existing file.
-    public static func create(at url: URL, model: ManagedObjectModel,
+    /// - Parameter storeUUID: the store's identity; a migration passes the source's, which Core
+    ///   Data keeps across migrations. New stores get a new one.
+    public static func create(at url: URL, model: ManagedObjectModel, storeUUID: String = UUID().uuidString,
                               options: StoreOptions = StoreOptions()) throws -> PersistentStore {
         guard !FileManager.default.fileExists(atPath: url.path) else {
             throw StoreError(path: url.path, reason: "a file already exists there")
         }
         let schema = try StoreSchema(model: model)
-        let metadata = StoreMetadata(model: model, storeUUID: UUID().uuidString)
+        let metadata = StoreMetadata(model: model, storeUUID: storeUUID)
         do {
             let database = try DatabaseQueue(path: url.path, configuration: configuration(options))
             try database.writeWithoutTransaction { db in

@@ -1,0 +1,60 @@
+import Foundation
+import GRDB
+
+/// Runs an inferred (lightweight) migration inside the store file, in one SQLite transaction:
+/// on any error nothing changes, and an interrupted run is rolled back by SQLite itself.
+public enum InPlaceMigration {
+    /// Whether the inferred mapping can be done in place, and if not, why.
+    public static func check(_ inferred: InferredMapping, from source: ManagedObjectModel,
+                             to destination: ManagedObjectModel) throws -> (possible: Bool, reason: String?) {
+        var planner = InPlaceMigrationPlanner(inferred: inferred, source: try StoreSchema(model: source),
+                                              destination: try StoreSchema(model: destination))
+        let script = planner.plan(sourceMaxima: [:], metadataPlist: [])
+        return (script != nil, planner.declined)
+    }
+
+    /// Migrates the store at `url` from `source` to `destination` in place.
+    /// - Returns: false, touching nothing, when the change cannot be done in place.
+    @discardableResult
+    public static func migrate(storeAt url: URL, from source: ManagedObjectModel, to destination: ManagedObjectModel,
+                               inferred: InferredMapping, options: StoreOptions = StoreOptions()) throws -> Bool {
+        let store = try PersistentStore.open(at: url, model: source, options: options)
+        defer { try? store.close() }
+        let destinationSchema = try StoreSchema(model: destination)
+        let maxima = try store.database.read { db in
+            try Row.fetchAll(db, sql: "SELECT Z_NAME, Z_MAX FROM Z_PRIMARYKEY").reduce(into: [String: Int64]()) {
+                $0[$1["Z_NAME"] as String] = $1["Z_MAX"] as Int64? ?? 0
+            }
+        }
+        let metadata = StoreMetadata(model: destination, storeUUID: store.metadata.storeUUID)
+        var planner = InPlaceMigrationPlanner(inferred: inferred, source: store.schema, destination: destinationSchema)
+        guard let script = planner.plan(sourceMaxima: maxima, metadataPlist: [UInt8](try metadata.plistData())) else {
+            return false
+        }
+        try store.database.write { db in
+            for statement in script.statements { try db.execute(sql: statement) }
+            try db.execute(sql: "UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = 1", arguments: [Data(script.metadataPlist)])
+            if try db.tableExists("Z_MODELCACHE") { try db.execute(sql: "DELETE FROM Z_MODELCACHE") }
+            try verify(destinationSchema, in: db, path: url.path)
+        }
+        return true
+    }
+
+    /// The tables must now have exactly the columns a new store of the destination would have;
+    /// otherwise the transaction is rolled back.
+    private static func verify(_ schema: StoreSchema, in db: Database, path: String) throws {
+        for table in schema.tables {
+            let expected = Set(["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map(\.name))
+            let actual = Set(try db.columns(in: table.name).map(\.name))
+            guard expected == actual else {
+                throw StoreError(path: path, reason: "in-place migration left table \(table.name) with columns "
+                    + "\(actual.sorted().joined(separator: ", ")) instead of \(expected.sorted().joined(separator: ", "))")
+            }
+        }
+        for table in schema.joinTables {
+            guard try db.tableExists(table.name) else {
+                throw StoreError(path: path, reason: "in-place migration did not create join table \(table.name)")
+            }
+        }
+    }
+}

@@ -1,0 +1,258 @@
+import Foundation
+
+/// Plans a lightweight migration done in place with SQL alone: columns added, renamed and
+/// dropped, tables created, renamed and dropped, entity numbers rewritten, indexes and the
+/// bookkeeping tables brought up to date. No object is loaded, so adding an optional attribute
+/// takes the same time for a hundred rows as for a million.
+///
+/// Returns nil when the change needs rows to move between tables or relationships to change
+/// storage (a hierarchy merged, a to-one becoming many-to-many): those migrate by copying.
+struct InPlaceMigrationPlanner {
+    let inferred: InferredMapping
+    let source: StoreSchema
+    let destination: StoreSchema
+
+    /// Why the in-place path was not taken, when `plan` returns nil.
+    private(set) var declined: String?
+
+    init(inferred: InferredMapping, source: StoreSchema, destination: StoreSchema) {
+        self.inferred = inferred
+        self.source = source
+        self.destination = destination
+    }
+
+    /// The statements, to run in one transaction, given the source's `Z_MAX` per root entity
+    /// and the metadata to write.
+    mutating func plan(sourceMaxima: [String: Int64], metadataPlist: [UInt8]) -> InPlaceMigrationScript? {
+        var script = InPlaceMigrationScript()
+        guard let tablePairs = matchTables() else { return nil }
+        let keptIndexes = keptIndexNames(tablePairs)
+        for table in source.tables {
+            for index in table.indexes where !keptIndexes.contains(index.name) {
+                script.statements.append("DROP INDEX IF EXISTS \(index.name)")
+            }
+        }
+        for joinTable in source.joinTables where !keptIndexes.contains("\(joinTable.name)_\(joinTable.secondColumn)_INDEX") {
+            script.statements.append("DROP INDEX IF EXISTS \(joinTable.name)_\(joinTable.secondColumn)_INDEX")
+        }
+        // Renames go through temporary names, so two tables may swap names.
+        let renamed = tablePairs.filter { $0.source.name != $0.destination.name }
+        for pair in renamed { script.statements.append("ALTER TABLE \(pair.source.name) RENAME TO \(pair.source.name)_MIGRATING") }
+        for pair in renamed { script.statements.append("ALTER TABLE \(pair.source.name)_MIGRATING RENAME TO \(pair.destination.name)") }
+        for pair in tablePairs {
+            guard let columnScript = columns(pair) else { return nil }
+            script.statements += columnScript
+        }
+        let pairedSources = Set(tablePairs.map(\.source.name)), pairedDestinations = Set(tablePairs.map(\.destination.name))
+        for table in source.tables where !pairedSources.contains(table.name) {
+            script.statements.append("DROP TABLE \(table.name)")
+        }
+        for table in destination.tables where !pairedDestinations.contains(table.name) {
+            script.statements.append(SchemaSQL.createTable(table))
+        }
+        guard let joinScript = joinTables() else { return nil }
+        script.statements += joinScript
+        for table in destination.tables {
+            for index in table.indexes where !keptIndexes.contains(index.name) {
+                script.statements.append(SchemaSQL.createIndex(index, on: table.name))
+            }
+        }
+        for joinTable in destination.joinTables where !keptIndexes.contains("\(joinTable.name)_\(joinTable.secondColumn)_INDEX") {
+            script.statements.append(SchemaSQL.createJoinIndex(joinTable))
+        }
+        script.statements.append("DELETE FROM Z_PRIMARYKEY")
+        for entity in destination.entities {
+            let sourceRoot = inferred.sourceEntity(for: entity.rootName).flatMap { source.entity(named: $0)?.rootName }
+            let maximum = entity.name == entity.rootName ? (sourceRoot.flatMap { sourceMaxima[$0] } ?? 0) : 0
+            script.statements.append("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (\(entity.number), '\(entity.name)', \(entity.superNumber), \(maximum))")
+        }
+        script.metadataPlist = metadataPlist
+        return script
+    }
+
+    // MARK: Tables
+
+    struct TablePair {
+        let source: TableStorage
+        let destination: TableStorage
+    }
+
+    /// Each destination table and the one source table its rows come from.
+    private mutating func matchTables() -> [TablePair]? {
+        var pairs: [TablePair] = []
+        for table in destination.tables {
+            let members = destination.entities.filter { $0.tableName == table.name }
+            let sourceTables = Set(members.compactMap { inferred.sourceEntity(for: $0.name).flatMap { source.entity(named: $0)?.tableName } })
+            if sourceTables.count > 1 {
+                declined = "entities of \(table.rootEntity) come from several tables"
+                return nil
+            }
+            guard let sourceTableName = sourceTables.first, let sourceTable = source.table(named: sourceTableName) else { continue }
+            if pairs.contains(where: { $0.source.name == sourceTableName }) {
+                declined = "rows of \(sourceTable.rootEntity) go to several tables"
+                return nil
+            }
+            pairs.append(TablePair(source: sourceTable, destination: table))
+        }
+        return pairs
+    }
+
+    /// Indexes identical in name and definition on both sides are left alone.
+    private func keptIndexNames(_ pairs: [TablePair]) -> Set<String> {
+        var kept: Set<String> = []
+        for pair in pairs {
+            let before = Set(pair.source.indexes.map { SchemaSQL.createIndex($0, on: pair.destination.name) })
+            for index in pair.destination.indexes where before.contains(SchemaSQL.createIndex(index, on: pair.destination.name)) {
+                kept.insert(index.name)
+            }
+        }
+        let sourceJoins = Set(source.joinTables.map(SchemaSQL.createJoinIndex))
+        for joinTable in destination.joinTables where sourceJoins.contains(SchemaSQL.createJoinIndex(joinTable)) {
+            kept.insert("\(joinTable.name)_\(joinTable.secondColumn)_INDEX")
+        }
+        return kept
+    }
+
+    // MARK: Columns
+
+    /// Destination column -> source column, for the properties matched in this table.
+    private func columnSources(_ pair: TablePair) -> [String: String] {
+        var sources: [String: String] = [:]
+        for entity in destination.entities where entity.tableName == pair.destination.name {
+            guard let sourceName = inferred.sourceEntity(for: entity.name), let old = source.entity(named: sourceName) else { continue }
+            let matches = inferred.propertyMatches[entity.name] ?? [:]
+            for (property, column) in entity.attributeColumns {
+                if let oldProperty = matches[property], let oldColumn = old.attributeColumns[oldProperty] {
+                    sources[column.name] = oldColumn.name
+                }
+            }
+            for (property, columns) in entity.toOneColumns {
+                guard let oldProperty = matches[property], let oldColumns = old.toOneColumns[oldProperty] else { continue }
+                sources[columns.key.name] = oldColumns.key.name
+                if let entityColumn = columns.entity, let oldEntityColumn = oldColumns.entity { sources[entityColumn.name] = oldEntityColumn.name }
+                if let order = columns.orderKey, let oldOrder = oldColumns.orderKey { sources[order.name] = oldOrder.name }
+            }
+        }
+        return sources
+    }
+
+    private mutating func columns(_ pair: TablePair) -> [String]? {
+        let table = pair.destination.name
+        let sources = columnSources(pair)
+        let usedSources = Set(sources.values)
+        var statements: [String] = []
+        for column in pair.source.columns where !usedSources.contains(column.name) {
+            statements.append("ALTER TABLE \(table) DROP COLUMN \(column.name)")
+        }
+        let renames = sources.filter { $0.key != $0.value }.sorted { $0.key < $1.key }
+        for (_, old) in renames { statements.append("ALTER TABLE \(table) RENAME COLUMN \(old) TO \(old)_MIGRATING") }
+        for (new, old) in renames { statements.append("ALTER TABLE \(table) RENAME COLUMN \(old)_MIGRATING TO \(new)") }
+        for column in pair.destination.columns where sources[column.name] == nil {
+            statements.append("ALTER TABLE \(table) ADD COLUMN \(column.name) \(column.type.rawValue)")
+        }
+        guard let rowUpdates = rowUpdates(pair) else { return nil }
+        return statements + rowUpdates
+    }
+
+    /// Rows of removed entities go; entity numbers and defaults are rewritten where they change.
+    private mutating func rowUpdates(_ pair: TablePair) -> [String]? {
+        let table = pair.destination.name
+        var statements: [String] = []
+        var renumbering: [Int: Int] = [:]
+        var removed: [Int] = []
+        for old in source.entities where old.tableName == pair.source.name {
+            if let new = inferred.entityMatches.first(where: { $0.value == old.name }).flatMap({ destination.entity(named: $0.key) }) {
+                if new.number != old.number { renumbering[old.number] = new.number }
+            } else {
+                removed.append(old.number)
+            }
+        }
+        if !removed.isEmpty {
+            statements.append("DELETE FROM \(table) WHERE Z_ENT IN (\(removed.sorted().map(String.init).joined(separator: ", ")))")
+        }
+        if !renumbering.isEmpty {
+            statements.append("UPDATE \(table) SET Z_ENT = \(caseExpression("Z_ENT", renumbering))")
+        }
+        for entity in destination.entities where entity.tableName == table {
+            guard let sourceName = inferred.sourceEntity(for: entity.name) else { continue }
+            let matches = inferred.propertyMatches[entity.name] ?? [:]
+            let attributes = destination.model.entity(named: entity.name)?.attributes ?? []
+            for attribute in attributes where !attribute.isTransient && !attribute.isOptional {
+                guard let value = attribute.defaultValue, let column = entity.attributeColumns[attribute.name] else { continue }
+                let oldOptional = matches[attribute.name].flatMap { old in
+                    source.model.allAttributes(of: sourceName).first { $0.name == old }?.isOptional
+                } ?? true
+                guard oldOptional else { continue }
+                statements.append("UPDATE \(table) SET \(column.name) = \(SQLLiteral.render(value)) WHERE \(column.name) IS NULL AND Z_ENT IN (\(entity.kindNumbers.map(String.init).joined(separator: ", ")))")
+            }
+            for (_, columns) in entity.toOneColumns {
+                guard let entityColumn = columns.entity else { continue }
+                let targetRenumbering = Dictionary(uniqueKeysWithValues: source.entities.compactMap { old -> (Int, Int)? in
+                    guard let new = inferred.entityMatches.first(where: { $0.value == old.name }).flatMap({ destination.entity(named: $0.key) }),
+                          new.number != old.number else { return nil }
+                    return (old.number, new.number)
+                })
+                if !targetRenumbering.isEmpty {
+                    statements.append("UPDATE \(table) SET \(entityColumn.name) = \(caseExpression(entityColumn.name, targetRenumbering)) WHERE \(entityColumn.name) IS NOT NULL")
+                }
+            }
+        }
+        return statements
+    }
+
+    private func caseExpression(_ column: String, _ mapping: [Int: Int]) -> String {
+        "CASE \(column) " + mapping.sorted { $0.key < $1.key }.map { "WHEN \($0.key) THEN \($0.value)" }.joined(separator: " ") + " ELSE \(column) END"
+    }
+
+    // MARK: Join tables
+
+    /// Many-to-many tables are kept (renamed when entity numbers change), created or dropped.
+    private mutating func joinTables() -> [String]? {
+        var statements: [String] = []
+        var keptSources: Set<String> = []
+        for entity in destination.entities {
+            for (property, storage) in entity.toManyStorage {
+                guard case .joinTable(let table, let ownerColumn, let memberColumn, _, _) = storage,
+                      let joinTable = destination.joinTables.first(where: { $0.name == table }),
+                      ownerColumn == joinTable.firstColumn else { continue }
+                guard let sourceName = inferred.sourceEntity(for: entity.name),
+                      let oldProperty = inferred.propertyMatches[entity.name]?[property],
+                      let oldStorage = source.entity(named: sourceName)?.toManyStorage[oldProperty] else {
+                    statements.append(SchemaSQL.createJoinTable(joinTable))
+                    continue
+                }
+                guard case .joinTable(let oldTable, let oldOwner, let oldMember, _, _) = oldStorage else {
+                    declined = "relationship \(entity.name).\(property) changes how it is stored"
+                    return nil
+                }
+                keptSources.insert(oldTable)
+                if oldTable != table { statements.append("ALTER TABLE \(oldTable) RENAME TO \(table)") }
+                if oldOwner != ownerColumn { statements.append("ALTER TABLE \(table) RENAME COLUMN \(oldOwner) TO \(ownerColumn)") }
+                if oldMember != memberColumn { statements.append("ALTER TABLE \(table) RENAME COLUMN \(oldMember) TO \(memberColumn)") }
+            }
+        }
+        for table in source.joinTables where !keptSources.contains(table.name) {
+            statements.insert("DROP TABLE \(table.name)", at: 0)
+        }
+        return statements
+    }
+}
+
+/// The SQL of an in-place migration, and the new metadata.
+struct InPlaceMigrationScript {
+    var statements: [String] = []
+    var metadataPlist: [UInt8] = []
+}
+
+/// Values written into SQL text (only for defaults of new columns, which are model constants).
+enum SQLLiteral {
+    static func render(_ value: AttributeValue) -> String {
+        switch StoreValueCoding.databaseValue(value).storage {
+        case .null: return "NULL"
+        case .int64(let number): return String(number)
+        case .double(let number): return String(number)
+        case .string(let text): return "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+        case .blob(let bytes): return "X'" + bytes.map { String(format: "%02X", $0) }.joined() + "'"
+        }
+    }
+}

@@ -1,0 +1,200 @@
+/// Why a lightweight migration is impossible: names the change that blocks it.
+public struct InferenceError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var blockingChanges: [String]
+
+    public var description: String {
+        "cannot infer a mapping: \(blockingChanges.joined(separator: "; ")); a mapping model is needed"
+    }
+}
+
+/// A mapping inferred between two model versions, as Core Data's lightweight migration infers it:
+/// which destination entity and property comes from which source one, and what changed.
+public struct InferredMapping: Sendable {
+    /// Destination entity name -> source entity name, for entities that exist on both sides.
+    public let entityMatches: [String: String]
+    /// Destination entity -> (destination property -> source property), inherited ones included.
+    public let propertyMatches: [String: [String: String]]
+    /// What changed, one line per change ("added optional attribute Note.image").
+    public let changes: [String]
+    /// The same mapping as a mapping model, for migrations that copy objects.
+    public let mappingModel: MappingModel
+
+    /// The source entity a destination entity comes from.
+    public func sourceEntity(for destinationEntity: String) -> String? {
+        entityMatches[destinationEntity]
+    }
+}
+
+/// Infers mappings following Core Data's rules for lightweight migration: entities and
+/// properties match by renaming identifier (or name); adding and removing entities and
+/// properties, renames, optional <-> required with a default, to-one -> to-many, ordering and
+/// hierarchy changes are inferable. Anything else is refused, naming the change.
+public enum MappingInference {
+    public static func infer(from source: ManagedObjectModel, to destination: ManagedObjectModel) throws -> InferredMapping {
+        var inference = Inference(source: source, destination: destination)
+        try inference.run()
+        return InferredMapping(entityMatches: inference.entityMatches, propertyMatches: inference.propertyMatches,
+                               changes: inference.changes, mappingModel: inference.mappingModel())
+    }
+}
+
+private struct Inference {
+    let source: ManagedObjectModel
+    let destination: ManagedObjectModel
+    var entityMatches: [String: String] = [:]
+    var propertyMatches: [String: [String: String]] = [:]
+    var changes: [String] = []
+    var blocking: [String] = []
+
+    init(source: ManagedObjectModel, destination: ManagedObjectModel) {
+        self.source = source
+        self.destination = destination
+    }
+
+    /// The identity that survives renames: the renaming identifier, or else the name.
+    private static func identity(_ name: String, _ renamingIdentifier: String?) -> String {
+        renamingIdentifier ?? name
+    }
+
+    private func sourceEntity(matching entity: EntityDescription) -> EntityDescription? {
+        let key = Self.identity(entity.name, entity.renamingIdentifier)
+        return source.entities.first { Self.identity($0.name, $0.renamingIdentifier) == key || $0.name == key }
+    }
+
+    mutating func run() throws {
+        for entity in destination.entities {
+            guard let match = sourceEntity(matching: entity) else {
+                changes.append("added entity \(entity.name)")
+                continue
+            }
+            entityMatches[entity.name] = match.name
+            if match.name != entity.name { changes.append("renamed entity \(match.name) to \(entity.name)") }
+            if match.parentName != entity.parentName {
+                changes.append("entity \(entity.name) now has \(entity.parentName.map { "parent \($0)" } ?? "no parent")")
+            }
+        }
+        for entity in source.entities where !entityMatches.values.contains(entity.name) {
+            changes.append("removed entity \(entity.name)")
+        }
+        for (destinationName, sourceName) in entityMatches.sorted(by: { $0.key < $1.key }) {
+            matchAttributes(destinationName, sourceName)
+            matchRelationships(destinationName, sourceName)
+        }
+        findMovedProperties()
+        guard blocking.isEmpty else { throw InferenceError(blockingChanges: blocking) }
+    }
+
+    private mutating func matchAttributes(_ destinationEntity: String, _ sourceEntity: String) {
+        let sourceAttributes = source.allAttributes(of: sourceEntity).filter { !$0.isTransient }
+        for attribute in destination.allAttributes(of: destinationEntity) where !attribute.isTransient {
+            let key = Self.identity(attribute.name, attribute.renamingIdentifier)
+            let qualified = "\(destinationEntity).\(attribute.name)"
+            guard let old = sourceAttributes.first(where: { Self.identity($0.name, $0.renamingIdentifier) == key || $0.name == key }) else {
+                if attribute.isOptional {
+                    changes.append("added optional attribute \(qualified)")
+                } else if let value = attribute.defaultValue {
+                    changes.append("added attribute \(qualified) with default \(value.displayText)")
+                } else {
+                    blocking.append("attribute \(qualified) was added as required without a default value")
+                }
+                continue
+            }
+            propertyMatches[destinationEntity, default: [:]][attribute.name] = old.name
+            if old.name != attribute.name { changes.append("renamed attribute \(sourceEntity).\(old.name) to \(qualified)") }
+            if old.type != attribute.type {
+                blocking.append("attribute \(qualified) changed type from \(old.type.rawValue) to \(attribute.type.rawValue)")
+            }
+            if old.isOptional && !attribute.isOptional {
+                if let value = attribute.defaultValue {
+                    changes.append("attribute \(qualified) became required (default \(value.displayText))")
+                } else {
+                    blocking.append("attribute \(qualified) became required without a default value")
+                }
+            } else if !old.isOptional && attribute.isOptional {
+                changes.append("attribute \(qualified) became optional")
+            }
+        }
+        let matched = Set(propertyMatches[destinationEntity]?.values.map { $0 } ?? [])
+        for old in sourceAttributes where !matched.contains(old.name) && destination.entity(named: destinationEntity) != nil {
+            changes.append("removed attribute \(sourceEntity).\(old.name)")
+        }
+    }
+
+    private mutating func matchRelationships(_ destinationEntity: String, _ sourceEntity: String) {
+        let sourceRelationships = source.allRelationships(of: sourceEntity).filter { !$0.isTransient }
+        for relationship in destination.allRelationships(of: destinationEntity) where !relationship.isTransient {
+            let key = Self.identity(relationship.name, relationship.renamingIdentifier)
+            let qualified = "\(destinationEntity).\(relationship.name)"
+            guard let old = sourceRelationships.first(where: { Self.identity($0.name, $0.renamingIdentifier) == key || $0.name == key }) else {
+                if relationship.isOptional || relationship.isToMany {
+                    changes.append("added relationship \(qualified)")
+                } else {
+                    blocking.append("relationship \(qualified) was added as required")
+                }
+                continue
+            }
+            propertyMatches[destinationEntity, default: [:]][relationship.name] = old.name
+            if old.name != relationship.name { changes.append("renamed relationship \(sourceEntity).\(old.name) to \(qualified)") }
+            if entityMatches[relationship.destinationEntityName] != old.destinationEntityName {
+                blocking.append("relationship \(qualified) now points to \(relationship.destinationEntityName) instead of \(old.destinationEntityName)")
+            }
+            if old.isToMany && !relationship.isToMany {
+                blocking.append("relationship \(qualified) became to-one")
+            } else if !old.isToMany && relationship.isToMany {
+                changes.append("relationship \(qualified) became to-many")
+            }
+            if old.isOrdered != relationship.isOrdered {
+                changes.append("relationship \(qualified) became \(relationship.isOrdered ? "ordered" : "unordered")")
+            }
+            if old.isOptional && !relationship.isOptional && !relationship.isToMany {
+                blocking.append("relationship \(qualified) became required")
+            }
+        }
+        let matched = Set(propertyMatches[destinationEntity]?.values.map { $0 } ?? [])
+        for old in sourceRelationships where !matched.contains(old.name) {
+            changes.append("removed relationship \(sourceEntity).\(old.name)")
+        }
+    }
+
+    /// A property removed from an entity while a new entity gains one of the same name and
+    /// type: the data would be lost, not moved, without a mapping model.
+    private mutating func findMovedProperties() {
+        let newEntities = destination.entities.filter { entityMatches[$0.name] == nil }
+        for (destinationEntity, sourceEntity) in entityMatches.sorted(by: { $0.key < $1.key }) {
+            let kept = Set(propertyMatches[destinationEntity]?.values.map { $0 } ?? [])
+            for attribute in source.allAttributes(of: sourceEntity) where !attribute.isTransient && !kept.contains(attribute.name) {
+                if let target = newEntities.first(where: { entity in
+                    entity.attributes.contains { $0.name == attribute.name && $0.type == attribute.type }
+                }) {
+                    blocking.append("attribute \(sourceEntity).\(attribute.name) moved to new entity \(target.name)")
+                }
+            }
+        }
+    }
+
+    /// Each matched entity copies itself: attributes from `$source`, relationships through the
+    /// mapping of their destination entity. Sub-entity rows are migrated by their own mappings.
+    func mappingModel() -> MappingModel {
+        let names = Dictionary(uniqueKeysWithValues: entityMatches.map { ($0.key, "\($0.value)To\($0.key)") })
+        let mappings = destination.entities.compactMap { entity -> EntityMapping? in
+            guard let sourceName = entityMatches[entity.name] else { return nil }
+            let properties = propertyMatches[entity.name] ?? [:]
+            let attributes = destination.allAttributes(of: entity.name).filter { !$0.isTransient }.map { attribute in
+                PropertyMapping(name: attribute.name, valueExpression: properties[attribute.name].map { ValueExpression.source($0) })
+            }
+            let relationships = destination.allRelationships(of: entity.name).filter { !$0.isTransient }.map { relationship in
+                PropertyMapping(name: relationship.name, valueExpression: properties[relationship.name].flatMap { old in
+                    names[relationship.destinationEntityName].map {
+                        ValueExpression.destinationInstances(mapping: $0, sourceInstances: .source(old))
+                    }
+                })
+            }
+            return EntityMapping(name: names[entity.name]!, sourceEntityName: sourceName, destinationEntityName: entity.name,
+                                 includesSourceSubentities: false, attributeMappings: attributes,
+                                 relationshipMappings: relationships)
+        }
+        return MappingModel(name: "Inferred\(source.name)To\(destination.name)", entityMappings: mappings,
+                            sourceEntityHashes: source.entityVersionHashes,
+                            destinationEntityHashes: destination.entityVersionHashes)
+    }
+}
