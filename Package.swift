@@ -73,7 +73,7 @@ let package = Package(
             "ManagedStore", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .testTarget(name: "UnCloudNotesKitTests", dependencies: [
-            "UnCloudNotesKit", "ManagedStore", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            "UnCloudNotesKit", "ManagedStore", "TestSupport", "CGdkPixbuf", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .testTarget(name: "NotesTerminalUITests", dependencies: ["NotesTerminalUI"]),
         // Depends on the executable so that `swift test` builds the binary these tests run.

@@ -19,6 +19,8 @@ open class ManagedObject: KeyValueReadable, CustomStringConvertible {
     /// To-many members, loaded on first use.
     var toManyMembers: [String: [ObjectID]] = [:]
     var committedToManyMembers: [String: [ObjectID]] = [:]
+    /// Order of insertion into the context: new rows get primary keys in this order.
+    var insertionSequence = 0
     /// `Z_OPT`: how many times the row has been saved.
     var optimisticVersion: Int64 = 0
     /// Problems met while setting values (unknown keys, values a transformer refused), by key;

@@ -16,6 +16,7 @@ public final class ManagedObjectContext {
     private(set) var deletedObjects: [ObjectID: ManagedObject] = [:]
     private var registered: [ObjectID: WeakObject] = [:]
     private var entityInfos: [String: EntityInfo] = [:]
+    private var insertions = 0
     private let entityClasses: [String: ManagedObject.Type]
 
     /// - Parameter entityClasses: the Swift class to instantiate for each entity that has one
@@ -52,6 +53,8 @@ public final class ManagedObjectContext {
             if let value = attribute.defaultValue { object.values[attribute.name] = value }
         }
         register(object)
+        insertions += 1
+        object.insertionSequence = insertions
         insertedObjects[object.objectID] = object
         object.awakeFromInsert()
         return object

@@ -13,7 +13,7 @@ struct SaveOperation {
     }
 
     func run() throws {
-        let inserted = context.insertedObjectsList.sorted(by: Self.stableOrder)
+        let inserted = context.insertedObjectsList.sorted { $0.insertionSequence < $1.insertionSequence }
         let updated = context.updatedObjectsList.sorted(by: Self.stableOrder)
         let deleted = context.deletedObjectsList.sorted(by: Self.stableOrder)
         if validating {

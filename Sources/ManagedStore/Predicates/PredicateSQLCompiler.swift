@@ -24,6 +24,43 @@ struct PredicateSQLCompiler {
     let variables: [String: ExpressionValue]
     /// The alias of the fetched entity's table in the query.
     let alias: String
+    /// Put before table names in subselects, e.g. `src.` for an attached database.
+    let tablePrefix: String
+
+    init(schema: StoreSchema, entity: EntityStorage, variables: [String: ExpressionValue], alias: String,
+         tablePrefix: String = "") {
+        self.schema = schema
+        self.entity = entity
+        self.variables = variables
+        self.alias = alias
+        self.tablePrefix = tablePrefix
+    }
+
+    /// A value expression as SQL over the row (a constant, or a key path of attributes through
+    /// to-one relationships), with the attribute type it reads; nil when SQL cannot express it.
+    func valueSQL(_ expression: ValueExpression) -> (fragment: SQLFragment, type: AttributeType?)? {
+        switch expression {
+        case .constant(let value):
+            let operand = constant(value)
+            return (SQLFragment(operand.sql, operand.arguments), nil)
+        case .keyPath(let base, let components) where !components.isEmpty:
+            if let base, base != .variable("source") { return nil }
+            guard let operand = keyPath(components, from: entity, alias: alias, depth: 1), !operand.isRelationship,
+                  let type = attributeType(at: components, from: entity.name) else { return nil }
+            return (SQLFragment(operand.sql, operand.arguments), type)
+        default:
+            return nil
+        }
+    }
+
+    private func attributeType(at components: [String], from entityName: String) -> AttributeType? {
+        var current = entityName
+        for key in components.dropLast() {
+            guard let relationship = schema.model.allRelationships(of: current).first(where: { $0.name == key }) else { return nil }
+            current = relationship.destinationEntityName
+        }
+        return schema.model.allAttributes(of: current).first { $0.name == components.last }?.type
+    }
 
     /// What SQL can filter, and what must still be checked in memory (nil when nothing).
     func split(_ predicate: ObjectPredicate) -> (sql: SQLFragment?, residual: ObjectPredicate?) {
@@ -196,7 +233,7 @@ struct PredicateSQLCompiler {
               let target = schema.entity(named: relationship.destinationEntityName),
               let inner = keyPath(Array(components.dropFirst()), from: target, alias: "t\(depth)", depth: depth + 1)
         else { return nil }
-        let sql = "(SELECT \(inner.sql) FROM \(target.tableName) t\(depth) WHERE t\(depth).Z_PK = \(alias).\(toOne.key.name))"
+        let sql = "(SELECT \(inner.sql) FROM \(tablePrefix)\(target.tableName) t\(depth) WHERE t\(depth).Z_PK = \(alias).\(toOne.key.name))"
         return Operand(sql: sql, arguments: inner.arguments, family: inner.family, isRelationship: inner.isRelationship)
     }
 }

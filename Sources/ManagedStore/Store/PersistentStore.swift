@@ -63,7 +63,9 @@ public final class PersistentStore: @unchecked Sendable {
         }
         let schema = try StoreSchema(model: model)
         do {
-            let database = try DatabaseQueue(path: url.path, configuration: configuration(options))
+            let database = options.isReadOnly
+                ? try StoreFiles(url: url).readOnlyQueue(configuration: configuration(options))
+                : try DatabaseQueue(path: url.path, configuration: configuration(options))
             if !options.isReadOnly {
                 try database.writeWithoutTransaction { db in
                     try db.execute(sql: "PRAGMA journal_mode = \(options.journalMode.rawValue)")

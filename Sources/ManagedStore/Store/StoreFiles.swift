@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 
 /// The files that make up one SQLite store: the main file and its `-wal` and `-shm` companions.
 public struct StoreFiles: Sendable {
@@ -15,6 +16,25 @@ public struct StoreFiles: Sendable {
     /// The files of the set that exist now.
     public var existing: [URL] {
         all.filter { FileManager.default.fileExists(atPath: $0.path) }
+    }
+
+    /// A read-only connection that leaves the file set as it found it. With no `-wal` file beside
+    /// the store the main file is complete, so it is opened as immutable and SQLite creates no
+    /// `-wal`/`-shm` files (a read-only connection could not remove them afterwards).
+    public func readOnlyQueue(configuration: Configuration) throws -> DatabaseQueue {
+        var configuration = configuration
+        configuration.readonly = true
+        if let uri = readOnlyURI,
+           let immutable = try? DatabaseQueue(path: uri, configuration: configuration),
+           (try? immutable.read({ try Int.fetchOne($0, sql: "SELECT count(*) FROM sqlite_master") })) != nil {
+            return immutable
+        }
+        return try DatabaseQueue(path: url.path, configuration: configuration)
+    }
+
+    /// The URI opening the store immutable, read-only; nil while a `-wal` file exists.
+    public var readOnlyURI: String? {
+        FileManager.default.fileExists(atPath: url.path + "-wal") ? nil : url.absoluteString + "?mode=ro&immutable=1"
     }
 
     /// Removes every file of the set; missing ones are fine.

@@ -23,7 +23,7 @@ public struct StoreMetadata: Equatable, Sendable {
             throw StoreError(path: url.path, reason: "no such store file")
         }
         do {
-            let queue = try openForReadingOnly(url)
+            let queue = try StoreFiles(url: url).readOnlyQueue(configuration: Configuration())
             defer { try? queue.close() }
             return try queue.read { db in
                 guard try db.tableExists("Z_METADATA") else {
@@ -43,20 +43,6 @@ public struct StoreMetadata: Equatable, Sendable {
         } catch let error as DatabaseError {
             throw StoreError(path: url.path, reason: "cannot read the store (\(error.message ?? "\(error.resultCode)"))")
         }
-    }
-
-    /// A read-only connection. With no `-wal` file beside the store the main file is complete,
-    /// so it is opened as immutable: SQLite then creates no `-wal`/`-shm` files, and a refused
-    /// store is left exactly as it was found.
-    private static func openForReadingOnly(_ url: URL) throws -> DatabaseQueue {
-        var configuration = Configuration()
-        configuration.readonly = true
-        if !FileManager.default.fileExists(atPath: url.path + "-wal"),
-           let immutable = try? DatabaseQueue(path: url.absoluteString + "?immutable=1", configuration: configuration),
-           (try? immutable.read({ try Int.fetchOne($0, sql: "SELECT count(*) FROM sqlite_master") })) != nil {
-            return immutable
-        }
-        return try DatabaseQueue(path: url.path, configuration: configuration)
     }
 
     /// Entities whose hash differs from the model's, or that only one side has; empty when the

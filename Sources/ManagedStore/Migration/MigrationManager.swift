@@ -1,0 +1,444 @@
+import Foundation
+import GRDB
+
+/// Migrates a store with a mapping model, in Core Data's three stages: create the destination
+/// objects (attributes), recreate the relationships, validate. The destination is a new file;
+/// the source is only read, so a failure leaves it exactly as it was (and the new file is removed).
+///
+/// Entity mappings that SQL can express (plain `$source` key paths, constants, the
+/// `destinationInstances…` function over a key path, SQL-able filters) run set-based, as
+/// `INSERT … SELECT` between the attached source and the destination; custom policies and other
+/// expressions run object by object. Either way work proceeds in batches, and the association
+/// between source and destination objects lives in temporary SQLite tables, so memory stays flat
+/// however many objects there are.
+public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget {
+    public let mappingModel: MappingModel
+    public let sourceModel: ManagedObjectModel
+    public let destinationModel: ManagedObjectModel
+    /// Read-only context on the source store.
+    public let sourceContext: ManagedObjectContext
+    /// Context on the new destination store.
+    public let destinationContext: ManagedObjectContext
+    public private(set) var currentEntityMapping: EntityMapping?
+    /// Of the whole migration, 0...1.
+    public private(set) var migrationProgress: Double = 0
+
+    let sourceStore: PersistentStore
+    let destinationStore: PersistentStore
+    let policies: [EntityMigrationPolicy]
+    static let batchSize = 2_000
+    private let progressHandler: ((MigrationProgress) -> Void)?
+    private let cancellation: MigrationCancellation?
+    private var pendingAssociations: [(source: ObjectID, destination: ManagedObject, mapping: Int)] = []
+    private var workDone = 0
+    private var workTotal = 1
+
+    /// Migrates the store at `sourceURL` (of `sourceModel`) into a new store at `destinationURL`.
+    public static func migrateStore(from sourceURL: URL, sourceModel: ManagedObjectModel,
+                                    to destinationURL: URL, destinationModel: ManagedObjectModel,
+                                    mappingModel: MappingModel, policies: MigrationPolicyRegistry = MigrationPolicyRegistry(),
+                                    options: StoreOptions = StoreOptions(),
+                                    progress: ((MigrationProgress) -> Void)? = nil,
+                                    cancellation: MigrationCancellation? = nil) throws {
+        let resolved = try mappingModel.entityMappings.map { try policies.makePolicy(named: $0.policyClassName, for: $0.name) }
+        try checkEntities(of: mappingModel, source: sourceModel, destination: destinationModel)
+        guard !FileManager.default.fileExists(atPath: destinationURL.path) else {
+            throw MigrationError("\(destinationURL.path): a file is already there; the migration writes a new store")
+        }
+        var readOnly = options
+        readOnly.isReadOnly = true
+        let sourceStore = try PersistentStore.open(at: sourceURL, model: sourceModel, options: readOnly)
+        var destinationStore: PersistentStore?
+        do {
+            let destination = try PersistentStore.create(at: destinationURL, model: destinationModel,
+                                                         storeUUID: sourceStore.metadata.storeUUID, options: options)
+            destinationStore = destination
+            let manager = MigrationManager(mappingModel: mappingModel, sourceStore: sourceStore, destinationStore: destination,
+                                           policies: resolved, progress: progress, cancellation: cancellation)
+            try manager.run(sourceURL: sourceURL)
+            try destination.database.writeWithoutTransaction { db in
+                _ = try Row.fetchAll(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+            }
+            try destination.close()
+            try sourceStore.close()
+        } catch {
+            try? destinationStore?.close()
+            try? sourceStore.close()
+            StoreFiles(url: destinationURL).remove()
+            if let error = error as? MigrationError { throw error }
+            throw MigrationError("the migration from \(sourceModel.name) to \(destinationModel.name) failed: \(error)")
+        }
+    }
+
+    private init(mappingModel: MappingModel, sourceStore: PersistentStore, destinationStore: PersistentStore,
+                 policies: [EntityMigrationPolicy], progress: ((MigrationProgress) -> Void)?, cancellation: MigrationCancellation?) {
+        self.mappingModel = mappingModel
+        self.sourceModel = sourceStore.model
+        self.destinationModel = destinationStore.model
+        self.sourceStore = sourceStore
+        self.destinationStore = destinationStore
+        self.sourceContext = ManagedObjectContext(store: sourceStore)
+        self.destinationContext = ManagedObjectContext(store: destinationStore)
+        self.policies = policies
+        self.progressHandler = progress
+        self.cancellation = cancellation
+    }
+
+    private static func checkEntities(of mapping: MappingModel, source: ManagedObjectModel, destination: ManagedObjectModel) throws {
+        for entityMapping in mapping.entityMappings {
+            if let name = entityMapping.sourceEntityName, source.entity(named: name) == nil {
+                throw MigrationError("entity mapping \(entityMapping.name) reads entity \(name), which \(source.name) does not have")
+            }
+            if let name = entityMapping.destinationEntityName, destination.entity(named: name) == nil {
+                throw MigrationError("entity mapping \(entityMapping.name) makes entity \(name), which \(destination.name) does not have")
+            }
+        }
+    }
+
+    // MARK: The three stages
+
+    private func run(sourceURL: URL) throws {
+        try attachSource(sourceURL)
+        defer { detachSource() }
+        let mappings = mappingModel.entityMappings
+        let sourceCounts = try mappings.indices.map(countSourceInstances)
+        workTotal = max(1, 2 * sourceCounts.reduce(0, +) + 1)
+
+        for (index, mapping) in mappings.enumerated() {
+            currentEntityMapping = mapping
+            try policies[index].beginEntityMapping(mapping, manager: self)
+            try createDestinationInstances(index)
+            try policies[index].endInstanceCreation(for: mapping, manager: self)
+        }
+        for (index, mapping) in mappings.enumerated() {
+            currentEntityMapping = mapping
+            try createRelationships(index)
+            try policies[index].endRelationshipCreation(for: mapping, manager: self)
+        }
+        currentEntityMapping = nil
+        report(.validating, nil)
+        try MigrationValidation(store: destinationStore).run()
+        for (index, mapping) in mappings.enumerated() {
+            currentEntityMapping = mapping
+            try policies[index].performCustomValidation(for: mapping, manager: self)
+            try policies[index].endEntityMapping(mapping, manager: self)
+        }
+        currentEntityMapping = nil
+        workDone = workTotal
+        report(.validating, nil)
+    }
+
+    private func attachSource(_ url: URL) throws {
+        try destinationStore.database.writeWithoutTransaction { db in
+            do {
+                try db.execute(sql: "ATTACH DATABASE ? AS src",
+                               arguments: [StoreFiles(url: url).readOnlyURI ?? (url.absoluteString + "?mode=ro")])
+                _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM src.sqlite_master")
+            } catch {
+                try? db.execute(sql: "DETACH DATABASE src")
+                try db.execute(sql: "ATTACH DATABASE ? AS src", arguments: [url.path])
+            }
+            for index in mappingModel.entityMappings.indices {
+                try db.execute(sql: "CREATE TEMP TABLE \(Self.association(index)) (spk INTEGER NOT NULL, sent INTEGER NOT NULL, dpk INTEGER NOT NULL, dent INTEGER NOT NULL)")
+                try db.execute(sql: "CREATE INDEX temp.\(Self.association(index))_S ON \(Self.association(index)) (spk, sent)")
+                try db.execute(sql: "CREATE INDEX temp.\(Self.association(index))_D ON \(Self.association(index)) (dpk)")
+            }
+        }
+    }
+
+    private func detachSource() {
+        try? destinationStore.database.writeWithoutTransaction { db in
+            for index in mappingModel.entityMappings.indices {
+                try db.execute(sql: "DROP TABLE IF EXISTS temp.\(Self.association(index))")
+            }
+            try db.execute(sql: "DETACH DATABASE src")
+        }
+    }
+
+    /// The temporary table associating source and destination objects of one entity mapping.
+    static func association(_ index: Int) -> String { "MS_ASSOCIATION_\(index)" }
+
+    private func countSourceInstances(_ index: Int) throws -> Int {
+        guard let selection = try sourceSelection(index) else { return 0 }
+        return try destinationStore.database.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(selection.from)", arguments: StatementArguments(selection.arguments)) ?? 0
+        }
+    }
+
+    /// `src.<table> s WHERE …`: the source objects an entity mapping migrates, with as much of
+    /// its filter as SQL can express; nil for a mapping without a source entity.
+    func sourceSelection(_ index: Int) throws -> (from: String, arguments: [DatabaseValue], residual: ObjectPredicate?)? {
+        let mapping = mappingModel.entityMappings[index]
+        guard let name = mapping.sourceEntityName, let entity = sourceStore.schema.entity(named: name) else { return nil }
+        let kinds = mapping.includesSourceSubentities ? entity.kindNumbers : [entity.number]
+        var conditions = ["s.Z_ENT IN (\(kinds.map(String.init).joined(separator: ", ")))"]
+        var arguments: [DatabaseValue] = []
+        var residual: ObjectPredicate?
+        if let filter = mapping.filterPredicate {
+            let compiler = PredicateSQLCompiler(schema: sourceStore.schema, entity: entity, variables: [:], alias: "s", tablePrefix: "src.")
+            let split = compiler.split(filter)
+            if let sql = split.sql {
+                conditions.append(sql.sql)
+                arguments = sql.arguments
+            }
+            residual = split.residual
+        }
+        return ("src.\(entity.tableName) s WHERE " + conditions.joined(separator: " AND "), arguments, residual)
+    }
+
+    // MARK: Stage 1
+
+    private func createDestinationInstances(_ index: Int) throws {
+        let mapping = mappingModel.entityMappings[index]
+        guard mapping.destinationEntityName != nil, let selection = try sourceSelection(index) else { return }
+        if mapping.policyClassName == nil, selection.residual == nil,
+           let statement = SetBasedMigration(manager: self).instanceCreation(index) {
+            try SetBasedMigration(manager: self).createInstances(index, selection: selection, statement: statement) { [self] count in
+                try advance(by: count, .creatingObjects, mapping.name)
+            }
+            return
+        }
+        let evaluator = ExpressionEvaluator()
+        try forEachSourceBatch(selection) { sources in
+            for source in sources {
+                if let residual = selection.residual, try !evaluator.evaluate(residual, on: .object(source)) { continue }
+                try policies[index].createDestinationInstances(forSource: source, in: mapping, manager: self)
+            }
+            try flushDestination()
+            try advance(by: sources.count, .creatingObjects, mapping.name)
+        }
+    }
+
+    /// Source objects of a selection, a batch at a time, by primary key.
+    private func forEachSourceBatch(_ selection: (from: String, arguments: [DatabaseValue], residual: ObjectPredicate?),
+                                    _ body: ([ManagedObject]) throws -> Void) throws {
+        var last: Int64 = 0
+        while true {
+            let rows = try destinationStore.database.read { db in
+                try Row.fetchAll(db, sql: "SELECT s.Z_PK, s.Z_ENT FROM \(selection.from) AND s.Z_PK > ? ORDER BY s.Z_PK LIMIT \(Self.batchSize)",
+                                 arguments: StatementArguments(selection.arguments + [last.databaseValue]))
+            }
+            guard let final = rows.last else { return }
+            last = final["Z_PK"]
+            let ids = rows.compactMap { row in sourceStore.schema.entity(number: row["Z_ENT"]).map { ObjectID(entityName: $0.name, primaryKey: row["Z_PK"]) } }
+            try body(try sourceContext.materialize(ids))
+            sourceContext.reset()
+        }
+    }
+
+    /// Saves the destination objects made so far (validation comes at the end), records their
+    /// associations, and lets them go.
+    private func flushDestination() throws {
+        try destinationContext.save(validating: false)
+        let rows = pendingAssociations.compactMap { pending -> (Int, [DatabaseValue])? in
+            guard let sourceKey = pending.source.primaryKey, let destinationKey = pending.destination.objectID.primaryKey,
+                  let sourceEntity = sourceStore.schema.entity(named: pending.source.entityName),
+                  let destinationEntity = destinationStore.schema.entity(named: pending.destination.entity.name) else { return nil }
+            return (pending.mapping, [sourceKey.databaseValue, sourceEntity.number.databaseValue,
+                                      destinationKey.databaseValue, destinationEntity.number.databaseValue])
+        }
+        try destinationStore.database.write { db in
+            for (mapping, values) in rows {
+                try db.execute(sql: "INSERT INTO temp.\(Self.association(mapping)) (spk, sent, dpk, dent) VALUES (?, ?, ?, ?)",
+                               arguments: StatementArguments(values))
+            }
+        }
+        pendingAssociations = []
+        destinationContext.reset()
+    }
+
+    // MARK: Stage 2
+
+    private func createRelationships(_ index: Int) throws {
+        let mapping = mappingModel.entityMappings[index]
+        guard mapping.destinationEntityName != nil else { return }
+        let created = try destinationStore.database.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM temp.\(Self.association(index))") ?? 0
+        }
+        var perObject = mapping.relationshipMappings
+        if policies[index].createsRelationshipsFromMappingExpressions {
+            let setBased = SetBasedMigration(manager: self)
+            perObject = try mapping.relationshipMappings.filter { try !setBased.linkRelationship($0, of: index) }
+            if perObject.isEmpty {
+                try advance(by: created, .creatingRelationships, mapping.name)
+                return
+            }
+        }
+        var limited = mapping
+        limited.relationshipMappings = perObject
+        var last: Int64 = 0
+        while true {
+            let rows = try destinationStore.database.read { db in
+                try Row.fetchAll(db, sql: "SELECT dpk, dent FROM temp.\(Self.association(index)) WHERE dpk > ? ORDER BY dpk LIMIT \(Self.batchSize)", arguments: [last])
+            }
+            guard let final = rows.last else { break }
+            last = final["dpk"]
+            let ids = rows.compactMap { row in destinationStore.schema.entity(number: row["dent"]).map { ObjectID(entityName: $0.name, primaryKey: row["dpk"]) } }
+            for destination in try destinationContext.materialize(ids) {
+                try policies[index].createRelationships(forDestination: destination, in: limited, manager: self)
+            }
+            try destinationContext.save(validating: false)
+            destinationContext.reset()
+            sourceContext.reset()
+            try advance(by: rows.count, .creatingRelationships, mapping.name)
+        }
+    }
+
+    // MARK: Progress
+
+    private func advance(by count: Int, _ stage: MigrationProgress.Stage, _ mapping: String?) throws {
+        if cancellation?.isCancelled == true { throw MigrationError.cancelled }
+        workDone = min(workTotal, workDone + count)
+        report(stage, mapping)
+    }
+
+    private func report(_ stage: MigrationProgress.Stage, _ mapping: String?) {
+        migrationProgress = Double(workDone) / Double(workTotal)
+        progressHandler?(MigrationProgress(fraction: migrationProgress, stage: stage, entityMappingName: mapping))
+    }
+
+    // MARK: API for policies
+
+    /// Inserts an object of a destination entity.
+    public func insertDestinationObject(entityName: String) throws -> ManagedObject {
+        try destinationContext.insertObject(entityName: entityName)
+    }
+
+    /// Records that `destination` was made from `source` by the mapping: what
+    /// `destinationInstancesForEntityMappingNamed:` later answers. Forgetting it loses data.
+    public func associate(source: ManagedObject, destination: ManagedObject, mapping: EntityMapping) {
+        guard let index = mappingModel.entityMappings.firstIndex(where: { $0.name == mapping.name }) else { return }
+        pendingAssociations.append((source.objectID, destination, index))
+    }
+
+    /// Evaluates a mapping expression with `$source`, `$manager`, `$entityPolicy`, `$entityMapping`.
+    public func evaluate(_ expression: ValueExpression, source: ManagedObject, mapping: EntityMapping,
+                         policy: EntityMigrationPolicy) throws -> ExpressionValue {
+        let evaluator = ExpressionEvaluator(variables: [
+            "source": .object(source), "manager": .object(self), "entityPolicy": .object(policy),
+            "entityMapping": .object(EntityMappingValues(mapping)),
+        ])
+        return try evaluator.evaluate(expression, on: .object(source))
+    }
+
+    /// Sets an attribute from an evaluated value.
+    public func setAttribute(_ value: ExpressionValue, forKey key: String, of object: ManagedObject) throws {
+        switch value {
+        case .null: object.setValue(nil, forKey: key)
+        case .scalar(let scalar): object.setValue(scalar, forKey: key)
+        case .object, .collection:
+            throw MigrationError("\(object.entity.name).\(key): the mapping's expression gave objects, not a value")
+        }
+    }
+
+    /// Sets a relationship from an evaluated value: objects of the destination store.
+    public func setRelationship(_ value: ExpressionValue, forKey key: String, of object: ManagedObject) throws {
+        let targets: [ManagedObject]
+        switch value {
+        case .null: targets = []
+        case .object(let target as ManagedObject): targets = [target]
+        case .collection(let items): targets = items.compactMap { if case .object(let target as ManagedObject) = $0 { target } else { nil } }
+        default: throw MigrationError("\(object.entity.name).\(key): the mapping's expression gave no objects")
+        }
+        guard let relationship = destinationModel.allRelationships(of: object.entity.name).first(where: { $0.name == key }) else {
+            throw MigrationError("\(object.entity.name) has no relationship \(key)")
+        }
+        if relationship.isToMany {
+            let wanted = Set(targets.map(\.objectID))
+            for member in object.objects(forKey: key) where !wanted.contains(member.objectID) { object.removeObject(member, forKey: key) }
+            for target in targets { object.addObject(target, forKey: key) }
+        } else {
+            object.setObject(targets.first, forKey: key)
+        }
+    }
+
+    /// The destination objects made by the mapping from the given source objects.
+    public func destinationInstances(forEntityMappingNamed name: String, sourceInstances: [ManagedObject]) throws -> [ManagedObject] {
+        let index = try mappingIndex(name)
+        var result: [ManagedObject] = []
+        for source in sourceInstances {
+            result += pendingAssociations.filter { $0.mapping == index && $0.source == source.objectID }.map(\.destination)
+            guard let key = source.objectID.primaryKey, let entity = sourceStore.schema.entity(named: source.entity.name) else { continue }
+            let rows = try destinationStore.database.read { db in
+                try Row.fetchAll(db, sql: "SELECT dpk, dent FROM temp.\(Self.association(index)) WHERE spk = ? AND sent = ?", arguments: [key, entity.number])
+            }
+            let ids = rows.compactMap { row in destinationStore.schema.entity(number: row["dent"]).map { ObjectID(entityName: $0.name, primaryKey: row["dpk"]) } }
+            result += ids.compactMap(destinationContext.object(with:))
+        }
+        return result
+    }
+
+    /// The source objects the mapping made the given destination objects from.
+    public func sourceInstances(forEntityMappingNamed name: String, destinationInstances: [ManagedObject]) throws -> [ManagedObject] {
+        let index = try mappingIndex(name)
+        var result: [ManagedObject] = []
+        for destination in destinationInstances {
+            if let pending = pendingAssociations.first(where: { $0.mapping == index && $0.destination === destination }) {
+                result += [sourceContext.object(with: pending.source)].compactMap { $0 }
+                continue
+            }
+            guard let key = destination.objectID.primaryKey else { continue }
+            let rows = try destinationStore.database.read { db in
+                try Row.fetchAll(db, sql: "SELECT spk, sent FROM temp.\(Self.association(index)) WHERE dpk = ?", arguments: [key])
+            }
+            let ids = rows.compactMap { row in sourceStore.schema.entity(number: row["sent"]).map { ObjectID(entityName: $0.name, primaryKey: row["spk"]) } }
+            result += ids.compactMap(sourceContext.object(with:))
+        }
+        return result
+    }
+
+    private func mappingIndex(_ name: String) throws -> Int {
+        guard let index = mappingModel.entityMappings.firstIndex(where: { $0.name == name }) else {
+            throw MigrationError("the mapping model has no entity mapping named \(name)")
+        }
+        return index
+    }
+
+    // MARK: $manager in expressions
+
+    public func expressionValue(forKey key: String) throws -> ExpressionValue {
+        switch key {
+        case "migrationProgress": return .scalar(.double(migrationProgress))
+        case "currentEntityMapping": return currentEntityMapping.map { .object(EntityMappingValues($0)) } ?? .null
+        default: throw ExpressionEvaluationError("the migration manager has no value for \"\(key)\"")
+        }
+    }
+
+    public func perform(selector: String, arguments: [ExpressionValue]) throws -> ExpressionValue {
+        guard arguments.count == 2, case .scalar(.string(let name))? = arguments.first else {
+            throw ExpressionEvaluationError("\(selector) takes an entity mapping name and objects")
+        }
+        let objects: [ManagedObject]
+        switch arguments[1] {
+        case .object(let object as ManagedObject): objects = [object]
+        case .collection(let items): objects = items.compactMap { if case .object(let object as ManagedObject) = $0 { object } else { nil } }
+        default: objects = []
+        }
+        switch selector {
+        case MigrationSelectors.destinationInstances:
+            return .collection(try destinationInstances(forEntityMappingNamed: name, sourceInstances: objects).map { .object($0) })
+        case MigrationSelectors.sourceInstances:
+            return .collection(try sourceInstances(forEntityMappingNamed: name, destinationInstances: objects).map { .object($0) })
+        default:
+            throw ExpressionEvaluationError("the migration manager does not implement \(selector)")
+        }
+    }
+}
+
+/// `$entityMapping` in expressions: the mapping's names and user info.
+final class EntityMappingValues: KeyValueReadable {
+    let mapping: EntityMapping
+
+    init(_ mapping: EntityMapping) {
+        self.mapping = mapping
+    }
+
+    func expressionValue(forKey key: String) throws -> ExpressionValue {
+        switch key {
+        case "name": return .scalar(.string(mapping.name))
+        case "sourceEntityName": return ExpressionValue(mapping.sourceEntityName.map(AttributeValue.string))
+        case "destinationEntityName": return ExpressionValue(mapping.destinationEntityName.map(AttributeValue.string))
+        default: return ExpressionValue(mapping.userInfo[key].map(AttributeValue.string))
+        }
+    }
+}

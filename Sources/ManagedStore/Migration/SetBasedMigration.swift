@@ -1,0 +1,161 @@
+import GRDB
+
+/// The SQL fast path of `MigrationManager`: whole entity mappings as `INSERT … SELECT` from the
+/// attached source (`src`) into the destination, and relationships linked with `UPDATE … FROM`
+/// over the association tables.
+struct SetBasedMigration {
+    let manager: MigrationManager
+
+    private var source: StoreSchema { manager.sourceStore.schema }
+    private var destination: StoreSchema { manager.destinationStore.schema }
+
+    /// The destination columns and the SQL computing each from the source row `s`, or nil when
+    /// an attribute's expression needs per-object evaluation.
+    struct InstanceStatement {
+        var columns: [String]
+        var values: [String]
+        var arguments: [DatabaseValue]
+        var destination: EntityStorage
+    }
+
+    func instanceCreation(_ index: Int) -> InstanceStatement? {
+        let mapping = manager.mappingModel.entityMappings[index]
+        guard let sourceName = mapping.sourceEntityName, let sourceEntity = source.entity(named: sourceName),
+              let destinationName = mapping.destinationEntityName, let target = destination.entity(named: destinationName)
+        else { return nil }
+        let compiler = PredicateSQLCompiler(schema: source, entity: sourceEntity, variables: [:], alias: "s", tablePrefix: "src.")
+        var statement = InstanceStatement(columns: [], values: [], arguments: [], destination: target)
+        let expressions = Dictionary(uniqueKeysWithValues: mapping.attributeMappings.map { ($0.name, $0.valueExpression) })
+        for attribute in manager.destinationModel.allAttributes(of: destinationName) where !attribute.isTransient {
+            guard let column = target.attributeColumns[attribute.name] else { continue }
+            statement.columns.append(column.name)
+            if let expression = expressions[attribute.name] ?? nil {
+                guard let (fragment, type) = compiler.valueSQL(expression) else { return nil }
+                if let type, ColumnType(type) != ColumnType(attribute.type) { return nil }
+                statement.values.append(fragment.sql)
+                statement.arguments += fragment.arguments
+            } else {
+                statement.values.append("?")
+                statement.arguments.append(StoreValueCoding.databaseValue(attribute.defaultValue))
+            }
+        }
+        return statement
+    }
+
+    /// Runs stage 1 for a mapping in batches: number the selected source rows into the
+    /// association table (keys continue the destination hierarchy's `Z_MAX`), then insert the
+    /// destination rows from them.
+    func createInstances(_ index: Int, selection: (from: String, arguments: [DatabaseValue], residual: ObjectPredicate?),
+                         statement: InstanceStatement, progress: (Int) throws -> Void) throws {
+        let association = "temp.\(MigrationManager.association(index))"
+        let rootNumber = destination.entity(named: statement.destination.rootName)!.number
+        let insertColumns = (["Z_PK", "Z_ENT", "Z_OPT"] + statement.columns).joined(separator: ", ")
+        let selectValues = (["a.dpk", "a.dent", "1"] + statement.values).joined(separator: ", ")
+        var last: Int64 = 0
+        while true {
+            let count = try manager.destinationStore.database.write { db -> Int in
+                let base = try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [rootNumber]) ?? 0
+                try db.execute(sql: """
+                    INSERT INTO \(association) (spk, sent, dpk, dent)
+                    SELECT s.Z_PK, s.Z_ENT, ? + ROW_NUMBER() OVER (ORDER BY s.Z_PK), ? FROM \(selection.from) AND s.Z_PK > ?
+                    ORDER BY s.Z_PK LIMIT \(MigrationManager.batchSize)
+                    """, arguments: StatementArguments([base.databaseValue, statement.destination.number.databaseValue]
+                                                      + selection.arguments + [last.databaseValue]))
+                let inserted = db.changesCount
+                guard inserted > 0 else { return 0 }
+                try db.execute(sql: """
+                    INSERT INTO main.\(statement.destination.tableName) (\(insertColumns))
+                    SELECT \(selectValues) FROM \(association) a JOIN src.\(source.entity(named: manager.mappingModel.entityMappings[index].sourceEntityName!)!.tableName) s ON s.Z_PK = a.spk
+                    WHERE a.dpk > ? ORDER BY a.dpk
+                    """, arguments: StatementArguments(statement.arguments + [base.databaseValue]))
+                try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", arguments: [base + Int64(inserted), rootNumber])
+                last = try Int64.fetchOne(db, sql: "SELECT MAX(spk) FROM \(association) WHERE dpk > ?", arguments: [base]) ?? last
+                return inserted
+            }
+            guard count > 0 else { return }
+            try progress(count)
+        }
+    }
+
+    // MARK: Relationships
+
+    /// Links one relationship of a mapping's destination objects with SQL when its expression is
+    /// `FUNCTION($manager, "destinationInstances…", "M", K)` with K `$source` or `$source.<relationship>`.
+    /// - Returns: false when the expression has another form (it is then evaluated per object).
+    func linkRelationship(_ propertyMapping: PropertyMapping, of index: Int) throws -> Bool {
+        let mapping = manager.mappingModel.entityMappings[index]
+        guard let expression = propertyMapping.valueExpression,
+              case .function(.variable("manager"), MigrationSelectors.destinationInstances, let arguments) = expression,
+              arguments.count == 2, case .constant(.string(let targetMapping)?) = arguments[0],
+              let targetIndex = manager.mappingModel.entityMappings.firstIndex(where: { $0.name == targetMapping }),
+              let sourceName = mapping.sourceEntityName, let sourceEntity = source.entity(named: sourceName),
+              let destinationName = mapping.destinationEntityName, let owner = destination.entity(named: destinationName),
+              let relationship = manager.destinationModel.allRelationships(of: destinationName).first(where: { $0.name == propertyMapping.name }),
+              let pairs = pairsSQL(arguments[1], owners: index, targets: targetIndex, sourceEntity: sourceEntity)
+        else { return false }
+        try manager.destinationStore.database.write { db in
+            try apply(pairs, to: relationship, owner: owner, owners: index, in: db)
+        }
+        return true
+    }
+
+    /// `SELECT owner, target, tent`: destination owners and the destination objects their
+    /// source's key path leads to, through the target mapping's associations.
+    private func pairsSQL(_ keyPath: ValueExpression, owners: Int, targets: Int, sourceEntity: EntityStorage) -> String? {
+        let a = "temp.\(MigrationManager.association(owners))", m = "temp.\(MigrationManager.association(targets))"
+        let select = "SELECT a.dpk AS owner, m.dpk AS target, m.dent AS tent FROM \(a) a"
+        if keyPath == .variable("source") {
+            return "\(select) JOIN \(m) m ON m.spk = a.spk AND m.sent = a.sent"
+        }
+        guard case .keyPath(.variable("source")?, let components) = keyPath, components.count == 1,
+              let relationship = manager.sourceModel.allRelationships(of: sourceEntity.name).first(where: { $0.name == components[0] }),
+              let targetEntity = source.entity(named: relationship.destinationEntityName) else { return nil }
+        let kinds = targetEntity.kindNumbers.map(String.init).joined(separator: ", ")
+        if let columns = sourceEntity.toOneColumns[relationship.name] {
+            let entityMatch = columns.entity.map { "m.sent = s.\($0.name)" } ?? "m.sent IN (\(kinds))"
+            return "\(select) JOIN src.\(sourceEntity.tableName) s ON s.Z_PK = a.spk JOIN \(m) m ON m.spk = s.\(columns.key.name) AND \(entityMatch)"
+        }
+        switch sourceEntity.toManyStorage[relationship.name] {
+        case .inverseForeignKey(let table, let column, _, _)?:
+            return "\(select) JOIN src.\(table) x ON x.\(column) = a.spk AND x.Z_ENT IN (\(kinds)) JOIN \(m) m ON m.spk = x.Z_PK AND m.sent = x.Z_ENT"
+        case .joinTable(let table, let ownerColumn, let memberColumn, _, _)?:
+            return "\(select) JOIN src.\(table) j ON j.\(ownerColumn) = a.spk JOIN src.\(targetEntity.tableName) x ON x.Z_PK = j.\(memberColumn) JOIN \(m) m ON m.spk = x.Z_PK AND m.sent = x.Z_ENT"
+        case nil:
+            return nil
+        }
+    }
+
+    /// Sets the relationship of every owner to its targets (nil or empty when it has none), and
+    /// the inverse side where it has storage of its own.
+    private func apply(_ pairs: String, to relationship: RelationshipDescription, owner: EntityStorage, owners: Int, in db: Database) throws {
+        let ownerKeys = "SELECT dpk FROM temp.\(MigrationManager.association(owners))"
+        if let columns = owner.toOneColumns[relationship.name] {
+            let table = "main.\(owner.tableName)"
+            var assignments = ["\(columns.key.name) = p.target"]
+            if let entity = columns.entity { assignments.append("\(entity.name) = p.tent") }
+            try db.execute(sql: "UPDATE \(table) SET \(columns.key.name) = NULL\(columns.entity.map { ", \($0.name) = NULL" } ?? "") WHERE Z_PK IN (\(ownerKeys))")
+            try db.execute(sql: "UPDATE \(table) SET \(assignments.joined(separator: ", ")) FROM (SELECT owner, MIN(target) AS target, tent FROM (\(pairs)) GROUP BY owner) p WHERE \(table).Z_PK = p.owner")
+            if let inverse = manager.destinationModel.inverse(of: relationship), !inverse.isToMany,
+               let targetEntity = destination.entity(named: relationship.destinationEntityName),
+               let inverseColumns = targetEntity.toOneColumns[inverse.name] {
+                let targetTable = "main.\(targetEntity.tableName)"
+                try db.execute(sql: "UPDATE \(targetTable) SET \(inverseColumns.key.name) = p.owner FROM (\(pairs)) p WHERE \(targetTable).Z_PK = p.target")
+            }
+            return
+        }
+        switch owner.toManyStorage[relationship.name] {
+        case .inverseForeignKey(let table, let column, _, let orderColumn)?:
+            let memberTable = "main.\(table)"
+            try db.execute(sql: "UPDATE \(memberTable) SET \(column) = NULL WHERE \(column) IN (\(ownerKeys)) AND Z_PK NOT IN (SELECT target FROM (\(pairs)))")
+            try db.execute(sql: "UPDATE \(memberTable) SET \(column) = p.owner FROM (\(pairs)) p WHERE \(memberTable).Z_PK = p.target")
+            if let orderColumn {
+                try db.execute(sql: "UPDATE \(memberTable) SET \(orderColumn) = r.position FROM (SELECT target, ROW_NUMBER() OVER (PARTITION BY owner ORDER BY target) AS position FROM (\(pairs))) r WHERE \(memberTable).Z_PK = r.target")
+            }
+        case .joinTable(let table, let ownerColumn, let memberColumn, _, _)?:
+            try db.execute(sql: "DELETE FROM main.\(table) WHERE \(ownerColumn) IN (\(ownerKeys))")
+            try db.execute(sql: "INSERT OR IGNORE INTO main.\(table) (\(ownerColumn), \(memberColumn)) SELECT owner, target FROM (\(pairs))")
+        case nil:
+            return
+        }
+    }
+}
