@@ -44,6 +44,27 @@ struct MigrationTests {
         #expect(migrated.allSatisfy { $0.value(forKey: "image") == nil })
     }
 
+    @Test("v2 -> v3 and v3 -> v4 cannot be inferred: the images would be lost", arguments: [
+        (2, "attribute Note.image moved to new entity Attachment"),
+        (3, "attribute Attachment.image moved to new entity ImageAttachment"),
+    ])
+    func notInferable(from: Int, reason: String) throws {
+        let error = try #require(throws: InferenceError.self) {
+            try MappingInference.infer(from: AppStores.version(from), to: AppStores.version(from + 1))
+        }
+        #expect(error.description == "cannot infer a mapping: \(reason); a mapping model is needed")
+    }
+
+    @Test("the v3 -> v4 policy refuses an entity mapping without attribute mappings")
+    func policyNeedsAttributeMappings() throws {
+        let folder = try TemporaryFolder()
+        let url = try AppStores.make(version: 3, in: folder)
+        var mapping = try #require(MappingModel.find(in: mappings, from: AppStores.version(3), to: AppStores.version(4)))
+        mapping.entityMappings[1].attributeMappings = []
+        let error = try #require(throws: MigrationError.self) { _ = try migrate(url, from: 3, to: 4, in: folder, mappingModels: [mapping]) }
+        #expect(error.reason == "AttachmentToImageAttachment has no attribute mappings: the policy needs them to copy the attachment")
+    }
+
     @Test("v2 -> v3: only notes with an image get one Attachment, linked to the right note")
     func v2ToV3() throws {
         let folder = try TemporaryFolder()

@@ -104,4 +104,8 @@ extension ValueExpression {
 public enum MigrationSelectors {
     public static let destinationInstances = "destinationInstancesForEntityMappingNamed:sourceInstances:"
     public static let sourceInstances = "sourceInstancesForEntityMappingNamed:destinationInstances:"
+    /// What inferred mappings use for relationships: the destination objects made from the
+    /// source objects by whichever entity mapping migrated them (a relationship to an entity
+    /// with sub-entities reaches objects of several mappings).
+    public static let destinationInstancesForRelationship = "destinationInstancesForSourceRelationshipNamed:sourceInstances:"
 }

@@ -176,6 +176,7 @@ private struct Inference {
     /// mapping of their destination entity. Sub-entity rows are migrated by their own mappings.
     func mappingModel() -> MappingModel {
         let names = Dictionary(uniqueKeysWithValues: entityMatches.map { ($0.key, "\($0.value)To\($0.key)") })
+        let manager = ValueExpression.variable("manager")
         let mappings = destination.entities.compactMap { entity -> EntityMapping? in
             guard let sourceName = entityMatches[entity.name] else { return nil }
             let properties = propertyMatches[entity.name] ?? [:]
@@ -183,10 +184,9 @@ private struct Inference {
                 PropertyMapping(name: attribute.name, valueExpression: properties[attribute.name].map { ValueExpression.source($0) })
             }
             let relationships = destination.allRelationships(of: entity.name).filter { !$0.isTransient }.map { relationship in
-                PropertyMapping(name: relationship.name, valueExpression: properties[relationship.name].flatMap { old in
-                    names[relationship.destinationEntityName].map {
-                        ValueExpression.destinationInstances(mapping: $0, sourceInstances: .source(old))
-                    }
+                PropertyMapping(name: relationship.name, valueExpression: properties[relationship.name].map { old in
+                    .function(target: manager, selector: MigrationSelectors.destinationInstancesForRelationship,
+                              arguments: [.constant(.string(old)), .source(old)])
                 })
             }
             return EntityMapping(name: names[entity.name]!, sourceEntityName: sourceName, destinationEntityName: entity.name,

@@ -368,6 +368,14 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
         return result
     }
 
+    /// The destination objects made from the given source objects by any entity mapping.
+    /// They come in the order of the source objects.
+    public func destinationInstances(forSourceInstances sourceInstances: [ManagedObject]) throws -> [ManagedObject] {
+        try sourceInstances.flatMap { source in
+            try mappingModel.entityMappings.flatMap { try destinationInstances(forEntityMappingNamed: $0.name, sourceInstances: [source]) }
+        }
+    }
+
     /// The source objects the mapping made the given destination objects from.
     public func sourceInstances(forEntityMappingNamed name: String, destinationInstances: [ManagedObject]) throws -> [ManagedObject] {
         let index = try mappingIndex(name)
@@ -406,7 +414,7 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
 
     public func perform(selector: String, arguments: [ExpressionValue]) throws -> ExpressionValue {
         guard arguments.count == 2, case .scalar(.string(let name))? = arguments.first else {
-            throw ExpressionEvaluationError("\(selector) takes an entity mapping name and objects")
+            throw ExpressionEvaluationError("\(selector) takes a name and objects")
         }
         let objects: [ManagedObject]
         switch arguments[1] {
@@ -417,6 +425,8 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
         switch selector {
         case MigrationSelectors.destinationInstances:
             return .collection(try destinationInstances(forEntityMappingNamed: name, sourceInstances: objects).map { .object($0) })
+        case MigrationSelectors.destinationInstancesForRelationship:
+            return .collection(try destinationInstances(forSourceInstances: objects).map { .object($0) })
         case MigrationSelectors.sourceInstances:
             return .collection(try sourceInstances(forEntityMappingNamed: name, destinationInstances: objects).map { .object($0) })
         default:

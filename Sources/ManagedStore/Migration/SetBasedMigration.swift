@@ -85,13 +85,13 @@ struct SetBasedMigration {
     func linkRelationship(_ propertyMapping: PropertyMapping, of index: Int) throws -> Bool {
         let mapping = manager.mappingModel.entityMappings[index]
         guard let expression = propertyMapping.valueExpression,
-              case .function(.variable("manager"), MigrationSelectors.destinationInstances, let arguments) = expression,
-              arguments.count == 2, case .constant(.string(let targetMapping)?) = arguments[0],
-              let targetIndex = manager.mappingModel.entityMappings.firstIndex(where: { $0.name == targetMapping }),
+              case .function(.variable("manager"), let selector, let arguments) = expression,
+              arguments.count == 2, case .constant(.string(let name)?) = arguments[0],
+              let targets = associations(selector: selector, name: name),
               let sourceName = mapping.sourceEntityName, let sourceEntity = source.entity(named: sourceName),
               let destinationName = mapping.destinationEntityName, let owner = destination.entity(named: destinationName),
               let relationship = manager.destinationModel.allRelationships(of: destinationName).first(where: { $0.name == propertyMapping.name }),
-              let pairs = pairsSQL(arguments[1], owners: index, targets: targetIndex, sourceEntity: sourceEntity)
+              let pairs = pairsSQL(arguments[1], owners: index, targets: targets, sourceEntity: sourceEntity)
         else { return false }
         try manager.destinationStore.database.write { db in
             try apply(pairs, to: relationship, owner: owner, owners: index, in: db)
@@ -99,13 +99,28 @@ struct SetBasedMigration {
         return true
     }
 
-    /// `SELECT owner, target, tent`: destination owners and the destination objects their
-    /// source's key path leads to, through the target mapping's associations.
-    private func pairsSQL(_ keyPath: ValueExpression, owners: Int, targets: Int, sourceEntity: EntityStorage) -> String? {
-        let a = "temp.\(MigrationManager.association(owners))", m = "temp.\(MigrationManager.association(targets))"
-        let select = "SELECT a.dpk AS owner, m.dpk AS target, m.dent AS tent FROM \(a) a"
+    /// The association table(s) the function looks destination objects up in: one entity
+    /// mapping's, or for the relationship form, all of them.
+    private func associations(selector: String, name: String) -> String? {
+        switch selector {
+        case MigrationSelectors.destinationInstances:
+            return manager.mappingModel.entityMappings.firstIndex { $0.name == name }.map { "temp.\(MigrationManager.association($0))" }
+        case MigrationSelectors.destinationInstancesForRelationship:
+            let all = manager.mappingModel.entityMappings.indices.map { "SELECT spk, sent, dpk, dent FROM temp.\(MigrationManager.association($0))" }
+            return "(\(all.joined(separator: " UNION ALL ")))"
+        default:
+            return nil
+        }
+    }
+
+    /// `SELECT owner, target, tent, position`: destination owners and the destination objects
+    /// their source's key path leads to, through the given associations; `position` keeps the
+    /// source's order for ordered relationships.
+    private func pairsSQL(_ keyPath: ValueExpression, owners: Int, targets m: String, sourceEntity: EntityStorage) -> String? {
+        let a = "temp.\(MigrationManager.association(owners))"
+        let select = "SELECT a.dpk AS owner, m.dpk AS target, m.dent AS tent"
         if keyPath == .variable("source") {
-            return "\(select) JOIN \(m) m ON m.spk = a.spk AND m.sent = a.sent"
+            return "\(select), 0 AS position FROM \(a) a JOIN \(m) m ON m.spk = a.spk AND m.sent = a.sent"
         }
         guard case .keyPath(.variable("source")?, let components) = keyPath, components.count == 1,
               let relationship = manager.sourceModel.allRelationships(of: sourceEntity.name).first(where: { $0.name == components[0] }),
@@ -113,13 +128,13 @@ struct SetBasedMigration {
         let kinds = targetEntity.kindNumbers.map(String.init).joined(separator: ", ")
         if let columns = sourceEntity.toOneColumns[relationship.name] {
             let entityMatch = columns.entity.map { "m.sent = s.\($0.name)" } ?? "m.sent IN (\(kinds))"
-            return "\(select) JOIN src.\(sourceEntity.tableName) s ON s.Z_PK = a.spk JOIN \(m) m ON m.spk = s.\(columns.key.name) AND \(entityMatch)"
+            return "\(select), 0 AS position FROM \(a) a JOIN src.\(sourceEntity.tableName) s ON s.Z_PK = a.spk JOIN \(m) m ON m.spk = s.\(columns.key.name) AND \(entityMatch)"
         }
         switch sourceEntity.toManyStorage[relationship.name] {
-        case .inverseForeignKey(let table, let column, _, _)?:
-            return "\(select) JOIN src.\(table) x ON x.\(column) = a.spk AND x.Z_ENT IN (\(kinds)) JOIN \(m) m ON m.spk = x.Z_PK AND m.sent = x.Z_ENT"
-        case .joinTable(let table, let ownerColumn, let memberColumn, _, _)?:
-            return "\(select) JOIN src.\(table) j ON j.\(ownerColumn) = a.spk JOIN src.\(targetEntity.tableName) x ON x.Z_PK = j.\(memberColumn) JOIN \(m) m ON m.spk = x.Z_PK AND m.sent = x.Z_ENT"
+        case .inverseForeignKey(let table, let column, _, let order)?:
+            return "\(select), \(order.map { "x.\($0)" } ?? "x.Z_PK") AS position FROM \(a) a JOIN src.\(table) x ON x.\(column) = a.spk AND x.Z_ENT IN (\(kinds)) JOIN \(m) m ON m.spk = x.Z_PK AND m.sent = x.Z_ENT"
+        case .joinTable(let table, let ownerColumn, let memberColumn, _, let order)?:
+            return "\(select), \(order.map { "j.\($0)" } ?? "x.Z_PK") AS position FROM \(a) a JOIN src.\(table) j ON j.\(ownerColumn) = a.spk JOIN src.\(targetEntity.tableName) x ON x.Z_PK = j.\(memberColumn) JOIN \(m) m ON m.spk = x.Z_PK AND m.sent = x.Z_ENT"
         case nil:
             return nil
         }
@@ -149,7 +164,7 @@ struct SetBasedMigration {
             try db.execute(sql: "UPDATE \(memberTable) SET \(column) = NULL WHERE \(column) IN (\(ownerKeys)) AND Z_PK NOT IN (SELECT target FROM (\(pairs)))")
             try db.execute(sql: "UPDATE \(memberTable) SET \(column) = p.owner FROM (\(pairs)) p WHERE \(memberTable).Z_PK = p.target")
             if let orderColumn {
-                try db.execute(sql: "UPDATE \(memberTable) SET \(orderColumn) = r.position FROM (SELECT target, ROW_NUMBER() OVER (PARTITION BY owner ORDER BY target) AS position FROM (\(pairs))) r WHERE \(memberTable).Z_PK = r.target")
+                try db.execute(sql: "UPDATE \(memberTable) SET \(orderColumn) = r.position FROM (SELECT target, ROW_NUMBER() OVER (PARTITION BY owner ORDER BY position, target) AS position FROM (\(pairs))) r WHERE \(memberTable).Z_PK = r.target")
             }
         case .joinTable(let table, let ownerColumn, let memberColumn, _, _)?:
             try db.execute(sql: "DELETE FROM main.\(table) WHERE \(ownerColumn) IN (\(ownerKeys))")

@@ -1,0 +1,145 @@
+import Foundation
+import ManagedStore
+import Testing
+import TestSupport
+
+/// Links relationships object by object, to check that path against the SQL one.
+final class PerObjectRelationships: EntityMigrationPolicy {
+    override var createsRelationshipsFromMappingExpressions: Bool { false }
+}
+
+@Suite("Migration manager on every kind of relationship")
+struct MigrationManagerTests {
+    /// A library with every relationship kind filled in.
+    private func library(in folder: TemporaryFolder) throws -> PersistentStore {
+        let store = try LibraryModel.createStore(in: folder)
+        let context = ManagedObjectContext(store: store)
+        func make(_ entity: String, _ values: [String: AttributeValue]) throws -> ManagedObject {
+            let object = try context.insertObject(entityName: entity)
+            for (key, value) in values { object.setValue(value, forKey: key) }
+            return object
+        }
+        let ann = try make("Owner", ["name": .string("Ann")])
+        let shelf = try make("Shelf", ["name": .string("kitchen")])
+        let hall = try make("Shelf", ["name": .string("hall")])
+        shelf.setObject(ann, forKey: "owner")
+        let red = try make("Tag", ["name": .string("red")]), blue = try make("Tag", ["name": .string("blue")])
+        red.setObject(ann, forKey: "holder")
+        for index in 0..<6 {
+            let item = try make(index % 2 == 0 ? "Book" : "Tool", ["title": .string("item\(index)")])
+            item.setObject(index < 4 ? shelf : hall, forKey: "shelf")
+            if index % 3 == 0 { item.addObject(red, forKey: "tags") }
+            item.addObject(blue, forKey: "tags")
+            if index == 5 { blue.setObject(item, forKey: "featured") }
+        }
+        try context.save()
+        return store
+    }
+
+    /// Every object by its natural key, with its relationships by their targets' keys.
+    private func logicalContents(_ store: PersistentStore) throws -> [String] {
+        let context = ManagedObjectContext(store: store)
+        let keys = ["Owner": "name", "Shelf": "name", "Tag": "name", "Item": "title"]
+        func key(_ object: ManagedObject) -> String {
+            let entity = store.model.rootEntity(of: object.entity.name)!.name
+            return "\(object.entity.name):\(object.value(forKey: keys[entity]!)?.displayText ?? "?")"
+        }
+        var lines: [String] = []
+        for (entity, _) in keys {
+            for object in try context.fetch(FetchRequest(entityName: entity)) {
+                var parts = [key(object)]
+                for relationship in store.model.allRelationships(of: object.entity.name).sorted(by: { $0.name < $1.name }) {
+                    let targets = relationship.isToMany ? object.objects(forKey: relationship.name) : [object.object(forKey: relationship.name)].compactMap { $0 }
+                    let names = targets.map(key)
+                    parts.append("\(relationship.name)=\((relationship.isOrdered ? names : names.sorted()).joined(separator: ","))")
+                }
+                lines.append(parts.joined(separator: " "))
+            }
+        }
+        return lines.sorted()
+    }
+
+    @Test("an identity migration, set-based and per object, keeps every object and relationship",
+          arguments: [false, true])
+    func identityMigration(perObject: Bool) throws {
+        let folder = try TemporaryFolder()
+        let source = try library(in: folder)
+        let expected = try logicalContents(source)
+        try source.close()
+        let model = source.model
+        var mapping = try MappingInference.infer(from: model, to: model).mappingModel
+        var policies = MigrationPolicyRegistry()
+        if perObject {
+            policies.register(PerObjectRelationships.self, as: "Tests.PerObjectRelationships")
+            mapping.entityMappings = mapping.entityMappings.map { var entity = $0; entity.policyClassName = "Tests.PerObjectRelationships"; return entity }
+        }
+        let destination = folder.url.appendingPathComponent("copy.sqlite")
+        try MigrationManager.migrateStore(from: source.url, sourceModel: model, to: destination, destinationModel: model,
+                                          mappingModel: mapping, policies: policies)
+        #expect(!FileManager.default.fileExists(atPath: destination.path + "-wal"))
+        #expect(!FileManager.default.fileExists(atPath: source.url.path + "-shm"))
+        let copy = try PersistentStore.open(at: destination, model: model)
+        let contents = try logicalContents(copy)
+        #expect(contents == expected, "\(Set(contents).symmetricDifference(expected).sorted())")
+        #expect(copy.metadata.storeUUID == source.metadata.storeUUID)
+    }
+
+    @Test("a hierarchy change cannot be done in place; the inferred mapping then copies the objects")
+    func hierarchyChangeCopies() throws {
+        let folder = try TemporaryFolder()
+        let bundle = folder.url.appendingPathComponent("H.xcdatamodeld")
+        try ModelFiles.writeVersion("H", entities: #"<entity name="Photo"><attribute name="name" attributeType="String"/></entity><entity name="Video"><attribute name="name" attributeType="String"/><attribute name="seconds" optional="YES" attributeType="Double"/></entity>"#, in: bundle)
+        try ModelFiles.writeVersion("H v2", entities: #"<entity name="Media" isAbstract="YES"><attribute name="name" attributeType="String"/></entity><entity name="Photo" parentEntity="Media"/><entity name="Video" parentEntity="Media"><attribute name="seconds" optional="YES" attributeType="Double"/></entity>"#, in: bundle)
+        try folder.write(ModelFiles.currentVersion("H v2"), to: "H.xcdatamodeld/.xccurrentversion")
+        let models = try ModelFileReader.read(at: bundle).versions
+        let url = folder.url.appendingPathComponent("h.sqlite")
+        let store = try PersistentStore.create(at: url, model: models[0])
+        let context = ManagedObjectContext(store: store)
+        for (entity, name) in [("Photo", "sunset"), ("Video", "party"), ("Photo", "cat")] {
+            let object = try context.insertObject(entityName: entity)
+            object.setValue(.string(name), forKey: "name")
+            if entity == "Video" { object.setValue(.double(12.5), forKey: "seconds") }
+        }
+        try context.save()
+        try store.close()
+
+        let inferred = try MappingInference.infer(from: models[0], to: models[1])
+        #expect(inferred.changes.contains("entity Photo now has parent Media"))
+        #expect(try InPlaceMigration.check(inferred, from: models[0], to: models[1]).possible == false)
+        #expect(try !InPlaceMigration.migrate(storeAt: url, from: models[0], to: models[1], inferred: inferred))
+        let destination = folder.url.appendingPathComponent("h2.sqlite")
+        try MigrationManager.migrateStore(from: url, sourceModel: models[0], to: destination, destinationModel: models[1],
+                                          mappingModel: inferred.mappingModel)
+        let migrated = ManagedObjectContext(store: try PersistentStore.open(at: destination, model: models[1]))
+        let media = try migrated.fetch(FetchRequest(entityName: "Media", sortDescriptors: [SortDescriptor("name")]))
+        #expect(media.map { "\($0.entity.name):\($0.value(forKey: "name")!.displayText)" } == ["Photo:cat", "Video:party", "Photo:sunset"])
+        #expect(media[1].value(forKey: "seconds") == .double(12.5))
+        #expect(Set(media.compactMap(\.objectID.primaryKey)) == [1, 2, 3])
+    }
+
+    @Test("a destination that does not validate fails the migration and leaves no file")
+    func validationFailure() throws {
+        let folder = try TemporaryFolder()
+        let bundle = folder.url.appendingPathComponent("V.xcdatamodeld")
+        try ModelFiles.writeVersion("V", entities: #"<entity name="Note"><attribute name="title" optional="YES" attributeType="String"/></entity>"#, in: bundle)
+        try ModelFiles.writeVersion("V v2", entities: #"<entity name="Note"><attribute name="title" attributeType="String"/></entity>"#, in: bundle)
+        try folder.write(ModelFiles.currentVersion("V v2"), to: "V.xcdatamodeld/.xccurrentversion")
+        let models = try ModelFileReader.read(at: bundle).versions
+        let url = folder.url.appendingPathComponent("v.sqlite")
+        let store = try PersistentStore.create(at: url, model: models[0])
+        let context = ManagedObjectContext(store: store)
+        _ = try context.insertObject(entityName: "Note")
+        try context.save()
+        try store.close()
+        let mapping = MappingModel(name: "Manual", entityMappings: [
+            EntityMapping(name: "NoteToNote", sourceEntityName: "Note", destinationEntityName: "Note",
+                          attributeMappings: [PropertyMapping(name: "title", valueExpression: .source("title"))]),
+        ], sourceEntityHashes: models[0].entityVersionHashes, destinationEntityHashes: models[1].entityVersionHashes)
+        let destination = folder.url.appendingPathComponent("v2.sqlite")
+        let error = try #require(throws: MigrationError.self) {
+            try MigrationManager.migrateStore(from: url, sourceModel: models[0], to: destination, destinationModel: models[1], mappingModel: mapping)
+        }
+        #expect(error.reason.contains("Note.title: 1 object(s) have no value, but a value is required"))
+        #expect(!FileManager.default.fileExists(atPath: destination.path))
+    }
+}
