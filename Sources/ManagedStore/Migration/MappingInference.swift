@@ -57,8 +57,23 @@ private struct Inference {
     }
 
     private func sourceEntity(matching entity: EntityDescription) -> EntityDescription? {
-        let key = Self.identity(entity.name, entity.renamingIdentifier)
-        return source.entities.first { Self.identity($0.name, $0.renamingIdentifier) == key || $0.name == key }
+        Self.counterpart(of: entity.name, entity.renamingIdentifier, in: source.entities, \.name, \.renamingIdentifier)
+    }
+
+    /// The source element a destination element comes from: same identity, or named by it.
+    private static func counterpart<Element>(of name: String, _ renamingIdentifier: String?, in candidates: [Element],
+                                             _ nameOf: KeyPath<Element, String>,
+                                             _ identifierOf: KeyPath<Element, String?>) -> Element? {
+        let key = identity(name, renamingIdentifier)
+        return candidates.first { identity($0[keyPath: nameOf], $0[keyPath: identifierOf]) == key || $0[keyPath: nameOf] == key }
+    }
+
+    /// Notes the source properties no destination property came from.
+    private mutating func noteRemoved(_ kind: String, _ names: [String], of sourceEntity: String, destinationEntity: String) {
+        let matched = Set(propertyMatches[destinationEntity]?.values.map { $0 } ?? [])
+        for name in names where !matched.contains(name) {
+            changes.append("removed \(kind) \(sourceEntity).\(name)")
+        }
     }
 
     mutating func run() throws {
@@ -87,9 +102,8 @@ private struct Inference {
     private mutating func matchAttributes(_ destinationEntity: String, _ sourceEntity: String) {
         let sourceAttributes = source.allAttributes(of: sourceEntity).filter { !$0.isTransient }
         for attribute in destination.allAttributes(of: destinationEntity) where !attribute.isTransient {
-            let key = Self.identity(attribute.name, attribute.renamingIdentifier)
             let qualified = "\(destinationEntity).\(attribute.name)"
-            guard let old = sourceAttributes.first(where: { Self.identity($0.name, $0.renamingIdentifier) == key || $0.name == key }) else {
+            guard let old = Self.counterpart(of: attribute.name, attribute.renamingIdentifier, in: sourceAttributes, \.name, \.renamingIdentifier) else {
                 if attribute.isOptional {
                     changes.append("added optional attribute \(qualified)")
                 } else if let value = attribute.defaultValue {
@@ -114,18 +128,14 @@ private struct Inference {
                 changes.append("attribute \(qualified) became optional")
             }
         }
-        let matched = Set(propertyMatches[destinationEntity]?.values.map { $0 } ?? [])
-        for old in sourceAttributes where !matched.contains(old.name) && destination.entity(named: destinationEntity) != nil {
-            changes.append("removed attribute \(sourceEntity).\(old.name)")
-        }
+        noteRemoved("attribute", sourceAttributes.map(\.name), of: sourceEntity, destinationEntity: destinationEntity)
     }
 
     private mutating func matchRelationships(_ destinationEntity: String, _ sourceEntity: String) {
         let sourceRelationships = source.allRelationships(of: sourceEntity).filter { !$0.isTransient }
         for relationship in destination.allRelationships(of: destinationEntity) where !relationship.isTransient {
-            let key = Self.identity(relationship.name, relationship.renamingIdentifier)
             let qualified = "\(destinationEntity).\(relationship.name)"
-            guard let old = sourceRelationships.first(where: { Self.identity($0.name, $0.renamingIdentifier) == key || $0.name == key }) else {
+            guard let old = Self.counterpart(of: relationship.name, relationship.renamingIdentifier, in: sourceRelationships, \.name, \.renamingIdentifier) else {
                 if relationship.isOptional || relationship.isToMany {
                     changes.append("added relationship \(qualified)")
                 } else {
@@ -150,10 +160,7 @@ private struct Inference {
                 blocking.append("relationship \(qualified) became required")
             }
         }
-        let matched = Set(propertyMatches[destinationEntity]?.values.map { $0 } ?? [])
-        for old in sourceRelationships where !matched.contains(old.name) {
-            changes.append("removed relationship \(sourceEntity).\(old.name)")
-        }
+        noteRemoved("relationship", sourceRelationships.map(\.name), of: sourceEntity, destinationEntity: destinationEntity)
     }
 
     /// A property removed from an entity while a new entity gains one of the same name and
