@@ -10,8 +10,11 @@ struct UnCloudNotesCommand: ParsableCommand {
             Migration" chapter.
 
             Examples:
-              uncloudnotes model show           the app's model versions and hashes
-              uncloudnotes model show --json    the same, as JSON
+              uncloudnotes store info                     the store: version, counts, plan
+              uncloudnotes store migrate old.sqlite       upgrade a store step by step
+              uncloudnotes model show                     the app's model versions and hashes
             """,
-        subcommands: [ModelCommand.self])
+        subcommands: [NotesCommand.self, StoreCommand.self, ModelCommand.self])
+
+    @OptionGroup var global: GlobalOptions
 }

@@ -1,0 +1,105 @@
+import Foundation
+
+/// What `store info` tells about a store: its files, which model version wrote it, how many
+/// objects of each entity it holds, and whether (and how) it must be migrated. Codable for `--json`.
+public struct StoreReport: Codable, Sendable {
+    public struct File: Codable, Sendable {
+        public var name: String
+        public var bytes: Int64
+    }
+
+    public struct Step: Codable, Sendable {
+        public var from: String
+        public var to: String
+        public var kind: String
+    }
+
+    public enum State: String, Codable, Sendable {
+        case missing, current, needsMigration = "needs migration", newer, unknown
+    }
+
+    public var path: String
+    public var files: [File]
+    public var state: State
+    /// The model version that wrote the store, nil when unknown or missing.
+    public var version: String?
+    public var versionLabel: String?
+    public var targetVersion: String
+    /// The store's entity hashes (hex), shown when they match no known version.
+    public var storeHashes: [String: String]?
+    public var entityCounts: [String: Int]?
+    public var plan: [Step]?
+
+    /// Inspects the store without changing it (metadata and a read-only connection only).
+    public init(migrator: StoreMigrator) throws {
+        let url = migrator.storeURL
+        path = url.path
+        files = StoreFiles(url: url).all.compactMap { file in
+            guard let size = (try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? NSNumber else { return nil }
+            return File(name: file.lastPathComponent, bytes: size.int64Value)
+        }
+        targetVersion = migrator.target.name
+        var detected: ManagedObjectModel?
+        switch try migrator.state() {
+        case .missing:
+            state = .missing
+        case .current(let version):
+            state = .current
+            detected = version
+        case .needsMigration(let plan):
+            state = .needsMigration
+            detected = plan.source
+            self.plan = plan.steps.map { Step(from: $0.source.name, to: $0.destination.name, kind: $0.kindDescription) }
+        case .newer(let version):
+            state = .newer
+            detected = version
+        case .unknown(let metadata):
+            state = .unknown
+            storeHashes = metadata.versionHashes.mapValues(\.hexString)
+        }
+        if let detected {
+            version = detected.name
+            versionLabel = migrator.label(of: detected)
+            entityCounts = try Self.count(url, version: detected)
+        }
+    }
+
+    private static func count(_ url: URL, version: ManagedObjectModel) throws -> [String: Int] {
+        let store = try PersistentStore.open(at: url, model: version, options: StoreOptions(isReadOnly: true))
+        defer { try? store.close() }
+        let context = ManagedObjectContext(store: store)
+        var counts: [String: Int] = [:]
+        for entity in version.entities where !entity.isAbstract {
+            counts[entity.name] = try context.count(FetchRequest(entityName: entity.name, includesSubentities: false))
+        }
+        return counts
+    }
+
+    /// The report as text, one fact per line.
+    public var text: String {
+        var lines = ["store: \(path)"]
+        lines.append("files: " + (files.isEmpty ? "none" : files.map { "\($0.name) (\($0.bytes) bytes)" }.joined(separator: ", ")))
+        switch state {
+        case .missing: lines.append("version: none (no store yet; it will be created at \(targetVersion))")
+        case .unknown: lines.append("version: unknown (hashes match no known version: written by a newer version of the app?)")
+        default: lines.append("version: \(version ?? "?") (\(versionLabel ?? "?"))")
+        }
+        if let storeHashes {
+            lines += storeHashes.sorted { $0.key < $1.key }.map { "  hash \($0.key) \($0.value)" }
+        }
+        if let entityCounts {
+            lines.append("objects: " + entityCounts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+        }
+        switch state {
+        case .current: lines.append("migration: not needed (\(targetVersion) is the version in use)")
+        case .newer: lines.append("migration: refused: the store is newer than \(targetVersion)")
+        case .needsMigration:
+            lines.append("migration: needed, \(plan?.count ?? 0) step(s) to \(targetVersion)")
+            for (index, step) in (plan ?? []).enumerated() {
+                lines.append("  \(index + 1). \(step.from) -> \(step.to): \(step.kind)")
+            }
+        case .missing, .unknown: break
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,19 @@
+/// What a self-migrating store reports while it upgrades, for a terminal UI, a progress bar on
+/// the command line or plain log lines.
+public enum MigrationEvent: Sendable {
+    /// Another process holds the store's lock (it is migrating it); this one waits.
+    case waitingForLock
+    /// Files left by an interrupted migration were removed.
+    case cleanedLeftovers([String])
+    case planned(MigrationPlan)
+    /// The original store was copied here before the first step.
+    case backupCreated(path: String)
+    case stepStarted(index: Int, step: MigrationStep)
+    /// A line of the chapter's console output (hashes, "Migrating store …", the mapping model,
+    /// "Migration Completed Successfully").
+    case message(String)
+    /// Progress within the step (0...1) and over the whole plan (0...1).
+    case progress(step: Int, stepFraction: Double, overallFraction: Double, detail: String?)
+    case stepFinished(index: Int)
+    case finished
+}

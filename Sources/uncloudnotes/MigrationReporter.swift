@@ -1,0 +1,82 @@
+import Foundation
+import ManagedStore
+
+/// Shows a migration's events: a live progress bar on a terminal, plain lines otherwise, or one
+/// JSON object per line for scripts.
+final class MigrationReporter {
+    enum Style { case terminal, lines, json }
+
+    private let style: Style
+    private var lastPercent = -1
+    private var barShown = false
+
+    init(json: Bool) {
+        style = json ? .json : (isatty(STDOUT_FILENO) == 1 ? .terminal : .lines)
+    }
+
+    func handle(_ event: MigrationEvent) {
+        switch event {
+        case .waitingForLock:
+            line("waiting: another process is upgrading this store", ["event": "waiting"])
+        case .cleanedLeftovers(let names):
+            line("cleaned up after an interrupted migration: \(names.joined(separator: ", "))", ["event": "cleaned", "files": names])
+        case .planned(let plan):
+            line("plan: \(plan.source.name) -> \(plan.destination.name), \(plan.steps.count) step(s)",
+                 ["event": "plan", "from": plan.source.name, "to": plan.destination.name,
+                  "steps": plan.steps.map { ["from": $0.source.name, "to": $0.destination.name, "kind": $0.kindDescription] }])
+            for (index, step) in plan.steps.enumerated() where style != .json {
+                print("  \(index + 1). \(step.source.name) -> \(step.destination.name): \(step.kindDescription)")
+            }
+        case .backupCreated(let path):
+            line("backup of the original store: \(path)", ["event": "backup", "path": path])
+        case .stepStarted(let index, let step):
+            lastPercent = -1
+            line("step \(index + 1): \(step.source.name) -> \(step.destination.name) (\(step.kindDescription))",
+                 ["event": "step", "index": index + 1, "from": step.source.name, "to": step.destination.name, "kind": step.kindDescription])
+        case .message(let text):
+            line(text, ["event": "message", "text": text])
+        case .progress(let step, let fraction, let overall, let detail):
+            progress(step: step, fraction: fraction, overall: overall, detail: detail)
+        case .stepFinished(let index):
+            endBar()
+            if style == .json { emit(["event": "stepFinished", "index": index + 1]) }
+        case .finished:
+            line("the store is up to date", ["event": "finished"])
+        }
+    }
+
+    private func progress(step: Int, fraction: Double, overall: Double, detail: String?) {
+        let percent = Int((fraction * 100).rounded(.down))
+        guard percent != lastPercent else { return }
+        lastPercent = percent
+        switch style {
+        case .json:
+            emit(["event": "progress", "step": step + 1, "fraction": fraction, "overall": overall, "detail": detail ?? ""])
+        case .lines:
+            if percent % 10 == 0 { print("progress: step \(step + 1) \(percent)% (all steps \(Int(overall * 100))%)") }
+        case .terminal:
+            let width = 30
+            let filled = Int(fraction * Double(width))
+            let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+            print("\r  [\(bar)] \(percent)% \(detail ?? "")\u{1B}[K", terminator: "")
+            fflush(nil)
+            barShown = true
+        }
+    }
+
+    private func endBar() {
+        if barShown { print("") }
+        barShown = false
+    }
+
+    private func line(_ text: String, _ json: [String: Any]) {
+        endBar()
+        if style == .json { emit(json) } else { print(text) }
+    }
+
+    private func emit(_ object: [String: Any]) {
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return }
+        print(String(decoding: data, as: UTF8.self))
+        fflush(nil)
+    }
+}

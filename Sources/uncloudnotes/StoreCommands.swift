@@ -1,0 +1,157 @@
+import ArgumentParser
+import Foundation
+import ManagedStore
+import UnCloudNotesKit
+
+struct StoreCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "store",
+        abstract: "Inspect, upgrade and export stores (the app's, or any Core Data store with --model).",
+        subcommands: [StoreInfoCommand.self, StoreMigrateCommand.self, StoreExportCommand.self])
+}
+
+/// Options of the store commands that work on any Core Data model and store.
+struct StoreSelection: ParsableArguments {
+    @Argument(help: ArgumentHelp("The store file. Default: --store, or the app's default store.", valueName: "store"))
+    var path: String?
+
+    @Option(help: ArgumentHelp("A .xcdatamodeld (or .xcdatamodel) to use instead of the app's model.", valueName: "path"))
+    var model: String?
+
+    /// The migrator for the selected store, model, mapping models and target version.
+    func migrator(_ global: GlobalOptions, mappings: String? = nil, to version: String? = nil) throws -> StoreMigrator {
+        let url = global.storeURL(path)
+        guard let modelPath = model else {
+            let stack = try UnCloudNotesStack(storeURL: url, versionName: version ?? global.modelVersion)
+            let extra = try mappings.map { try MappingModelReader.readAll(in: URL(fileURLWithPath: $0), models: stack.model) } ?? []
+            return StoreMigrator(storeURL: url, model: stack.model, target: stack.version,
+                                 mappingModels: stack.mappingModels + extra, policies: UnCloudNotesModel.migrationPolicies)
+        }
+        let versioned = try ModelFileReader.read(at: URL(fileURLWithPath: (modelPath as NSString).expandingTildeInPath))
+        let target = try version.map { name in
+            guard let found = UnCloudNotesModel.version(named: name, in: versioned) else {
+                throw ValidationError("unknown version \"\(name)\" of \(versioned.name); versions: \(versioned.versions.map(\.name).joined(separator: ", "))")
+            }
+            return found
+        } ?? versioned.current
+        let mappingModels = try mappings.map { try MappingModelReader.readAll(in: URL(fileURLWithPath: $0), models: versioned) } ?? []
+        return StoreMigrator(storeURL: url, model: versioned, target: target, mappingModels: mappingModels,
+                             policies: UnCloudNotesModel.migrationPolicies)
+    }
+}
+
+struct StoreInfoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "info",
+        abstract: "Show a store's files, model version, object counts and whether it needs migrating.",
+        discussion: """
+            Reads only the store's metadata and, read-only, its rows: the store is never changed.
+
+            Examples:
+              uncloudnotes store info
+              uncloudnotes store info old-notes.sqlite --json
+              uncloudnotes store info App.sqlite --model App.xcdatamodeld
+            """)
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var selection: StoreSelection
+    @Flag(help: "Print JSON instead of text.") var json = false
+
+    func run() throws {
+        let report = try StoreReport(migrator: selection.migrator(global))
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+        } else {
+            print(report.text)
+        }
+    }
+}
+
+struct StoreMigrateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "migrate",
+        abstract: "Upgrade a store to a model version, step by step, keeping a backup.",
+        discussion: """
+            Plans the steps from the store's version to the target (inferred steps run in place \
+            with SQL; others use a mapping model), copies the store to <store>.<version>-backup, \
+            then runs them. A failed or interrupted migration leaves the store as it was.
+
+            Examples:
+              uncloudnotes store migrate                      upgrade the app's store to v4
+              uncloudnotes store migrate old.sqlite --to v3   only as far as v3
+              uncloudnotes store migrate old.sqlite --dry-run
+              uncloudnotes store migrate App.sqlite --model App.xcdatamodeld --mappings Mappings/
+            """)
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var selection: StoreSelection
+    @Option(help: ArgumentHelp("The version to reach (a version name, or v1…v4). Default: the current one.", valueName: "version"))
+    var to: String?
+    @Option(help: ArgumentHelp("A folder of .xcmappingmodel files to use too.", valueName: "folder"))
+    var mappings: String?
+    @Flag(help: "Only print the plan.") var dryRun = false
+    @Flag(help: "Print events as JSON lines.") var json = false
+
+    func run() throws {
+        let migrator = try selection.migrator(global, mappings: mappings, to: to)
+        let reporter = MigrationReporter(json: json)
+        if dryRun {
+            switch try migrator.state() {
+            case .needsMigration(let plan): reporter.handle(.planned(plan))
+            default: print(try StoreReport(migrator: migrator).text)
+            }
+            return
+        }
+        guard FileManager.default.fileExists(atPath: migrator.storeURL.path) else {
+            throw CommandFailure("\(migrator.storeURL.path): no such store")
+        }
+        if try migrator.migrateIfNeeded(observer: reporter.handle) == nil {
+            print(json ? #"{"event":"current"}"# : "the store is already at \(migrator.target.name)")
+        }
+    }
+}
+
+struct StoreExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Print every object of every entity, with attributes and relationships, to compare stores.",
+        discussion: """
+            Objects are listed by entity and primary key; relationships name their targets as \
+            Entity/primary-key. Binary values are shown by size and SHA-256 (text) or in full \
+            (base64, JSON). The store is opened read-only at the version that wrote it.
+
+            Examples:
+              uncloudnotes store export old.sqlite > old.txt
+              uncloudnotes store export --json | jq '.entities.Note | length'
+            """)
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var selection: StoreSelection
+    @Flag(help: "Print JSON instead of text.") var json = false
+
+    func run() throws {
+        let migrator = try selection.migrator(global)
+        let version: ManagedObjectModel
+        switch try migrator.state() {
+        case .missing: throw CommandFailure("\(migrator.storeURL.path): no such store")
+        case .unknown: throw CommandFailure("\(migrator.storeURL.path): the store's hashes match no known model version")
+        case .current(let found), .newer(let found): version = found
+        case .needsMigration(let plan): version = plan.source
+        }
+        UnCloudNotesEntities.registerValueTransformers()
+        let store = try PersistentStore.open(at: migrator.storeURL, model: version, options: StoreOptions(isReadOnly: true))
+        defer { try? store.close() }
+        try StoreExport(context: ManagedObjectContext(store: store)).write(json: json) { print($0) }
+    }
+}
+
+/// An error with a one-line message for the user.
+struct CommandFailure: Error, CustomStringConvertible {
+    let description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}
