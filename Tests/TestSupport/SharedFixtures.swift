@@ -35,3 +35,17 @@ public enum SharedFixtures {
         url("xcode-uncloudnotes/UnCloudNotesDataModel.xcdatamodeld")
     }
 }
+
+/// The project's own fixtures in `Tests/Fixtures`: stores written once by old versions of the
+/// app, never regenerated (see `scripts/make-fixtures.sh`). Tests work on copies.
+public enum ProjectFixtures {
+    public static let folder = SharedFixtures.packageRoot.appendingPathComponent("Tests/Fixtures")
+
+    /// A fresh copy of a fixture store in the temporary folder, named as the app names its store.
+    public static func copyStore(_ version: String, into folder: TemporaryFolder,
+                                 as name: String = "UnCloudNotesDataModel.sqlite") throws -> URL {
+        let destination = folder.url.appendingPathComponent(name)
+        try FileManager.default.copyItem(at: Self.folder.appendingPathComponent("\(version).sqlite"), to: destination)
+        return destination
+    }
+}
