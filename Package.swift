@@ -77,6 +77,6 @@ let package = Package(
         ]),
         .testTarget(name: "NotesTerminalUITests", dependencies: ["NotesTerminalUI"]),
         // Depends on the executable so that `swift test` builds the binary these tests run.
-        .testTarget(name: "CommandLineTests", dependencies: ["uncloudnotes", "TestSupport"]),
+        .testTarget(name: "CommandLineTests", dependencies: ["uncloudnotes", "TestSupport", "UnCloudNotesKit", "ManagedStore"]),
     ]
 )

@@ -35,3 +35,49 @@ public struct BuiltExecutable {
                       standardError: try String(contentsOf: errorURL, encoding: .utf8))
     }
 }
+
+extension BuiltExecutable {
+    /// A running `uncloudnotes`, whose standard output is read line by line as it comes.
+    public final class Running {
+        public let process = Process()
+        private let output = Pipe()
+        private var buffer = Data()
+
+        public init(_ arguments: [String]) throws {
+            process.executableURL = BuiltExecutable.url
+            process.arguments = arguments
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+        }
+
+        /// The next line of output, nil once the process has closed its output.
+        public func nextLine() -> String? {
+            while true {
+                if let newline = buffer.firstIndex(of: 0x0A) {
+                    let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
+                    buffer.removeSubrange(buffer.startIndex...newline)
+                    return line
+                }
+                let chunk = output.fileHandleForReading.availableData
+                if chunk.isEmpty { return nil }
+                buffer.append(chunk)
+            }
+        }
+
+        /// Kills the process with SIGKILL (as a crash or power loss would stop it) and waits.
+        public func kill() {
+            Foundation.kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+
+        /// Reads all output and waits for the exit status.
+        public func finish() -> (status: Int32, lines: [String]) {
+            var lines: [String] = []
+            while let line = nextLine() { lines.append(line) }
+            process.waitUntilExit()
+            return (process.terminationStatus, lines)
+        }
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import ManagedStore
+import Testing
+import TestSupport
+import UnCloudNotesKit
+
+@Suite("uncloudnotes store …")
+struct StoreCommandTests {
+    @Test("info names the version, counts objects and shows the plan, without changing the store")
+    func info() throws {
+        let folder = try TemporaryFolder()
+        let url = try ProjectFixtures.copyStore("v2", into: folder)
+        let before = try Data(contentsOf: url)
+        let text = try BuiltExecutable.run(["store", "info", url.path])
+        #expect(text.exitCode == 0)
+        #expect(text.standardOutput.contains("version: UnCloudNotesDataModel v2 (v2)"))
+        #expect(text.standardOutput.contains("objects: Note 5"))
+        #expect(text.standardOutput.contains("1. UnCloudNotesDataModel v2 -> UnCloudNotesDataModel v3: mapping model UnCloudNotesMappingModel_v2_to_v3"))
+        let json = try BuiltExecutable.run(["--store", url.path, "store", "info", "--json"])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        #expect(report["state"] as? String == "needs migration")
+        #expect((report["plan"] as? [[String: Any]])?.count == 2)
+        #expect(try Data(contentsOf: url) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["UnCloudNotesDataModel.sqlite"])
+    }
+
+    @Test("bad stores get one line on stderr and exit code 1", arguments: ["text", "missing"])
+    func badStores(kind: String) throws {
+        let folder = try TemporaryFolder()
+        let path = kind == "text" ? try folder.write("not a database", to: "notes.sqlite").path : folder.url.appendingPathComponent("none.sqlite").path
+        let result = try BuiltExecutable.run(["store", kind == "text" ? "info" : "migrate", path])
+        #expect(result.exitCode == 1)
+        #expect(result.standardError.split(separator: "\n").count == 1)
+        #expect(result.standardError.hasPrefix("uncloudnotes: \(path): "))
+    }
+
+    @Test("migrate --dry-run prints the plan and changes nothing; migrate upgrades and keeps a backup")
+    func migrate() throws {
+        let folder = try TemporaryFolder()
+        let url = try ProjectFixtures.copyStore("v1", into: folder)
+        let before = try Data(contentsOf: url)
+        let dry = try BuiltExecutable.run(["store", "migrate", url.path, "--dry-run"])
+        #expect(dry.exitCode == 0 && dry.standardOutput.contains("3 step(s)"))
+        #expect(try Data(contentsOf: url) == before)
+
+        let run = try BuiltExecutable.run(["store", "migrate", url.path, "--to", "v3"])
+        #expect(run.exitCode == 0)
+        #expect(run.standardOutput.contains("backup of the original store: \(url.path).v1-backup"))
+        #expect(run.standardOutput.components(separatedBy: "Migration Completed Successfully").count == 3)
+        let info = try BuiltExecutable.run(["store", "info", url.path])
+        #expect(info.standardOutput.contains("version: UnCloudNotesDataModel v3 (v3)"))
+        let again = try BuiltExecutable.run(["store", "migrate", url.path, "--to", "v3"])
+        #expect(again.standardOutput == "the store is already at UnCloudNotesDataModel v3\n")
+    }
+
+    @Test("export lists every object; text and JSON agree on the counts")
+    func export() throws {
+        let folder = try TemporaryFolder()
+        let url = try ProjectFixtures.copyStore("v3", into: folder)
+        let text = try BuiltExecutable.run(["store", "export", url.path])
+        #expect(text.exitCode == 0)
+        #expect(text.standardOutput.hasPrefix("Attachment (6)\n"))
+        #expect(text.standardOutput.contains("Note (4)"))
+        let json = try BuiltExecutable.run(["store", "export", url.path, "--json"])
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        let entities = try #require(document["entities"] as? [String: [[String: Any]]])
+        #expect(entities["Attachment"]?.count == 6 && entities["Note"]?.count == 4)
+        #expect(entities["Attachment"]?.first?["note"] is String)
+    }
+}
+
+@Suite("Migrations killed and raced", .serialized)
+struct MigrationCrashTests {
+    /// A v2 store big enough that a migration takes many progress reports.
+    private func makeStore(in folder: TemporaryFolder) throws -> URL {
+        let url = folder.url.appendingPathComponent("base.sqlite")
+        let stack = try UnCloudNotesStack(storeURL: url, versionName: "v2")
+        let context = try stack.open()
+        let png = TestImages.encoded(width: 16, height: 12, format: "png")
+        for index in 0..<6000 {
+            let note = try context.insertObject(entityName: "Note")
+            note.setValue(.string("note \(index)"), forKey: "title")
+            note.setValue(.string(String(repeating: "body \(index) ", count: 3)), forKey: "body")
+            note.setValue(.date(Date(timeIntervalSinceReferenceDate: Double(index))), forKey: "dateCreated")
+            note.setValue(.integer(Int64(index)), forKey: "displayIndex")
+            if index % 4 == 0 { note.setValue(.data(png), forKey: "image") }
+        }
+        try context.save()
+        try context.store.close()
+        try? FileManager.default.removeItem(atPath: url.path + ".lock")
+        return url
+    }
+
+    private func copy(_ url: URL, to name: String, in folder: TemporaryFolder) throws -> URL {
+        let destination = folder.url.appendingPathComponent(name)
+        try FileManager.default.copyItem(at: url, to: destination)
+        return destination
+    }
+
+    private func export(_ url: URL) throws -> String {
+        let result = try BuiltExecutable.run(["store", "export", url.path])
+        #expect(result.exitCode == 0, "\(result.standardError)")
+        return result.standardOutput
+    }
+
+    @Test("killed at many points, the next run finds the old store or a finished step, and completes")
+    func killedMigrations() throws {
+        let folder = try TemporaryFolder()
+        let base = try makeStore(in: folder)
+        let original = try export(base)
+        let reference = try copy(base, to: "reference.sqlite", in: folder)
+        let full = try BuiltExecutable.Running(["store", "migrate", reference.path, "--json"]).finish()
+        #expect(full.status == 0)
+        let expected = try export(reference)
+        let model = try UnCloudNotesModel.load()
+
+        for killAfter in stride(from: 1, through: full.lines.count, by: max(1, full.lines.count / 10)) {
+            let url = try copy(base, to: "killed-\(killAfter).sqlite", in: folder)
+            let running = try BuiltExecutable.Running(["store", "migrate", url.path, "--json"])
+            for _ in 0..<killAfter where running.nextLine() != nil {}
+            running.kill()
+
+            let metadata = try StoreMetadata.read(storeAt: url)
+            let version = try #require(model.versions.first { metadata.isCompatible(with: $0) }, "after \(killAfter) lines")
+            if version.name == "UnCloudNotesDataModel v2" {
+                #expect(try export(url) == original, "after \(killAfter) lines the old store must be intact")
+            }
+            let rerun = try BuiltExecutable.Running(["store", "migrate", url.path, "--json"]).finish()
+            #expect(rerun.status == 0, "after \(killAfter) lines")
+            #expect(try export(url) == expected, "after \(killAfter) lines")
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.contains("killed-\(killAfter).sqlite.migrating") }
+            #expect(leftovers.isEmpty)
+        }
+    }
+
+    @Test("two processes starting on the same old store: one migrates, the other waits, never two migrations")
+    func racingProcesses() throws {
+        let folder = try TemporaryFolder()
+        let url = try makeStore(in: folder)
+        let first = try BuiltExecutable.Running(["store", "migrate", url.path, "--json"])
+        let second = try BuiltExecutable.Running(["store", "migrate", url.path, "--json"])
+        let results = [first.finish(), second.finish()]
+        #expect(results.allSatisfy { $0.status == 0 })
+        let plans = results.flatMap(\.lines).filter { $0.contains("\"event\":\"plan\"") }
+        #expect(plans.count == 1)
+        let idle = results.first { !$0.lines.contains { $0.contains("\"event\":\"plan\"") } }
+        #expect(idle?.lines.last == #"{"event":"current"}"#)
+        #expect(try StoreMetadata.read(storeAt: url).isCompatible(with: UnCloudNotesModel.load().current))
+    }
+}
