@@ -53,6 +53,20 @@ struct StoreCommandTests {
         #expect(again.standardOutput == "the store is already at UnCloudNotesDataModel v3\n")
     }
 
+    @Test("--model works on any Core Data store: Apple's store goes v1 -> v3 in place", SharedFixtures.required)
+    func anyModel() throws {
+        let folder = try TemporaryFolder()
+        let url = try folder.copy(SharedFixtures.url("coredata-samplemodel3/SampleModel3_V1.sqlite"))
+        let model = SharedFixtures.url("coredata-samplemodel3/SampleModel3.xcdatamodeld").path
+        let run = try BuiltExecutable.run(["store", "migrate", url.path, "--model", model, "--to", "SampleModel3_v3"])
+        #expect(run.exitCode == 0, "\(run.standardError)")
+        #expect(run.standardOutput.contains("Inferred mapping (in place): added entity Pet; added relationship User.pet"))
+        #expect(run.standardOutput.contains("Inferred mapping (in place): removed attribute User.petName"))
+        let export = try BuiltExecutable.run(["store", "export", url.path, "--model", model])
+        #expect(export.standardOutput.contains("User (12)"))
+        #expect(export.standardOutput.contains("User/4 name=\"User_0\" pet=nil"))
+    }
+
     @Test("export lists every object; text and JSON agree on the counts")
     func export() throws {
         let folder = try TemporaryFolder()
