@@ -51,9 +51,11 @@ let package = Package(
             name: "UnCloudNotesKit",
             dependencies: ["ManagedStore", "UnCloudNotesResources", "CGdkPixbuf"]
         ),
-        // C shims: what Swift cannot call directly (wcwidth; later ncurses' macros).
-        .target(name: "CTerminal"),
-        .target(name: "NotesTerminalUI", dependencies: ["UnCloudNotesKit", "CTerminal"]),
+        // C shim: what Swift cannot call directly (wcwidth, ncurses' macros and globals).
+        .target(name: "CTerminal", linkerSettings: [.linkedLibrary("ncursesw")]),
+        // libchafa turns images into terminal cells for previews.
+        .systemLibrary(name: "CChafa", pkgConfig: "chafa", providers: [.apt(["libchafa-dev"])]),
+        .target(name: "NotesTerminalUI", dependencies: ["UnCloudNotesKit", "CTerminal", "CChafa", "ManagedStore"]),
         .executableTarget(
             name: "uncloudnotes",
             dependencies: [
@@ -75,7 +77,9 @@ let package = Package(
         .testTarget(name: "UnCloudNotesKitTests", dependencies: [
             "UnCloudNotesKit", "ManagedStore", "TestSupport", "CGdkPixbuf", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
-        .testTarget(name: "NotesTerminalUITests", dependencies: ["NotesTerminalUI"]),
+        .testTarget(name: "NotesTerminalUITests", dependencies: [
+            "NotesTerminalUI", "UnCloudNotesKit", "ManagedStore", "TestSupport",
+        ], exclude: ["Snapshots"]),
         // Depends on the executable so that `swift test` builds the binary these tests run.
         .testTarget(name: "CommandLineTests", dependencies: ["uncloudnotes", "TestSupport", "UnCloudNotesKit", "ManagedStore"]),
     ]

@@ -1,7 +1,112 @@
 #define _XOPEN_SOURCE 700
+#define NCURSES_WIDECHAR 1
+#include <locale.h>
+#include <string.h>
 #include <wchar.h>
+#include <ncursesw/curses.h>
 #include "CTerminal.h"
+
+static int started = 0;
 
 int cterminal_wcwidth(uint32_t scalar) {
     return wcwidth((wchar_t)scalar);
+}
+
+int cterminal_start(void) {
+    setlocale(LC_ALL, "");
+    if (initscr() == NULL) return -1;
+    started = 1;
+    raw();
+    noecho();
+    nonl();
+    keypad(stdscr, TRUE);
+    set_escdelay(25);
+    curs_set(0);
+    if (has_colors()) {
+        start_color();
+        use_default_colors();
+    }
+    return 0;
+}
+
+void cterminal_stop(void) {
+    if (!started) return;
+    started = 0;
+    curs_set(1);
+    endwin();
+}
+
+void cterminal_suspend(void) {
+    def_prog_mode();
+    endwin();
+}
+
+void cterminal_resume(void) {
+    reset_prog_mode();
+    clearok(stdscr, TRUE);
+    refresh();
+}
+
+int cterminal_rows(void) { return LINES; }
+int cterminal_columns(void) { return COLS; }
+
+int cterminal_read_key(int timeout_ms, uint32_t *key) {
+    wint_t value = 0;
+    timeout(timeout_ms);
+    int result = get_wch(&value);
+    if (result == ERR) return -1;
+    *key = (uint32_t)value;
+    return result == KEY_CODE_YES ? 1 : 0;
+}
+
+int cterminal_colors(void) { return has_colors() ? COLORS : 0; }
+int cterminal_max_pairs(void) { return has_colors() ? COLOR_PAIRS : 0; }
+
+int cterminal_define_pair(int pair, int fg, int bg) {
+#if NCURSES_EXT_COLORS
+    return init_extended_pair(pair, fg, bg) == OK ? 0 : -1;
+#else
+    return init_pair((short)pair, (short)fg, (short)bg) == OK ? 0 : -1;
+#endif
+}
+
+int cterminal_define_color(int color, int r, int g, int b) {
+    if (!can_change_color()) return -1;
+#if NCURSES_EXT_COLORS
+    return init_extended_color(color, r * 1000 / 255, g * 1000 / 255, b * 1000 / 255) == OK ? 0 : -1;
+#else
+    return init_color((short)color, (short)(r * 1000 / 255), (short)(g * 1000 / 255), (short)(b * 1000 / 255)) == OK ? 0 : -1;
+#endif
+}
+
+void cterminal_put(int row, int column, const wchar_t *text, int count, int bold, int reverse, int dim,
+                   int underline, int pair) {
+    attr_t attributes = A_NORMAL;
+    if (bold) attributes |= A_BOLD;
+    if (reverse) attributes |= A_REVERSE;
+    if (dim) attributes |= A_DIM;
+    if (underline) attributes |= A_UNDERLINE;
+    attr_set(attributes, 0, &pair);
+    mvaddnwstr(row, column, text, count);
+    attr_set(A_NORMAL, 0, NULL);
+}
+
+void cterminal_clear(void) { erase(); }
+void cterminal_refresh(void) { refresh(); }
+
+int cterminal_key_code(const char *name) {
+    if (strcmp(name, "up") == 0) return KEY_UP;
+    if (strcmp(name, "down") == 0) return KEY_DOWN;
+    if (strcmp(name, "left") == 0) return KEY_LEFT;
+    if (strcmp(name, "right") == 0) return KEY_RIGHT;
+    if (strcmp(name, "home") == 0) return KEY_HOME;
+    if (strcmp(name, "end") == 0) return KEY_END;
+    if (strcmp(name, "pageup") == 0) return KEY_PPAGE;
+    if (strcmp(name, "pagedown") == 0) return KEY_NPAGE;
+    if (strcmp(name, "backspace") == 0) return KEY_BACKSPACE;
+    if (strcmp(name, "delete") == 0) return KEY_DC;
+    if (strcmp(name, "enter") == 0) return KEY_ENTER;
+    if (strcmp(name, "resize") == 0) return KEY_RESIZE;
+    if (strcmp(name, "btab") == 0) return KEY_BTAB;
+    return -1;
 }

@@ -9,6 +9,13 @@ public struct CellStyle: OptionSet, Hashable, Sendable {
     public static let underline = CellStyle(rawValue: 1 << 3)
 }
 
+/// A colour a cell is drawn in: an entry of the terminal's palette, or a true colour that the
+/// terminal layer maps to the best colour the terminal has.
+public enum TerminalColor: Hashable, Sendable {
+    case palette(Int)
+    case rgb(UInt8, UInt8, UInt8)
+}
+
 /// One terminal cell. A wide character occupies its cell and a continuation cell after it.
 public struct Cell: Equatable, Sendable {
     public enum Content: Equatable, Sendable {
@@ -19,8 +26,17 @@ public struct Cell: Equatable, Sendable {
 
     public var content: Content
     public var style: CellStyle
+    public var foreground: TerminalColor?
+    public var background: TerminalColor?
 
-    public static let blank = Cell(content: .character(" "), style: [])
+    public init(content: Content, style: CellStyle = [], foreground: TerminalColor? = nil, background: TerminalColor? = nil) {
+        self.content = content
+        self.style = style
+        self.foreground = foreground
+        self.background = background
+    }
+
+    public static let blank = Cell(content: .character(" "))
 }
 
 /// A grid of terminal cells that screens draw into.
@@ -47,6 +63,7 @@ public struct CellBuffer: Equatable, Sendable {
     /// - Returns: the column after the last one written.
     @discardableResult
     public mutating func put(_ text: String, row: Int, column: Int, style: CellStyle = [],
+                             foreground: TerminalColor? = nil, background: TerminalColor? = nil,
                              maxColumn: Int? = nil) -> Int {
         let limit = min(maxColumn ?? width, width)
         guard row >= 0, row < height else { return column }
@@ -55,11 +72,11 @@ public struct CellBuffer: Equatable, Sendable {
             let columns = DisplayWidth.of(character)
             if columns == 0 { continue }
             if position + columns > limit {
-                if position < limit { set(row, position, Cell(content: .character(" "), style: style)) }
+                if position < limit { set(row, position, Cell(content: .character(" "), style: style, foreground: foreground, background: background)) }
                 return limit
             }
-            set(row, position, Cell(content: .character(character), style: style))
-            if columns == 2 { set(row, position + 1, Cell(content: .continuation, style: style)) }
+            set(row, position, Cell(content: .character(character), style: style, foreground: foreground, background: background))
+            if columns == 2 { set(row, position + 1, Cell(content: .continuation, style: style, foreground: foreground, background: background)) }
             position += columns
         }
         return position
@@ -73,6 +90,12 @@ public struct CellBuffer: Equatable, Sendable {
                 set(y, x, Cell(content: .character(" "), style: style))
             }
         }
+    }
+
+    /// Places a single cell (an image preview's), replacing what was there.
+    public mutating func place(_ cell: Cell, row: Int, column: Int) {
+        guard row >= 0, row < height, column >= 0, column < width else { return }
+        set(row, column, cell)
     }
 
     /// The buffer as text, one line per row, trailing spaces removed: what a snapshot test compares.

@@ -67,12 +67,7 @@ public final class NoteBook {
         for (offset, image) in images.enumerated() {
             try attach(image, to: note, date: date.addingTimeInterval(Double(offset) / 1000))
         }
-        do {
-            try context.save()
-        } catch {
-            context.rollback()
-            throw error
-        }
+        try saveOrRollBack()
         return note
     }
 

@@ -1,13 +1,16 @@
 import ArgumentParser
+import Foundation
+import NotesTerminalUI
 
-/// The root command. Subcommands do the work; this type only lists them.
+/// The root command: the full-screen app, or one of the subcommands.
 struct UnCloudNotesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "uncloudnotes",
         abstract: "Notes in your terminal, on a Core Data-style store that upgrades itself.",
         discussion: """
             A Linux port of UnCloudNotes, the notes app of the Core Data "Versioning and \
-            Migration" chapter.
+            Migration" chapter. Without a subcommand it opens the full-screen app on the \
+            store (press ? there for its keys).
 
             Examples:
               uncloudnotes store info                     the store: version, counts, plan
@@ -17,4 +20,16 @@ struct UnCloudNotesCommand: ParsableCommand {
         subcommands: [NotesCommand.self, StoreCommand.self, ModelCommand.self])
 
     @OptionGroup var global: GlobalOptions
+
+    /// With no subcommand: the full-screen app.
+    func run() throws {
+        let code: Int32
+        do {
+            code = try FullScreenApp.run(stack: global.stack())
+        } catch let error as TerminalUnavailable {
+            FileHandle.standardError.write(Data("uncloudnotes: \(error)\n".utf8))
+            throw ExitCode(2)
+        }
+        if code != 0 { throw ExitCode(code) }
+    }
 }

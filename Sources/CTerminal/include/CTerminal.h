@@ -2,9 +2,41 @@
 #define CTERMINAL_H
 
 #include <stdint.h>
+#include <wchar.h>
 
 /// wcwidth(3) for one Unicode scalar: its column count in the current locale, -1 when it is not
 /// printable. Wrapped because Swift's Glibc module does not export wcwidth.
 int cterminal_wcwidth(uint32_t scalar);
+
+/// ncurses, reduced to what the app needs: its macros and globals are not usable from Swift, so
+/// these small functions stand in for them.
+
+/// Sets the locale from the environment, starts curses in raw mode with keypad keys, no echo and
+/// a hidden cursor. Returns 0 on success, -1 when the terminal cannot be used.
+int cterminal_start(void);
+/// Restores the terminal (safe to call more than once).
+void cterminal_stop(void);
+/// Leaves curses for a child program (the editor), and comes back.
+void cterminal_suspend(void);
+void cterminal_resume(void);
+int cterminal_rows(void);
+int cterminal_columns(void);
+/// Waits up to `timeout_ms` (-1: forever) for a key. Returns 0 with a character in `*key`, 1 with a
+/// function key code (KEY_*) in `*key`, or -1 on timeout.
+int cterminal_read_key(int timeout_ms, uint32_t *key);
+/// Number of colours the terminal has (0 without colour).
+int cterminal_colors(void);
+/// Makes pair `pair` draw `fg` on `bg` (-1: the terminal's default colour). Returns 0 on success.
+int cterminal_define_pair(int pair, int fg, int bg);
+/// Defines palette entry `color` as an RGB colour (0-255 per channel), where the terminal allows it.
+int cterminal_define_color(int color, int r, int g, int b);
+int cterminal_max_pairs(void);
+/// Draws `count` wide characters at (row, column) with the given attributes and colour pair.
+void cterminal_put(int row, int column, const wchar_t *text, int count, int bold, int reverse, int dim,
+                   int underline, int pair);
+void cterminal_clear(void);
+void cterminal_refresh(void);
+/// Codes of the keys the app reads.
+int cterminal_key_code(const char *name);
 
 #endif

@@ -1,0 +1,58 @@
+import ManagedStore
+import UnCloudNotesKit
+
+extension NotesApp {
+    func handleDetail(_ key: Key, _ state: DetailState) throws -> Action {
+        guard let note = book.note(with: state.noteID) else {
+            screen = .list
+            return .none
+        }
+        var state = state
+        let attachments = book.snapshot(of: note).attachments
+        switch key {
+        case .up, .character("k"): state.scroll = max(0, state.scroll - 1)
+        case .down, .character("j"): state.scroll += 1
+        case .pageUp: state.scroll = max(0, state.scroll - 10)
+        case .pageDown: state.scroll += 10
+        case .left, .character("["): state.attachment = max(0, state.attachment - 1)
+        case .right, .character("]"): state.attachment = min(max(0, attachments.count - 1), state.attachment + 1)
+        case .character("e"):
+            openEditor(for: note)
+            return .none
+        case .character("a"):
+            guard supportsImages else {
+                message = "notes of \(versionLabel) have no images (run as v2 or later)"
+                break
+            }
+            promptForImage(for: note.objectID, returningTo: .detail(state))
+            return .none
+        case .character("x"):
+            guard state.attachment < attachments.count else { break }
+            let attachment = attachments[state.attachment]
+            state.attachment = max(0, state.attachment - 1)
+            screen = .confirm(ConfirmState(purpose: .deleteAttachment(note.objectID, attachment),
+                                           question: "Delete image \(state.attachment + 1) of “\(book.snapshot(of: note).title)”? y/N",
+                                           previous: .detail(state)))
+            return .none
+        case .character("c"):
+            guard supportsCaptions, state.attachment < attachments.count else { break }
+            let attachment = attachments[state.attachment]
+            screen = .prompt(PromptState(purpose: .caption(note.objectID, attachment),
+                                         input: TextBuffer(attachment.caption ?? "", allowsNewlines: false), previous: .detail(state)))
+            return .none
+        case .character("d"):
+            confirmDelete(note, returningTo: .detail(state))
+            return .none
+        case .character("?"):
+            screen = .help(previous: .detail(state))
+            return .none
+        case .escape, .character("q"), .backspace:
+            screen = .list
+            return .none
+        default:
+            break
+        }
+        screen = .detail(state)
+        return .none
+    }
+}

@@ -1,0 +1,89 @@
+import ManagedStore
+import UnCloudNotesKit
+
+extension NotesApp {
+    func handleEditor(_ key: Key, _ state: EditorState) throws -> Action {
+        var state = state
+        switch key {
+        case .control("s"):
+            return try save(state)
+        case .escape:
+            if state.hasChanges {
+                screen = .confirm(ConfirmState(purpose: .discardEdits(state), question: "Discard your changes? y/N",
+                                               previous: .editor(state)))
+            } else {
+                screen = state.noteID.map { .detail(DetailState(noteID: $0)) } ?? .list
+            }
+            return .none
+        case .control("e"):
+            screen = .editor(state)
+            return .editExternally(state.body.text)
+        case .tab, .backTab:
+            state.focusOnBody.toggle()
+        case .enter where !state.focusOnBody:
+            state.focusOnBody = true
+        default:
+            if state.focusOnBody {
+                editBody(&state, key)
+            } else {
+                edit(&state.title, key)
+            }
+        }
+        screen = .editor(state)
+        return .none
+    }
+
+    private func save(_ state: EditorState) throws -> Action {
+        let title = state.title.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !title.isEmpty else {
+            message = "empty titles are refused: type a title"
+            var focused = state
+            focused.focusOnBody = false
+            screen = .editor(focused)
+            return .none
+        }
+        if let id = state.noteID, let note = book.note(with: id) {
+            try book.update(note, title: title, body: state.body.text)
+            screen = .detail(DetailState(noteID: id))
+            try reload(selecting: id)
+            message = "note saved"
+        } else {
+            let note = try book.addNote(title: title, body: state.body.text)
+            screen = .list
+            searchText = ""
+            try reload(selecting: note.objectID)
+            message = "note created"
+        }
+        return .none
+    }
+
+    /// Keys of a one-line field.
+    func edit(_ buffer: inout TextBuffer, _ key: Key) {
+        switch key {
+        case .character(let character): buffer.insert(character)
+        case .backspace: buffer.deleteBackward()
+        case .delete: buffer.deleteForward()
+        case .left: buffer.moveLeft()
+        case .right: buffer.moveRight()
+        case .home, .control("a"): buffer.moveToLineStart()
+        case .end: buffer.moveToLineEnd()
+        default: break
+        }
+    }
+
+    private func editBody(_ state: inout EditorState, _ key: Key) {
+        let width = max(1, lastEditorWidth)
+        switch key {
+        case .enter: state.body.insert("\n")
+        case .up, .down, .pageUp, .pageDown:
+            let characters = state.body.characters
+            let lines = TextWrapper.wrap(characters, width: width)
+            let (line, column) = TextWrapper.locate(state.body.cursor, in: lines, characters: characters)
+            let step = key == .up ? -1 : key == .down ? 1 : key == .pageUp ? -10 : 10
+            let target = min(max(0, line + step), lines.count - 1)
+            state.body.moveTo(TextWrapper.index(atColumn: column, of: lines[target], characters: characters))
+        default:
+            edit(&state.body, key)
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import ManagedStore
+import UnCloudNotesKit
+
+extension NotesApp {
+    /// Rows of the list that fit on screen, for paging (set by the last render).
+    var listPage: Int { max(1, lastListHeight) }
+
+    func handleList(_ key: Key) throws -> Action {
+        if var input = searchInput {
+            switch key {
+            case .escape:
+                searchInput = nil
+                searchText = ""
+                try reload()
+            case .enter:
+                searchInput = nil
+            case .backspace:
+                input.deleteBackward()
+                try applySearch(input)
+            case .character(let character):
+                input.insert(character)
+                try applySearch(input)
+            default:
+                break
+            }
+            return .none
+        }
+        switch key {
+        case .up, .character("k"): selected = max(0, selected - 1)
+        case .down, .character("j"): selected = min(max(0, results.count - 1), selected + 1)
+        case .pageUp: selected = max(0, selected - listPage)
+        case .pageDown: selected = min(max(0, results.count - 1), selected + listPage)
+        case .home, .character("g"): selected = 0
+        case .end, .character("G"): selected = max(0, results.count - 1)
+        case .enter:
+            if let note = selectedNote { screen = .detail(DetailState(noteID: note.objectID)) }
+        case .character("n"):
+            openEditor(for: nil)
+        case .character("e"):
+            if let note = selectedNote { openEditor(for: note) }
+        case .character("d"):
+            if let note = selectedNote { confirmDelete(note, returningTo: .list) }
+        case .character("a"):
+            guard supportsImages else {
+                message = "notes of \(versionLabel) have no images (run as v2 or later)"
+                break
+            }
+            if let note = selectedNote { promptForImage(for: note.objectID, returningTo: .list) }
+        case .character("/"):
+            searchInput = TextBuffer(searchText, allowsNewlines: false)
+        case .escape:
+            if !searchText.isEmpty {
+                searchText = ""
+                try reload()
+            }
+        case .character("?"):
+            screen = .help(previous: .list)
+        case .character("q"):
+            return .quit
+        default:
+            break
+        }
+        return .none
+    }
+
+    private func applySearch(_ input: TextBuffer) throws {
+        searchInput = input
+        searchText = input.text
+        selected = 0
+        try reload(selecting: nil)
+        selected = 0
+    }
+
+    func confirmDelete(_ note: ManagedObject, returningTo previous: Screen) {
+        let title = book.snapshot(of: note).title
+        screen = .confirm(ConfirmState(purpose: .deleteNote(note.objectID), question: "Delete the note “\(title)”? y/N",
+                                       previous: previous))
+    }
+
+    func handleConfirm(_ key: Key, _ state: ConfirmState) throws -> Action {
+        guard key == .character("y") || key == .character("Y") else {
+            screen = state.previous
+            return .none
+        }
+        switch state.purpose {
+        case .deleteNote(let id):
+            screen = .list
+            if let note = book.note(with: id) {
+                try book.delete(note)
+                message = "note deleted"
+            }
+            try reload()
+        case .deleteAttachment(let id, let attachment):
+            screen = state.previous
+            if let note = book.note(with: id) {
+                try book.deleteAttachment(attachment, of: note)
+                message = "image deleted"
+            }
+            try reload(selecting: id)
+        case .discardEdits(let editor):
+            screen = editor.noteID.map { .detail(DetailState(noteID: $0)) } ?? .list
+        }
+        return .none
+    }
+}

@@ -1,0 +1,188 @@
+import Foundation
+import ManagedStore
+import UnCloudNotesKit
+
+/// The full-screen app's state and key handling, with no terminal in sight: keys come in as
+/// `Key`s, and `render` draws the current screen into a `CellBuffer`. The terminal layer only
+/// copies buffers out and reads keys, so every screen can be tested as text.
+public final class NotesApp {
+    /// What the app asks of its runner after a key.
+    public enum Action: Equatable {
+        case none
+        case quit
+        /// Open this text in `$VISUAL`/`$EDITOR` and hand the result to `finishExternalEdit`.
+        case editExternally(String)
+    }
+
+    indirect enum Screen {
+        case list
+        case detail(DetailState)
+        case editor(EditorState)
+        case prompt(PromptState)
+        case confirm(ConfirmState)
+        case help(previous: Screen)
+    }
+
+    struct DetailState {
+        var noteID: ObjectID
+        var scroll = 0
+        var attachment = 0
+    }
+
+    struct EditorState {
+        var noteID: ObjectID?
+        var title: TextBuffer
+        var body: TextBuffer
+        var focusOnBody: Bool
+        let originalTitle: String
+        let originalBody: String
+        var scroll = 0
+
+        var hasChanges: Bool { title.text != originalTitle || body.text != originalBody }
+    }
+
+    struct PromptState {
+        enum Purpose { case attachImage(ObjectID), caption(ObjectID, AttachmentSnapshot) }
+        var purpose: Purpose
+        var input: TextBuffer
+        var error: String?
+        var completions: [String] = []
+        var previous: Screen
+    }
+
+    struct ConfirmState {
+        enum Purpose { case deleteNote(ObjectID), deleteAttachment(ObjectID, AttachmentSnapshot), discardEdits(EditorState) }
+        var purpose: Purpose
+        var question: String
+        var previous: Screen
+    }
+
+    public let book: NoteBook
+    public let storePath: String
+    public let versionLabel: String
+    public let colors: ColorSupport
+    let dates: DateFormatter
+    var screen: Screen = .list
+    /// The latest status or error message, shown in the status line until the next key.
+    var message: String?
+    var results: FetchedResults
+    var selected = 0
+    var listTop = 0
+    /// While typing a search; the filter applies as it is typed.
+    var searchInput: TextBuffer?
+    var searchText = ""
+    var noteCount = 0
+    var previews = PreviewCache()
+    /// Measured by the last render: how many list rows fit, and the body editor's width.
+    var lastListHeight = 10
+    var lastEditorWidth = 60
+
+    public init(book: NoteBook, storePath: String, versionLabel: String, colors: ColorSupport,
+                locale: Locale = .current, timeZone: TimeZone = .current) throws {
+        self.book = book
+        self.storePath = storePath
+        self.versionLabel = versionLabel
+        self.colors = colors
+        dates = DateFormatter()
+        dates.locale = locale
+        dates.timeZone = timeZone
+        dates.dateStyle = .medium
+        dates.timeStyle = .short
+        results = try book.notes()
+        noteCount = results.count
+    }
+
+    // MARK: Keys
+
+    /// Handles one key. Errors are shown as messages, never thrown: the app keeps running.
+    public func handle(_ key: Key) -> Action {
+        message = nil
+        do {
+            if key == .control("c") { return .quit }
+            switch screen {
+            case .list: return try handleList(key)
+            case .detail(let state): return try handleDetail(key, state)
+            case .editor(let state): return try handleEditor(key, state)
+            case .prompt(let state): return try handlePrompt(key, state)
+            case .confirm(let state): return try handleConfirm(key, state)
+            case .help(let previous):
+                screen = previous
+                return .none
+            }
+        } catch {
+            message = "\(error)"
+            return .none
+        }
+    }
+
+    /// Receives the text back from the external editor (nil when it failed or was cancelled).
+    public func finishExternalEdit(_ text: String?, error: String? = nil) {
+        guard case .editor(var state) = screen else { return }
+        if let text {
+            state.body.replaceAll(with: text.hasSuffix("\n") ? String(text.dropLast()) : text)
+            screen = .editor(state)
+            message = "body taken back from the editor"
+        } else {
+            message = error ?? "the editor failed; the body is unchanged"
+        }
+    }
+
+    // MARK: Shared
+
+    var selectedNote: ManagedObject? {
+        guard selected >= 0, selected < results.count else { return nil }
+        return results[selected]
+    }
+
+    /// Reads the list again (after a change or a new search), keeping the selection on `noteID`.
+    func reload(selecting noteID: ObjectID? = nil) throws {
+        let keep = noteID ?? selectedNote?.objectID
+        results = try book.notes(matching: searchText.isEmpty ? nil : NoteBook.searchPredicate(searchText))
+        noteCount = try book.count()
+        if let keep, let index = results.ids.firstIndex(of: keep) {
+            selected = index
+        } else {
+            selected = min(selected, max(0, results.count - 1))
+        }
+        previews.removeAll()
+    }
+
+    var supportsImages: Bool { book.capabilities.maxImagesPerNote != 0 }
+
+    var supportsCaptions: Bool {
+        if case .attachments(_, captions: true) = book.capabilities.images { return true }
+        return false
+    }
+
+    func openEditor(for note: ManagedObject?) {
+        let snapshot = note.map(book.snapshot)
+        let title = snapshot?.title ?? "", body = snapshot?.body ?? ""
+        screen = .editor(EditorState(noteID: snapshot?.id, title: TextBuffer(title, allowsNewlines: false),
+                                     body: TextBuffer(body, allowsNewlines: true), focusOnBody: false,
+                                     originalTitle: title, originalBody: body))
+    }
+
+    func promptForImage(for noteID: ObjectID, returningTo previous: Screen) {
+        screen = .prompt(PromptState(purpose: .attachImage(noteID), input: TextBuffer(allowsNewlines: false), previous: previous))
+    }
+}
+
+/// Rendered image previews, by note, attachment and size, so scrolling does not decode again.
+struct PreviewCache {
+    private var entries: [String: [[Cell]]] = [:]
+    private var order: [String] = []
+
+    mutating func cells(key: String, make: () -> [[Cell]]) -> [[Cell]] {
+        if let known = entries[key] { return known }
+        let made = make()
+        entries[key] = made
+        order.append(key)
+        if order.count > 16 { entries.removeValue(forKey: order.removeFirst()) }
+        return made
+    }
+
+    mutating func removeAll() {
+        entries = [:]
+        order = []
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import ManagedStore
+import UnCloudNotesKit
+
+extension NotesApp {
+    func handlePrompt(_ key: Key, _ state: PromptState) throws -> Action {
+        var state = state
+        switch key {
+        case .escape:
+            screen = state.previous
+            return .none
+        case .enter:
+            try submit(state)
+            return .none
+        case .tab:
+            if case .attachImage = state.purpose { complete(&state) }
+        default:
+            edit(&state.input, key)
+            state.error = nil
+            state.completions = []
+        }
+        screen = .prompt(state)
+        return .none
+    }
+
+    private func submit(_ state: PromptState) throws {
+        var state = state
+        switch state.purpose {
+        case .attachImage(let id):
+            let path = PathCompletion.expand(state.input.text)
+            guard !path.isEmpty else {
+                state.error = "type the path of an image file"
+                screen = .prompt(state)
+                return
+            }
+            let image: NoteImage
+            do {
+                image = try NoteImage(contentsOf: URL(fileURLWithPath: path))
+            } catch {
+                state.error = FileManager.default.fileExists(atPath: path) ? "\(error)" : "\(path): no such file"
+                screen = .prompt(state)
+                return
+            }
+            guard let note = book.note(with: id) else {
+                screen = .list
+                return
+            }
+            try book.attachImage(image, to: note)
+            try reload(selecting: id)
+            let count = book.snapshot(of: note).attachments.count
+            screen = .detail(DetailState(noteID: id, attachment: max(0, count - 1)))
+            message = "image attached"
+        case .caption(let id, let attachment):
+            try book.setCaption(state.input.text, of: attachment)
+            screen = state.previous
+            try reload(selecting: id)
+            message = "caption saved"
+        }
+    }
+
+    private func complete(_ state: inout PromptState) {
+        let completion = PathCompletion.complete(state.input.text)
+        state.input.replaceAll(with: completion.text)
+        state.completions = completion.candidates
+        state.error = completion.candidates.isEmpty && completion.text == state.input.text ? nil : state.error
+    }
+}
+
+/// Path completion for the attach prompt: `~` expansion and the longest common prefix of the
+/// matching files, like a shell's Tab.
+public enum PathCompletion {
+    public static func expand(_ text: String) -> String {
+        (text.trimmingCharacters(in: .whitespaces) as NSString).expandingTildeInPath
+    }
+
+    /// The completed text and, when several entries still match, their names.
+    public static func complete(_ text: String) -> (text: String, candidates: [String]) {
+        let expanded = expand(text)
+        let folder = text.hasSuffix("/") || expanded.isEmpty ? (expanded.isEmpty ? "." : expanded) : (expanded as NSString).deletingLastPathComponent
+        let prefix = text.hasSuffix("/") ? "" : (expanded as NSString).lastPathComponent
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? [])
+            .filter { $0.hasPrefix(prefix) && (prefix.hasPrefix(".") || !$0.hasPrefix(".")) }
+            .sorted()
+        guard !names.isEmpty else { return (text, []) }
+        var common = names[0]
+        for name in names.dropFirst() {
+            while !name.hasPrefix(common) { common.removeLast() }
+        }
+        let typedFolder = text.hasSuffix("/") ? text : (text.contains("/") ? (text as NSString).deletingLastPathComponent : "")
+        let joined = typedFolder.isEmpty ? common : (typedFolder.hasSuffix("/") ? typedFolder + common : typedFolder + "/" + common)
+        var isDirectory: ObjCBool = false
+        let full = (folder as NSString).appendingPathComponent(common)
+        if names.count == 1, FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory), isDirectory.boolValue {
+            return (joined + "/", [])
+        }
+        return (joined, names.count > 1 ? names : [])
+    }
+}

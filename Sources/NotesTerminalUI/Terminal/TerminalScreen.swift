@@ -1,0 +1,114 @@
+import CTerminal
+import Foundation
+
+/// Why the full-screen app cannot start.
+public struct TerminalUnavailable: Error, CustomStringConvertible {
+    public let description: String
+}
+
+/// The real terminal, through ncurses: copies finished cell buffers to the screen and reads keys.
+/// Everything else (state, layout, drawing) happens in cell buffers, without a terminal.
+public final class TerminalScreen {
+    public let colors: ColorSupport
+    private var palette: ColorPairs
+    private let keyCodes: [Int32: Key]
+    private var running = true
+
+    /// Starts full-screen mode; refuses without a terminal on stdin and stdout, or with TERM=dumb.
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
+            throw TerminalUnavailable(description: "no terminal: the full-screen app needs one on stdin and stdout; use the scriptable commands instead (uncloudnotes notes --help)")
+        }
+        guard let term = environment["TERM"], !term.isEmpty, term != "dumb" else {
+            throw TerminalUnavailable(description: "TERM is \(environment["TERM"].map { "\"\($0)\"" } ?? "unset"): the full-screen app needs a real terminal; use the scriptable commands instead (uncloudnotes notes --help)")
+        }
+        guard cterminal_start() == 0 else {
+            throw TerminalUnavailable(description: "cannot start the terminal (TERM=\(term)); use the scriptable commands instead (uncloudnotes notes --help)")
+        }
+        colors = ColorSupport(colorCount: Int(cterminal_colors()), environment: environment)
+        palette = ColorPairs(support: colors, maxPairs: Int(cterminal_max_pairs()))
+        var codes: [Int32: Key] = [:]
+        let names: [(String, Key)] = [("up", .up), ("down", .down), ("left", .left), ("right", .right), ("home", .home),
+                                      ("end", .end), ("pageup", .pageUp), ("pagedown", .pageDown),
+                                      ("backspace", .backspace), ("delete", .delete), ("enter", .enter),
+                                      ("resize", .resize), ("btab", .backTab)]
+        for (name, key) in names { codes[cterminal_key_code(name)] = key }
+        keyCodes = codes
+        Self.restoreOnSignals()
+    }
+
+    deinit { stop() }
+
+    /// Restores the terminal. Safe to call more than once.
+    public func stop() {
+        guard running else { return }
+        running = false
+        cterminal_stop()
+    }
+
+    public var size: (rows: Int, columns: Int) {
+        (Int(cterminal_rows()), Int(cterminal_columns()))
+    }
+
+    /// The next key; nil when `timeoutMilliseconds` passes first.
+    public func readKey(timeoutMilliseconds: Int32 = -1) -> Key? {
+        var value: UInt32 = 0
+        switch cterminal_read_key(timeoutMilliseconds, &value) {
+        case 1:
+            return keyCodes[Int32(value)]
+        case 0:
+            return Self.key(forCharacter: value)
+        default:
+            return nil
+        }
+    }
+
+    static func key(forCharacter value: UInt32) -> Key? {
+        switch value {
+        case 0x0D, 0x0A: return .enter
+        case 0x09: return .tab
+        case 0x1B: return .escape
+        case 0x7F, 0x08: return .backspace
+        case 0x01...0x1A: return .control(Character(Unicode.Scalar(value + 0x60)!))
+        default: return Unicode.Scalar(value).map { .character(Character($0)) }
+        }
+    }
+
+    /// Copies a buffer to the screen. Each character is placed at its own column, so a character
+    /// whose width the terminal measures differently cannot shift the rest of the line.
+    public func draw(_ buffer: CellBuffer) {
+        cterminal_clear()
+        for row in 0..<buffer.height {
+            for column in 0..<buffer.width {
+                let cell = buffer[row, column]
+                guard case .character(let character) = cell.content else { continue }
+                let scalars = character.unicodeScalars.map { wchar_t(bitPattern: $0.value) }
+                let pair = palette.pair(foreground: cell.foreground, background: cell.background)
+                scalars.withUnsafeBufferPointer { text in
+                    cterminal_put(Int32(row), Int32(column), text.baseAddress, Int32(text.count),
+                                  cell.style.contains(.bold) ? 1 : 0, cell.style.contains(.reverse) ? 1 : 0,
+                                  cell.style.contains(.dim) ? 1 : 0, cell.style.contains(.underline) ? 1 : 0, Int32(pair))
+                }
+            }
+        }
+        cterminal_refresh()
+    }
+
+    /// Leaves full-screen mode while `body` runs (an editor), then comes back.
+    public func suspended<T>(_ body: () throws -> T) rethrows -> T {
+        cterminal_suspend()
+        defer { cterminal_resume() }
+        return try body()
+    }
+
+    /// SIGTERM, SIGHUP and SIGQUIT restore the terminal before the process ends. (Ctrl-C arrives
+    /// as a key in raw mode, and quits through the app.)
+    private static func restoreOnSignals() {
+        for signalNumber in [SIGTERM, SIGHUP, SIGQUIT] {
+            signal(signalNumber) { number in
+                cterminal_stop()
+                _exit(128 + number)
+            }
+        }
+    }
+}

@@ -1,0 +1,47 @@
+extension NotesApp {
+    /// The title field and the wrapped body with its cursor.
+    func drawEditor(_ state: EditorState, into buffer: inout CellBuffer, area: Rect) {
+        buffer.put(state.noteID == nil ? "New note" : "Edit note", in: area, row: 0, style: .bold)
+        let label = "Title: "
+        buffer.put(label, in: area, row: 2, style: state.focusOnBody ? [] : .bold)
+        let fieldWidth = area.width - DisplayWidth.of(label) - 1
+        drawField(state.title, focused: !state.focusOnBody, into: &buffer, row: area.top + 2,
+                  column: area.left + DisplayWidth.of(label), width: fieldWidth)
+        buffer.put(String(repeating: "─", count: area.width), in: area, row: 3, style: .dim)
+        buffer.put("Body:", in: area, row: 4, style: state.focusOnBody ? .bold : [])
+        let bodyArea = Rect(top: area.top + 5, left: area.left, width: area.width, height: area.height - 5)
+        lastEditorWidth = bodyArea.width - 1
+        let characters = state.body.characters
+        let lines = TextWrapper.wrap(characters, width: bodyArea.width - 1)
+        let cursor = TextWrapper.locate(state.body.cursor, in: lines, characters: characters)
+        var scroll = state.scroll
+        if cursor.line < scroll { scroll = cursor.line }
+        if cursor.line >= scroll + bodyArea.height { scroll = cursor.line - bodyArea.height + 1 }
+        for (row, line) in lines.dropFirst(scroll).prefix(bodyArea.height).enumerated() {
+            buffer.put(line.text, in: bodyArea, row: row)
+        }
+        if state.focusOnBody {
+            markCursor(in: &buffer, row: bodyArea.top + cursor.line - scroll, column: bodyArea.left + cursor.column)
+        }
+    }
+
+    /// A one-line field, scrolled so its cursor shows.
+    func drawField(_ field: TextBuffer, focused: Bool, into buffer: inout CellBuffer, row: Int, column: Int, width: Int) {
+        let characters = field.characters
+        var start = 0
+        while DisplayWidth.of(String(characters[start..<field.cursor])) >= width, start < field.cursor { start += 1 }
+        buffer.put(String(characters[start...]), row: row, column: column, style: .underline, maxColumn: column + width)
+        if focused {
+            markCursor(in: &buffer, row: row, column: column + DisplayWidth.of(String(characters[start..<field.cursor])))
+        }
+    }
+
+    /// Shows the cursor as a reversed cell (the terminal's cursor stays hidden).
+    private func markCursor(in buffer: inout CellBuffer, row: Int, column: Int) {
+        guard row >= 0, row < buffer.height, column >= 0, column < buffer.width else { return }
+        var cell = buffer[row, column]
+        if cell.content == .continuation, column > 0 { cell = buffer[row, column - 1] }
+        cell.style.insert(.reverse)
+        buffer.place(cell, row: row, column: column)
+    }
+}

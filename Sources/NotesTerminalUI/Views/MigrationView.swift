@@ -1,0 +1,81 @@
+import Foundation
+import ManagedStore
+
+/// What the migration screen shows while the store upgrades at launch: the plan, a progress bar
+/// per step, the chapter's console lines, and on failure what happened and what to do.
+public struct MigrationScreenState {
+    public var plan: MigrationPlan?
+    public var stepFractions: [Double] = []
+    public var lines: [String] = []
+    public var backupPath: String?
+    public var failure: String?
+    public var finished = false
+    public var storePath: String
+
+    public init(storePath: String) {
+        self.storePath = storePath
+    }
+
+    public mutating func apply(_ event: MigrationEvent) {
+        switch event {
+        case .planned(let plan):
+            self.plan = plan
+            stepFractions = plan.steps.map { _ in 0 }
+        case .progress(let step, let fraction, _, _):
+            if step < stepFractions.count { stepFractions[step] = fraction }
+        case .stepFinished(let index):
+            if index < stepFractions.count { stepFractions[index] = 1 }
+        case .backupCreated(let path):
+            backupPath = path
+        case .message(let text):
+            lines.append(text)
+        case .waitingForLock:
+            lines.append("Another UnCloudNotes is upgrading this store; waiting for it…")
+        case .cleanedLeftovers(let names):
+            lines.append("Cleaned up after an interrupted upgrade: \(names.joined(separator: ", "))")
+        case .finished:
+            finished = true
+        case .stepStarted:
+            break
+        }
+    }
+
+    public func render(width: Int, height: Int) -> CellBuffer {
+        var buffer = CellBuffer(width: width, height: height)
+        var row = 0
+        func line(_ text: String, _ style: CellStyle = []) {
+            guard row < height else { return }
+            buffer.put(CellBuffer.truncate(text, to: width), row: row, column: 0, style: style)
+            row += 1
+        }
+        line(failure != nil ? "The upgrade failed" : finished ? "Your notes were upgraded" : "Upgrading your notes", .bold)
+        line("store: \(storePath)", .dim)
+        row += 1
+        if let plan {
+            line("\(plan.source.name) → \(plan.destination.name), \(plan.steps.count) step(s)")
+            for (index, step) in plan.steps.enumerated() {
+                let fraction = index < stepFractions.count ? stepFractions[index] : 0
+                let barWidth = max(10, min(30, width - 60))
+                let filled = Int(fraction * Double(barWidth))
+                let bar = "[" + String(repeating: "█", count: filled) + String(repeating: "░", count: barWidth - filled) + "]"
+                line("\(bar) \(String(format: "%3d", Int(fraction * 100)))%  \(step.source.name) → \(step.destination.name): \(step.kindDescription)")
+            }
+            row += 1
+        }
+        if let backupPath { line("backup: \(backupPath)", .dim) }
+        if let failure {
+            row += 1
+            line("Error: \(failure)", .bold)
+            line("Your store is unchanged\(backupPath.map { "; a copy is at \($0)" } ?? "").")
+            line("Get help: run `uncloudnotes store info` and see docs/migration.md; press any key to quit.")
+            return buffer
+        }
+        if finished {
+            line("Done: press any key to see your notes.", .bold)
+            row += 1
+        }
+        let room = max(0, height - row)
+        for text in lines.suffix(room) { line(text, .dim) }
+        return buffer
+    }
+}

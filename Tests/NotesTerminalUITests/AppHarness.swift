@@ -1,0 +1,74 @@
+import Foundation
+import ManagedStore
+import NotesTerminalUI
+import TestSupport
+import UnCloudNotesKit
+
+/// A `NotesApp` on a temporary store, with fixed locale, time zone and dates, so screens render
+/// the same on every machine.
+struct AppHarness {
+    let folder: TemporaryFolder
+    let stack: UnCloudNotesStack
+    let book: NoteBook
+    let app: NotesApp
+
+    static let png = TestImages.encoded(width: 64, height: 32, format: "png")
+
+    /// - Parameter notes: title, body and number of images of each note, oldest first.
+    init(version: String = "v4", notes: [(String, String, Int)] = AppHarness.sampleNotes,
+         colors: ColorSupport = ColorSupport(depth: .none)) throws {
+        folder = try TemporaryFolder()
+        stack = try UnCloudNotesStack(storeURL: folder.url.appendingPathComponent("notes.sqlite"), versionName: version)
+        book = NoteBook(context: try stack.open())
+        let image = try NoteImage(validating: Self.png)
+        for (index, note) in notes.enumerated() {
+            let images = Array(repeating: image, count: min(note.2, book.capabilities.maxImagesPerNote ?? note.2))
+            try book.addNote(title: note.0, body: note.1, images: images,
+                             date: Date(timeIntervalSinceReferenceDate: 800_000_000 + Double(index) * 86_400))
+        }
+        app = try NotesApp(book: book, storePath: "/home/ann/.local/share/uncloudnotes/UnCloudNotesDataModel.sqlite",
+                           versionLabel: stack.versionLabel, colors: colors, locale: Locale(identifier: "en_US_POSIX"),
+                           timeZone: TimeZone(identifier: "UTC")!)
+    }
+
+    static let sampleNotes: [(String, String, Int)] = [
+        ("Groceries", "milk, eggs, bread", 0),
+        ("笔记 — 中文标题", "今天天气很好。我们去公园散步吧。这是一段很长的中文文字，用来检查换行是否按照显示宽度进行。", 0),
+        ("Party 🎉", "Cake 🎂 at eight", 1),
+        ("Trip", "Pack the tent, the stove and the maps. Leave early on Saturday.", 2),
+    ]
+
+    /// Sends keys one by one; returns the last action.
+    @discardableResult
+    func press(_ keys: Key...) -> NotesApp.Action {
+        keys.reduce(NotesApp.Action.none) { _, key in app.handle(key) }
+    }
+
+    func type(_ text: String) {
+        for character in text { _ = app.handle(.character(character)) }
+    }
+
+    func screen(_ width: Int = 80, _ height: Int = 24) -> String {
+        app.render(width: width, height: height).lines.joined(separator: "\n")
+    }
+
+    func titles() throws -> [String] {
+        try book.notes().map { $0.value(forKey: "title")?.displayText ?? "" }
+    }
+}
+
+/// Golden text files in Tests/NotesTerminalUITests/Snapshots. `UPDATE_SNAPSHOTS=1` rewrites them
+/// (then read the diff before committing).
+enum Snapshot {
+    static let folder = SharedFixtures.packageRoot.appendingPathComponent("Tests/NotesTerminalUITests/Snapshots")
+
+    static func matches(_ text: String, named name: String) throws -> Bool {
+        let file = folder.appendingPathComponent("\(name).txt")
+        if ProcessInfo.processInfo.environment["UPDATE_SNAPSHOTS"] == "1" {
+            try Data((text + "\n").utf8).write(to: file)
+            return true
+        }
+        guard let expected = try? String(contentsOf: file, encoding: .utf8) else { return false }
+        return expected == text + "\n"
+    }
+}
