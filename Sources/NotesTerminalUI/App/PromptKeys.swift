@@ -33,11 +33,18 @@ extension NotesApp {
                 screen = .prompt(state)
                 return
             }
+            // The reason first, then the file's name: a long path must not push the reason off screen.
+            let name = (path as NSString).lastPathComponent
             let image: NoteImage
             do {
-                image = try NoteImage(contentsOf: URL(fileURLWithPath: path))
+                var isDirectory: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                    throw ImageError("no such file")
+                }
+                guard !isDirectory.boolValue else { throw ImageError("a folder, not an image file") }
+                image = try NoteImage(validating: try Data(contentsOf: URL(fileURLWithPath: path)))
             } catch {
-                state.error = FileManager.default.fileExists(atPath: path) ? "\(error)" : "\(path): no such file"
+                state.error = "\(error) (\(name))"
                 screen = .prompt(state)
                 return
             }
