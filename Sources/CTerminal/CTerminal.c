@@ -1,6 +1,7 @@
 #define _XOPEN_SOURCE 700
 #define NCURSES_WIDECHAR 1
 #include <locale.h>
+#include <signal.h>
 #include <string.h>
 #include <wchar.h>
 #include <ncursesw/curses.h>
@@ -14,6 +15,13 @@ int cterminal_wcwidth(uint32_t scalar) {
 
 int cterminal_start(void) {
     setlocale(LC_ALL, "");
+    // A parent may have left SIGWINCH ignored or blocked (both are inherited): ncurses then never
+    // learns of a resize. Restore both before ncurses installs its handler.
+    sigset_t resize;
+    sigemptyset(&resize);
+    sigaddset(&resize, SIGWINCH);
+    sigprocmask(SIG_UNBLOCK, &resize, NULL);
+    signal(SIGWINCH, SIG_DFL);
     if (initscr() == NULL) return -1;
     started = 1;
     raw();

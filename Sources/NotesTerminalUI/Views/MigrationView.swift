@@ -49,7 +49,7 @@ public struct MigrationScreenState {
             row += 1
         }
         line(failure != nil ? "The upgrade failed" : finished ? "Your notes were upgraded" : "Upgrading your notes", .bold)
-        line("store: \(storePath)", .dim)
+        line(CellBuffer.truncateMiddle("store: \(storePath)", to: width), .dim)
         row += 1
         if let plan {
             line("\(plan.source.name) → \(plan.destination.name), \(plan.steps.count) step(s)")
@@ -62,7 +62,7 @@ public struct MigrationScreenState {
             }
             row += 1
         }
-        if let backupPath { line("backup: \(backupPath)", .dim) }
+        if let backupPath { line(CellBuffer.truncateMiddle("backup: \(backupPath)", to: width), .dim) }
         if let failure {
             row += 1
             line("Error: \(failure)", .bold)

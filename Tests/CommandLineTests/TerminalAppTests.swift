@@ -1,0 +1,108 @@
+import Foundation
+import ManagedStore
+import Testing
+import TestSupport
+import UnCloudNotesKit
+
+@Suite("The full-screen app, driven in tmux", .serialized)
+struct TerminalAppTests {
+    /// Runs the app on a store, then prints how it exited and whether the terminal is back in
+    /// canonical mode (restored), and waits so the screen can be read.
+    private func launch(store: URL, arguments: String = "", editor: String? = nil) throws -> TmuxSession {
+        let command = "'\(BuiltExecutable.url.path)' --store '\(store.path)' \(arguments); echo \"EXITED:$?\"; stty -a | grep -o -- '-\\?icanon' | head -1; sleep 60"
+        var environment = ["LANG": "C.UTF-8"]
+        if let editor { environment["EDITOR"] = editor }
+        return try TmuxSession(command: command, width: 100, height: 30, environment: environment)
+    }
+
+    @Test("create a note, attach an image, see it, edit it in $EDITOR, search, delete")
+    func fullFlow() throws {
+        let folder = try TemporaryFolder()
+        let store = folder.url.appendingPathComponent("notes.sqlite")
+        let image = folder.url.appendingPathComponent("photo.png")
+        try TestImages.encoded(width: 40, height: 20, format: "png").write(to: image)
+        let editor = try folder.write("#!/bin/sh\nprintf 'edited in the editor' > \"$1\"\n", to: "editor.sh")
+        chmod(editor.path, 0o755)
+        let tmux = try launch(store: store, editor: editor.path)
+
+        try tmux.waitFor("No notes yet: press n to write one.")
+        try tmux.press("n")
+        try tmux.waitFor("New note")
+        try tmux.type("Holiday 🏖 笔记")
+        try tmux.press("Tab")
+        try tmux.type("first draft")
+        try tmux.press("C-s")
+        try tmux.waitFor("note created")
+        #expect(try tmux.screen().contains("›Holiday 🏖 笔记"))
+
+        try tmux.press("a")
+        try tmux.waitFor("Attach image (path):")
+        try tmux.type(image.path)
+        try tmux.press("Enter")
+        try tmux.waitFor("Image 1 of 1 · 40×20 px")
+        try tmux.press("Escape")
+        try tmux.waitFor("[img]")
+
+        try tmux.press("e")
+        try tmux.waitFor("Edit note")
+        try tmux.press("C-e")
+        try tmux.waitFor("body taken back from the editor")
+        try tmux.press("C-s")
+        try tmux.waitFor("edited in the editor")
+
+        try tmux.press("Escape", "/")
+        try tmux.type("EDITED")
+        try tmux.waitFor("(1 found)")
+        try tmux.press("Escape")
+        try tmux.press("d")
+        try tmux.waitFor("Delete the note “Holiday 🏖 笔记”? y/N")
+        try tmux.press("y")
+        try tmux.waitFor("No notes yet")
+        try tmux.press("q")
+        let end = try tmux.waitFor("EXITED:0")
+        #expect(end.contains("\nicanon"), "the terminal must be restored: \(end)")
+    }
+
+    @Test("launched on a v1 store, the app shows the upgrade, then the migrated notes")
+    func migrationScreen() throws {
+        let folder = try TemporaryFolder()
+        let store = try ProjectFixtures.copyStore("v1", into: folder)
+        let tmux = try launch(store: store)
+        let screen = try tmux.waitFor("Your notes were upgraded")
+        #expect(screen.contains("UnCloudNotesDataModel → UnCloudNotesDataModel v4, 3 step(s)"))
+        #expect(screen.contains("in place"))
+        #expect(screen.contains("UnCloudNotesDataModel.sqlite.v1-backup"))
+        #expect(FileManager.default.fileExists(atPath: store.path + ".v1-backup"))
+        try tmux.press("Space")
+        let list = try tmux.waitFor("Groceries")
+        #expect(list.contains("12 notes · v4"))
+        try tmux.press("C-c")
+        try tmux.waitFor("EXITED:0")
+        #expect(try StoreMetadata.read(storeAt: store).isCompatible(with: UnCloudNotesModel.load().current))
+    }
+
+    @Test("a tiny terminal shows a clear message until it grows")
+    func tinyTerminal() throws {
+        let folder = try TemporaryFolder()
+        let tmux = try TmuxSession(command: "'\(BuiltExecutable.url.path)' --store '\(folder.url.path)/n.sqlite'; sleep 60",
+                                   width: 40, height: 10, environment: ["LANG": "C.UTF-8"])
+        try tmux.waitFor("Terminal too small")
+        try tmux.waitFor("need 50x12, have 40x10")
+        try tmux.resize(width: 80, height: 24)
+        try tmux.waitFor("No notes yet: press n to write one.")
+        try tmux.resize(width: 45, height: 24)
+        try tmux.waitFor("need 50x12, have 45x24")
+    }
+
+    @Test("without a terminal, or with TERM=dumb: one line pointing to the scriptable commands, exit code 2")
+    func noTerminal() throws {
+        let folder = try TemporaryFolder()
+        let piped = try BuiltExecutable.run(["--store", folder.url.appendingPathComponent("n.sqlite").path])
+        #expect(piped.exitCode == 2)
+        #expect(piped.standardError == "uncloudnotes: no terminal: the full-screen app needs one on stdin and stdout; use the scriptable commands instead (uncloudnotes notes --help)\n")
+        let tmux = try TmuxSession(command: "TERM=dumb '\(BuiltExecutable.url.path)' --store '\(folder.url.path)/n.sqlite'; echo \"EXITED:$?\"; sleep 60",
+                                   environment: ["LANG": "C.UTF-8"])
+        let screen = try tmux.waitFor("EXITED:2")
+        #expect(screen.contains("TERM is \"dumb\""))
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+
+/// Drives a real program in tmux, as a person at a terminal would: type keys, read the screen.
+/// Each session runs on its own tmux server socket and is killed when released.
+public final class TmuxSession {
+    public let name: String
+    private let socket: String
+
+    /// Starts `command` (run by `sh -c`) in a detached session of the given size.
+    public init(command: String, width: Int = 100, height: Int = 30, environment: [String: String] = [:]) throws {
+        name = "uncloudnotes-\(UUID().uuidString.prefix(8))"
+        socket = name
+        var arguments = ["new-session", "-d", "-s", name, "-x", String(width), "-y", String(height)]
+        for (key, value) in environment.sorted(by: { $0.key < $1.key }) { arguments += ["-e", "\(key)=\(value)"] }
+        arguments.append(command)
+        try tmux(arguments)
+    }
+
+    deinit {
+        _ = try? tmux(["kill-server"])
+    }
+
+    /// The screen's text now.
+    public func screen() throws -> String {
+        try tmux(["capture-pane", "-p", "-t", name])
+    }
+
+    /// Waits until the screen shows `text` (polling what tmux shows; the program runs on its own),
+    /// and returns the screen. Throws, with the last screen, after `timeout` seconds.
+    @discardableResult
+    public func waitFor(_ text: String, timeout: TimeInterval = 15) throws -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        var last = ""
+        while Date() < deadline {
+            last = try screen()
+            if last.contains(text) { return last }
+            usleep(50_000)
+        }
+        throw TmuxError(description: "timed out waiting for \"\(text)\"; the screen shows:\n\(last)")
+    }
+
+    /// Types text literally.
+    public func type(_ text: String) throws {
+        try tmux(["send-keys", "-t", name, "-l", text])
+    }
+
+    /// Presses named keys: Enter, Escape, Tab, Up, Down, End, C-s, …
+    public func press(_ keys: String...) throws {
+        try tmux(["send-keys", "-t", name] + keys)
+    }
+
+    /// Resizes the window, as a person dragging the terminal's corner would.
+    public func resize(width: Int, height: Int) throws {
+        try tmux(["resize-window", "-t", name, "-x", String(width), "-y", String(height)])
+    }
+
+    @discardableResult
+    private func tmux(_ arguments: [String]) throws -> String {
+        // posix_spawn rather than Foundation's Process, whose wait can hang here: the tmux server
+        // that new-session starts lives on after the client exits. Output goes to a file.
+        let folder = try TemporaryFolder()
+        let outputPath = folder.url.appendingPathComponent("out").path
+        let argv = ["tmux", "-L", socket] + arguments
+        var actions: posix_spawn_file_actions_t = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        var pid: pid_t = 0
+        let cArguments = argv.map { strdup($0) } + [nil]
+        defer { cArguments.forEach { free($0) } }
+        guard posix_spawnp(&pid, "tmux", &actions, nil, cArguments, environ) == 0 else {
+            throw TmuxError(description: "cannot run tmux (is it installed? make test installs it)")
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let data = (try? Data(contentsOf: URL(fileURLWithPath: outputPath))) ?? Data()
+        let exitedCleanly = status & 0x7f == 0 && (status >> 8) & 0xff == 0
+        guard exitedCleanly || arguments.first == "kill-server" else {
+            throw TmuxError(description: "tmux \(arguments.joined(separator: " ")) failed (is tmux installed? make test installs it)")
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    public struct TmuxError: Error, CustomStringConvertible {
+        public let description: String
+    }
+}
