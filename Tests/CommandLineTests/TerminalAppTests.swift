@@ -9,7 +9,7 @@ struct TerminalAppTests {
     /// Runs the app on a store, then prints how it exited and whether the terminal is back in
     /// canonical mode (restored), and waits so the screen can be read.
     private func launch(store: URL, arguments: String = "", editor: String? = nil) throws -> TmuxSession {
-        let command = "'\(BuiltExecutable.url.path)' --store '\(store.path)' \(arguments); echo \"EXITED:$?\"; stty -a | grep -o -- '-\\?icanon' | head -1; sleep 60"
+        let command = "'\(BuiltExecutable.url.path)' --store '\(store.path)' \(arguments); echo \"EXITED:$?\"; echo \"MODE:$(stty -a | grep -o -- '-\\?icanon' | head -1)\"; sleep 60"
         var environment = ["LANG": "C.UTF-8"]
         if let editor { environment["EDITOR"] = editor }
         return try TmuxSession(command: command, width: 100, height: 30, environment: environment)
@@ -59,8 +59,9 @@ struct TerminalAppTests {
         try tmux.press("y")
         try tmux.waitFor("No notes yet")
         try tmux.press("q")
-        let end = try tmux.waitFor("EXITED:0")
-        #expect(end.contains("\nicanon"), "the terminal must be restored: \(end)")
+        let end = try tmux.waitFor("MODE:")
+        #expect(end.contains("EXITED:0"))
+        #expect(end.contains("MODE:icanon"), "the terminal must be back in canonical mode: \(end)")
     }
 
     @Test("launched on a v1 store, the app shows the upgrade, then the migrated notes")
