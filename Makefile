@@ -3,9 +3,9 @@ SWIFT ?= swift
 
 .PHONY: run test deps build
 
-## Install what is needed, build, and start the app.
+## Install what is needed, build, and start the app (on the default store; pass more with ARGS=...).
 run: build
-	.build/debug/uncloudnotes model show
+	.build/debug/uncloudnotes $(ARGS)
 
 ## Install what is needed, build, and run every test.
 test: deps
