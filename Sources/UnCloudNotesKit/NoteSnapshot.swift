@@ -113,6 +113,11 @@ extension NoteBook {
              .comparison(.keyPath(base: nil, components: ["body"]), .contains, .constant(.string(text)), [.caseInsensitive, .diacriticInsensitive])])
     }
 
+    /// Saves changes made with `attach`, or undoes them all on error.
+    public func saveChanges() throws {
+        try saveOrRollBack()
+    }
+
     func saveOrRollBack() throws {
         do {
             try context.save()
