@@ -39,6 +39,8 @@ let package = Package(
                 .copy("UnCloudNotesDataModel.xcdatamodeld"),
                 .copy("UnCloudNotesMappingModel_v2_to_v3.xcmappingmodel"),
                 .copy("UnCloudNotesMappingModel_v3_to_v4.xcmappingmodel"),
+                .copy("SampleImages"),
+                .copy("SampleStores"),
             ]
         ),
         // gdk-pixbuf decodes the images attached to notes (PNG, JPEG, …).
@@ -49,7 +51,8 @@ let package = Package(
         ),
         .target(
             name: "UnCloudNotesKit",
-            dependencies: ["ManagedStore", "UnCloudNotesResources", "CGdkPixbuf"]
+            dependencies: ["ManagedStore", "UnCloudNotesResources", "CGdkPixbuf",
+                           .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // C shim: what Swift cannot call directly (wcwidth, ncurses' macros and globals).
         .target(name: "CTerminal", linkerSettings: [.linkedLibrary("ncursesw")]),
@@ -61,6 +64,7 @@ let package = Package(
             dependencies: [
                 "ManagedStore",
                 "UnCloudNotesKit",
+                "UnCloudNotesResources",
                 "NotesTerminalUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

@@ -7,6 +7,11 @@ struct ModelCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "model",
         abstract: "Inspect data models (the app's own, or any Xcode model).",
+        discussion: """
+            Examples:
+              uncloudnotes model show
+              uncloudnotes model show ~/App/Model.xcdatamodeld --json
+            """,
         subcommands: [ShowModelCommand.self])
 }
 

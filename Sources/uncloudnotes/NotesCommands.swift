@@ -7,6 +7,15 @@ struct NotesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "notes",
         abstract: "Work with notes from scripts, without the full-screen app.",
+        discussion: """
+            Notes are numbered as `notes list` shows them. Errors go to stderr in one line; exit \
+            codes are 0 (ok), 1 (error) and 2 (usage).
+
+            Examples:
+              uncloudnotes notes add --title "Groceries" --body "milk"
+              uncloudnotes notes list --json
+              uncloudnotes notes export --markdown ~/notes
+            """,
         subcommands: [NotesListCommand.self, NotesShowCommand.self, NotesAddCommand.self, NotesEditCommand.self,
                       NotesAttachCommand.self, NotesDeleteCommand.self, NotesExportCommand.self, NotesImportCommand.self])
 }

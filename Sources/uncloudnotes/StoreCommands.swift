@@ -7,6 +7,12 @@ struct StoreCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "store",
         abstract: "Inspect, upgrade and export stores (the app's, or any Core Data store with --model).",
+        discussion: """
+            Examples:
+              uncloudnotes store info
+              uncloudnotes store migrate old.sqlite --dry-run
+              uncloudnotes store export old.sqlite --json
+            """,
         subcommands: [StoreInfoCommand.self, StoreMigrateCommand.self, StoreExportCommand.self])
 }
 

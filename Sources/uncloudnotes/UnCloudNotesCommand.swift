@@ -17,7 +17,7 @@ struct UnCloudNotesCommand: ParsableCommand {
               uncloudnotes store migrate old.sqlite       upgrade a store step by step
               uncloudnotes model show                     the app's model versions and hashes
             """,
-        subcommands: [NotesCommand.self, StoreCommand.self, ModelCommand.self])
+        subcommands: [NotesCommand.self, StoreCommand.self, ModelCommand.self, WalkthroughCommand.self, SampleCommand.self])
 
     @OptionGroup var global: GlobalOptions
 

@@ -68,6 +68,17 @@ struct ModelShowCommandTests {
         #expect(result.standardError.contains("Unknown option '--no-such-flag'"))
     }
 
+    @Test("every command's --help has examples", arguments: [
+        [], ["notes"], ["notes", "list"], ["notes", "show"], ["notes", "add"], ["notes", "edit"], ["notes", "attach"],
+        ["notes", "delete"], ["notes", "export"], ["notes", "import"], ["store"], ["store", "info"], ["store", "migrate"],
+        ["store", "export"], ["model"], ["model", "show"], ["walkthrough"], ["sample"], ["sample", "open"],
+    ])
+    func everyHelp(command: [String]) throws {
+        let result = try BuiltExecutable.run(command + ["--help"])
+        #expect(result.exitCode == 0)
+        #expect(result.standardOutput.contains("Examples:\n  uncloudnotes"), "\(command)")
+    }
+
     @Test("--help teaches with examples")
     func help() throws {
         let result = try BuiltExecutable.run(["model", "show", "--help"])

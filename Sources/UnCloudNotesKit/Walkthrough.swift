@@ -1,0 +1,174 @@
+import Foundation
+import GRDB
+import ManagedStore
+import UnCloudNotesResources
+
+/// Replays the chapter on real stores, step by step: the v1 app makes notes, v2 upgrades in place
+/// and adds images, v3 moves them into attachments with a mapping model, v4 makes image
+/// attachments with a custom policy, and finally old stores skip straight to v4, one step at a time.
+public struct Walkthrough {
+    /// The chapter's default body for new notes, so creating test notes is quick.
+    public static let loremIpsum = "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua. Ut enim ad minim veniam, quis nostrud exercitation ullamco laboris."
+
+    public static let stepTitles = [
+        "v1: the first app makes notes",
+        "v2: a lightweight migration, in place; notes get images",
+        "v3: a mapping model moves images into attachments",
+        "v4: a custom policy makes image attachments with captions and sizes",
+        "skipping versions: old stores go straight to v4, one step at a time",
+    ]
+
+    public let folder: URL
+    /// Where each line of output goes.
+    public let print: (String) -> Void
+    /// Called with the stack at each version when the user wants to add notes by hand (the
+    /// terminal UI); nil to run without pausing.
+    public let interactive: ((UnCloudNotesStack) throws -> Void)?
+
+    public init(folder: URL, interactive: ((UnCloudNotesStack) throws -> Void)? = nil, print: @escaping (String) -> Void) {
+        self.folder = folder
+        self.interactive = interactive
+        self.print = print
+    }
+
+    public var storeURL: URL { folder.appendingPathComponent(StoreLocation.fileName) }
+
+    /// Runs steps 1 through `lastStep` (1...5).
+    public func run(through lastStep: Int = 5) throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let steps: [() throws -> Void] = [stepOne, stepTwo, stepThree, stepFour, stepFive]
+        for (index, step) in steps.prefix(max(1, min(lastStep, 5))).enumerated() {
+            print("")
+            print("━━ Step \(index + 1): \(Self.stepTitles[index])")
+            try step()
+        }
+        print("")
+        print("The stores are kept in \(folder.path)")
+    }
+
+    // MARK: Steps
+
+    private func stepOne() throws {
+        let stack = try UnCloudNotesStack(storeURL: storeURL, versionName: "v1")
+        let book = NoteBook(context: try stack.open())
+        for (index, title) in ["First note", "Shopping", "Ideas"].enumerated() {
+            try book.addNote(title: title, body: Self.loremIpsum, date: Date(timeIntervalSinceNow: Double(index - 3) * 60))
+        }
+        try book.context.store.close()
+        print("The v1 app created \(storeURL.lastPathComponent) with three notes. Its tables:")
+        try showSchema(of: storeURL)
+        try pause(at: stack)
+        try showContents(stack)
+    }
+
+    private func stepTwo() throws {
+        let stack = try migrate(to: "v2")
+        let book = NoteBook(context: try stack.open())
+        let notes = try book.notes()
+        for (note, name) in zip(Array(notes.prefix(2)), ["sunset.png", "leaf.jpg"]) {
+            try book.attachImage(try sampleImage(name), to: note)
+        }
+        try book.context.store.close()
+        print("Two notes got an image (Note.image, through ImageTransformer).")
+        try pause(at: stack)
+        try showContents(stack)
+    }
+
+    private func stepThree() throws {
+        let stack = try UnCloudNotesStack(storeURL: storeURL, versionName: "v3")
+        if let mapping = MappingModel.find(in: stack.mappingModels, from: stack.model.versions[1], to: stack.model.versions[2]) {
+            describe(mapping)
+        }
+        _ = try migrate(to: "v3")
+        try pause(at: stack)
+        try showContents(stack)
+    }
+
+    private func stepFour() throws {
+        let stack = try UnCloudNotesStack(storeURL: storeURL, versionName: "v4")
+        if let mapping = MappingModel.find(in: stack.mappingModels, from: stack.model.versions[2], to: stack.model.versions[3]) {
+            describe(mapping)
+        }
+        _ = try migrate(to: "v4")
+        print("Captions are the first \(AttachmentToImageAttachmentMigrationPolicyV3toV4.captionLength) characters of each note's body; width and height come from the image headers.")
+        try pause(at: stack)
+        try showContents(stack)
+    }
+
+    private func stepFive() throws {
+        for (version, name) in [("v1", "skipping-from-v1.sqlite"), ("v2", "skipping-from-v2.sqlite")] {
+            let url = folder.appendingPathComponent(name)
+            let old = try UnCloudNotesStack(storeURL: url, versionName: version)
+            let book = NoteBook(context: try old.open())
+            let images = version == "v2" ? [try sampleImage("dots.png")] : []
+            try book.addNote(title: "Written by the \(version) app", body: Self.loremIpsum, images: images)
+            try book.context.store.close()
+            print("")
+            print("A \(version) store, \(name), opened by the v4 app:")
+            let current = try UnCloudNotesStack(storeURL: url)
+            try current.migrator.migrateIfNeeded(observer: report)
+            try showContents(current)
+        }
+    }
+
+    // MARK: Helpers
+
+    /// Opens the store as the given version, printing the migration as it runs.
+    private func migrate(to version: String) throws -> UnCloudNotesStack {
+        let stack = try UnCloudNotesStack(storeURL: storeURL, versionName: version)
+        try stack.migrator.migrateIfNeeded(observer: report)
+        return stack
+    }
+
+    private func report(_ event: MigrationEvent) {
+        switch event {
+        case .planned(let plan):
+            print("Plan: \(plan.steps.map { "\($0.source.name) → \($0.destination.name) (\($0.kindDescription))" }.joined(separator: "; "))")
+        case .backupCreated(let path): print("Backup: \(path)")
+        case .message(let text): print(text)
+        default: break
+        }
+    }
+
+    private func describe(_ mapping: MappingModel) {
+        print("Mapping model \(mapping.name):")
+        for entity in mapping.entityMappings {
+            var line = "  \(entity.name): \(entity.sourceEntityName ?? "-") → \(entity.destinationEntityName ?? "-")"
+            if let filter = entity.filterPredicate { line += ", filter \(filter)" }
+            if let policy = entity.policyClassName { line += ", policy \(policy)" }
+            print(line)
+            for attribute in entity.attributeMappings {
+                print("    \(attribute.name) = \(attribute.valueExpression.map { "\($0)" } ?? "(default)")")
+            }
+            for relationship in entity.relationshipMappings {
+                print("    \(relationship.name) = \(relationship.valueExpression.map { "\($0)" } ?? "(none)")")
+            }
+        }
+    }
+
+    private func showSchema(of url: URL) throws {
+        let queue = try DatabaseQueue(path: url.path)
+        defer { try? queue.close() }
+        let statements = try queue.read { db in
+            try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND sql IS NOT NULL ORDER BY name")
+        }
+        statements.forEach { print("  \($0)") }
+    }
+
+    private func showContents(_ stack: UnCloudNotesStack) throws {
+        let store = try PersistentStore.open(at: stack.storeURL, model: stack.version, options: StoreOptions(isReadOnly: true))
+        defer { try? store.close() }
+        print("Contents at \(stack.versionLabel):")
+        try StoreTable.lines(for: ManagedObjectContext(store: store)).forEach(print)
+    }
+
+    private func pause(at stack: UnCloudNotesStack) throws {
+        guard let interactive else { return }
+        print("Opening the \(stack.versionLabel) app: add notes if you like, then press q to go on.")
+        try interactive(stack)
+    }
+
+    private func sampleImage(_ name: String) throws -> NoteImage {
+        try NoteImage(contentsOf: UnCloudNotesResources.url(named: "SampleImages/\(name)"))
+    }
+}
