@@ -13,6 +13,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "uncloudnotes", targets: ["uncloudnotes"]),
+        .executable(name: "uncloudnotes-bench", targets: ["uncloudnotes-bench"]),
         .library(name: "ManagedStore", targets: ["ManagedStore"]),
         .library(name: "UnCloudNotesKit", targets: ["UnCloudNotesKit"]),
     ],
@@ -75,6 +76,15 @@ let package = Package(
             "ManagedStore", "CGdkPixbuf", .product(name: "Logging", package: "swift-log"),
             .product(name: "GRDB", package: "GRDB.swift"),
         ], path: "Tests/TestSupport"),
+        // The benchmark program (make bench): migrations against hand-written SQL, launch, search.
+        .executableTarget(
+            name: "uncloudnotes-bench",
+            dependencies: [
+                "ManagedStore", "UnCloudNotesKit", "NotesTerminalUI", "CGdkPixbuf",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         .testTarget(name: "ManagedStoreTests", dependencies: [
             "ManagedStore", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
@@ -85,6 +95,6 @@ let package = Package(
             "NotesTerminalUI", "UnCloudNotesKit", "ManagedStore", "TestSupport",
         ], exclude: ["Snapshots"]),
         // Depends on the executable so that `swift test` builds the binary these tests run.
-        .testTarget(name: "CommandLineTests", dependencies: ["uncloudnotes", "TestSupport", "UnCloudNotesKit", "ManagedStore"]),
+        .testTarget(name: "CommandLineTests", dependencies: ["uncloudnotes", "uncloudnotes-bench", "TestSupport", "UnCloudNotesKit", "ManagedStore"]),
     ]
 )

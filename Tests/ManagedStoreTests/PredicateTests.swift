@@ -142,6 +142,19 @@ struct PredicateAgreementTests {
         #expect(try context.count(request) == 2)
     }
 
+    @Test("case and diacritic folding gives what Foundation's folding gives, character by character",
+          arguments: ["Crème Brûlée", "STRASSE straße", "e\u{301}cole", "ÄÖÜ äöü", "笔记 Notes 🙂", "ǅemal", "İstanbul", "plain ascii TEXT"])
+    func folding(text: String) throws {
+        for options: String.CompareOptions in [[.caseInsensitive], [.diacriticInsensitive], [.caseInsensitive, .diacriticInsensitive]] {
+            let expected = text.folding(options: options, locale: nil).precomposedStringWithCanonicalMapping
+            let bag = ExpressionValue.object(Bag(["t": .string(text)]))
+            let flags = (options.contains(.caseInsensitive) ? "c" : "") + (options.contains(.diacriticInsensitive) ? "d" : "")
+            let predicate = ObjectPredicate.comparison(.keyPath(base: nil, components: ["t"]), .equal, .constant(.string(expected)),
+                                                       ComparisonOptions(rawValue: (options.contains(.caseInsensitive) ? 1 : 0) | (options.contains(.diacriticInsensitive) ? 2 : 0)))
+            #expect(try ExpressionEvaluator().evaluate(predicate, on: bag), "\(text) [\(flags)]")
+        }
+    }
+
     @Test("FUNCTION asks its target to perform the selector")
     func functionCall() throws {
         let evaluator = ExpressionEvaluator(variables: ["checker": .object(MultiplesOf(3))])

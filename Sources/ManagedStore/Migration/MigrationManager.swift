@@ -26,7 +26,10 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
     let sourceStore: PersistentStore
     let destinationStore: PersistentStore
     let policies: [EntityMigrationPolicy]
+    /// Rows per SQL batch of the set-based path.
     static let batchSize = 2_000
+    /// Objects per batch of the per-object path: small, since objects may carry images.
+    static let objectBatchSize = 200
     private let progressHandler: ((MigrationProgress) -> Void)?
     private let cancellation: MigrationCancellation?
     private var pendingAssociations: [(source: ObjectID, destination: ManagedObject, mapping: Int)] = []
@@ -215,7 +218,7 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
         var last: Int64 = 0
         while true {
             let rows = try destinationStore.database.read { db in
-                try Row.fetchAll(db, sql: "SELECT s.Z_PK, s.Z_ENT FROM \(selection.from) AND s.Z_PK > ? ORDER BY s.Z_PK LIMIT \(Self.batchSize)",
+                try Row.fetchAll(db, sql: "SELECT s.Z_PK, s.Z_ENT FROM \(selection.from) AND s.Z_PK > ? ORDER BY s.Z_PK LIMIT \(Self.objectBatchSize)",
                                  arguments: StatementArguments(selection.arguments + [last.databaseValue]))
             }
             guard let final = rows.last else { return }
@@ -269,7 +272,7 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
         var last: Int64 = 0
         while true {
             let rows = try destinationStore.database.read { db in
-                try Row.fetchAll(db, sql: "SELECT dpk, dent FROM temp.\(Self.association(index)) WHERE dpk > ? ORDER BY dpk LIMIT \(Self.batchSize)", arguments: [last])
+                try Row.fetchAll(db, sql: "SELECT dpk, dent FROM temp.\(Self.association(index)) WHERE dpk > ? ORDER BY dpk LIMIT \(Self.objectBatchSize)", arguments: [last])
             }
             guard let final = rows.last else { break }
             last = final["dpk"]

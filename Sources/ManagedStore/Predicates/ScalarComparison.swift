@@ -98,15 +98,22 @@ enum ScalarComparison {
 
 /// The text operators of NSPredicate.
 enum StringMatching {
+    /// Folds case and/or diacritics. ASCII text (most of it, in practice) is lowercased byte by
+    /// byte; other text is folded character by character through a cache, since Foundation's
+    /// folding is slow enough to dominate a search over many rows.
     static func fold(_ text: String, _ options: String.CompareOptions) -> String {
-        text.folding(options: options, locale: nil).precomposedStringWithCanonicalMapping
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            guard options.contains(.caseInsensitive) else { return text }
+            return String(decoding: text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
+        }
+        return FoldingCache.shared.fold(text, options)
     }
 
     static func matches(_ text: String, _ op: ComparisonOperator, _ pattern: String, caseInsensitive: Bool) -> Bool {
         switch op {
         case .beginsWith: return text.utf8.starts(with: pattern.utf8)
         case .endsWith: return text.utf8.reversed().starts(with: pattern.utf8.reversed())
-        case .contains: return pattern.isEmpty || text.range(of: pattern, options: .literal) != nil
+        case .contains: return pattern.isEmpty || text.utf8.firstRange(of: pattern.utf8) != nil
         case .like: return wildcard(Array(text), Array(pattern))
         case .matches:
             let options: NSRegularExpression.Options = caseInsensitive ? [.caseInsensitive] : []
@@ -144,5 +151,65 @@ enum StringMatching {
         }
         while patternIndex < pattern.count, pattern[patternIndex] == "*" { patternIndex += 1 }
         return patternIndex == pattern.count
+    }
+}
+
+/// Folded forms of characters, computed once with Foundation and reused: folding a whole string
+/// character by character gives the same result as folding it at once, far faster.
+final class FoldingCache: @unchecked Sendable {
+    static let shared = FoldingCache()
+    private let lock = NSLock()
+    private var characters: [UInt: [Character: String]] = [:]
+    private var scalars: [UInt: [UInt32: [UInt8]]] = [:]
+
+    func fold(_ text: String, _ options: String.CompareOptions) -> String {
+        lock.lock()
+        defer { lock.unlock() }
+        return options.contains(.diacriticInsensitive) ? foldScalars(text, options) : foldCharacters(text, options)
+    }
+
+    /// Without accents, scalar by scalar: combining marks fold to nothing and accented letters to
+    /// their base, so no grapheme breaking or normalisation is needed, which makes searches fast.
+    private func foldScalars(_ text: String, _ options: String.CompareOptions) -> String {
+        var table = scalars[options.rawValue] ?? [:]
+        defer { scalars[options.rawValue] = table }
+        let lowercase = options.contains(.caseInsensitive)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            if scalar.isASCII {
+                let byte = UInt8(scalar.value)
+                bytes.append(lowercase && byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte)
+            } else if let known = table[scalar.value] {
+                bytes += known
+            } else if scalar.properties.generalCategory == .nonspacingMark || scalar.properties.generalCategory == .enclosingMark {
+                table[scalar.value] = []
+            } else {
+                let value = Array(String(scalar).folding(options: options, locale: nil).precomposedStringWithCanonicalMapping.utf8)
+                if table.count < 100_000 { table[scalar.value] = value }
+                bytes += value
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Case only, character by character (accents stay, precomposed).
+    private func foldCharacters(_ text: String, _ options: String.CompareOptions) -> String {
+        var table = characters[options.rawValue] ?? [:]
+        defer { characters[options.rawValue] = table }
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        for character in text {
+            if let ascii = character.asciiValue {
+                result.unicodeScalars.append(Unicode.Scalar(ascii >= 0x41 && ascii <= 0x5A ? ascii + 0x20 : ascii))
+            } else if let known = table[character] {
+                result += known
+            } else {
+                let value = String(character).folding(options: options, locale: nil).precomposedStringWithCanonicalMapping
+                if table.count < 100_000 { table[character] = value }
+                result += value
+            }
+        }
+        return result
     }
 }
