@@ -1,7 +1,7 @@
 # The two commands of the README, and the steps they share.
 SWIFT ?= swift
 
-.PHONY: run test deps build
+.PHONY: run test bench deps build
 
 ## Install what is needed, build, and start the app (on the default store; pass more with ARGS=...).
 run: build
@@ -11,6 +11,10 @@ run: build
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --disable-xctest
+
+## Measure migrations, launch and search (release build); writes docs/performance.md and .json.
+bench: deps
+	$(SWIFT) run -c release uncloudnotes-bench --output docs
 
 build: deps
 	$(SWIFT) build

@@ -101,7 +101,7 @@ struct PredicateAgreementTests {
         let formats = [
             "string == 'apple'", "string != 'apple'", "string ==[c] 'apple'", "string ==[cd] 'APFEL'",
             "string < 'b'", "string >= 'creme'", "string CONTAINS 'pp'", "string CONTAINS[c] 'PP'",
-            "string CONTAINS[cd] 'E'", "string BEGINSWITH 'a'", "string BEGINSWITH[cd] 'a'", "string ENDSWITH[c] 'E'",
+            "string CONTAINS[cd] 'E'", "string CONTAINS[cd] 'apfel'", "string CONTAINS[d] 'Cre'", "string CONTAINS[cd] 'CREME'", "string CONTAINS[cd] '笔'", "string BEGINSWITH 'a'", "string BEGINSWITH[cd] 'a'", "string ENDSWITH[c] 'E'",
             "string LIKE '*e'", "string LIKE[c] 'a*'", "string LIKE 'a\\\\*b'", "string MATCHES '[a-z]+'",
             "string MATCHES[c] 'ap+le'", "string == nil", "string != nil", "string IN {'apple', 'Zebra', nil}",
             "string IN[c] {'APPLE', 'zebra'}", "i64 == 3", "i64 != 3", "i64 < 0", "i64 >= 10", "i64 IN {1, 2, 3}",

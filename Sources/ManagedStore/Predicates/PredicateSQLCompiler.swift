@@ -120,8 +120,24 @@ struct PredicateSQLCompiler {
                 : "COALESCE(\(left.sql) \(sqlOperator) \(right.sql), 0)"
             return SQLFragment(sql, left.arguments + right.arguments)
         }
-        return SQLFragment("MS_COMPARE('\(op.rawValue)', \(options.rawValue), \(left.sql), \(right.sql))",
+        return accentInsensitiveContains(left, op, rhs, options)
+            ?? SQLFragment("MS_COMPARE('\(op.rawValue)', \(options.rawValue), \(left.sql), \(right.sql))",
                            left.arguments + right.arguments)
+    }
+
+    /// `x CONTAINS[cd] "ascii"` (or `[d]`), the search of the notes list, fast: `MS_FOLD_CONTAINS`
+    /// reads the row's bytes in place and folds them with the evaluator's own `AccentFolder`,
+    /// stopping at the first match, so the answers stay the evaluator's.
+    private func accentInsensitiveContains(_ left: Operand, _ op: ComparisonOperator, _ rhs: ValueExpression,
+                                           _ options: ComparisonOptions) -> SQLFragment? {
+        guard op == .contains, options.contains(.diacriticInsensitive), left.family == .text,
+              case .constant(.string(let pattern)?) = rhs else { return nil }
+        var folding: String.CompareOptions = [.diacriticInsensitive]
+        if options.contains(.caseInsensitive) { folding.insert(.caseInsensitive) }
+        let folded = StringMatching.fold(pattern, folding)
+        guard !folded.isEmpty, folded.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+        return SQLFragment("MS_FOLD_CONTAINS(\(left.sql), ?, \(options.contains(.caseInsensitive) ? 1 : 0))",
+                           left.arguments + [folded.databaseValue])
     }
 
     /// `x IN {a, b}`: NULL is never a member, as in memory.

@@ -113,7 +113,7 @@ enum StringMatching {
         switch op {
         case .beginsWith: return text.utf8.starts(with: pattern.utf8)
         case .endsWith: return text.utf8.reversed().starts(with: pattern.utf8.reversed())
-        case .contains: return pattern.isEmpty || text.utf8.firstRange(of: pattern.utf8) != nil
+        case .contains: return pattern.isEmpty || containsBytes(text, pattern)
         case .like: return wildcard(Array(text), Array(pattern))
         case .matches:
             let options: NSRegularExpression.Options = caseInsensitive ? [.caseInsensitive] : []
@@ -121,6 +121,30 @@ enum StringMatching {
             return regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
         default: return false
         }
+    }
+
+    /// Substring search on UTF-8 bytes (memchr for the first byte, memcmp for the rest): the
+    /// generic collection search is far slower.
+    static func containsBytes(_ text: String, _ pattern: String) -> Bool {
+        var text = text, pattern = pattern
+        return text.withUTF8 { haystack in pattern.withUTF8 { needle in containsBytes(haystack, needle) } }
+    }
+
+    static func containsBytes(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+        haystack.withUnsafeBufferPointer { haystack in needle.withUnsafeBufferPointer { needle in containsBytes(haystack, needle) } }
+    }
+
+    static func containsBytes(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = needle.first else { return true }
+        guard var cursor = haystack.baseAddress, let needleBase = needle.baseAddress, needle.count <= haystack.count else { return false }
+        let last = cursor + (haystack.count - needle.count)
+        while cursor <= last {
+            guard let found = memchr(cursor, Int32(first), last - cursor + 1) else { return false }
+            let candidate = UnsafePointer(found.assumingMemoryBound(to: UInt8.self))
+            if memcmp(candidate, needleBase, needle.count) == 0 { return true }
+            cursor = candidate + 1
+        }
+        return false
     }
 
     /// LIKE: `*` matches any run of characters, `?` one character, `\` escapes.
@@ -160,37 +184,17 @@ final class FoldingCache: @unchecked Sendable {
     static let shared = FoldingCache()
     private let lock = NSLock()
     private var characters: [UInt: [Character: String]] = [:]
-    private var scalars: [UInt: [UInt32: [UInt8]]] = [:]
 
     func fold(_ text: String, _ options: String.CompareOptions) -> String {
+        if options.contains(.diacriticInsensitive) { return foldScalars(text, options) }
         lock.lock()
         defer { lock.unlock() }
-        return options.contains(.diacriticInsensitive) ? foldScalars(text, options) : foldCharacters(text, options)
+        return foldCharacters(text, options)
     }
 
-    /// Without accents, scalar by scalar: combining marks fold to nothing and accented letters to
-    /// their base, so no grapheme breaking or normalisation is needed, which makes searches fast.
+    /// Without accents: `AccentFolder`, which SQLite's search function shares.
     private func foldScalars(_ text: String, _ options: String.CompareOptions) -> String {
-        var table = scalars[options.rawValue] ?? [:]
-        defer { scalars[options.rawValue] = table }
-        let lowercase = options.contains(.caseInsensitive)
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            if scalar.isASCII {
-                let byte = UInt8(scalar.value)
-                bytes.append(lowercase && byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte)
-            } else if let known = table[scalar.value] {
-                bytes += known
-            } else if scalar.properties.generalCategory == .nonspacingMark || scalar.properties.generalCategory == .enclosingMark {
-                table[scalar.value] = []
-            } else {
-                let value = Array(String(scalar).folding(options: options, locale: nil).precomposedStringWithCanonicalMapping.utf8)
-                if table.count < 100_000 { table[scalar.value] = value }
-                bytes += value
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        String(decoding: AccentFolder.folder(caseInsensitive: options.contains(.caseInsensitive)).fold(text), as: UTF8.self)
     }
 
     /// Case only, character by character (accents stay, precomposed).
