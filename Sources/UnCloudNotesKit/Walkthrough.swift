@@ -75,22 +75,24 @@ public struct Walkthrough {
     }
 
     private func stepThree() throws {
-        let stack = try UnCloudNotesStack(storeURL: storeURL, versionName: "v3")
-        if let mapping = MappingModel.find(in: stack.mappingModels, from: stack.model.versions[1], to: stack.model.versions[2]) {
-            describe(mapping)
-        }
-        _ = try migrate(to: "v3")
-        try pause(at: stack)
-        try showContents(stack)
+        try mappingModelStep(to: 3)
     }
 
     private func stepFour() throws {
-        let stack = try UnCloudNotesStack(storeURL: storeURL, versionName: "v4")
-        if let mapping = MappingModel.find(in: stack.mappingModels, from: stack.model.versions[2], to: stack.model.versions[3]) {
+        try mappingModelStep(to: 4) {
+            print("Captions are the first \(AttachmentToImageAttachmentMigrationPolicyV3toV4.captionLength) characters of each note's body; width and height come from the image headers.")
+        }
+    }
+
+    /// Shows the mapping model from the previous version, migrates with it, shows the result.
+    private func mappingModelStep(to version: Int, afterwards: () -> Void = {}) throws {
+        let stack = try UnCloudNotesStack(storeURL: storeURL, versionName: "v\(version)")
+        if let mapping = MappingModel.find(in: stack.mappingModels, from: stack.model.versions[version - 2],
+                                           to: stack.model.versions[version - 1]) {
             describe(mapping)
         }
-        _ = try migrate(to: "v4")
-        print("Captions are the first \(AttachmentToImageAttachmentMigrationPolicyV3toV4.captionLength) characters of each note's body; width and height come from the image headers.")
+        _ = try migrate(to: "v\(version)")
+        afterwards()
         try pause(at: stack)
         try showContents(stack)
     }

@@ -15,6 +15,14 @@ struct GlobalOptions: ParsableArguments {
         valueName: "version"))
     var modelVersion: String?
 
+    @Flag(name: .long, help: "Log every SQL statement the engine runs to stderr (as MANAGEDSTORE_SQL_DEBUG=1 does).")
+    var sqlDebug = false
+
+    /// Turns the SQL log on for everything this run opens.
+    func validate() throws {
+        if sqlDebug { setenv("MANAGEDSTORE_SQL_DEBUG", "1", 1) }
+    }
+
     /// The store path: an explicit argument, else `--store`, else the default location.
     func storeURL(_ argument: String? = nil) -> URL {
         if let path = argument ?? store { return URL(fileURLWithPath: (path as NSString).expandingTildeInPath) }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import NotesTerminalUI
+import UnCloudNotesKit
 
 /// The root command: the full-screen app, or one of the subcommands.
 struct UnCloudNotesCommand: ParsableCommand {
@@ -23,13 +24,19 @@ struct UnCloudNotesCommand: ParsableCommand {
 
     /// With no subcommand: the full-screen app.
     func run() throws {
-        let code: Int32
-        do {
-            code = try FullScreenApp.run(stack: global.stack())
-        } catch let error as TerminalUnavailable {
-            FileHandle.standardError.write(Data("uncloudnotes: \(error)\n".utf8))
-            throw ExitCode(2)
-        }
-        if code != 0 { throw ExitCode(code) }
+        try runFullScreen(global.stack())
     }
+}
+
+/// Runs the full-screen app with the command line's exit codes: 2 (and one line on stderr)
+/// without a usable terminal, 1 after a failed upgrade.
+func runFullScreen(_ stack: UnCloudNotesStack) throws {
+    let code: Int32
+    do {
+        code = try FullScreenApp.run(stack: stack)
+    } catch let error as TerminalUnavailable {
+        FileHandle.standardError.write(Data("uncloudnotes: \(error)\n".utf8))
+        throw ExitCode(2)
+    }
+    if code != 0 { throw ExitCode(code) }
 }

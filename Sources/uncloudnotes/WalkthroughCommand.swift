@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import NotesTerminalUI
 import UnCloudNotesKit
 import UnCloudNotesResources
 
@@ -41,9 +40,7 @@ struct WalkthroughCommand: ParsableCommand {
             let stamp = ISO8601DateFormatter().string(from: Date()).replacingOccurrences(of: ":", with: "")
             folder = FileManager.default.temporaryDirectory.appendingPathComponent("uncloudnotes-walkthrough-\(stamp)")
         }
-        let openApp: ((UnCloudNotesStack) throws -> Void)? = interactive ? { stack in
-            _ = try FullScreenApp.run(stack: stack)
-        } : nil
+        let openApp: ((UnCloudNotesStack) throws -> Void)? = interactive ? { try runFullScreen($0) } : nil
         try Walkthrough(folder: folder, interactive: openApp) { print($0) }.run(through: step)
     }
 }
@@ -93,15 +90,7 @@ struct SampleOpenCommand: ParsableCommand {
             try FileManager.default.copyItem(at: UnCloudNotesResources.url(named: "SampleStores/\(version).sqlite"), to: copy)
             FileHandle.standardError.write(Data("copied the \(version) sample to \(copy.path)\n".utf8))
         }
-        let stack = try UnCloudNotesStack(storeURL: copy, versionName: global.modelVersion)
-        let code: Int32
-        do {
-            code = try FullScreenApp.run(stack: stack)
-        } catch let error as TerminalUnavailable {
-            FileHandle.standardError.write(Data("uncloudnotes: \(error)\n".utf8))
-            throw ExitCode(2)
-        }
-        if code != 0 { throw ExitCode(code) }
+        try runFullScreen(UnCloudNotesStack(storeURL: copy, versionName: global.modelVersion))
     }
 }
 

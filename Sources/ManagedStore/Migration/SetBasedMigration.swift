@@ -93,11 +93,28 @@ struct SetBasedMigration {
               let relationship = manager.destinationModel.allRelationships(of: destinationName).first(where: { $0.name == propertyMapping.name }),
               let pairs = pairsSQL(arguments[1], owners: index, targets: targets, sourceEntity: sourceEntity)
         else { return false }
-        try manager.destinationStore.database.write { db in
-            try apply(pairs, to: relationship, owner: owner, owners: index, in: db)
+        // Owners a range of keys at a time, each range in its own transaction: SQLite's temporary
+        // structures for the joins stay small however many objects there are.
+        let association = "temp.\(MigrationManager.association(index))"
+        let bounds = try manager.destinationStore.database.read { db in
+            try Row.fetchOne(db, sql: "SELECT MIN(dpk) AS low, MAX(dpk) AS high FROM \(association)")
+        }
+        guard let low: Int64 = bounds?["low"], let high: Int64 = bounds?["high"] else { return true }
+        var start = low - 1
+        while start < high {
+            let end = min(high, start + Int64(Self.relationshipChunk))
+            let range = "owner > \(start) AND owner <= \(end)"
+            try manager.destinationStore.database.write { db in
+                try apply("SELECT * FROM (\(pairs)) WHERE \(range)", to: relationship, owner: owner,
+                          ownerKeys: "SELECT dpk FROM \(association) WHERE dpk > \(start) AND dpk <= \(end)", in: db)
+            }
+            start = end
         }
         return true
     }
+
+    /// Owners linked per transaction.
+    static let relationshipChunk = 20_000
 
     /// The association table(s) the function looks destination objects up in: one entity
     /// mapping's, or for the relationship form, all of them.
@@ -142,8 +159,8 @@ struct SetBasedMigration {
 
     /// Sets the relationship of every owner to its targets (nil or empty when it has none), and
     /// the inverse side where it has storage of its own.
-    private func apply(_ pairs: String, to relationship: RelationshipDescription, owner: EntityStorage, owners: Int, in db: Database) throws {
-        let ownerKeys = "SELECT dpk FROM temp.\(MigrationManager.association(owners))"
+    private func apply(_ pairs: String, to relationship: RelationshipDescription, owner: EntityStorage, ownerKeys: String,
+                       in db: Database) throws {
         if let columns = owner.toOneColumns[relationship.name] {
             let table = "main.\(owner.tableName)"
             var assignments = ["\(columns.key.name) = p.target"]
