@@ -34,8 +34,8 @@ enum EngineStep {
     }
 }
 
-/// Runs this program again as a child to measure one step: wall time and the child's peak
-/// resident memory, as the operating system counted it.
+/// Runs this program again as a child to measure one step: the step's time and the child's peak
+/// resident memory, both reported by the child (see `PeakMemory`).
 enum ChildProcess {
     struct Measurement {
         /// As the child measured it: the step alone, without starting the process.
@@ -59,16 +59,18 @@ enum ChildProcess {
             throw BenchError("cannot start \(executable)")
         }
         var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
             throw BenchError("the step \(arguments.joined(separator: " ")) failed (status \(status))")
         }
         let printed = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
-        guard let seconds = printed.split(separator: "\n").first(where: { $0.hasPrefix("elapsed=") }).flatMap({ Double($0.dropFirst(8)) }) else {
-            throw BenchError("the step printed no time")
+        func value(_ key: String) -> Substring? {
+            printed.split(separator: "\n").first { $0.hasPrefix(key + "=") }?.dropFirst(key.count + 1)
         }
-        return Measurement(seconds: seconds, peakMemoryBytes: Int64(usage.ru_maxrss) * 1024)
+        guard let seconds = value("elapsed").flatMap({ Double($0) }), let peak = value("peak").flatMap({ Int64($0) }), peak > 0 else {
+            throw BenchError("the step printed no time or memory")
+        }
+        return Measurement(seconds: seconds, peakMemoryBytes: peak)
     }
 }
 

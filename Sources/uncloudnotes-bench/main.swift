@@ -15,7 +15,7 @@ struct Bench: ParsableCommand {
               swift run -c release uncloudnotes-bench --output docs
               uncloudnotes-bench --sizes 2000 --launch-notes 2000 --output /tmp/bench
             """,
-        subcommands: [Run.self, Step.self],
+        subcommands: [Run.self, Step.self, Generate.self],
         defaultSubcommand: Run.self)
 
     struct Run: ParsableCommand {
@@ -102,7 +102,31 @@ struct Bench: ParsableCommand {
 
         func run() throws {
             print("elapsed=\(try EngineStep.run(from: from, storeAt: URL(fileURLWithPath: store)))")
+            print("peak=\(PeakMemory.current() ?? 0)")
         }
+    }
+}
+
+/// Makes one v1 store of N notes, for looking at a step by hand (`step` then runs it).
+struct Generate: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "generate", abstract: "(internal) Make a v1 store of N notes.", shouldDisplay: false)
+    @Option var notes: Int
+    @Option var store: String
+
+    func run() throws {
+        try StoreGenerator.makeV1Store(at: URL(fileURLWithPath: store), notes: notes, model: UnCloudNotesModel.load())
+    }
+}
+
+/// The process's peak resident memory, as the kernel counts it for this program's own memory
+/// (`VmHWM`). A spawned child's `ru_maxrss` is not used: Linux carries the parent's peak into it
+/// at `exec`, so it would grow with whatever the parent holds.
+enum PeakMemory {
+    static func current() -> Int64? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+              let kilobytes = Int64(line.split(separator: " ").dropFirst().first ?? "") else { return nil }
+        return kilobytes * 1024
     }
 }
 
