@@ -10,8 +10,8 @@ public enum FullScreenApp {
         DisplayWidth.configureLocale()
         let screen = try TerminalScreen(environment: environment)
         defer { screen.stop() }
-        guard try upgrade(stack, on: screen) else { return 1 }
-        let book = NoteBook(context: try stack.open())
+        guard let context = try openShowingUpgrade(stack, on: screen) else { return 1 }
+        let book = NoteBook(context: context)
         let app = try NotesApp(book: book, storePath: stack.storeURL.path, versionLabel: stack.versionLabel, colors: screen.colors)
         while true {
             let size = screen.size
@@ -29,35 +29,27 @@ public enum FullScreenApp {
         }
     }
 
-    /// Shows the migration screen while the store upgrades; false when it failed (after the user
-    /// has read why).
-    private static func upgrade(_ stack: UnCloudNotesStack, on screen: TerminalScreen) throws -> Bool {
+    /// Opens the store, showing the migration screen while it upgrades; nil when the upgrade failed
+    /// (after the user has read why).
+    private static func openShowingUpgrade(_ stack: UnCloudNotesStack, on screen: TerminalScreen) throws -> ManagedObjectContext? {
         var state = MigrationScreenState(storePath: stack.storeURL.path)
         let show = {
             let size = screen.size
             screen.draw(state.render(width: size.columns, height: size.rows))
         }
         do {
-            switch try stack.migrator.state() {
-            case .needsMigration:
-                try FileManager.default.createDirectory(at: stack.storeURL.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try stack.migrator.migrateIfNeeded { event in
-                    state.apply(event)
-                    show()
-                }
-                // The user sees what happened, and where the backup is, before the notes.
-                _ = screen.readKey()
-            case .newer, .unknown:
-                _ = try stack.migrator.migrateIfNeeded()
-            case .missing, .current:
-                break
+            let context = try stack.open { event in
+                state.apply(event)
+                show()
             }
-            return true
-        } catch {
+            // The user sees what happened, and where the backup is, before the notes.
+            if state.finished { _ = screen.readKey() }
+            return context
+        } catch where !state.finished {
             state.failure = "\(error)"
             show()
             _ = screen.readKey()
-            return false
+            return nil
         }
     }
 }

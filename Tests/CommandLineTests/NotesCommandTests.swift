@@ -12,8 +12,7 @@ struct NotesCommandTests {
     func lifecycle() throws {
         let folder = try TemporaryFolder()
         let store = folder.url.appendingPathComponent("notes.sqlite")
-        let image = folder.url.appendingPathComponent("a.png")
-        try TestImages.encoded(width: 30, height: 10, format: "png").write(to: image)
+        let image = try folder.writeImage(named: "a.png", width: 30, height: 10)
         #expect(try app(store, "notes", "add", "--title", "Groceries", "--body", "milk").standardOutput == "added note 1\n")
         #expect(try app(store, "notes", "add", "--title", "笔记", "--image", image.path).exitCode == 0)
         let list = try app(store, "notes", "list", "--json").standardOutput.split(separator: "\n")
@@ -48,8 +47,7 @@ struct NotesCommandTests {
     func versionLimits() throws {
         let folder = try TemporaryFolder()
         let store = folder.url.appendingPathComponent("notes.sqlite")
-        let image = folder.url.appendingPathComponent("a.png")
-        try TestImages.encoded(width: 8, height: 8, format: "png").write(to: image)
+        let image = try folder.writeImage(named: "a.png", width: 8, height: 8)
         _ = try app(store, "--model-version", "v1", "notes", "add", "--title", "Old")
         let attach = try app(store, "--model-version", "v1", "notes", "attach", "1", "--image", image.path)
         #expect(attach.exitCode == 1)

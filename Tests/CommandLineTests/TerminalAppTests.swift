@@ -19,8 +19,7 @@ struct TerminalAppTests {
     func fullFlow() throws {
         let folder = try TemporaryFolder()
         let store = folder.url.appendingPathComponent("notes.sqlite")
-        let image = folder.url.appendingPathComponent("photo.png")
-        try TestImages.encoded(width: 40, height: 20, format: "png").write(to: image)
+        let image = try folder.writeImage(named: "photo.png", width: 40, height: 20)
         let editor = try folder.write("#!/bin/sh\nprintf 'edited in the editor' > \"$1\"\n", to: "editor.sh")
         chmod(editor.path, 0o755)
         let tmux = try launch(store: store, editor: editor.path)

@@ -105,8 +105,7 @@ struct AppBehaviourTests {
     @Test("attaching a real image shows it in the note, with its pixel size")
     func attachImage() throws {
         let harness = try AppHarness(notes: [("Plain", "text", 0)])
-        let png = harness.folder.url.appendingPathComponent("pic.png")
-        try TestImages.encoded(width: 40, height: 20, format: "png").write(to: png)
+        let png = try harness.folder.writeImage(named: "pic.png", width: 40, height: 20)
         harness.press(.character("a"))
         harness.type(png.path)
         harness.press(.enter)

@@ -24,6 +24,13 @@ public final class TemporaryFolder: @unchecked Sendable {
         return file
     }
 
+    /// Writes a generated image (see `TestImages.encoded`) into the folder, for tests that attach one by path.
+    public func writeImage(named name: String, width: Int, height: Int, format: String = "png") throws -> URL {
+        let file = url.appendingPathComponent(name)
+        try TestImages.encoded(width: width, height: height, format: format).write(to: file)
+        return file
+    }
+
     /// Copies a file or folder into this folder, keeping its name.
     public func copy(_ source: URL) throws -> URL {
         let destination = url.appendingPathComponent(source.lastPathComponent)

@@ -17,10 +17,11 @@ public enum MappingModelReader {
         }
         let source = try version(root, "sourcemodelpath", in: models, file: file.path)
         let destination = try version(root, "destinationmodelpath", in: models, file: file.path)
-        let decoder = MappingDecoder(document: document, source: source, destination: destination)
-        let entityMappings = try document.related(root, "entitymappings")
+        let mappingObjects = try document.related(root, "entitymappings")
             .sorted { Int($0.attributes["mappingnumber"] ?? "") ?? 0 < Int($1.attributes["mappingnumber"] ?? "") ?? 0 }
-            .map(decoder.entityMapping)
+        let decoder = MappingDecoder(document: document, source: source, destination: destination,
+                                     entityMappingObjects: mappingObjects)
+        let entityMappings = try mappingObjects.map(decoder.entityMapping)
         return MappingModel(name: url.deletingPathExtension().lastPathComponent, entityMappings: entityMappings,
                             sourceEntityHashes: source.entityVersionHashes,
                             destinationEntityHashes: destination.entityVersionHashes)
@@ -53,11 +54,18 @@ private struct MappingDecoder {
     let document: XMLStoreDocument
     let source: ManagedObjectModel
     let destination: ManagedObjectModel
+    /// The model's entity mappings, in mapping order.
+    let entityMappingObjects: [XMLStoreDocument.Object]
+
+    /// Xcode's name for an entity mapping: `<Source>To<Destination>`.
+    static func name(of object: XMLStoreDocument.Object) -> String {
+        "\(object.attributes["sourcename"] ?? "")To\(object.attributes["destinationname"] ?? "")"
+    }
 
     func entityMapping(_ object: XMLStoreDocument.Object) throws -> EntityMapping {
         let sourceName = object.attributes["sourcename"].flatMap { $0.isEmpty ? nil : $0 }
         let destinationName = object.attributes["destinationname"].flatMap { $0.isEmpty ? nil : $0 }
-        let name = "\(sourceName ?? "")To\(destinationName ?? "")"
+        let name = Self.name(of: object)
         var filter: ObjectPredicate?
         if let format = object.attributes["sourcefilterpredicatestring"], !format.isEmpty {
             do {
@@ -110,7 +118,8 @@ private struct MappingDecoder {
         var mappingName = mapping.attributes["sourcemappingname"].flatMap { $0.isEmpty ? nil : $0 }
         if mappingName == nil, let destinationEntity,
            let relationship = destination.allRelationships(of: destinationEntity).first(where: { $0.name == property }) {
-            mappingName = try entityMappingNames().first { $0.destination == relationship.destinationEntityName }?.name
+            mappingName = entityMappingObjects.first { $0.attributes["destinationname"] == relationship.destinationEntityName }
+                .map(Self.name(of:))
         }
         guard let mappingName else { return nil }
         let keyPath: ValueExpression
@@ -120,14 +129,6 @@ private struct MappingDecoder {
             keyPath = .source(property)
         }
         return .destinationInstances(mapping: mappingName, sourceInstances: keyPath)
-    }
-
-    /// Names and destination entities of the model's entity mappings, in mapping order.
-    private func entityMappingNames() throws -> [(name: String, destination: String?)] {
-        guard let root = document.objects.values.first(where: { $0.type == "XDDEVMAPPINGMODEL" }) else { return [] }
-        return try document.related(root, "entitymappings")
-            .sorted { Int($0.attributes["mappingnumber"] ?? "") ?? 0 < Int($1.attributes["mappingnumber"] ?? "") ?? 0 }
-            .map { ("\($0.attributes["sourcename"] ?? "")To\($0.attributes["destinationname"] ?? "")", $0.attributes["destinationname"]) }
     }
 
     /// `userinfodata`: an archived dictionary of strings.

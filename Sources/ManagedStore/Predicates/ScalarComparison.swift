@@ -130,10 +130,6 @@ enum StringMatching {
         return text.withUTF8 { haystack in pattern.withUTF8 { needle in containsBytes(haystack, needle) } }
     }
 
-    static func containsBytes(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
-        haystack.withUnsafeBufferPointer { haystack in needle.withUnsafeBufferPointer { needle in containsBytes(haystack, needle) } }
-    }
-
     static func containsBytes(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let first = needle.first else { return true }
         guard var cursor = haystack.baseAddress, let needleBase = needle.baseAddress, needle.count <= haystack.count else { return false }
