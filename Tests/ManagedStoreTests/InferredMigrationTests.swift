@@ -161,4 +161,112 @@ struct InferredMigrationTests {
         #expect(note.objects(forKey: "tags").map { $0.value(forKey: "name") } == [.string("t")])
         #expect(try store.database.read { try $0.tableExists("Z_2TAGS") })
     }
+    @Test("a many-to-many on an entity with sub-entities: its join table is created, renamed and kept once")
+    func joinTableOnHierarchy() throws {
+        let folder = try TemporaryFolder()
+        let items = #"<entity name="Item"><attribute name="title" attributeType="String"/><relationship name="tags" optional="YES" toMany="YES" destinationEntity="Tag" inverseName="items" inverseEntity="Tag"/>LABELS</entity><entity name="Book" parentEntity="Item"><attribute name="pages" optional="YES" attributeType="Integer 32"/></entity><entity name="Tool" parentEntity="Item"><attribute name="weight" optional="YES" attributeType="Double"/></entity><entity name="Tag"><attribute name="name" attributeType="String"/><relationship name="items" optional="YES" toMany="YES" destinationEntity="Item" inverseName="tags" inverseEntity="Item"/></entity>"#
+        let labels = #"<relationship name="labels" optional="YES" toMany="YES" destinationEntity="Label" inverseName="items" inverseEntity="Label"/>"#
+        let label = #"<entity name="Label"><attribute name="name" attributeType="String"/><relationship name="items" optional="YES" toMany="YES" destinationEntity="Item" inverseName="labels" inverseEntity="Item"/></entity>"#
+        let album = #"<entity name="Album"><attribute name="name" optional="YES" attributeType="String"/></entity>"#
+        let models = try versions([items.replacingOccurrences(of: "LABELS", with: ""),
+                                   album + items.replacingOccurrences(of: "LABELS", with: labels) + label], in: folder)
+        let url = try store(models[0], in: folder) { context in
+            let book = try context.insertObject(entityName: "Book")
+            book.setValue(.string("b"), forKey: "title")
+            let tag = try context.insertObject(entityName: "Tag")
+            tag.setValue(.string("t"), forKey: "name")
+            book.addObject(tag, forKey: "tags")
+        }
+        let inferred = try MappingInference.infer(from: models[0], to: models[1])
+        #expect(try InPlaceMigration.check(inferred, from: models[0], to: models[1]).possible)
+        #expect(try InPlaceMigration.migrate(storeAt: url, from: models[0], to: models[1], inferred: inferred))
+        let store = try PersistentStore.open(at: url, model: models[1])
+        defer { try? store.close() }
+        let context = ManagedObjectContext(store: store)
+        let book = try #require(try context.fetch(FetchRequest(entityName: "Book")).first)
+        #expect(book.objects(forKey: "tags").map { $0.value(forKey: "name") } == [.string("t")])
+        let newLabel = try context.insertObject(entityName: "Label")
+        newLabel.setValue(.string("l"), forKey: "name")
+        book.addObject(newLabel, forKey: "labels")
+        try context.save()
+        #expect(try store.database.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM Z_2LABELS") } == 1)
+    }
+
+    /// Core Data's persistent-history bookkeeping, as it writes it beside a model's own rows.
+    private func addHistoryTables(to url: URL) throws {
+        try DatabaseQueue(path: url.path).write { db in
+            try db.execute(sql: "CREATE TABLE ATRANSACTION ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZTIMESTAMP FLOAT, ZAUTHOR VARCHAR )")
+            try db.execute(sql: "CREATE INDEX Z_TRANSACTION_TransactionTimestampIndex ON ATRANSACTION (ZTIMESTAMP COLLATE BINARY ASC)")
+            try db.execute(sql: "INSERT INTO ATRANSACTION VALUES (1, 16002, 1, 700000000.0, 'app')")
+            try db.execute(sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (16001, 'CHANGE', 0, 5), (16002, 'TRANSACTION', 0, 1)")
+        }
+    }
+
+    private func primaryKeyRows(_ url: URL) throws -> [String] {
+        try DatabaseQueue(path: url.path).read { db in
+            try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT > 16000 ORDER BY Z_ENT")
+                .map { "\($0["Z_ENT"] as Int) \($0["Z_NAME"] as String) \($0["Z_SUPER"] as Int) \($0["Z_MAX"] as Int)" }
+        }
+    }
+
+    @Test("in place keeps Z_PRIMARYKEY rows and tables the model does not own (persistent history)")
+    func keepsHistoryBookkeeping() throws {
+        let folder = try TemporaryFolder()
+        let models = try versions([note, #"<entity name="Album"><attribute name="name" optional="YES" attributeType="String"/></entity>"# + note], in: folder)
+        let url = try store(models[0], in: folder) { try insert($0, "Note", ["title": .string("a")]) }
+        try addHistoryTables(to: url)
+        #expect(try InPlaceMigration.migrate(storeAt: url, from: models[0], to: models[1],
+                                             inferred: MappingInference.infer(from: models[0], to: models[1])))
+        #expect(try primaryKeyRows(url) == ["16001 CHANGE 0 5", "16002 TRANSACTION 0 1"])
+        let model = try DatabaseQueue(path: url.path).read { db in
+            try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME, Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT < 16000 ORDER BY Z_ENT").map { "\($0["Z_ENT"] as Int) \($0["Z_NAME"] as String) \($0["Z_MAX"] as Int)" }
+        }
+        #expect(model == ["1 Album 0", "2 Note 1"])
+        let history = try DatabaseQueue(path: url.path).read { db in
+            (try String.fetchOne(db, sql: "SELECT ZAUTHOR FROM ATRANSACTION"),
+             try db.indexes(on: "ATRANSACTION").map(\.name))
+        }
+        #expect(history.0 == "app")
+        #expect(history.1 == ["Z_TRANSACTION_TransactionTimestampIndex"])
+    }
+
+    @Test("in place keeps the real persistent-history tables and Z_PRIMARYKEY rows Apple wrote in SampleModel2", SharedFixtures.required)
+    func keepsRealHistoryBookkeeping() throws {
+        let folder = try TemporaryFolder()
+        let fixture = SharedFixtures.url("coredataplus-samplemodel2")
+        for suffix in ["", "-wal", "-shm"] {
+            try FileManager.default.copyItem(at: fixture.appendingPathComponent("SampleModel2_V1.sqlite" + suffix),
+                                             to: folder.url.appendingPathComponent("apple.sqlite" + suffix))
+        }
+        let models = try versions([note, note + #"<entity name="Tag"><attribute name="name" optional="YES" attributeType="String"/></entity>"#], in: folder)
+        let url = try store(models[0], in: folder) { try insert($0, "Note", ["title": .string("a")]) }
+        // The history tables exactly as Apple wrote them (definitions, indexes, rows), and their
+        // Z_PRIMARYKEY rows, put beside this model's own.
+        try DatabaseQueue(path: url.path).writeWithoutTransaction { db in
+            try db.execute(sql: "ATTACH DATABASE ? AS apple", arguments: [folder.url.appendingPathComponent("apple.sqlite").path])
+            let definitions = try Row.fetchAll(db, sql: "SELECT type, name, sql FROM apple.sqlite_master WHERE tbl_name LIKE 'A%' AND sql IS NOT NULL ORDER BY type DESC")
+            for definition in definitions {
+                try db.execute(sql: definition["sql"])
+                if definition["type"] == "table" {
+                    try db.execute(sql: "INSERT INTO main.\(definition["name"] as String) SELECT * FROM apple.\(definition["name"] as String)")
+                }
+            }
+            try db.execute(sql: "INSERT INTO main.Z_PRIMARYKEY SELECT * FROM apple.Z_PRIMARYKEY WHERE Z_ENT > 16000")
+            try db.execute(sql: "DETACH DATABASE apple")
+        }
+        let history = {
+            try DatabaseQueue(path: url.path).read { db in
+                try ["ACHANGE", "ATRANSACTION", "ATRANSACTIONSTRING"].map { table in
+                    try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY Z_PK").map(\.description)
+                } + [try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE tbl_name LIKE 'A%' ORDER BY name")]
+            }
+        }
+        let before = (rows: try primaryKeyRows(url), history: try history())
+        #expect(before.rows == ["16001 CHANGE 0 5468", "16002 TRANSACTION 0 1", "16003 TRANSACTIONSTRING 0 2"])
+        #expect(before.history[0].count > 1_000)
+        #expect(try InPlaceMigration.migrate(storeAt: url, from: models[0], to: models[1],
+                                             inferred: MappingInference.infer(from: models[0], to: models[1])))
+        #expect(try primaryKeyRows(url) == before.rows)
+        #expect(try history() == before.history)
+    }
 }

@@ -25,6 +25,10 @@ struct InPlaceMigrationPlanner {
     /// and the metadata to write.
     mutating func plan(sourceMaxima: [String: Int64], metadataPlist: [UInt8]) -> InPlaceMigrationScript? {
         var script = InPlaceMigrationScript()
+        if let change = relationshipStorageChange() {
+            declined = change
+            return nil
+        }
         guard let tablePairs = matchTables() else { return nil }
         let keptIndexes = keptIndexNames(tablePairs)
         for table in source.tables {
@@ -50,8 +54,7 @@ struct InPlaceMigrationPlanner {
         for table in destination.tables where !pairedDestinations.contains(table.name) {
             script.statements.append(SchemaSQL.createTable(table))
         }
-        guard let joinScript = joinTables() else { return nil }
-        script.statements += joinScript
+        script.statements += joinTables()
         for table in destination.tables {
             for index in table.indexes where !keptIndexes.contains(index.name) {
                 script.statements.append(SchemaSQL.createIndex(index, on: table.name))
@@ -60,7 +63,9 @@ struct InPlaceMigrationPlanner {
         for joinTable in destination.joinTables where !keptIndexes.contains("\(joinTable.name)_\(joinTable.secondColumn)_INDEX") {
             script.statements.append(SchemaSQL.createJoinIndex(joinTable))
         }
-        script.statements.append("DELETE FROM Z_PRIMARYKEY")
+        // Rows of entities the model does not own (Core Data's persistent history, numbered from
+        // 16001) stay, as do their tables.
+        script.statements.append("DELETE FROM Z_PRIMARYKEY WHERE Z_ENT BETWEEN 1 AND \(max(source.entities.count, destination.entities.count))")
         for entity in destination.entities {
             let sourceRoot = inferred.sourceEntity(for: entity.rootName).flatMap { source.entity(named: $0)?.rootName }
             let maximum = entity.name == entity.rootName ? (sourceRoot.flatMap { sourceMaxima[$0] } ?? 0) : 0
@@ -206,24 +211,22 @@ struct InPlaceMigrationPlanner {
 
     // MARK: Join tables
 
-    /// Many-to-many tables are kept (renamed when entity numbers change), created or dropped.
-    private mutating func joinTables() -> [String]? {
+    /// Many-to-many tables are kept (renamed when entity numbers change), created or dropped,
+    /// each once, though every entity of the owner's hierarchy inherits the relationship.
+    private func joinTables() -> [String] {
         var statements: [String] = []
         var keptSources: Set<String> = []
+        var handled: Set<String> = []
         for entity in destination.entities {
             for (property, storage) in entity.toManyStorage {
                 guard case .joinTable(let table, let ownerColumn, let memberColumn, _, _) = storage,
                       let joinTable = destination.joinTables.first(where: { $0.name == table }),
-                      ownerColumn == joinTable.firstColumn else { continue }
+                      ownerColumn == joinTable.firstColumn, handled.insert(table).inserted else { continue }
                 guard let sourceName = inferred.sourceEntity(for: entity.name),
                       let oldProperty = inferred.propertyMatches[entity.name]?[property],
-                      let oldStorage = source.entity(named: sourceName)?.toManyStorage[oldProperty] else {
+                      case .joinTable(let oldTable, let oldOwner, let oldMember, _, _)? = source.entity(named: sourceName)?.toManyStorage[oldProperty] else {
                     statements.append(SchemaSQL.createJoinTable(joinTable))
                     continue
-                }
-                guard case .joinTable(let oldTable, let oldOwner, let oldMember, _, _) = oldStorage else {
-                    declined = "relationship \(entity.name).\(property) changes how it is stored"
-                    return nil
                 }
                 keptSources.insert(oldTable)
                 if oldTable != table { statements.append("ALTER TABLE \(oldTable) RENAME TO \(table)") }

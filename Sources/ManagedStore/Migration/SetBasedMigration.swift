@@ -183,9 +183,15 @@ struct SetBasedMigration {
             if let orderColumn {
                 try db.execute(sql: "UPDATE \(memberTable) SET \(orderColumn) = r.position FROM (SELECT target, ROW_NUMBER() OVER (PARTITION BY owner ORDER BY position, target) AS position FROM (\(pairs))) r WHERE \(memberTable).Z_PK = r.target")
             }
-        case .joinTable(let table, let ownerColumn, let memberColumn, _, _)?:
-            try db.execute(sql: "DELETE FROM main.\(table) WHERE \(ownerColumn) IN (\(ownerKeys))")
-            try db.execute(sql: "INSERT OR IGNORE INTO main.\(table) (\(ownerColumn), \(memberColumn)) SELECT owner, target FROM (\(pairs))")
+        case .joinTable(let table, let ownerColumn, let memberColumn, _, let orderColumn)?:
+            // Rows the inverse side wrote already stay, so their positions are not lost when
+            // both sides of a many-to-many are mapped.
+            let joinTable = "main.\(table)"
+            try db.execute(sql: "DELETE FROM \(joinTable) WHERE \(ownerColumn) IN (\(ownerKeys)) AND (\(ownerColumn), \(memberColumn)) NOT IN (SELECT owner, target FROM (\(pairs)))")
+            try db.execute(sql: "INSERT OR IGNORE INTO \(joinTable) (\(ownerColumn), \(memberColumn)) SELECT owner, target FROM (\(pairs))")
+            if let orderColumn {
+                try db.execute(sql: "UPDATE \(joinTable) SET \(orderColumn) = r.position FROM (SELECT owner, target, ROW_NUMBER() OVER (PARTITION BY owner ORDER BY position, target) AS position FROM (\(pairs))) r WHERE \(joinTable).\(ownerColumn) = r.owner AND \(joinTable).\(memberColumn) = r.target")
+            }
         case nil:
             return
         }
