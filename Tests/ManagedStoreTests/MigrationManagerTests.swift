@@ -142,4 +142,41 @@ struct MigrationManagerTests {
         #expect(error.reason.contains("Note.title: 1 object(s) have no value, but a value is required"))
         #expect(!FileManager.default.fileExists(atPath: destination.path))
     }
+    @Test("an entity mapping migrates exactly its source entity's objects, not its sub-entities' (three levels)",
+          arguments: [false, true])
+    func entityMappingsTakeTheirOwnEntityOnly(perObject: Bool) throws {
+        let folder = try TemporaryFolder()
+        let model = try ModelFileReader.read(at: try ModelFiles.writeVersion("Garage", entities: """
+            <entity name="Vehicle"><attribute name="name" attributeType="String"/></entity>
+            <entity name="Car" parentEntity="Vehicle"><attribute name="doors" optional="YES" attributeType="Integer 16"/></entity>
+            <entity name="SportsCar" parentEntity="Car"><attribute name="topSpeed" optional="YES" attributeType="Integer 32"/></entity>
+            """, in: folder.url)).current
+        let url = folder.url.appendingPathComponent("garage.sqlite")
+        let store = try PersistentStore.create(at: url, model: model)
+        let context = ManagedObjectContext(store: store)
+        for (entity, name) in [("Vehicle", "cart"), ("Car", "sedan"), ("SportsCar", "racer"), ("Car", "van"), ("Vehicle", "bike")] {
+            let object = try context.insertObject(entityName: entity)
+            object.setValue(.string(name), forKey: "name")
+        }
+        try context.save()
+        try store.close()
+        // As Xcode writes them: one mapping per entity, without any sub-entity option.
+        let mappings = ["Vehicle", "Car", "SportsCar"].map { entity in
+            EntityMapping(name: "\(entity)To\(entity)", sourceEntityName: entity, destinationEntityName: entity,
+                          policyClassName: perObject ? "Tests.PerObjectRelationships" : nil,
+                          attributeMappings: model.allAttributes(of: entity).map { PropertyMapping(name: $0.name, valueExpression: .source($0.name)) })
+        }
+        var policies = MigrationPolicyRegistry()
+        policies.register(PerObjectRelationships.self, as: "Tests.PerObjectRelationships")
+        let destination = folder.url.appendingPathComponent("copy.sqlite")
+        try MigrationManager.migrateStore(from: url, sourceModel: model, to: destination, destinationModel: model,
+                                          mappingModel: MappingModel(name: "Garage", entityMappings: mappings,
+                                                                     sourceEntityHashes: model.entityVersionHashes,
+                                                                     destinationEntityHashes: model.entityVersionHashes),
+                                          policies: policies)
+        let copy = ManagedObjectContext(store: try PersistentStore.open(at: destination, model: model))
+        let names = try copy.fetch(FetchRequest(entityName: "Vehicle", sortDescriptors: [SortDescriptor("name")]))
+            .map { "\($0.entity.name):\($0.value(forKey: "name")?.displayText ?? "?")" }
+        #expect(names == ["Vehicle:bike", "Vehicle:cart", "SportsCar:racer", "Car:sedan", "Car:van"])
+    }
 }

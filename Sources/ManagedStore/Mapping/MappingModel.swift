@@ -36,7 +36,8 @@ public struct MappingModel: Equatable, Sendable {
 }
 
 /// One entity mapping: which source objects (entity and filter) become which destination
-/// objects, and how their properties are computed.
+/// objects, and how their properties are computed. As in Core Data, it takes the objects of
+/// exactly its source entity: sub-entities have mappings of their own.
 public struct EntityMapping: Equatable, Sendable {
     /// Core Data's name, `<Source>To<Destination>`, used by `destinationInstancesForEntityMappingNamed:`.
     public var name: String
@@ -44,9 +45,6 @@ public struct EntityMapping: Equatable, Sendable {
     public var destinationEntityName: String?
     /// Selects the source objects to migrate (`image != nil`); nil migrates all.
     public var filterPredicate: ObjectPredicate?
-    /// Whether objects of the source entity's sub-entities are migrated too. Mapping models fetch
-    /// them (Core Data's default fetch); inferred mappings have one mapping per entity instead.
-    public var includesSourceSubentities: Bool
     /// The custom migration policy's class name as written in the mapping model
     /// (`UnCloudNotes.AttachmentToImageAttachmentMigrationPolicyV3toV4`); nil for the default.
     public var policyClassName: String?
@@ -57,7 +55,7 @@ public struct EntityMapping: Equatable, Sendable {
     public var relationshipMappings: [PropertyMapping]
 
     public init(name: String, sourceEntityName: String?, destinationEntityName: String?,
-                filterPredicate: ObjectPredicate? = nil, includesSourceSubentities: Bool = true,
+                filterPredicate: ObjectPredicate? = nil,
                 policyClassName: String? = nil,
                 userInfo: [String: String] = [:], attributeMappings: [PropertyMapping] = [],
                 relationshipMappings: [PropertyMapping] = []) {
@@ -65,7 +63,6 @@ public struct EntityMapping: Equatable, Sendable {
         self.sourceEntityName = sourceEntityName
         self.destinationEntityName = destinationEntityName
         self.filterPredicate = filterPredicate
-        self.includesSourceSubentities = includesSourceSubentities
         self.policyClassName = policyClassName
         self.userInfo = userInfo
         self.attributeMappings = attributeMappings.sorted { $0.name < $1.name }

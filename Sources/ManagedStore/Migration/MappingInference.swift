@@ -197,7 +197,7 @@ private struct Inference {
                 })
             }
             return EntityMapping(name: names[entity.name]!, sourceEntityName: sourceName, destinationEntityName: entity.name,
-                                 includesSourceSubentities: false, attributeMappings: attributes,
+                                 attributeMappings: attributes,
                                  relationshipMappings: relationships)
         }
         return MappingModel(name: "Inferred\(source.name)To\(destination.name)", entityMappings: mappings,

@@ -173,8 +173,7 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
     func sourceSelection(_ index: Int) throws -> (from: String, arguments: [DatabaseValue], residual: ObjectPredicate?)? {
         let mapping = mappingModel.entityMappings[index]
         guard let name = mapping.sourceEntityName, let entity = sourceStore.schema.entity(named: name) else { return nil }
-        let kinds = mapping.includesSourceSubentities ? entity.kindNumbers : [entity.number]
-        var conditions = ["s.Z_ENT IN (\(kinds.map(String.init).joined(separator: ", ")))"]
+        var conditions = ["s.Z_ENT = \(entity.number)"]
         var arguments: [DatabaseValue] = []
         var residual: ObjectPredicate?
         if let filter = mapping.filterPredicate {
