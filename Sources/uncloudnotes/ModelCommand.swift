@@ -12,7 +12,7 @@ struct ModelCommand: ParsableCommand {
               uncloudnotes model show
               uncloudnotes model show ~/App/Model.xcdatamodeld --json
             """,
-        subcommands: [ShowModelCommand.self])
+        subcommands: [ShowModelCommand.self, ReadModelFilesCommand.self])
 }
 
 struct ShowModelCommand: ParsableCommand {
@@ -47,5 +47,50 @@ struct ShowModelCommand: ParsableCommand {
         } else {
             print(report.text)
         }
+    }
+}
+
+/// A hidden command for the reader fuzz tests: reads many model or mapping files in one process.
+///
+/// Before each file it prints and flushes `reading N`, and after it `read N` or `refused N: error`,
+/// so when a file makes the process die by a signal, the last `reading` line names that file.
+struct ReadModelFilesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "read-files",
+        abstract: "Read model and mapping files one after another, reporting each (for the fuzz tests).",
+        shouldDisplay: false)
+
+    @Option(help: ArgumentHelp("The .xcdatamodeld that mapping models are read against.", valueName: "path"))
+    var models: String?
+
+    @Argument(help: ArgumentHelp("Model files (.xcdatamodel, .xcdatamodeld) or .xcmappingmodel folders.",
+                                 valueName: "path"))
+    var paths: [String]
+
+    func run() throws {
+        let versions = try models.map { try ModelFileReader.read(at: URL(fileURLWithPath: $0)) }
+        for (index, path) in paths.enumerated() {
+            report("reading \(index)")
+            do {
+                try read(URL(fileURLWithPath: path), versions: versions)
+                report("read \(index)")
+            } catch {
+                report("refused \(index): \(String(describing: error).split(separator: "\n").joined(separator: " "))")
+            }
+        }
+    }
+
+    private func read(_ url: URL, versions: VersionedModel?) throws {
+        if url.pathExtension == "xcmappingmodel" {
+            guard let versions else { throw ValidationError("a mapping model needs --models") }
+            _ = try MappingModelReader.read(at: url, models: versions)
+        } else {
+            _ = try ModelFileReader.read(at: url)
+        }
+    }
+
+    /// Unbuffered, so a line is out before the next file can crash the process.
+    private func report(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
 }

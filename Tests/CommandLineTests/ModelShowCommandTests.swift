@@ -61,6 +61,33 @@ struct ModelShowCommandTests {
         #expect(errorLines.first?.hasPrefix("uncloudnotes: \(folder.url.path)/Bad.xcdatamodel/contents:2: malformed XML") == true)
     }
 
+    @Test("a relationship maxCount above 2^32-1 is shown with its hash, not a trap (exit 132)")
+    func hugeMaxCount() throws {
+        let folder = try TemporaryFolder()
+        let version = try ModelFiles.writeVersion("Huge", entities: """
+            <entity name="E"><relationship name="f" optional="YES" toMany="YES" maxCount="99999999999" destinationEntity="E"/></entity>
+            """, in: folder.url)
+        let result = try BuiltExecutable.run(["model", "show", version.path])
+        #expect(result.exitCode == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("hash "))
+    }
+
+    @Test("hostile files end in one line naming the file and exit code 1",
+          arguments: ["invalid UTF-8", "deep nesting"])
+    func hostileFile(kind: String) throws {
+        let folder = try TemporaryFolder()
+        let contents = folder.url.appendingPathComponent("Bad.xcdatamodel/contents")
+        try FileManager.default.createDirectory(at: contents.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let bytes: [UInt8] = kind == "deep nesting"
+            ? Array(("<model>" + String(repeating: "<a>", count: 100_000)).utf8)
+            : Array("<model><ent".utf8) + [0xFF] + Array("ity name=\"A\"/></model>".utf8)
+        try Data(bytes).write(to: contents)
+        let result = try BuiltExecutable.run(["model", "show", contents.deletingLastPathComponent().path])
+        #expect(result.exitCode == 1)
+        #expect(result.standardError.split(separator: "\n").count == 1)
+        #expect(result.standardError.hasPrefix("uncloudnotes: \(contents.path):"))
+    }
+
     @Test("a usage error exits with code 2")
     func usageError() throws {
         let result = try BuiltExecutable.run(["model", "show", "--no-such-flag"])

@@ -86,4 +86,45 @@ struct VersionHashTests {
         let second = try hash(of: #"<entity name="P"><attribute name="p" attributeType="Date"/></entity>"# + child, entity: "C")
         #expect(first != second)
     }
+
+    @Test("derived attributes hash their derivation as Core Data prints it (SampleModel2's Book, GraphicNovel)",
+          SharedFixtures.required)
+    func derivedAttributesMatchRealStore() throws {
+        let folder = try TemporaryFolder()
+        let store = try folder.copy(SharedFixtures.url("coredataplus-samplemodel2/SampleModel2_V1.sqlite"))
+        let metadata = try StoreMetadata.read(storeAt: store)
+        let models = try ModelFileReader.read(at: SharedFixtures.url("coredataplus-samplemodel2/SampleModel2.xcdatamodeld"))
+        let v1 = try #require(models.version(named: "SampleModel2V1"))
+        for entity in ["Book", "GraphicNovel", "Feedback", "Page", "Writer"] {
+            #expect(metadata.versionHashes[entity] == v1.entityVersionHashes[entity], "\(entity)")
+        }
+    }
+
+    @Test("counts hash by their low 32 bits, as Core Data's C int does: Author's unbounded Int.max matches",
+          SharedFixtures.required)
+    func countsAboveUInt32MatchRealStore() throws {
+        let original = SharedFixtures.url("coredataplus-samplemodel2/SampleModel2.xcdatamodeld/SampleModel2V1.xcdatamodel/contents")
+        let text = try String(contentsOf: original, encoding: .utf8)
+        // CoreDataPlus builds Author.books in code with a maximum count of Int.max.
+        let unbounded = text.replacingOccurrences(
+            of: #"<relationship name="books" optional="YES" toMany="YES""#,
+            with: #"<relationship name="books" optional="YES" toMany="YES" maxCount="\#(Int.max)""#)
+        #expect(unbounded != text)
+        let folder = try TemporaryFolder()
+        let version = try folder.write(unbounded, to: "SampleModel2V1.xcdatamodel/contents").deletingLastPathComponent()
+        let model = try ModelFileReader.read(at: version).current
+        let store = try folder.copy(SharedFixtures.url("coredataplus-samplemodel2/SampleModel2_V1.sqlite"))
+        let metadata = try StoreMetadata.read(storeAt: store)
+        #expect(metadata.isCompatible(with: model))
+        #expect(metadata.mismatchedEntities(for: model).isEmpty)
+    }
+
+    @Test("a count of 2^32 or more hashes instead of trapping")
+    func hugeCountsHash() throws {
+        func model(maxCount: String) -> String {
+            #"<entity name="E"><relationship name="f" optional="YES" toMany="YES" maxCount="\#(maxCount)" destinationEntity="E"/></entity>"#
+        }
+        #expect(try hash(of: model(maxCount: "4294967296")) == hash(of: model(maxCount: "0")))
+        #expect(try hash(of: model(maxCount: "4294967297")) == hash(of: model(maxCount: "1")))
+    }
 }

@@ -3,7 +3,10 @@ import Foundation
 /// Runs the `uncloudnotes` binary that `swift build` put beside the test bundle.
 public struct BuiltExecutable {
     public struct Result {
+        /// The exit code, or the signal's number when `endedBySignal`.
         public var exitCode: Int32
+        /// True when a signal ended the process (a Swift trap, a crash), not an exit.
+        public var endedBySignal: Bool
         public var standardOutput: String
         public var standardError: String
     }
@@ -31,6 +34,7 @@ public struct BuiltExecutable {
         try process.run()
         process.waitUntilExit()
         return Result(exitCode: process.terminationStatus,
+                      endedBySignal: process.terminationReason == .uncaughtSignal,
                       standardOutput: try String(contentsOf: outputURL, encoding: .utf8),
                       standardError: try String(contentsOf: errorURL, encoding: .utf8))
     }

@@ -49,6 +49,12 @@ public enum VersionHasher {
     }
 
     static func attributeHash(_ attribute: AttributeDescription) -> Data {
+        if attribute.isDerived {
+            // Core Data hashes a derived attribute by its derivation alone (checked against a store
+            // Apple wrote): its name, type and flags do not count.
+            let derivation = attribute.derivationExpression.map(DerivationFormat.predicateFormat) ?? ""
+            return sha256(Data(derivation.utf8))
+        }
         var bytes = propertyBase(name: attribute.name, isOptional: attribute.isOptional,
                                  isTransient: attribute.isTransient,
                                  modifier: attribute.versionHashModifier)
@@ -64,8 +70,10 @@ public enum VersionHasher {
                                  modifier: relationship.versionHashModifier)
         bytes.append(contentsOf: relationship.destinationEntityName.utf8)
         if let inverse = relationship.inverseName { bytes.append(contentsOf: inverse.utf8) }
-        bytes.appendLittleEndian(UInt32(relationship.maxCount))
-        bytes.appendLittleEndian(UInt32(relationship.minCount))
+        // Core Data copies the counts into a C `int`: only their low 32 bits count, so a maximum of
+        // `Int.max` (unbounded, as code-built models write it) hashes as 0xFFFFFFFF.
+        bytes.appendLittleEndian(UInt32(truncatingIfNeeded: relationship.maxCount))
+        bytes.appendLittleEndian(UInt32(truncatingIfNeeded: relationship.minCount))
         if relationship.isOrdered { bytes.append(contentsOf: [1, 0]) }
         return sha256(bytes)
     }

@@ -49,6 +49,11 @@ struct ModelXMLDecoder {
     private func decodeAttribute(_ element: XMLTreeElement, entity: String) throws -> AttributeDescription {
         let name = try required("name", of: element, entity: entity)
         let typeName = try required("attributeType", of: element, entity: entity, property: name)
+        if typeName == "Composite" {
+            throw ModelError(file: fileName, line: element.line, entity: entity, property: name,
+                             reason: "composite attributes (Xcode 15) are not supported: "
+                                 + "store the composite's fields as separate attributes to open this model")
+        }
         guard let type = AttributeType(xcodeName: typeName) else {
             throw ModelError(file: fileName, line: element.line, entity: entity, property: name,
                              reason: "unknown attribute type \"\(typeName)\"")

@@ -27,7 +27,13 @@ public struct XMLTreeElement: Sendable {
 
 /// Reads XML text into an `XMLTreeElement` tree, turning parser failures into `ModelError`s that
 /// name the file and line.
+///
+/// Hostile files must not crash the program: FoundationXML traps on element names that are not
+/// UTF-8, so the bytes are checked first; and the depth is bounded, so a deeply nested file can
+/// neither build a tree whose recursive release overflows the stack nor exhaust memory.
 public enum XMLTreeReader {
+    /// Xcode's model and mapping files nest about six levels deep; far more means a broken file.
+    public static let maximumDepth = 64
     public static func read(contentsOf url: URL, displayName: String) throws -> XMLTreeElement {
         let data: Data
         do {
@@ -39,16 +45,40 @@ public enum XMLTreeReader {
     }
 
     public static func read(data: Data, displayName: String) throws -> XMLTreeElement {
+        try requireUTF8(data, displayName: displayName)
         let parser = XMLParser(data: data)
-        let builder = TreeBuilder(parser: parser)
+        let builder = TreeBuilder(parser: parser, maximumDepth: maximumDepth)
         parser.delegate = builder
-        let succeeded = parser.parse()
-        if !succeeded || builder.root == nil {
+        guard parser.parse(), let root = builder.root else {
             let reason = builder.failure ?? parser.parserError.map(describe) ?? "the document has no root element"
             throw ModelError(file: displayName, line: builder.failureLine ?? parser.lineNumber,
                              reason: "malformed XML: \(reason)")
         }
-        return builder.root!
+        return root
+    }
+
+    /// Xcode writes UTF-8 only; other bytes would reach FoundationXML, which traps on them in names.
+    private static func requireUTF8(_ data: Data, displayName: String) throws {
+        guard let text = String(data: data, encoding: .utf8) else {
+            // A multi-byte character never contains a newline byte, so lines can be checked alone.
+            let lines = data.split(separator: 0x0A, omittingEmptySubsequences: false)
+            let badLine = lines.firstIndex { String(data: Data($0), encoding: .utf8) == nil } ?? 0
+            throw ModelError(file: displayName, line: badLine + 1,
+                             reason: "not UTF-8 text: the file is damaged or not an Xcode file")
+        }
+        let declaration = text.prefix(while: { $0 != ">" })
+        if declaration.hasPrefix("<?xml"), let encoding = declaredEncoding(in: String(declaration)),
+           !["utf-8", "utf8"].contains(encoding.lowercased()) {
+            throw ModelError(file: displayName, line: 1,
+                             reason: "declares encoding \"\(encoding)\": only UTF-8 files are read")
+        }
+    }
+
+    private static func declaredEncoding(in declaration: String) -> String? {
+        guard let key = declaration.range(of: "encoding=") else { return nil }
+        let rest = declaration[key.upperBound...]
+        guard let quote = rest.first, quote == "\"" || quote == "'" else { return nil }
+        return String(rest.dropFirst().prefix { $0 != quote })
     }
 
     private static func describe(_ error: Error) -> String {
@@ -63,13 +93,20 @@ private final class TreeBuilder: NSObject, XMLParserDelegate {
     private(set) var root: XMLTreeElement?
     private(set) var failure: String?
     private(set) var failureLine: Int?
+    private let maximumDepth: Int
 
-    init(parser: XMLParser) {
+    init(parser: XMLParser, maximumDepth: Int) {
         self.parser = parser
+        self.maximumDepth = maximumDepth
     }
 
     func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
                 qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
+        guard stack.count < maximumDepth else {
+            fail("elements nest more than \(maximumDepth) deep", line: parser.lineNumber)
+            parser.abortParsing()
+            return
+        }
         stack.append(XMLTreeElement(name: elementName, attributes: attributeDict, children: [],
                                     text: "", line: parser.lineNumber))
     }
@@ -90,12 +127,17 @@ private final class TreeBuilder: NSObject, XMLParserDelegate {
     }
 
     func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
-        guard failure == nil else { return }
         let nsError = parseError as NSError
         let detail = (nsError.userInfo[NSLocalizedDescriptionKey] as? String)
             ?? (nsError.userInfo["NSXMLParserErrorMessage"] as? String)
             ?? "parser error \(nsError.code)"
-        failure = detail.trimmingCharacters(in: .whitespacesAndNewlines)
-        failureLine = parser.lineNumber
+        fail(detail.trimmingCharacters(in: .whitespacesAndNewlines), line: parser.lineNumber)
+    }
+
+    /// Keeps the first failure: later ones are consequences of it.
+    private func fail(_ reason: String, line: Int) {
+        guard failure == nil else { return }
+        failure = reason
+        failureLine = line
     }
 }
