@@ -51,6 +51,23 @@ public final class PersistentStore: @unchecked Sendable {
         }
     }
 
+    /// Opens the store at `url`, creating it first when no file is there. Safe when several
+    /// processes do this at once: the new store is built under a temporary name beside it and
+    /// linked into place only when complete, so no process ever opens a half-made store, and
+    /// one that loses the race opens the winner's.
+    public static func openOrCreate(at url: URL, model: ManagedObjectModel,
+                                    options: StoreOptions = StoreOptions()) throws -> PersistentStore {
+        if !FileManager.default.fileExists(atPath: url.path) {
+            let draft = URL(fileURLWithPath: url.path + ".new-\(UUID().uuidString)")
+            try create(at: draft, model: model, options: options).close()
+            defer { StoreFiles(url: draft).remove() }
+            guard link(draft.path, url.path) == 0 || errno == EEXIST else {
+                throw StoreError(path: url.path, reason: "cannot create the store (\(String(cString: strerror(errno))))")
+            }
+        }
+        return try open(at: url, model: model, options: options)
+    }
+
     /// Opens an existing store that the model version is compatible with, after checking that its
     /// tables and columns are the ones the model lays out (a mismatch is a `StoreError` whose
     /// `mismatch` says what differs; nothing is written to the store then).

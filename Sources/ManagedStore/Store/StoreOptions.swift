@@ -21,9 +21,10 @@ public struct StoreOptions: Sendable {
     /// is locked". Saves of other processes take milliseconds; the default is generous so that
     /// many processes adding notes at once all succeed.
     public var busyTimeout: TimeInterval
+    public static let defaultBusyTimeout: TimeInterval = 10
 
     public init(journalMode: JournalMode = .wal, isReadOnly: Bool = false,
-                sqlLogger: Logger? = StoreOptions.environmentSQLLogger(), busyTimeout: TimeInterval = 10) {
+                sqlLogger: Logger? = StoreOptions.environmentSQLLogger(), busyTimeout: TimeInterval = StoreOptions.defaultBusyTimeout) {
         self.journalMode = journalMode
         self.isReadOnly = isReadOnly
         self.sqlLogger = sqlLogger
