@@ -103,10 +103,20 @@ public final class NoteBook {
         try context.count(FetchRequest(entityName: "Note"))
     }
 
-    private func nextDisplayIndex() throws -> Int64 {
+    func nextDisplayIndex() throws -> Int64 {
         let last = try context.fetch(FetchRequest(entityName: "Note", sortDescriptors: [SortDescriptor("displayIndex", ascending: false)], fetchLimit: 1))
-        if case .integer(let index)? = last.first?.value(forKey: "displayIndex") { return index + 1 }
+        if case .integer(let index)? = last.first?.value(forKey: "displayIndex") { return try displayIndex(after: index) }
         return 0
+    }
+
+    /// The next display index; the store's largest one (from a damaged or hand-edited store) is refused.
+    func displayIndex(after index: Int64) throws -> Int64 {
+        let (next, overflow) = index.addingReportingOverflow(1)
+        guard !overflow else {
+            throw NoteBookError("\(context.store.url.path): a note's display index is \(index), the largest possible; "
+                + "export the notes and import them into a new store")
+        }
+        return next
     }
 }
 

@@ -99,14 +99,14 @@ extension NoteBook {
         if let limit = capabilities.maxImagesPerNote, let note = archive.notes.first(where: { $0.images.count > limit }) {
             throw NoteBookError("“\(note.title)” has \(note.images.count) images, but notes of this model version hold \(limit == 0 ? "none (run as v2 or later)" : "one (run as v3 or later)"); nothing was imported")
         }
-        var index = try nextDisplayIndexForImport()
+        var index = try nextDisplayIndex()
         for note in archive.notes {
             let object = try context.insertObject(entityName: "Note")
             object.setValue(.string(note.title), forKey: "title")
             object.setValue(.string(note.body), forKey: "body")
             object.setValue(.date(note.dateCreated ?? Date()), forKey: "dateCreated")
             object.setValue(.integer(index), forKey: "displayIndex")
-            index += 1
+            index = try displayIndex(after: index)
             for (offset, image) in note.images.enumerated() {
                 try attach(NoteImage(storedData: image.data), to: object,
                            date: image.dateCreated ?? (note.dateCreated ?? Date()).addingTimeInterval(Double(offset) / 1000),
@@ -115,11 +115,5 @@ extension NoteBook {
         }
         try saveOrRollBack()
         return archive.notes.count
-    }
-
-    private func nextDisplayIndexForImport() throws -> Int64 {
-        let last = try context.fetch(FetchRequest(entityName: "Note", sortDescriptors: [SortDescriptor("displayIndex", ascending: false)], fetchLimit: 1))
-        if case .integer(let value)? = last.first?.value(forKey: "displayIndex") { return value + 1 }
-        return 0
     }
 }

@@ -43,10 +43,7 @@ public struct UnCloudNotesStack {
         try FileManager.default.createDirectory(at: storeURL.deletingLastPathComponent(), withIntermediateDirectories: true)
         try migrator.migrateIfNeeded(observer: observer, cancellation: cancellation)
         let classes = version.name == model.currentVersionName ? UnCloudNotesEntities.currentVersionClasses : [:]
-        if !FileManager.default.fileExists(atPath: storeURL.path) {
-            return ManagedObjectContext(store: try PersistentStore.create(at: storeURL, model: version), entityClasses: classes)
-        }
-        return ManagedObjectContext(store: try PersistentStore.open(at: storeURL, model: version), entityClasses: classes)
+        return ManagedObjectContext(store: try PersistentStore.openOrCreate(at: storeURL, model: version), entityClasses: classes)
     }
 }
 

@@ -111,7 +111,8 @@ struct NotesListCommand: ParsableCommand {
 
     func run() throws {
         let book = try global.openNoteBook()
-        for note in try book.notes(matching: search.map(NoteBook.searchPredicate)) {
+        let notes = try book.notes(matching: search.map(NoteBook.searchPredicate))
+        for note in notes {
             let snapshot = book.snapshot(of: note)
             let id = note.objectID.primaryKey ?? 0
             let date = snapshot.dateCreated.map { ISO8601DateFormatter().string(from: $0) }
@@ -122,6 +123,7 @@ struct NotesListCommand: ParsableCommand {
                 print("\(id)\t\(date ?? "-")\t\(snapshot.title)\(images)")
             }
         }
+        if let failure = notes.failure { throw failure }
     }
 }
 

@@ -1,12 +1,32 @@
-/// An error from a managed object context: a failed save, a missing object, a wrong key.
-public struct ContextError: Error, Equatable, Sendable, CustomStringConvertible {
-    public var message: String
+/// An error from a managed object context: a refused call, a save that lost a race, a save that
+/// failed. Callers match the cases to react (reload on `.conflict`, report the rest).
+public enum ContextError: Error, Sendable, CustomStringConvertible {
+    /// A call the context refuses: an unknown entity, an abstract one, a wrong key or class.
+    case refused(String)
+    /// Optimistic locking: the object's row was changed or deleted by another context or process
+    /// since it was read. Nothing was written; fetch the object again and redo the change.
+    case conflict(entity: String, primaryKey: Int64)
+    /// The save's transaction failed (disk, a damaged store…) and was rolled back: nothing was written.
+    case saveFailed(cause: any Error)
 
     public init(_ message: String) {
-        self.message = message
+        self = .refused(message)
     }
 
-    public var description: String { message }
+    public var description: String {
+        switch self {
+        case .refused(let message):
+            message
+        case .conflict(let entity, let primaryKey):
+            "the save was rolled back, nothing was written: \(entity) \(primaryKey) "
+                + "was changed or deleted by someone else since it was read"
+        case .saveFailed(let cause):
+            "the save was rolled back, nothing was written: \(cause)"
+        }
+    }
+
+    /// The one-line description, for callers that show errors as text.
+    public var message: String { description }
 }
 
 /// Why a save was refused: names the entity, the property and the reason, like Core Data's

@@ -43,8 +43,8 @@ extension ManagedObjectContext {
                                           arguments: arguments).map { ObjectID(entityName: name, primaryKey: $0) }
             }
             return try Row.fetchAll(db, sql: "SELECT t0.Z_PK, t0.Z_ENT FROM \(plan.fromWhere.sql)\(plan.orderClause)\(plan.limitClause)",
-                                    arguments: arguments).compactMap { row in
-                schema.entity(number: row["Z_ENT"]).map { ObjectID(entityName: $0.name, primaryKey: row["Z_PK"]) }
+                                    arguments: arguments).map { row in
+                try rowReader(row, table: plan.entity.tableName).objectID(in: schema)
             }
         }
         return FetchedResults(ids: ids, batchSize: max(request.fetchBatchSize, 1), context: self)
@@ -68,7 +68,7 @@ extension ManagedObjectContext {
                                  arguments: StatementArguments(keys))
             }
             for row in rows {
-                guard let entity = schema.entity(number: row["Z_ENT"]) else { continue }
+                let entity = try rowReader(row, table: table).entity(in: schema)
                 let object = try object(for: row, entity: entity)
                 loaded[object.objectID] = object
             }
@@ -165,8 +165,8 @@ struct FetchPlan {
         let rows = try context.store.database.read { db in
             try Row.fetchAll(db, sql: sql, arguments: StatementArguments(fromWhere.arguments))
         }
-        return try rows.compactMap { row in
-            guard let storage = context.schema.entity(number: row["Z_ENT"]) else { return nil }
+        return try rows.map { row in
+            let storage = try context.rowReader(row, table: entity.tableName).entity(in: context.schema)
             return try context.object(for: row, entity: storage)
         }
     }

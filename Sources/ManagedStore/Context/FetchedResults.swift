@@ -39,12 +39,22 @@ public final class FetchedResults: RandomAccessCollection {
         return context?.object(with: ids[position]) ?? objects[Swift.min(offset, Swift.max(objects.count - 1, 0))]
     }
 
+    /// The first error met reading a batch (a damaged row, a disk error), nil while every read
+    /// succeeded. Subscripting cannot throw, so the rows of a failed batch read as empty objects;
+    /// callers check this after reading the results and report it.
+    public private(set) var failure: (any Error)?
+
     /// How many batches are held in memory now (for tests of the memory bound).
     public var loadedBatchCount: Int { batches.count }
 
     private func load(_ batch: Int) {
         let range = (batch * batchSize)..<Swift.min((batch + 1) * batchSize, ids.count)
-        batches[batch] = (try? context?.materialize(Array(ids[range]))) ?? []
+        do {
+            batches[batch] = try context?.materialize(Array(ids[range])) ?? []
+        } catch {
+            batches[batch] = []
+            if failure == nil { failure = error }
+        }
     }
 
     private func touch(_ batch: Int) {

@@ -173,7 +173,7 @@ public final class ManagedObjectContext {
     /// Registers a fetched row: the existing object when there is one (its unsaved changes win),
     /// a new one otherwise.
     func object(for row: Row, entity: EntityStorage) throws -> ManagedObject {
-        let id = ObjectID(entityName: entity.name, primaryKey: row["Z_PK"])
+        let id = ObjectID(entityName: entity.name, primaryKey: try rowReader(row, table: entity.tableName).primaryKey())
         if let existing = registered[id]?.object {
             if existing.isFault { try RowDecoding.fill(existing, from: row, storage: entity, context: self) }
             return existing
@@ -183,6 +183,11 @@ public final class ManagedObjectContext {
         try RowDecoding.fill(object, from: row, storage: entity, context: self)
         register(object)
         return object
+    }
+
+    /// Reads the bookkeeping columns of a row of this store's table, with errors naming the file.
+    func rowReader(_ row: Row, table: String) -> RowReader {
+        RowReader(row: row, table: table, path: store.url.path)
     }
 
     private func register(_ object: ManagedObject) {

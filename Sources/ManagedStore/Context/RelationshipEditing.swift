@@ -19,18 +19,20 @@ extension ManagedObjectContext {
 
     private func loadMembers(_ storage: ToManyStorage, owner: Int64) throws -> [ObjectID] {
         let sql: String
+        let memberTable: String
         switch storage {
         case .inverseForeignKey(let table, let column, _, let orderColumn):
+            memberTable = table
             sql = "SELECT Z_PK, Z_ENT FROM \(table) WHERE \(column) = ?"
                 + " ORDER BY \(orderColumn.map { "\($0), " } ?? "")Z_PK"
         case .joinTable(let table, let ownerColumn, let memberColumn, let destination, let orderColumn):
-            let memberTable = schema.entity(named: destination)!.tableName
+            memberTable = schema.entity(named: destination)!.tableName
             sql = "SELECT m.Z_PK, m.Z_ENT FROM \(table) j JOIN \(memberTable) m ON m.Z_PK = j.\(memberColumn)"
                 + " WHERE j.\(ownerColumn) = ? ORDER BY \(orderColumn.map { "j.\($0), " } ?? "")m.Z_PK"
         }
         return try store.database.read { db in
-            try Row.fetchAll(db, sql: sql, arguments: [owner]).compactMap { row in
-                schema.entity(number: row["Z_ENT"]).map { ObjectID(entityName: $0.name, primaryKey: row["Z_PK"]) }
+            try Row.fetchAll(db, sql: sql, arguments: [owner]).map { row in
+                try rowReader(row, table: memberTable).objectID(in: schema)
             }
         }
     }

@@ -1,38 +1,95 @@
 import GRDB
 
-/// Fills a managed object from its table row.
+/// Fills a managed object from its table row. Every value is decoded with errors, never traps:
+/// a store edited by hand can hold anything in any column.
 enum RowDecoding {
     static func fill(_ object: ManagedObject, from row: Row, storage: EntityStorage,
                      context: ManagedObjectContext) throws {
+        let reader = context.rowReader(row, table: storage.tableName)
+        let primaryKey = try reader.primaryKey()
         let info = context.info(for: storage.name)
         var values: [String: AttributeValue] = [:]
         for (name, column) in storage.attributeColumns {
             guard let attribute = info.attributes[name] else { continue }
             do {
-                if let value = try StoreValueCoding.attributeValue(row[column.name] as DatabaseValue, type: attribute.type) {
+                if let value = try StoreValueCoding.attributeValue(try reader.value(column.name), type: attribute.type) {
                     values[name] = value
                 }
-            } catch let error as StoreError {
+            } catch let error as StoreError where error.mismatch == nil {
                 throw StoreError(path: context.store.url.path,
-                                 reason: "\(storage.name).\(name) of row \(row["Z_PK"] as Int64? ?? 0): \(error.reason)")
+                                 reason: "\(storage.name).\(name) of row \(primaryKey): \(error.reason)")
             }
         }
         var targets: [String: ObjectID] = [:]
         for (name, columns) in storage.toOneColumns {
             guard let relationship = info.relationships[name],
-                  let key: Int64 = row[columns.key.name] else { continue }
+                  let key = try reader.integer(columns.key.name) else { continue }
             var targetEntity = relationship.destinationEntityName
-            if let entityColumn = columns.entity, let number: Int = row[entityColumn.name],
-               let concrete = context.schema.entity(number: number) {
+            if let entityColumn = columns.entity, let number = try reader.integer(entityColumn.name),
+               let concrete = Int(exactly: number).flatMap(context.schema.entity(number:)) {
                 targetEntity = concrete.name
             }
             targets[name] = ObjectID(entityName: targetEntity, primaryKey: key)
         }
+        let optimisticVersion = try reader.integer("Z_OPT") ?? 0
         object.isFault = false
         object.values = values
         object.committedValues = values
         object.toOneTargets = targets
         object.committedToOneTargets = targets
-        object.optimisticVersion = row["Z_OPT"] ?? 0
+        object.optimisticVersion = optimisticVersion
+    }
+}
+
+/// Reads the engine's bookkeeping columns of one row of a table, throwing a `StoreError` that
+/// names the table, column and row for anything the column cannot hold.
+struct RowReader {
+    let row: Row
+    let table: String
+    let path: String
+
+    /// `Z_PK`: SQLite keeps it an integer (it is the rowid), but a query may not have selected it.
+    func primaryKey() throws -> Int64 {
+        guard let key = try integer("Z_PK") else {
+            throw StoreError(path: path, mismatch: .unreadableValue(table: table, column: "Z_PK", primaryKey: nil,
+                                                                    found: "no key"))
+        }
+        return key
+    }
+
+    /// The entity of the row from `Z_ENT`, which must be one stored in this table.
+    func entity(in schema: StoreSchema) throws -> EntityStorage {
+        let key = try primaryKey()
+        let number = try integer("Z_ENT")
+        guard let entity = number.flatMap({ Int(exactly: $0) }).flatMap(schema.entity(number:)),
+              entity.tableName == table else {
+            throw StoreError(path: path, mismatch: .rowEntity(table: table, primaryKey: key, entityNumber: number))
+        }
+        return entity
+    }
+
+    /// The object ID of the row, from its `Z_PK` and `Z_ENT`.
+    func objectID(in schema: StoreSchema) throws -> ObjectID {
+        ObjectID(entityName: try entity(in: schema).name, primaryKey: try primaryKey())
+    }
+
+    /// An integer column; nil for NULL, an error for text, blobs or numbers beyond Int64.
+    func integer(_ column: String) throws -> Int64? {
+        let value = try self.value(column)
+        if value.isNull { return nil }
+        guard let integer = Int64.fromDatabaseValue(value) else {
+            let key = row.hasColumn("Z_PK") ? Int64.fromDatabaseValue(row["Z_PK"]) : nil
+            throw StoreError(path: path, mismatch: .unreadableValue(table: table, column: column, primaryKey: key,
+                                                                    found: "\(value)"))
+        }
+        return integer
+    }
+
+    /// The raw value of a column the query selected.
+    func value(_ column: String) throws -> DatabaseValue {
+        guard row.hasColumn(column) else {
+            throw StoreError(path: path, mismatch: .missingColumn(table: table, column: column))
+        }
+        return row[column]
     }
 }

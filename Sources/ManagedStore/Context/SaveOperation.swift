@@ -2,6 +2,10 @@ import GRDB
 
 /// One save: validate, then write every change in a single SQLite transaction. Nothing in memory
 /// changes unless the transaction commits.
+///
+/// The transaction is IMMEDIATE: it takes the write lock before reading `Z_MAX` and `Z_OPT`, so
+/// two processes saving at once queue on the busy timeout instead of one failing when it tries
+/// to upgrade its read to a write ("database is locked").
 struct SaveOperation {
     let context: ManagedObjectContext
     let validating: Bool
@@ -23,7 +27,7 @@ struct SaveOperation {
 
         var permanentIDs: [ObjectID: ObjectID] = [:]
         do {
-            try context.store.database.write { db in
+            try context.store.database.writeWithoutTransaction { db in try db.inTransaction(.immediate) {
                 permanentIDs = try allocatePrimaryKeys(for: inserted, in: db)
                 let resolve = { (id: ObjectID) -> Int64? in (permanentIDs[id] ?? id).primaryKey }
                 for object in inserted { try writeRow(of: object, isNew: true, resolve: resolve, in: db) }
@@ -32,11 +36,12 @@ struct SaveOperation {
                 for object in inserted + updated {
                     try writeToManyChanges(of: object, resolve: resolve, in: db)
                 }
-            }
+                return .commit
+            } }
         } catch let error as ContextError {
             throw error
         } catch {
-            throw ContextError("the save was rolled back, nothing was written: \(error)")
+            throw ContextError.saveFailed(cause: error)
         }
         for object in inserted { object.optimisticVersion = 1 }
         for object in updated { object.optimisticVersion += 1 }
@@ -53,10 +58,11 @@ struct SaveOperation {
         let byRoot = Dictionary(grouping: objects) { schema.entity(named: $0.entity.name)!.rootName }
         for (root, members) in byRoot.sorted(by: { $0.key < $1.key }) {
             let rootNumber = schema.entity(named: root)!.number
-            var next = try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?",
-                                          arguments: [rootNumber]) ?? 0
+            let row = try Row.fetchOne(db, sql: "SELECT Z_ENT, Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?",
+                                       arguments: [rootNumber])
+            var next = try row.flatMap { try context.rowReader($0, table: "Z_PRIMARYKEY").integer("Z_MAX") } ?? 0
             for object in members {
-                next += 1
+                next = try incremented(next, table: "Z_PRIMARYKEY", column: "Z_MAX")
                 mapping[object.objectID] = ObjectID(entityName: object.entity.name, primaryKey: next)
             }
             try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", arguments: [next, rootNumber])
@@ -90,15 +96,25 @@ struct SaveOperation {
                            arguments: StatementArguments([primaryKey.databaseValue, storage.number.databaseValue,
                                                           1.databaseValue] + values))
         } else {
-            let assignments = (columns.map { "\($0) = ?" } + ["Z_OPT = Z_OPT + 1"]).joined(separator: ", ")
+            let version = try incremented(object.optimisticVersion, table: storage.tableName, column: "Z_OPT")
+            let assignments = (columns + ["Z_OPT"]).map { "\($0) = ?" }.joined(separator: ", ")
             try db.execute(sql: "UPDATE \(storage.tableName) SET \(assignments) WHERE Z_PK = ? AND Z_OPT = ?",
-                           arguments: StatementArguments(values + [primaryKey.databaseValue,
+                           arguments: StatementArguments(values + [version.databaseValue, primaryKey.databaseValue,
                                                                    object.optimisticVersion.databaseValue]))
             guard db.changesCount == 1 else {
-                throw ContextError("the save was rolled back, nothing was written: \(object.entity.name) \(primaryKey) "
-                    + "was changed or deleted by someone else since it was read")
+                throw ContextError.conflict(entity: object.entity.name, primaryKey: primaryKey)
             }
         }
+    }
+
+    /// A counter read from the store plus one; a counter already at its largest value is a
+    /// damaged or hand-edited store, refused rather than wrapped around.
+    private func incremented(_ value: Int64, table: String, column: String) throws -> Int64 {
+        let (next, overflow) = value.addingReportingOverflow(1)
+        guard !overflow else {
+            throw StoreError(path: context.store.url.path, mismatch: .exhaustedCounter(table: table, column: column))
+        }
+        return next
     }
 
     private func deleteRow(of object: ManagedObject, in db: Database) throws {

@@ -25,15 +25,15 @@ public final class PersistentStore: @unchecked Sendable {
     }
 
     /// Creates a new, empty store of the model version; refuses to overwrite an existing file.
+    /// The file is created 0600 (SQLite gives its `-wal` and `-shm` the main file's mode): notes
+    /// are private.
     /// - Parameter storeUUID: the store's identity; a migration passes the source's, which Core
     ///   Data keeps across migrations. New stores get a new one.
     public static func create(at url: URL, model: ManagedObjectModel, storeUUID: String = UUID().uuidString,
                               options: StoreOptions = StoreOptions()) throws -> PersistentStore {
-        guard !FileManager.default.fileExists(atPath: url.path) else {
-            throw StoreError(path: url.path, reason: "a file already exists there")
-        }
         let schema = try StoreSchema(model: model)
         let metadata = StoreMetadata(model: model, storeUUID: storeUUID)
+        try createPrivateFile(at: url)
         do {
             let database = try DatabaseQueue(path: url.path, configuration: configuration(options))
             try database.writeWithoutTransaction { db in
@@ -51,7 +51,26 @@ public final class PersistentStore: @unchecked Sendable {
         }
     }
 
-    /// Opens an existing store that the model version is compatible with.
+    /// Opens the store at `url`, creating it first when no file is there. Safe when several
+    /// processes do this at once: the new store is built under a temporary name beside it and
+    /// linked into place only when complete, so no process ever opens a half-made store, and
+    /// one that loses the race opens the winner's.
+    public static func openOrCreate(at url: URL, model: ManagedObjectModel,
+                                    options: StoreOptions = StoreOptions()) throws -> PersistentStore {
+        if !FileManager.default.fileExists(atPath: url.path) {
+            let draft = URL(fileURLWithPath: url.path + ".new-\(UUID().uuidString)")
+            try create(at: draft, model: model, options: options).close()
+            defer { StoreFiles(url: draft).remove() }
+            guard link(draft.path, url.path) == 0 || errno == EEXIST else {
+                throw StoreError(path: url.path, reason: "cannot create the store (\(String(cString: strerror(errno))))")
+            }
+        }
+        return try open(at: url, model: model, options: options)
+    }
+
+    /// Opens an existing store that the model version is compatible with, after checking that its
+    /// tables and columns are the ones the model lays out (a mismatch is a `StoreError` whose
+    /// `mismatch` says what differs; nothing is written to the store then).
     public static func open(at url: URL, model: ManagedObjectModel,
                             options: StoreOptions = StoreOptions()) throws -> PersistentStore {
         let metadata = try StoreMetadata.read(storeAt: url)
@@ -66,12 +85,18 @@ public final class PersistentStore: @unchecked Sendable {
             let database = options.isReadOnly
                 ? try StoreFiles(url: url).readOnlyQueue(configuration: configuration(options))
                 : try DatabaseQueue(path: url.path, configuration: configuration(options))
+            if let mismatch = try database.read(StoreSchemaCheck(schema: schema).firstMismatch) {
+                try? database.close()
+                throw StoreError(path: url.path, mismatch: mismatch)
+            }
             if !options.isReadOnly {
                 try database.writeWithoutTransaction { db in
                     try db.execute(sql: "PRAGMA journal_mode = \(options.journalMode.rawValue)")
                 }
             }
             return PersistentStore(url: url, schema: schema, metadata: metadata, options: options, database: database)
+        } catch let error as StoreError {
+            throw error
         } catch {
             throw StoreError(path: url.path, reason: "cannot open the store (\(error))")
         }
@@ -87,6 +112,9 @@ public final class PersistentStore: @unchecked Sendable {
         configuration.readonly = options.isReadOnly
         configuration.foreignKeysEnabled = false
         configuration.label = "ManagedStore"
+        // Another process saving holds the write lock for milliseconds: wait for it rather than
+        // fail with "database is locked".
+        configuration.busyMode = .timeout(options.busyTimeout)
         let logger = options.sqlLogger
         configuration.prepareDatabase { db in
             if let logger {
@@ -95,6 +123,19 @@ public final class PersistentStore: @unchecked Sendable {
             StoreSQLFunctions.register(in: db)
         }
         return configuration
+    }
+
+    /// Creates the empty main file, 0600, failing if any file is there (even one made a moment
+    /// ago by another process).
+    private static func createPrivateFile(at url: URL) throws {
+        let descriptor = Foundation.open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            let code = errno
+            throw StoreError(path: url.path, reason: code == EEXIST
+                ? "a file already exists there"
+                : "cannot create the store (\(String(cString: strerror(code))))")
+        }
+        Foundation.close(descriptor)
     }
 
     private static func createTables(schema: StoreSchema, metadata: StoreMetadata, in db: Database) throws {

@@ -23,7 +23,9 @@ public struct StoreMetadata: Equatable, Sendable {
             throw StoreError(path: url.path, reason: "no such store file")
         }
         do {
-            let queue = try StoreFiles(url: url).readOnlyQueue(configuration: Configuration())
+            var configuration = Configuration()
+            configuration.busyMode = .timeout(StoreOptions.defaultBusyTimeout)
+            let queue = try StoreFiles(url: url).readOnlyQueue(configuration: configuration)
             defer { try? queue.close() }
             return try queue.read { db in
                 guard try db.tableExists("Z_METADATA") else {
