@@ -32,7 +32,7 @@ public struct UnCloudNotesStack {
     /// Whether the store file exists yet (a first note creates it).
     public var storeExists: Bool { FileManager.default.fileExists(atPath: storeURL.path) }
 
-    /// Opens the store, migrating it when older. A missing store is created (its folders 0700)
+    /// Opens the store, migrating it when older; a store that cannot be written opens read-only. A missing store is created (its folders 0700)
     /// only when `creatingIfMissing`: commands that only read must not turn a mistyped path into
     /// folders and an empty store.
     /// Objects are `Note`s when the app runs as the current version, untyped otherwise.
@@ -49,7 +49,9 @@ public struct UnCloudNotesStack {
         if !FileManager.default.fileExists(atPath: storeURL.path) {
             return ManagedObjectContext(store: try PersistentStore.create(at: storeURL, model: version), entityClasses: classes)
         }
-        return ManagedObjectContext(store: try PersistentStore.open(at: storeURL, model: version), entityClasses: classes)
+        // A store the user cannot write (or in a read-only folder) can still be read.
+        let options = StoreOptions(isReadOnly: !StorePath.isWritable(storeURL))
+        return ManagedObjectContext(store: try PersistentStore.open(at: storeURL, model: version, options: options), entityClasses: classes)
     }
 }
 

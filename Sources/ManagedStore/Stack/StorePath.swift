@@ -35,6 +35,12 @@ public enum StorePath {
         }
     }
 
+    /// Whether the store and its folder can both be written (a store in WAL mode needs its folder
+    /// for the `-wal`); when not, the store can still be opened read-only.
+    public static func isWritable(_ url: URL) -> Bool {
+        access(url.path, W_OK) == 0 && access(url.deletingLastPathComponent().path, W_OK) == 0
+    }
+
     /// Refuses, plainly, to migrate a store that cannot be written or whose folder cannot (the
     /// working copy, backup and lock go beside it).
     public static func checkWritable(_ url: URL) throws {
