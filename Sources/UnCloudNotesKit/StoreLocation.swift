@@ -1,4 +1,5 @@
 import Foundation
+import ManagedStore
 
 /// Where the notes store lives by default: the XDG data folder.
 public enum StoreLocation {
@@ -15,5 +16,20 @@ public enum StoreLocation {
             base = URL(fileURLWithPath: home).appendingPathComponent(".local/share")
         }
         return base.appendingPathComponent("uncloudnotes").appendingPathComponent(fileName)
+    }
+
+    /// Creates the folders a new store needs, each missing one private to the user (0700): notes
+    /// are nobody else's business. Existing folders are left as they are.
+    public static func createPrivateFolders(for storeURL: URL) throws {
+        var missing: [URL] = []
+        var folder = storeURL.deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: folder.path), folder.path != "/" {
+            missing.append(folder)
+            folder = folder.deletingLastPathComponent()
+        }
+        for folder in missing.reversed() where mkdir(folder.path, 0o700) != 0 && errno != EEXIST {
+            throw StoreError(path: folder.path, reason: "cannot create the folder for the store (\(String(cString: strerror(errno)))): "
+                + "check the path and its permissions")
+        }
     }
 }

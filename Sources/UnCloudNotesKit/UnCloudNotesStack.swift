@@ -16,14 +16,7 @@ public struct UnCloudNotesStack {
         self.model = model
         self.mappingModels = try UnCloudNotesModel.loadMappingModels(for: model)
         self.storeURL = storeURL
-        if let versionName {
-            guard let version = UnCloudNotesModel.version(named: versionName, in: model) else {
-                throw MigrationError("unknown model version \"\(versionName)\": use v1 to v\(model.versions.count) or a version name of \(model.name)")
-            }
-            self.version = version
-        } else {
-            self.version = model.current
-        }
+        self.version = try versionName.map { try UnCloudNotesModel.resolveVersion(named: $0, in: model) } ?? model.current
         UnCloudNotesEntities.registerValueTransformers()
     }
 
@@ -36,14 +29,27 @@ public struct UnCloudNotesStack {
     /// The short name of the version the app runs as (`v1` … `v4`).
     public var versionLabel: String { migrator.label(of: version) }
 
-    /// Opens the store, creating it (and its folder) when missing and migrating it when older.
+    /// Whether the store file exists yet (a first note creates it).
+    public var storeExists: Bool { FileManager.default.fileExists(atPath: storeURL.path) }
+
+    /// Opens the store, migrating it when older; a store that cannot be written opens read-only. A missing store is created (its folders 0700)
+    /// only when `creatingIfMissing`: commands that only read must not turn a mistyped path into
+    /// folders and an empty store.
     /// Objects are `Note`s when the app runs as the current version, untyped otherwise.
-    public func open(observer: @escaping (MigrationEvent) -> Void = { _ in },
+    public func open(creatingIfMissing: Bool = true, observer: @escaping (MigrationEvent) -> Void = { _ in },
                      cancellation: MigrationCancellation? = nil) throws -> ManagedObjectContext {
-        try FileManager.default.createDirectory(at: storeURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+        if !storeExists {
+            guard creatingIfMissing else {
+                throw StoreError(path: storeURL.path, reason: "no such store: check the path (--store); adding a note creates a new store")
+            }
+            try StoreLocation.createPrivateFolders(for: storeURL)
+        }
         try migrator.migrateIfNeeded(observer: observer, cancellation: cancellation)
         let classes = version.name == model.currentVersionName ? UnCloudNotesEntities.currentVersionClasses : [:]
-        return ManagedObjectContext(store: try PersistentStore.openOrCreate(at: storeURL, model: version), entityClasses: classes)
+        // A store the user cannot write (or in a read-only folder) can still be read.
+        let options = StoreOptions(isReadOnly: storeExists && !StorePath.isWritable(storeURL))
+        return ManagedObjectContext(store: try PersistentStore.openOrCreate(at: storeURL, model: version, options: options),
+                                    entityClasses: classes)
     }
 }
 
@@ -56,5 +62,14 @@ extension UnCloudNotesModel {
             return nil
         }
         return model.versions[number - 1]
+    }
+
+    /// A version by short or full name, or an error listing the choices.
+    public static func resolveVersion(named name: String, in model: VersionedModel) throws -> ManagedObjectModel {
+        guard let version = version(named: name, in: model) else {
+            throw MigrationError("unknown model version \"\(name)\" of \(model.name): use v1 to v\(model.versions.count) or one of "
+                + model.versions.map(\.name).joined(separator: ", "))
+        }
+        return version
     }
 }

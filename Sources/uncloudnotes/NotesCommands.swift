@@ -22,15 +22,18 @@ struct NotesCommand: ParsableCommand {
 
 extension GlobalOptions {
     /// The note book of the store, upgraded first when an older version wrote it (the upgrade's
-    /// lines go to stderr, so they never mix with a command's output).
-    func openNoteBook() throws -> NoteBook {
+    /// lines go to stderr, so they never mix with a command's output). Only commands that add
+    /// notes pass `creating`: a missing store is then created, and stderr says so.
+    func openNoteBook(creating: Bool = false) throws -> NoteBook {
         let stack = try stack()
-        let context = try stack.open(observer: { event in
+        let isNew = !stack.storeExists
+        let context = try stack.open(creatingIfMissing: creating, observer: { event in
             if case .message(let text) = event { FileHandle.standardError.write(Data("\(text)\n".utf8)) }
             if case .backupCreated(let path) = event {
                 FileHandle.standardError.write(Data("backup of the original store: \(path)\n".utf8))
             }
         })
+        if isNew { FileHandle.standardError.write(Data("created new store \(stack.storeURL.path)\n".utf8)) }
         return NoteBook(context: context)
     }
 }
@@ -87,7 +90,7 @@ struct NotesAddCommand: ParsableCommand {
     func run() throws {
         let text = body ?? standardInputText() ?? ""
         let pictures = try loadImages(images)
-        let book = try global.openNoteBook()
+        let book = try global.openNoteBook(creating: true)
         let note = try book.addNote(title: title, body: text, images: pictures)
         let id = note.objectID.primaryKey ?? 0
         print(json ? "{\"id\":\(id)}" : "added note \(id)")
@@ -305,7 +308,7 @@ struct NotesImportCommand: ParsableCommand {
             throw CommandFailure("\(url.path): cannot read the file")
         }
         let archive = try NotesArchive.read(data, source: url.path)
-        let count = try global.openNoteBook().importArchive(archive)
+        let count = try global.openNoteBook(creating: true).importArchive(archive)
         print("imported \(count) note(s)")
     }
 }

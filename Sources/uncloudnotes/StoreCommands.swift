@@ -24,24 +24,24 @@ struct StoreSelection: ParsableArguments {
     @Option(help: ArgumentHelp("A .xcdatamodeld (or .xcdatamodel) to use instead of the app's model.", valueName: "path"))
     var model: String?
 
-    /// The migrator for the selected store, model, mapping models and target version.
+    /// The migrator for the selected store, the only place one is assembled: the model (the app's,
+    /// or `--model`), its mapping models (the app's, plus `--mappings`), and the target version
+    /// (`--to`, else `--model-version`, else the model's current one), whichever model is used.
     func migrator(_ global: GlobalOptions, mappings: String? = nil, to version: String? = nil) throws -> StoreMigrator {
-        let url = global.storeURL(path)
-        guard let modelPath = model else {
-            let stack = try UnCloudNotesStack(storeURL: url, versionName: version ?? global.modelVersion)
-            let extra = try mappings.map { try MappingModelReader.readAll(in: URL(fileURLWithPath: $0), models: stack.model) } ?? []
-            return StoreMigrator(storeURL: url, model: stack.model, target: stack.version,
-                                 mappingModels: stack.mappingModels + extra, policies: UnCloudNotesModel.migrationPolicies)
+        let model: VersionedModel
+        var mappingModels: [MappingModel] = []
+        if let modelPath = self.model {
+            model = try ModelFileReader.read(at: URL(fileURLWithPath: (modelPath as NSString).expandingTildeInPath))
+        } else {
+            model = try UnCloudNotesModel.load()
+            mappingModels = try UnCloudNotesModel.loadMappingModels(for: model)
         }
-        let versioned = try ModelFileReader.read(at: URL(fileURLWithPath: (modelPath as NSString).expandingTildeInPath))
-        let target = try version.map { name in
-            guard let found = UnCloudNotesModel.version(named: name, in: versioned) else {
-                throw ValidationError("unknown version \"\(name)\" of \(versioned.name); versions: \(versioned.versions.map(\.name).joined(separator: ", "))")
-            }
-            return found
-        } ?? versioned.current
-        let mappingModels = try mappings.map { try MappingModelReader.readAll(in: URL(fileURLWithPath: $0), models: versioned) } ?? []
-        return StoreMigrator(storeURL: url, model: versioned, target: target, mappingModels: mappingModels,
+        if let mappings {
+            mappingModels += try MappingModelReader.readAll(in: URL(fileURLWithPath: (mappings as NSString).expandingTildeInPath), models: model)
+        }
+        let target = try (version ?? global.modelVersion).map { try UnCloudNotesModel.resolveVersion(named: $0, in: model) } ?? model.current
+        UnCloudNotesEntities.registerValueTransformers()
+        return StoreMigrator(storeURL: global.storeURL(path), model: model, target: target, mappingModels: mappingModels,
                              policies: UnCloudNotesModel.migrationPolicies)
     }
 }
@@ -104,17 +104,32 @@ struct StoreMigrateCommand: ParsableCommand {
         let migrator = try selection.migrator(global, mappings: mappings, to: to)
         let reporter = MigrationReporter(json: json)
         if dryRun {
-            switch try migrator.state() {
-            case .needsMigration(let plan): reporter.handle(.planned(plan))
-            default: print(try StoreReport(migrator: migrator).text)
-            }
+            try dryRun(migrator, reporter: reporter)
             return
         }
-        guard FileManager.default.fileExists(atPath: migrator.storeURL.path) else {
-            throw CommandFailure("\(migrator.storeURL.path): no such store")
+        guard try StorePath.check(migrator.storeURL) else {
+            throw CommandFailure("\(migrator.storeURL.path): no such store: check the path")
         }
         if try migrator.migrateIfNeeded(observer: reporter.handle) == nil {
             print(json ? #"{"event":"current"}"# : "the store is already at \(migrator.target.name)")
+        }
+    }
+
+    /// Prints the plan; a migration that would be refused (custom policies this program lacks,
+    /// each named once, or no plan at all) is an error, exit 1.
+    private func dryRun(_ migrator: StoreMigrator, reporter: MigrationReporter) throws {
+        switch try migrator.state() {
+        case .needsMigration(let plan):
+            reporter.handle(.planned(plan))
+            let missing = migrator.missingPolicies(in: plan)
+            guard missing.isEmpty else {
+                throw CommandFailure("\(migrator.storeURL.path): the migration would be refused: this program lacks the custom "
+                    + "migration polic\(missing.count == 1 ? "y" : "ies") \(missing.joined(separator: ", "))")
+            }
+        case .cannotMigrate(_, let error):
+            throw CommandFailure("\(migrator.storeURL.path): the migration would be refused: \(ErrorText.oneLine(error.reason))")
+        default:
+            print(try StoreReport(migrator: migrator).text)
         }
     }
 }
@@ -141,12 +156,11 @@ struct StoreExportCommand: ParsableCommand {
         let migrator = try selection.migrator(global)
         let version: ManagedObjectModel
         switch try migrator.state() {
-        case .missing: throw CommandFailure("\(migrator.storeURL.path): no such store")
-        case .unknown: throw CommandFailure("\(migrator.storeURL.path): the store's hashes match no known model version")
-        case .current(let found), .newer(let found): version = found
+        case .missing: throw CommandFailure("\(migrator.storeURL.path): no such store: check the path")
+        case .unknown: throw CommandFailure("\(migrator.storeURL.path): the store's hashes match no known version of \(migrator.model.name): pass the model that wrote it with --model")
+        case .current(let found), .newer(let found), .cannotMigrate(let found, _): version = found
         case .needsMigration(let plan): version = plan.source
         }
-        UnCloudNotesEntities.registerValueTransformers()
         let store = try PersistentStore.open(at: migrator.storeURL, model: version, options: StoreOptions(isReadOnly: true))
         defer { try? store.close() }
         try StoreExport(context: ManagedObjectContext(store: store)).write(json: json) { print($0) }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import ManagedStore
 
 /// Runs the command line with the exit codes scripts rely on: 0 success, 1 an error while doing
 /// the work (one line on stderr), 2 a usage error (message and usage on stderr).
@@ -26,7 +27,7 @@ func exitReporting(_ error: Error) -> Never {
         FileHandle.standardError.write(Data((UnCloudNotesCommand.fullMessage(for: error) + "\n").utf8))
         exit(2)
     default:
-        FileHandle.standardError.write(Data("uncloudnotes: \(error)\n".utf8))
+        FileHandle.standardError.write(Data("uncloudnotes: \(ErrorText.oneLine(error))\n".utf8))
         exit(1)
     }
 }

@@ -16,11 +16,12 @@ public struct BuiltExecutable {
         return productsFolder.appendingPathComponent("uncloudnotes")
     }
 
-    /// Runs the binary to completion with the given arguments and no standard input.
-    public static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+    /// Runs the binary to completion with the given arguments and no standard input; through
+    /// `launcher` (a program and its arguments, e.g. `setpriv` to run as another user) when given.
+    public static func run(_ arguments: [String], environment: [String: String] = [:], launcher: [String] = []) throws -> Result {
         let process = Process()
-        process.executableURL = url
-        process.arguments = arguments
+        process.executableURL = URL(fileURLWithPath: launcher.first ?? url.path)
+        process.arguments = launcher.isEmpty ? arguments : launcher.dropFirst() + [url.path] + arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         // Files rather than pipes: a child writing much to both streams can never stall on a full pipe.
         let folder = try TemporaryFolder()

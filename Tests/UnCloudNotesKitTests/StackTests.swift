@@ -139,37 +139,6 @@ struct StackTests {
         #expect(try Data(contentsOf: store.url) == before)
     }
 
-    @Test("leftovers of an interrupted run are removed, then the migration runs")
-    func cleansLeftovers() throws {
-        let folder = try TemporaryFolder()
-        let url = try ProjectFixtures.copyStore("v2", into: folder)
-        for leftover in ["UnCloudNotesDataModel.sqlite.migrating", "UnCloudNotesDataModel.sqlite.migrating-wal",
-                         "UnCloudNotesDataModel.sqlite.v2-backup.partial"] {
-            try folder.write("half-written", to: leftover)
-        }
-        var cleaned: [String] = []
-        let stack = try UnCloudNotesStack(storeURL: url)
-        try stack.migrator.migrateIfNeeded { if case .cleanedLeftovers(let names) = $0 { cleaned = names } }
-        #expect(cleaned == ["UnCloudNotesDataModel.sqlite.migrating", "UnCloudNotesDataModel.sqlite.migrating-wal",
-                            "UnCloudNotesDataModel.sqlite.v2-backup.partial"])
-        #expect(try StoreMetadata.read(storeAt: url).isCompatible(with: stack.model.current))
-    }
-
-    @Test("a failing step leaves the store as it was; the backup stays for the user")
-    func failingStep() throws {
-        let folder = try TemporaryFolder()
-        let url = try ProjectFixtures.copyStore("v3", into: folder)
-        let before = try Data(contentsOf: url)
-        let stack = try UnCloudNotesStack(storeURL: url)
-        var policies = MigrationPolicyRegistry()
-        policies.register(FailingPolicy.self, as: AttachmentToImageAttachmentMigrationPolicyV3toV4.className)
-        let migrator = StoreMigrator(storeURL: url, model: stack.model, mappingModels: stack.mappingModels, policies: policies)
-        #expect(throws: MigrationError.self) { try migrator.migrateIfNeeded() }
-        #expect(try Data(contentsOf: url) == before)
-        #expect(!FileManager.default.fileExists(atPath: migrator.migratingURL.path))
-        #expect(try Data(contentsOf: migrator.backupURL(for: stack.model.versions[2])) == before)
-    }
-
     @Test("the plan is computed from the models and mapping models found")
     func planFromModels() throws {
         let stack = try UnCloudNotesStack(storeURL: URL(fileURLWithPath: "/nonexistent"))

@@ -15,7 +15,7 @@ public struct StoreReport: Codable, Sendable {
     }
 
     public enum State: String, Codable, Sendable {
-        case missing, current, needsMigration = "needs migration", newer, unknown
+        case missing, current, needsMigration = "needs migration", cannotMigrate = "cannot migrate", newer, unknown
     }
 
     public var path: String
@@ -29,6 +29,9 @@ public struct StoreReport: Codable, Sendable {
     public var storeHashes: [String: String]?
     public var entityCounts: [String: Int]?
     public var plan: [Step]?
+    /// Why the store cannot be migrated to the target (no plan, or custom policies this program
+    /// lacks): information, since the store can still be read.
+    public var refusal: String?
 
     /// Inspects the store without changing it (metadata and a read-only connection only).
     public init(migrator: StoreMigrator) throws {
@@ -50,6 +53,14 @@ public struct StoreReport: Codable, Sendable {
             state = .needsMigration
             detected = plan.source
             self.plan = plan.steps.map { Step(from: $0.source.name, to: $0.destination.name, kind: $0.kindDescription) }
+            let missing = migrator.missingPolicies(in: plan)
+            if !missing.isEmpty {
+                refusal = "this program lacks the custom migration polic\(missing.count == 1 ? "y" : "ies") \(missing.joined(separator: ", "))"
+            }
+        case .cannotMigrate(let version, let error):
+            state = .cannotMigrate
+            detected = version
+            refusal = ErrorText.oneLine(error.reason)
         case .newer(let version):
             state = .newer
             detected = version
@@ -98,6 +109,9 @@ public struct StoreReport: Codable, Sendable {
             for (index, step) in (plan ?? []).enumerated() {
                 lines.append("  \(index + 1). \(step.from) -> \(step.to): \(step.kind)")
             }
+            if let refusal { lines.append("migration: would be refused: \(refusal)") }
+        case .cannotMigrate:
+            lines.append("migration: not possible to \(targetVersion): \(refusal ?? "no plan")")
         case .missing, .unknown: break
         }
         return lines.joined(separator: "\n")

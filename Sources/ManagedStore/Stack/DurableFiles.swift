@@ -6,7 +6,8 @@ import Darwin
 #endif
 
 /// File operations that survive a crash or power loss: data synced to disk before a rename, and
-/// the rename itself made durable by syncing the folder.
+/// the rename itself made durable by syncing the folder. Every system call's error is reported:
+/// a sync that failed means the data may not be on disk, so the migration must not claim success.
 enum DurableFiles {
     #if canImport(Glibc)
     private static let systemRename = Glibc.rename
@@ -14,21 +15,76 @@ enum DurableFiles {
     private static let systemRename = Darwin.rename
     #endif
 
+    /// Flushes a file's data to disk (`fdatasync`).
     static func sync(_ url: URL) throws {
-        let handle = try FileHandle(forUpdating: url)
-        defer { try? handle.close() }
-        try handle.synchronize()
+        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw failure("cannot open \(url.path) to sync it") }
+        defer { close(descriptor) }
+        guard fdatasync(descriptor) == 0 else { throw failure("cannot sync \(url.path) to disk") }
     }
 
-    /// Atomically replaces `destination` with `source` (same folder).
+    /// Flushes a folder's entries (names created, renamed or removed) to disk.
+    static func syncFolder(_ folder: URL) throws {
+        let descriptor = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw failure("cannot open the folder \(folder.path) to sync it") }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else { throw failure("cannot sync the folder \(folder.path) to disk") }
+    }
+
+    /// Atomically replaces `destination` with `source` (same folder), durably.
     static func rename(_ source: URL, to destination: URL) throws {
+        try renameQuickly(source, to: destination)
+        try syncFolder(destination.deletingLastPathComponent())
+    }
+
+    /// Atomically replaces `destination` with `source`, without syncing: for files no one relies on yet.
+    static func renameQuickly(_ source: URL, to destination: URL) throws {
         guard systemRename(source.path, destination.path) == 0 else {
-            throw MigrationError("cannot rename \(source.lastPathComponent) to \(destination.lastPathComponent): \(String(cString: strerror(errno)))")
+            throw failure("cannot rename \(source.path) to \(destination.lastPathComponent)")
         }
-        let folder = open(destination.deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY)
-        if folder >= 0 {
-            fsync(folder)
-            close(folder)
+    }
+
+    /// Copies `source` into a new file `destination` readable by its owner only (0600). The
+    /// destination must not exist: an existing file is never overwritten.
+    static func copyPrivately(_ source: URL, to destination: URL) throws {
+        let input = open(source.path, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw failure("cannot read \(source.path)") }
+        defer { close(input) }
+        let output = open(destination.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard output >= 0 else { throw failure("cannot create \(destination.path)") }
+        defer { close(output) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { throw failure("cannot read \(source.path)") }
+            if count == 0 { return }
+            var written = 0
+            while written < count {
+                let result = buffer.withUnsafeBytes { write(output, $0.baseAddress.map { $0 + written }, count - written) }
+                if result < 0 && errno == EINTR { continue }
+                guard result > 0 else { throw failure("cannot write \(destination.path)") }
+                written += result
+            }
         }
+    }
+
+    /// Removes a regular file, never a folder; a missing file is fine.
+    /// - Returns: whether a file was removed.
+    @discardableResult
+    static func removeFile(_ url: URL) -> Bool {
+        var status = stat()
+        guard lstat(url.path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return false }
+        return unlink(url.path) == 0
+    }
+
+    /// Whether anything (file, folder or link) is at `url`, without following a link.
+    static func exists(_ url: URL) -> Bool {
+        var status = stat()
+        return lstat(url.path, &status) == 0
+    }
+
+    private static func failure(_ what: String) -> MigrationError {
+        MigrationError("\(what): \(String(cString: strerror(errno)))")
     }
 }

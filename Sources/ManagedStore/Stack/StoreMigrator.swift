@@ -3,20 +3,25 @@ import Foundation
 /// The self-migrating stack: finds which known model version wrote a store and upgrades it to the
 /// target version step by step, safely.
 ///
-/// - The store is locked (`StoreLock`) so only one process migrates it; another waits.
-/// - Leftovers of an interrupted run are removed first; the store is consolidated (its `-wal`
-///   folded into the main file) so nothing stale can remain when a step's new file replaces it.
-/// - Before the first step the store is copied to `<store>.<version>-backup` (made under a
-///   `.partial` name and renamed, so a backup is always whole).
-/// - In-place steps run in one SQLite transaction; copying steps write `<store>.migrating` and
-///   rename it over the store only once it is complete and synced. Killed at any moment, the next
-///   run finds either the old store intact or the finished new one.
+/// - Everything that can refuse a migration is checked before any file is written: a plan exists,
+///   every custom policy is known, the store and its folder can be written, no file of ours is in
+///   the way. A refused migration creates nothing but the lock file.
+/// - The store's real path is used (a symbolic link is followed and stays a link); the lock
+///   (`StoreLock`), the backup and the working files live beside the real file, so aliases share them.
+/// - The whole chain runs on a working copy (`MigrationFiles`); the store is only read until the
+///   end, when a fresh backup and then the migrated copy are renamed into place, synced. Failed,
+///   cancelled or killed at any moment, the store is left byte for byte as it was.
+/// - The files a run creates are recorded by name in the lock file first; the next run removes
+///   exactly those after an interruption.
+/// - The migrated store keeps the original's permissions and owner; backups are 0600.
 /// - A store whose hashes match no known version, or a newer one, is refused and never changed.
 public final class StoreMigrator {
     public enum State: Sendable {
         case missing
         case current(ManagedObjectModel)
         case needsMigration(MigrationPlan)
+        /// Written by an older version, but no plan reaches the target: why is in the error.
+        case cannotMigrate(from: ManagedObjectModel, because: MigrationError)
         /// Written by a version newer than the target (the app runs pinned to an older version).
         case newer(ManagedObjectModel)
         /// Its hashes match no version of the model.
@@ -46,15 +51,19 @@ public final class StoreMigrator {
         "v\((model.versions.firstIndex { $0.name == version.name } ?? 0) + 1)"
     }
 
-    public var migratingURL: URL { URL(fileURLWithPath: storeURL.path + ".migrating") }
+    /// The store's real file: symbolic links (of the file or its folders) resolved.
+    public var realStoreURL: URL { StorePath.real(storeURL) }
 
+    public var migratingURL: URL { URL(fileURLWithPath: realStoreURL.path + ".migrating") }
+
+    /// Where the backup of a store at `version` goes: beside the real store file.
     public func backupURL(for version: ManagedObjectModel) -> URL {
-        URL(fileURLWithPath: storeURL.path + ".\(label(of: version))-backup")
+        URL(fileURLWithPath: realStoreURL.path + ".\(label(of: version))-backup")
     }
 
     /// What the store needs, from its metadata alone (read-only).
     public func state() throws -> State {
-        guard FileManager.default.fileExists(atPath: storeURL.path) else { return .missing }
+        guard try StorePath.check(storeURL) else { return .missing }
         let metadata = try StoreMetadata.read(storeAt: storeURL)
         guard let version = model.versions.first(where: { metadata.isCompatible(with: $0) }) else {
             return .unknown(metadata)
@@ -62,7 +71,21 @@ public final class StoreMigrator {
         if version.name == target.name { return .current(version) }
         let order = { (candidate: ManagedObjectModel) in self.model.versions.firstIndex { $0.name == candidate.name } ?? 0 }
         if order(version) > order(target) { return .newer(version) }
-        return .needsMigration(try MigrationPlanner.plan(from: version, to: target, in: model, mappingModels: mappingModels))
+        do {
+            return .needsMigration(try MigrationPlanner.plan(from: version, to: target, in: model, mappingModels: mappingModels))
+        } catch let error as MigrationError {
+            return .cannotMigrate(from: version, because: error)
+        }
+    }
+
+    /// The custom policy classes a plan names that this program does not have, each once.
+    public func missingPolicies(in plan: MigrationPlan) -> [String] {
+        let known = Set(policies.classNames)
+        var missing: [String] = []
+        for name in plan.steps.flatMap(\.customPolicies) where !known.contains(name) && !missing.contains(name) {
+            missing.append(name)
+        }
+        return missing
     }
 
     /// Brings the store to the target version, if it is not there yet.
@@ -70,10 +93,36 @@ public final class StoreMigrator {
     @discardableResult
     public func migrateIfNeeded(observer: @escaping (MigrationEvent) -> Void = { _ in },
                                 cancellation: MigrationCancellation? = nil) throws -> MigrationPlan? {
-        let lock = try StoreLock(for: storeURL) { observer(.waitingForLock) }
+        guard try plannedMigration() != nil else { return nil }
+        let store = realStoreURL
+        try StorePath.checkWritable(store)
+        let lock = try StoreLock(for: store) { observer(.waitingForLock) }
         defer { withExtendedLifetime(lock) {} }
-        let cleaned = removeLeftovers()
+        let owner = try FileOwnership(of: store)
+        lock.setOwner(user: owner.user, group: owner.group)
+        let cleaned = try removeLeftovers(recordedIn: lock)
         if !cleaned.isEmpty { observer(.cleanedLeftovers(cleaned)) }
+        // Another process may have migrated the store while this one waited for the lock.
+        guard let plan = try plannedMigration() else { return nil }
+        let files = MigrationFiles(store: store, backup: backupURL(for: plan.source))
+        try checkNothingInTheWay(of: files)
+        observer(.planned(plan))
+        try lock.record(files.created.map(\.lastPathComponent))
+        do {
+            try run(plan, files: files, owner: owner, observer: observer, cancellation: cancellation)
+        } catch {
+            files.removeCreated()
+            try? lock.record([])
+            observer(.message("Migration failed: \(ErrorText.oneLine(error))"))
+            throw error
+        }
+        try lock.record([])
+        observer(.finished)
+        return plan
+    }
+
+    /// The plan to run, nil when the store is missing or current; throws whatever refuses it.
+    private func plannedMigration() throws -> MigrationPlan? {
         switch try state() {
         case .missing, .current:
             return nil
@@ -83,74 +132,72 @@ public final class StoreMigrator {
         case .unknown:
             throw MigrationError("\(storeURL.path): the store's model version hashes match no known version of \(model.name) "
                 + "(written by a newer version of the app?); it was not changed")
+        case .cannotMigrate(_, let error):
+            throw MigrationError("\(storeURL.path): \(error.reason); the store was not changed")
         case .needsMigration(let plan):
-            observer(.planned(plan))
-            try consolidate(plan.source)
-            try makeBackup(of: plan.source, observer: observer)
-            for (index, step) in plan.steps.enumerated() {
-                try run(step, index: index, of: plan.steps.count, observer: observer, cancellation: cancellation)
+            let missing = missingPolicies(in: plan)
+            guard missing.isEmpty else {
+                throw MigrationError("\(storeURL.path): the migration needs the custom migration "
+                    + "polic\(missing.count == 1 ? "y" : "ies") \(missing.joined(separator: ", ")), which this program does not have; "
+                    + "the migration was refused and the store was not changed")
             }
-            observer(.finished)
             return plan
         }
     }
 
     // MARK: Files
 
-    /// Removes what an interrupted run can leave: a half-written new store and a half-copied backup.
-    private func removeLeftovers() -> [String] {
-        var removed: [String] = []
-        let manager = FileManager.default
-        let folder = storeURL.deletingLastPathComponent()
-        let prefix = storeURL.lastPathComponent + "."
-        let names = (try? manager.contentsOfDirectory(atPath: folder.path)) ?? []
-        for name in names where name.hasPrefix(prefix) {
-            let rest = name.dropFirst(prefix.count)
-            if rest.hasPrefix("migrating") || rest.hasSuffix("-backup.partial") {
-                try? manager.removeItem(at: folder.appendingPathComponent(name))
-                removed.append(name)
-            }
+    /// Removes the files an interrupted run recorded in the lock file, by exact name; only
+    /// regular files beside the store, never a folder.
+    private func removeLeftovers(recordedIn lock: StoreLock) throws -> [String] {
+        let recorded = lock.recordedNames()
+        guard !recorded.isEmpty else { return [] }
+        let folder = realStoreURL.deletingLastPathComponent()
+        let prefix = realStoreURL.lastPathComponent + "."
+        let removed = recorded.filter { name in
+            name.hasPrefix(prefix) && !name.contains("/") && DurableFiles.removeFile(folder.appendingPathComponent(name))
         }
+        try lock.record([])
         return removed.sorted()
     }
 
-    /// Folds the store's `-wal` into the main file and removes `-wal`/`-shm`, so the main file
-    /// alone is the whole store.
-    private func consolidate(_ version: ManagedObjectModel) throws {
-        let files = StoreFiles(url: storeURL)
-        guard files.existing.count > 1 else { return }
-        var options = self.options
-        options.isReadOnly = false
-        options.journalMode = .delete
-        let store = try PersistentStore.open(at: storeURL, model: version, options: options)
-        try store.close()
-        for leftover in files.existing where leftover != storeURL {
-            try? FileManager.default.removeItem(at: leftover)
+    /// Refuses, before writing anything, when a file this run must create is already there (not
+    /// one recorded by an interrupted run: the user's), or the backup's place holds a folder.
+    private func checkNothingInTheWay(of files: MigrationFiles) throws {
+        if let taken = files.created.first(where: DurableFiles.exists) {
+            throw MigrationError("\(taken.path): a file is in the way of the migration's working files; move it away "
+                + "and run again (the store was not changed)")
+        }
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: files.backup.path, isDirectory: &isFolder), isFolder.boolValue {
+            throw MigrationError("\(files.backup.path): a folder is where the backup goes; move it away and run again "
+                + "(the store was not changed)")
         }
     }
 
-    private func makeBackup(of version: ManagedObjectModel, observer: (MigrationEvent) -> Void) throws {
-        let backup = backupURL(for: version)
-        guard !FileManager.default.fileExists(atPath: backup.path) else {
-            observer(.backupCreated(path: backup.path))
-            return
+    private func run(_ plan: MigrationPlan, files: MigrationFiles, owner: FileOwnership,
+                     observer: @escaping (MigrationEvent) -> Void, cancellation: MigrationCancellation?) throws {
+        try files.makeWorkingCopy()
+        try files.writePartialBackup()
+        owner.applyOwner(to: files.partialBackup)
+        for (index, step) in plan.steps.enumerated() {
+            try run(step, index: index, of: plan.steps.count, files: files, observer: observer, cancellation: cancellation)
         }
-        let partial = URL(fileURLWithPath: backup.path + ".partial")
-        do {
-            try FileManager.default.copyItem(at: storeURL, to: partial)
-            try DurableFiles.sync(partial)
-            try DurableFiles.rename(partial, to: backup)
-        } catch {
-            try? FileManager.default.removeItem(at: partial)
-            throw MigrationError("\(backup.path): cannot write the backup (\(error.localizedDescription)); the store was not changed")
-        }
-        observer(.backupCreated(path: backup.path))
+        if cancellation?.isCancelled == true { throw MigrationError.cancelled }
+        try MigrationFiles.fold(files.working)
+        try owner.apply(to: files.working)
+        try DurableFiles.sync(files.working)
+        // The store's own -wal must not outlive its main file: fold it before the rename.
+        try MigrationFiles.fold(files.store)
+        try DurableFiles.rename(files.partialBackup, to: files.backup)
+        observer(.backupCreated(path: files.backup.path))
+        try DurableFiles.rename(files.working, to: files.store)
     }
 
     // MARK: Steps
 
-    private func run(_ step: MigrationStep, index: Int, of count: Int, observer: @escaping (MigrationEvent) -> Void,
-                     cancellation: MigrationCancellation?) throws {
+    private func run(_ step: MigrationStep, index: Int, of count: Int, files: MigrationFiles,
+                     observer: @escaping (MigrationEvent) -> Void, cancellation: MigrationCancellation?) throws {
         observer(.stepStarted(index: index, step: step))
         observer(.message("Source model entity hashes: " + describe(step.source)))
         observer(.message("Destination model entity hashes: " + describe(step.destination)))
@@ -158,51 +205,37 @@ public final class StoreMigrator {
         let progress = { (fraction: Double, detail: String?) in
             observer(.progress(step: index, stepFraction: fraction, overallFraction: (Double(index) + fraction) / Double(count), detail: detail))
         }
-        do {
-            switch step.kind {
-            case .inPlace(let inferred):
-                observer(.message("Inferred mapping (in place): " + inferred.changes.joined(separator: "; ")))
-                progress(0, nil)
-                if cancellation?.isCancelled == true { throw MigrationError.cancelled }
-                guard try InPlaceMigration.migrate(storeAt: storeURL, from: step.source, to: step.destination,
-                                                   inferred: inferred, options: options) else {
-                    throw MigrationError("the in-place migration declined a step it had planned")
-                }
-            case .inferredCopy(let inferred, let reason):
-                observer(.message("Inferred mapping (copied\(reason.map { ": \($0)" } ?? "")): " + inferred.changes.joined(separator: "; ")))
-                progress(0, nil)
-                try copy(step, mapping: inferred.mappingModel, progress: progress, cancellation: cancellation)
-            case .mappingModel(let mapping):
-                observer(.message("Mapping model: \(mapping.name) (\(mapping.entityMappings.map(\.name).joined(separator: ", ")))"))
-                progress(0, nil)
-                try copy(step, mapping: mapping, progress: progress, cancellation: cancellation)
+        switch step.kind {
+        case .inPlace(let inferred):
+            observer(.message("Inferred mapping (in place): " + inferred.changes.joined(separator: "; ")))
+            progress(0, nil)
+            if cancellation?.isCancelled == true { throw MigrationError.cancelled }
+            guard try InPlaceMigration.migrate(storeAt: files.working, from: step.source, to: step.destination,
+                                               inferred: inferred, options: options) else {
+                throw MigrationError("the in-place migration declined a step it had planned")
             }
-        } catch {
-            observer(.message("Migration failed: \(error)"))
-            throw error
+        case .inferredCopy(let inferred, let reason):
+            observer(.message("Inferred mapping (copied\(reason.map { ": \($0)" } ?? "")): " + inferred.changes.joined(separator: "; ")))
+            progress(0, nil)
+            try copy(step, mapping: inferred.mappingModel, files: files, progress: progress, cancellation: cancellation)
+        case .mappingModel(let mapping):
+            observer(.message("Mapping model: \(mapping.name) (\(mapping.entityMappings.map(\.name).joined(separator: ", ")))"))
+            progress(0, nil)
+            try copy(step, mapping: mapping, files: files, progress: progress, cancellation: cancellation)
         }
         progress(1, nil)
         observer(.message("Migration Completed Successfully"))
         observer(.stepFinished(index: index))
     }
 
-    /// Migrates into `<store>.migrating`, then renames it over the store.
-    private func copy(_ step: MigrationStep, mapping: MappingModel, progress: @escaping (Double, String?) -> Void,
-                      cancellation: MigrationCancellation?) throws {
-        let destination = migratingURL
-        StoreFiles(url: destination).remove()
-        try MigrationManager.migrateStore(from: storeURL, sourceModel: step.source, to: destination,
+    /// Migrates the working copy into a new file, which then becomes the working copy.
+    private func copy(_ step: MigrationStep, mapping: MappingModel, files: MigrationFiles,
+                      progress: @escaping (Double, String?) -> Void, cancellation: MigrationCancellation?) throws {
+        try MigrationManager.migrateStore(from: files.working, sourceModel: step.source, to: files.nextWorking,
                                           destinationModel: step.destination, mappingModel: mapping, policies: policies,
                                           options: options, progress: { progress($0.fraction, $0.entityMappingName) },
                                           cancellation: cancellation)
-        do {
-            try DurableFiles.sync(destination)
-            StoreFiles(url: storeURL).all.dropFirst().forEach { try? FileManager.default.removeItem(at: $0) }
-            try DurableFiles.rename(destination, to: storeURL)
-        } catch {
-            StoreFiles(url: destination).remove()
-            throw MigrationError("\(storeURL.path): cannot replace the store with the migrated one (\(error.localizedDescription)); the store was not changed")
-        }
+        try files.promoteNextWorking()
     }
 
     private func describe(_ version: ManagedObjectModel) -> String {
