@@ -27,7 +27,8 @@ struct WiboscoMigrationTests {
         let store = try PersistentStore.open(at: url, model: model)
         defer { try? store.close() }
         #expect(store.metadata.isCompatible(with: model))
-        return try ManagedObjectContext(store: store).fetch(FetchRequest(entityName: "Post", sortDescriptors: [SortDescriptor("postID")])).map { post in
+        let context = ManagedObjectContext(store: store)
+        return try context.fetch(FetchRequest(entityName: "Post", sortDescriptors: [SortDescriptor("postID")])).map { post in
             var date = "-"
             if case .date(let value)? = post.value(forKey: "date") { date = String(value.timeIntervalSinceReferenceDate) }
             return [post.value(forKey: "postID")?.displayText ?? "-", date, post.value(forKey: "hexColor")?.displayText ?? "-"]
