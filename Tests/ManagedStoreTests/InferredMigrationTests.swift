@@ -269,4 +269,34 @@ struct InferredMigrationTests {
         #expect(try primaryKeyRows(url) == before.rows)
         #expect(try history() == before.history)
     }
+    @Test("renamed relationships keep their links: foreign keys and join tables are renamed in place", arguments: [false, true])
+    func renamedRelationships(manyToMany: Bool) throws {
+        let folder = try TemporaryFolder()
+        let inverse = manyToMany ? #"toMany="YES""# : #"maxCount="1""#
+        let pair = { (name: String, identifier: String) in
+            #"<entity name="Note"><attribute name="title" attributeType="String"/><relationship name="\#(name)" optional="YES" toMany="YES"\#(identifier) destinationEntity="Tag" inverseName="note" inverseEntity="Tag"/></entity><entity name="Tag"><attribute name="name" attributeType="String"/><relationship name="note" optional="YES" \#(inverse) destinationEntity="Note" inverseName="\#(name)" inverseEntity="Note"/></entity>"#
+        }
+        let models = try versions([pair("tags", ""), pair("labels", #" elementID="tags""#)], in: folder)
+        let url = try store(models[0], in: folder) { context in
+            let note = try context.insertObject(entityName: "Note")
+            note.setValue(.string("n"), forKey: "title")
+            for name in ["a", "b"] {
+                let tag = try context.insertObject(entityName: "Tag")
+                tag.setValue(.string(name), forKey: "name")
+                note.addObject(tag, forKey: "tags")
+            }
+        }
+        let names = { (model: ManagedObjectModel, key: String) throws -> Set<AttributeValue> in
+            let store = try PersistentStore.open(at: url, model: model)
+            defer { try? store.close() }
+            let context = ManagedObjectContext(store: store)
+            let note = try #require(try context.fetch(FetchRequest(entityName: "Note")).first)
+            return Set(note.objects(forKey: key).compactMap { $0.value(forKey: "name") })
+        }
+        #expect(try names(models[0], "tags") == [.string("a"), .string("b")])
+        let inferred = try MappingInference.infer(from: models[0], to: models[1])
+        #expect(inferred.changes == ["renamed relationship Note.tags to Note.labels"])
+        #expect(try InPlaceMigration.migrate(storeAt: url, from: models[0], to: models[1], inferred: inferred))
+        #expect(try names(models[1], "labels") == [.string("a"), .string("b")])
+    }
 }

@@ -16,6 +16,8 @@ struct SetBasedMigration {
         var values: [String]
         var arguments: [DatabaseValue]
         var destination: EntityStorage
+        /// The source table the rows `s` are read from.
+        var sourceTable: String
     }
 
     func instanceCreation(_ index: Int) -> InstanceStatement? {
@@ -24,7 +26,8 @@ struct SetBasedMigration {
               let destinationName = mapping.destinationEntityName, let target = destination.entity(named: destinationName)
         else { return nil }
         let compiler = PredicateSQLCompiler(schema: source, entity: sourceEntity, variables: [:], alias: "s", tablePrefix: "src.")
-        var statement = InstanceStatement(columns: [], values: [], arguments: [], destination: target)
+        var statement = InstanceStatement(columns: [], values: [], arguments: [], destination: target,
+                                          sourceTable: sourceEntity.tableName)
         let expressions = Dictionary(uniqueKeysWithValues: mapping.attributeMappings.map { ($0.name, $0.valueExpression) })
         for attribute in manager.destinationModel.allAttributes(of: destinationName) where !attribute.isTransient {
             guard let column = target.attributeColumns[attribute.name] else { continue }
@@ -65,7 +68,7 @@ struct SetBasedMigration {
                 guard inserted > 0 else { return 0 }
                 try db.execute(sql: """
                     INSERT INTO main.\(statement.destination.tableName) (\(insertColumns))
-                    SELECT \(selectValues) FROM \(association) a JOIN src.\(source.entity(named: manager.mappingModel.entityMappings[index].sourceEntityName!)!.tableName) s ON s.Z_PK = a.spk
+                    SELECT \(selectValues) FROM \(association) a JOIN src.\(statement.sourceTable) s ON s.Z_PK = a.spk
                     WHERE a.dpk > ? ORDER BY a.dpk
                     """, arguments: StatementArguments(statement.arguments + [base.databaseValue]))
                 try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", arguments: [base + Int64(inserted), rootNumber])
