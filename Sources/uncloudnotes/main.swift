@@ -26,7 +26,8 @@ func exitReporting(_ error: Error) -> Never {
         FileHandle.standardError.write(Data((UnCloudNotesCommand.fullMessage(for: error) + "\n").utf8))
         exit(2)
     default:
-        FileHandle.standardError.write(Data("uncloudnotes: \(error)\n".utf8))
+        // Messages echo paths and text the user gave: shown visibly, never as terminal controls.
+        FileHandle.standardError.write(Data("uncloudnotes: \(TerminalText.field("\(error)"))\n".utf8))
         exit(1)
     }
 }

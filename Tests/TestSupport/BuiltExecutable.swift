@@ -13,8 +13,8 @@ public struct BuiltExecutable {
         return productsFolder.appendingPathComponent("uncloudnotes")
     }
 
-    /// Runs the binary to completion with the given arguments and no standard input.
-    public static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+    /// Runs the binary to completion with the given arguments and standard input (none when nil).
+    public static func run(_ arguments: [String], environment: [String: String] = [:], standardInput: Data? = nil) throws -> Result {
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
@@ -27,7 +27,13 @@ public struct BuiltExecutable {
         _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: outputURL)
         process.standardError = try FileHandle(forWritingTo: errorURL)
-        process.standardInput = FileHandle.nullDevice
+        if let standardInput {
+            let inputURL = folder.url.appendingPathComponent("stdin")
+            try standardInput.write(to: inputURL)
+            process.standardInput = try FileHandle(forReadingFrom: inputURL)
+        } else {
+            process.standardInput = FileHandle.nullDevice
+        }
         try process.run()
         process.waitUntilExit()
         return Result(exitCode: process.terminationStatus,
