@@ -86,7 +86,7 @@ struct NotesCommandTests {
         #expect(result.standardError.contains("not an UnCloudNotes export (format \"something-else\")"))
         let broken = try folder.write(#"{"format":"uncloudnotes-notes","formatVersion":1,"modelVersion":"x","notes":[{"title":"t","body":"","images":[{"data":"aGVsbG8="}]}]}"#, to: "broken.json")
         let second = try app(store, "notes", "import", broken.path)
-        #expect(second.exitCode == 1 && second.standardError.contains("has a broken image"))
+        #expect(second.exitCode == 1 && second.standardError.contains("image 1 of note 1 (“t”) is refused: it is a text file, not an image"))
         #expect(try app(store, "notes", "list").standardOutput.isEmpty)
     }
 }

@@ -135,6 +135,9 @@ struct NotesOutputTests {
         try TestImages.pngBomb(width: 30000, height: 30000).write(to: bomb)
         let bombed = try app(store, "notes", "add", "--title", "B", "--image", bomb.path)
         #expect(bombed.exitCode == 1 && bombed.standardError.contains("30000x30000 pixels, more than the limit of 50 megapixels"))
+        let archive = #"{"format":"uncloudnotes-notes","formatVersion":1,"modelVersion":"x","notes":[{"title":"B","body":"","images":[{"data":"\#(TestImages.pngBomb(width: 30000, height: 30000).base64EncodedString())"}]}]}"#
+        let imported = try app(store, "notes", "import", try folder.write(archive, to: "bomb.json").path)
+        #expect(imported.exitCode == 1 && imported.standardError.contains("is refused: the image is 30000x30000 pixels"))
         let photo = try folder.writeImage(named: "photo.jpg", width: 4000, height: 3000, format: "jpeg")
         #expect(try app(store, "notes", "add", "--title", "Photo", "--image", photo.path).exitCode == 0)
         #expect(try app(store, "notes", "list").standardOutput.split(separator: "\n").count == 1)
