@@ -68,10 +68,9 @@ extension NoteBook {
         var conditions = ["n.Z_ENT IN (\(note.kindNumbers.map(String.init).joined(separator: ", ")))"]
         var arguments: [DatabaseValue] = []
         if let search {
-            let options = ComparisonOptions([.caseInsensitive, .diacriticInsensitive]).rawValue
-            let contains = ComparisonOperator.contains.rawValue
-            conditions.append("(MS_COMPARE('\(contains)', \(options), \(title), ?) OR MS_COMPARE('\(contains)', \(options), \(try column("body")), ?))")
-            arguments += [search.databaseValue, search.databaseValue]
+            let (test, pattern) = Self.containsTest(search)
+            conditions.append("(\(test(title)) OR \(test(try column("body"))))")
+            arguments += [pattern, pattern]
         }
         let sql = """
             SELECT n.Z_PK, \(title), \(date), \(try imageCountSQL(note: note)) FROM \(note.tableName) n
@@ -79,6 +78,18 @@ extension NoteBook {
             """
         arguments += [(page.limit ?? -1).databaseValue, page.offset.databaseValue]
         return (sql, arguments)
+    }
+
+    /// SQL testing that a column contains the search text ignoring case and accents, as
+    /// `searchPredicate` does, through the engine's SQL functions: `MS_FOLD_CONTAINS` (which reads
+    /// each row's bytes in place) for an ASCII search, whose folded form is its lowercase, and the
+    /// general `MS_COMPARE` otherwise.
+    private static func containsTest(_ search: String) -> (sql: (String) -> String, pattern: DatabaseValue) {
+        if !search.isEmpty, search.utf8.allSatisfy({ $0 < 0x80 }) {
+            return ({ "MS_FOLD_CONTAINS(\($0), ?, 1)" }, search.lowercased().databaseValue)
+        }
+        let options = ComparisonOptions([.caseInsensitive, .diacriticInsensitive]).rawValue
+        return ({ "MS_COMPARE('\(ComparisonOperator.contains.rawValue)', \(options), \($0), ?)" }, search.databaseValue)
     }
 
     private func imageCountSQL(note: EntityStorage) throws -> String {
