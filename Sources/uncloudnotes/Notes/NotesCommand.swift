@@ -28,9 +28,9 @@ extension GlobalOptions {
     func openNoteBook() throws -> NoteBook {
         let stack = try stack()
         let context = try stack.open(observer: { event in
-            if case .message(let text) = event { FileHandle.standardError.write(Data("\(text)\n".utf8)) }
+            if case .message(let text) = event { FileHandle.standardError.write(Data("\(TerminalText.field(text))\n".utf8)) }
             if case .backupCreated(let path) = event {
-                FileHandle.standardError.write(Data("backup of the original store: \(path)\n".utf8))
+                FileHandle.standardError.write(Data("backup of the original store: \(TerminalText.field(path))\n".utf8))
             }
         })
         return NoteBook(context: context)
