@@ -32,14 +32,38 @@ struct NotesListCommand: ParsableCommand {
     func run() throws {
         let book = try global.openNoteBook()
         let dates = Date.ISO8601FormatStyle()
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         try book.forEachListRow(matching: search, page: ListPage(limit: limit, offset: offset)) { row in
             let date = row.dateCreated.map(dates.format)
             if json {
-                try printJSON(["id": row.number, "title": row.title, "dateCreated": date ?? NSNull(), "images": row.imageCount])
+                let line = JSONLine(id: row.number, title: row.title, dateCreated: date, images: row.imageCount)
+                print(String(decoding: try encoder.encode(line), as: UTF8.self))
             } else {
                 let images = row.imageCount == 0 ? "" : row.imageCount.counting("image")
                 print("\(row.number)\t\(date ?? "-")\t\(TerminalText.field(row.title))\t\(images)")
             }
         }
+    }
+}
+
+/// One line of `notes list --json`, encoded by one reused encoder (which escapes control
+/// characters); a note without a date has `"dateCreated": null`.
+private struct JSONLine: Encodable {
+    let id: Int64
+    let title: String
+    let dateCreated: String?
+    let images: Int
+
+    private enum CodingKeys: String, CodingKey {
+        case id, title, dateCreated, images
+    }
+
+    func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(title, forKey: .title)
+        try container.encode(dateCreated, forKey: .dateCreated)
+        try container.encode(images, forKey: .images)
     }
 }
