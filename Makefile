@@ -1,7 +1,10 @@
 # The two commands of the README, and the steps they share.
 SWIFT ?= swift
 
-.PHONY: run test bench deps build
+PREFIX ?= /usr/local
+BUILD_CONFIG ?= release
+
+.PHONY: run test bench deps build install
 
 ## Install what is needed, build, and start the app (on the default store; pass more with ARGS=...).
 run: build
@@ -15,6 +18,12 @@ test: deps
 ## Measure migrations, launch and search (release build); writes docs/performance.md and .json.
 bench: deps
 	$(SWIFT) run -c release uncloudnotes-bench --output docs
+
+## Build in release mode and install into $(PREFIX): $(PREFIX)/bin/uncloudnotes, with the program and
+## its resources in $(PREFIX)/lib/uncloudnotes (scripts/install.sh).
+install: deps
+	$(SWIFT) build -c $(BUILD_CONFIG) --product uncloudnotes
+	scripts/install.sh "$$($(SWIFT) build -c $(BUILD_CONFIG) --show-bin-path)" "$(PREFIX)"
 
 build: deps
 	$(SWIFT) build

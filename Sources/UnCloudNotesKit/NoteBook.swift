@@ -87,10 +87,26 @@ public final class NoteBook {
                 attachment.setValue(.double(Double(size.width)), forKey: "width")
                 attachment.setValue(.double(Double(size.height)), forKey: "height")
                 let body = (note.value(forKey: "body")).flatMap { if case .string(let text) = $0 { text } else { nil } } ?? ""
-                attachment.setValue(.string(caption ?? String(body.prefix(AttachmentToImageAttachmentMigrationPolicyV3toV4.captionLength))), forKey: "caption")
+                attachment.setValue(.string(caption ?? Self.defaultCaption(fromBody: body)), forKey: "caption")
             }
             attachment.setObject(note, forKey: "note")
         }
+    }
+
+    /// The caption a new image gets: the start of the note's body on one line, at most
+    /// `captionLength` characters (grapheme clusters), cut after a whole word; a single longer
+    /// word is cut at the length.
+    public static func defaultCaption(fromBody body: String) -> String {
+        let limit = AttachmentToImageAttachmentMigrationPolicyV3toV4.captionLength
+        let words = body.split(whereSeparator: \.isWhitespace)
+        var caption = ""
+        for word in words {
+            let candidate = caption.isEmpty ? String(word) : caption + " " + word
+            guard candidate.count <= limit else { break }
+            caption = candidate
+        }
+        if caption.isEmpty, let first = words.first { return String(first.prefix(limit)) }
+        return caption
     }
 
     /// Notes, newest first, read a batch at a time.

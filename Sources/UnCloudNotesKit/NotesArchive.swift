@@ -56,7 +56,8 @@ public struct NotesArchive: Codable, Equatable, Sendable {
         return try encoder.encode(self)
     }
 
-    /// Reads and checks an export: its format, and that every image decodes.
+    /// Reads and checks an export: its format, and every image as `notes attach` checks it
+    /// (format and pixel limit from the header, then a decode).
     public static func read(_ data: Data, source: String) throws -> NotesArchive {
         let archive: NotesArchive
         do {
@@ -70,11 +71,11 @@ public struct NotesArchive: Codable, Equatable, Sendable {
             guard !note.title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
                 throw NoteBookError("\(source): note \(index + 1) has an empty title")
             }
-            for image in note.images {
+            for (imageIndex, image) in note.images.enumerated() {
                 do {
                     _ = try NoteImage(validating: image.data)
                 } catch {
-                    throw NoteBookError("\(source): note \(index + 1) (“\(note.title)”) has a broken image: \(error)")
+                    throw NoteBookError("\(source): image \(imageIndex + 1) of note \(index + 1) (“\(note.title)”) is refused: \(error); nothing was imported")
                 }
             }
         }

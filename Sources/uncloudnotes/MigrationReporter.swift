@@ -1,5 +1,6 @@
 import Foundation
 import ManagedStore
+import UnCloudNotesKit
 
 /// Shows a migration's events: a live progress bar on a terminal, plain lines otherwise, or one
 /// JSON object per line for scripts.
@@ -21,7 +22,7 @@ final class MigrationReporter {
         case .cleanedLeftovers(let names):
             line("cleaned up after an interrupted migration: \(names.joined(separator: ", "))", ["event": "cleaned", "files": names])
         case .planned(let plan):
-            line("plan: \(plan.source.name) -> \(plan.destination.name), \(plan.steps.count) step(s)",
+            line("plan: \(plan.source.name) -> \(plan.destination.name), \(plan.steps.count.counting("step"))",
                  ["event": "plan", "from": plan.source.name, "to": plan.destination.name,
                   "steps": plan.steps.map { ["from": $0.source.name, "to": $0.destination.name, "kind": $0.kindDescription] }])
             for (index, step) in plan.steps.enumerated() where style != .json {

@@ -27,7 +27,8 @@ func exitReporting(_ error: Error) -> Never {
         FileHandle.standardError.write(Data((UnCloudNotesCommand.fullMessage(for: error) + "\n").utf8))
         exit(2)
     default:
-        FileHandle.standardError.write(Data("uncloudnotes: \(ErrorText.oneLine(error))\n".utf8))
+        // Messages echo paths and text the user gave: one line, shown visibly, never as terminal controls.
+        FileHandle.standardError.write(Data("uncloudnotes: \(TerminalText.field(ErrorText.oneLine(error)))\n".utf8))
         exit(1)
     }
 }

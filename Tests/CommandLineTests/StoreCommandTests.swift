@@ -40,7 +40,7 @@ struct StoreCommandTests {
         let url = try ProjectFixtures.copyStore("v1", into: folder)
         let before = try Data(contentsOf: url)
         let dry = try BuiltExecutable.run(["store", "migrate", url.path, "--dry-run"])
-        #expect(dry.exitCode == 0 && dry.standardOutput.contains("3 step(s)"))
+        #expect(dry.exitCode == 0 && dry.standardOutput.contains("3 steps"))
         #expect(try Data(contentsOf: url) == before)
 
         let run = try BuiltExecutable.run(["store", "migrate", url.path, "--to", "v3"])

@@ -16,9 +16,10 @@ public struct BuiltExecutable {
         return productsFolder.appendingPathComponent("uncloudnotes")
     }
 
-    /// Runs the binary to completion with the given arguments and no standard input; through
-    /// `launcher` (a program and its arguments, e.g. `setpriv` to run as another user) when given.
-    public static func run(_ arguments: [String], environment: [String: String] = [:], launcher: [String] = []) throws -> Result {
+    /// Runs the binary to completion with the given arguments and standard input (none when nil);
+    /// through `launcher` (a program and its arguments, e.g. `setpriv` to run as another user) when given.
+    public static func run(_ arguments: [String], environment: [String: String] = [:], standardInput: Data? = nil,
+                           launcher: [String] = []) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: launcher.first ?? url.path)
         process.arguments = launcher.isEmpty ? arguments : launcher.dropFirst() + [url.path] + arguments
@@ -31,7 +32,13 @@ public struct BuiltExecutable {
         _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: outputURL)
         process.standardError = try FileHandle(forWritingTo: errorURL)
-        process.standardInput = FileHandle.nullDevice
+        if let standardInput {
+            let inputURL = folder.url.appendingPathComponent("stdin")
+            try standardInput.write(to: inputURL)
+            process.standardInput = try FileHandle(forReadingFrom: inputURL)
+        } else {
+            process.standardInput = FileHandle.nullDevice
+        }
         try process.run()
         process.waitUntilExit()
         return Result(exitCode: process.terminationStatus,

@@ -109,6 +109,20 @@ struct MigrationTests {
         #expect(migrated.first { $0.title == "Empty" }?.image?.data == AppStores.png)
     }
 
+    @Test("v3 -> v4 reads sizes from headers alone: a stored 30000x30000 bomb is sized, not decoded, and kept")
+    func v3ToV4SizesFromHeaders() throws {
+        let folder = try TemporaryFolder()
+        let bomb = TestImages.pngBomb(width: 30000, height: 30000)
+        let truncated = TestImages.encoded(width: 640, height: 480, format: "jpeg").prefix(200)
+        let url = try AppStores.make(version: 3, notes: [AppStores.NoteSpec(title: "Bombs", body: "b", date: 1, images: [bomb, Data(truncated)])], in: folder)
+        let destination = try migrate(url, from: 3, to: 4, in: folder)
+        let rows = try context(destination, version: 4).store.database.read { db in
+            try Row.fetchAll(db, sql: "SELECT ZWIDTH, ZHEIGHT, ZIMAGE FROM ZATTACHMENT ORDER BY ZDATECREATED")
+        }
+        #expect(rows.map { [$0[0] as Double, $0[1] as Double] } == [[30000, 30000], [640, 480]])
+        #expect(rows.map { $0[2] as Data } == [bomb, Data(truncated)])
+    }
+
     @Test("the mapping models Xcode wrote give identical stores", SharedFixtures.required)
     func xcodeMappingModelsGiveIdenticalStores() throws {
         let xcode = try MappingModelReader.readAll(in: SharedFixtures.url("xcode-uncloudnotes"), models: model)

@@ -11,10 +11,12 @@ public struct NoteImage: Equatable, Sendable {
         self.data = storedData
     }
 
-    /// Checks that the bytes decode as an image before accepting them.
+    /// Accepts the bytes only when they are an image of a supported format, within the pixel
+    /// limit (both read from the header, before any decoding) and decodable to the end.
     public init(validating data: Data) throws {
         guard !data.isEmpty else { throw ImageError("the file is empty") }
-        try PixbufLoader.verify(data)
+        let header = try ImageFormats.check(data)
+        try PixbufLoader.verify(data, format: header.format)
         self.data = data
     }
 
@@ -33,15 +35,17 @@ public struct NoteImage: Equatable, Sendable {
         }
     }
 
-    /// Width and height in pixels, from the image header only.
+    /// Width and height in pixels, from the image header only (never decoded): parsed in
+    /// Swift for the accepted formats, asked of gdk-pixbuf's loader for others a store may hold.
     public func pixelSize() throws -> (width: Int, height: Int) {
+        if let header = try? ImageHeader(data) { return (header.width, header.height) }
         let header = try PixbufLoader.header(of: data)
         return (header.width, header.height)
     }
 
-    /// The format gdk-pixbuf recognises ("png", "jpeg", …).
+    /// The format's short name ("png", "jpeg", …), from the header.
     public var formatName: String? {
-        try? PixbufLoader.header(of: data).format
+        (try? ImageHeader(data))?.format.rawValue ?? (try? PixbufLoader.header(of: data))?.format
     }
 
     /// The pixels, scaled down while decoding to fit the box when one is given.

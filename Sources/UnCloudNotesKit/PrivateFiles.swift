@@ -1,0 +1,51 @@
+import Foundation
+
+/// Why an export could not be written, with the file and what to do, in one line.
+public enum ExportError: Error, CustomStringConvertible {
+    /// The path exists and is not a folder (a file given where the export needs a folder).
+    case notAFolder(URL)
+    /// The system refused to create or write the file or folder (`errno` kept as the cause).
+    case cannotWrite(URL, errno: Int32)
+
+    public var description: String {
+        switch self {
+        case .notAFolder(let url):
+            "\(url.path) exists and is not a folder; give a new or existing folder for the export"
+        case .cannotWrite(let url, let code):
+            "cannot write \(url.path) (\(String(cString: strerror(code)))); check that its folder exists and is writable"
+        }
+    }
+}
+
+/// Files and folders of exports, private to the user from the first byte: files 0600 and
+/// folders 0700, also when an earlier export is overwritten.
+public enum PrivateFiles {
+    /// Writes the whole file, created (or truncated and re-moded) as 0600.
+    public static func write(_ data: Data, to url: URL) throws {
+        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw ExportError.cannotWrite(url, errno: errno) }
+        defer { close(descriptor) }
+        guard fchmod(descriptor, 0o600) == 0 else { throw ExportError.cannotWrite(url, errno: errno) }
+        try data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Foundation.write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw ExportError.cannotWrite(url, errno: errno)
+                }
+                offset += written
+            }
+        }
+    }
+
+    /// Makes the folder (0700) unless it exists; refuses a path that is something else.
+    public static func makeFolder(_ url: URL) throws {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) {
+            guard isFolder.boolValue else { throw ExportError.notAFolder(url) }
+            return
+        }
+        guard mkdir(url.path, 0o700) == 0 || errno == EEXIST else { throw ExportError.cannotWrite(url, errno: errno) }
+    }
+}

@@ -1,0 +1,53 @@
+import ArgumentParser
+import Foundation
+
+/// Where `notes add` and `notes edit` take a body from, chosen so that nothing is erased by
+/// accident: `--body TEXT`; `--body -` (standard input, which must not be empty unless
+/// `--allow-empty`); else piped standard input when it delivers something; else, at a terminal,
+/// the user's editor, like `git commit` (an unchanged or empty result writes nothing).
+struct NoteBodyOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The note's body; - reads standard input.", valueName: "text"))
+    var body: String?
+    @Flag(help: "Accept an empty body from standard input (refused otherwise, so an empty pipe never erases a note).")
+    var allowEmpty = false
+
+    /// The body the user gave, or nil when they gave none. `editing` is the text to open the
+    /// editor on when standard input is a terminal, or nil to never open it.
+    func resolve(editing initialText: String?) throws -> String? {
+        if let body, body != "-" { return body }
+        if body == "-" {
+            let text = readStandardInput()
+            guard !text.isEmpty || allowEmpty else {
+                throw CommandFailure("standard input was empty, so nothing was written (add --allow-empty to store an empty body)")
+            }
+            return text
+        }
+        if isatty(STDIN_FILENO) != 1 {
+            let text = readStandardInput()
+            return text.isEmpty && !allowEmpty ? nil : text
+        }
+        guard let initialText else { return nil }
+        return try editInEditor(initialText)
+    }
+
+    private func editInEditor(_ initialText: String) throws -> String {
+        let editor = ExternalEditor.fromEnvironment()
+        let edited = Self.droppingFinalNewline(try editor.edit(initialText.isEmpty ? "" : initialText + "\n"))
+        if edited.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            throw CommandFailure("the body from the editor was empty, so nothing was written")
+        }
+        if edited == initialText {
+            throw CommandFailure("the body was left unchanged in the editor, so nothing was written")
+        }
+        return edited
+    }
+
+    /// All of standard input, without the final newline `echo` adds.
+    private func readStandardInput() -> String {
+        Self.droppingFinalNewline(String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self))
+    }
+
+    private static func droppingFinalNewline(_ text: String) -> String {
+        text.hasSuffix("\n") ? String(text.dropLast()) : text
+    }
+}

@@ -1,0 +1,43 @@
+import ArgumentParser
+import Foundation
+import UnCloudNotesKit
+
+struct NotesAddCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add",
+        abstract: "Add a note.",
+        discussion: """
+            The body comes from --body (- for standard input), else from standard input when it is \
+            piped, else (at a terminal) from $VISUAL or $EDITOR, as git commit does: an empty \
+            result adds nothing.
+
+            Examples:
+              uncloudnotes notes add --title "Groceries" --body "milk, eggs"
+              echo "from a pipe" | uncloudnotes notes add --title Piped
+              uncloudnotes notes add --title Cat --image ~/cat.png
+            """)
+
+    @OptionGroup var global: GlobalOptions
+    @Option(help: "The note's title (required, not empty).") var title: String
+    @OptionGroup var body: NoteBodyOptions
+    @Option(name: .customLong("image"), help: ArgumentHelp("An image to attach (\(ImageFormats.supportedList)); repeat from v3 on.", valueName: "path"))
+    var images: [String] = []
+    @Flag(help: "Print the new note as JSON.") var json = false
+
+    func validate() throws {
+        if title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { throw ValidationError("--title must not be empty") }
+    }
+
+    func run() throws {
+        let pictures = try loadImages(images)
+        let text = try body.resolve(editing: "") ?? ""
+        let book = try global.openNoteBook(creating: true)
+        let note = try book.addNote(title: title, body: text, images: pictures)
+        let id = note.objectID.primaryKey ?? 0
+        if json {
+            try printJSON(["id": id, "images": pictures.count])
+        } else {
+            print("added note \(id)")
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import ArgumentParser
+import Foundation
+import UnCloudNotesKit
+
+struct NotesAttachCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "attach",
+        abstract: "Attach images to a note (from v2 on; several from v3 on).",
+        discussion: """
+            Supported formats: \(ImageFormats.supportedList) (those gdk-pixbuf can decode here), up \
+            to \(ImageFormats.maxPixelCount / 1_000_000) megapixels each. Each file is checked \
+            before anything is stored. In v2 a note holds one image: attaching onto a note that \
+            has one is refused unless --replace.
+
+            Examples:
+              uncloudnotes notes attach 3 --image ~/Pictures/cat.png
+              uncloudnotes notes attach 3 --image a.jpg --image b.png
+            """)
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The note's number.") var id: Int64
+    @Option(name: .customLong("image"), help: ArgumentHelp("An image file (\(ImageFormats.supportedList)); repeat for several.", valueName: "path"))
+    var images: [String]
+    @Flag(help: "v2: replace the note's image (refused otherwise).") var replace = false
+    @Flag(help: "Print what was attached as JSON.") var json = false
+
+    func validate() throws {
+        if images.isEmpty { throw ValidationError("give at least one --image") }
+    }
+
+    func run() throws {
+        let pictures = try loadImages(images)
+        let book = try global.openNoteBook()
+        let note = try book.note(number: id)
+        if let limit = book.capabilities.maxImagesPerNote, pictures.count > limit {
+            throw CommandFailure(limit == 0 ? "notes of this model version have no images (run as v2 or later)"
+                                            : "notes of this model version hold one image (run as v3 or later for more)")
+        }
+        if book.capabilities.images == .one, book.attachmentCount(of: note) > 0, !replace {
+            throw CommandFailure("note \(id) already has its one image (v2 holds one per note); nothing was changed: add --replace to replace it, or run as v3 or later for more")
+        }
+        for picture in pictures { try book.attach(picture, to: note) }
+        try book.saveChanges()
+        if json {
+            try printJSON(["id": id, "attached": pictures.count, "images": book.attachmentCount(of: note)])
+        } else {
+            print("attached \(pictures.count.counting("image")) to note \(id)")
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import ArgumentParser
+import Foundation
+import ManagedStore
+import UnCloudNotesKit
+
+struct NotesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "notes",
+        abstract: "Work with notes from scripts, without the full-screen app.",
+        discussion: """
+            Notes are numbered as `notes list` shows them. Errors go to stderr in one line; exit \
+            codes are 0 (ok), 1 (error) and 2 (usage). Every command that reports something takes \
+            --json.
+
+            Examples:
+              uncloudnotes notes add --title "Groceries" --body "milk"
+              uncloudnotes notes list --json
+              uncloudnotes notes export --markdown ~/notes
+            """,
+        subcommands: [NotesListCommand.self, NotesShowCommand.self, NotesAddCommand.self, NotesEditCommand.self,
+                      NotesAttachCommand.self, NotesCaptionCommand.self, NotesDeleteCommand.self,
+                      NotesExportCommand.self, NotesImportCommand.self])
+}
+
+extension GlobalOptions {
+    /// The note book of the store, upgraded first when an older version wrote it (the upgrade's
+    /// lines go to stderr, so they never mix with a command's output). Only commands that add
+    /// notes pass `creating`: a missing store is then created, and stderr says so.
+    func openNoteBook(creating: Bool = false) throws -> NoteBook {
+        let stack = try stack()
+        let isNew = !stack.storeExists
+        let context = try stack.open(creatingIfMissing: creating, observer: { event in
+            if case .message(let text) = event { FileHandle.standardError.write(Data("\(TerminalText.field(text))\n".utf8)) }
+            if case .backupCreated(let path) = event {
+                FileHandle.standardError.write(Data("backup of the original store: \(TerminalText.field(path))\n".utf8))
+            }
+        })
+        if isNew { FileHandle.standardError.write(Data("created new store \(TerminalText.field(stack.storeURL.path))\n".utf8)) }
+        return NoteBook(context: context)
+    }
+}
+
+extension NoteBook {
+    /// The note with a number as `notes list` shows it, or a clear error.
+    func note(number: Int64) throws -> ManagedObject {
+        guard let note = note(with: ObjectID(entityName: "Note", primaryKey: number)) else {
+            throw CommandFailure("there is no note \(number) (see uncloudnotes notes list)")
+        }
+        return note
+    }
+}
+
+/// A path as the user typed it, with `~` expanded.
+func fileURL(_ path: String) -> URL {
+    URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
+}
+
+/// Reads and checks image files (size from the header, within the pixel limit, decodable)
+/// before anything is stored.
+func loadImages(_ paths: [String]) throws -> [NoteImage] {
+    try paths.map { try NoteImage(contentsOf: fileURL($0)) }
+}
+
+/// Prints one JSON object on one line; the encoder escapes control characters.
+func printJSON(_ object: [String: Any]) throws {
+    print(String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self))
+}

@@ -1,0 +1,30 @@
+import ArgumentParser
+import Foundation
+import UnCloudNotesKit
+
+struct NotesDeleteCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete",
+        abstract: "Delete a note and its images.",
+        discussion: """
+            Examples:
+              uncloudnotes notes delete 3
+              uncloudnotes notes delete 3 --json
+            """)
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The note's number.") var id: Int64
+    @Flag(help: "Print what was deleted as JSON.") var json = false
+
+    func run() throws {
+        let book = try global.openNoteBook()
+        let note = try book.note(number: id)
+        let images = book.attachmentCount(of: note)
+        try book.delete(note)
+        if json {
+            try printJSON(["id": id, "deleted": true, "images": images])
+        } else {
+            print(images == 0 ? "deleted note \(id)" : "deleted note \(id) and its \(images.counting("image"))")
+        }
+    }
+}

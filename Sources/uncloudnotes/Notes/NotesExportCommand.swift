@@ -1,0 +1,52 @@
+import ArgumentParser
+import Foundation
+import UnCloudNotesKit
+
+struct NotesExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Export every note: JSON (images embedded) or Markdown (images as files beside it).",
+        discussion: """
+            Files are created readable by you alone (0600, folders 0700). Markdown lists notes \
+            newest first, as notes list does; JSON keeps them oldest first, the order import adds them.
+
+            Examples:
+              uncloudnotes notes export > notes.json
+              uncloudnotes notes export --output notes.json
+              uncloudnotes notes export --markdown ~/notes-export
+            """)
+
+    @OptionGroup var global: GlobalOptions
+    @Option(help: ArgumentHelp("Write Markdown into this folder (notes.md and images/) instead of JSON.", valueName: "folder"))
+    var markdown: String?
+    @Option(help: ArgumentHelp("Write the JSON to this file instead of standard output.", valueName: "file"))
+    var output: String?
+    @Flag(help: "Report what was written as JSON (with --markdown or --output).") var json = false
+
+    func validate() throws {
+        if markdown != nil, output != nil {
+            throw ValidationError("--markdown writes into its folder and --output names a JSON file: give one of them")
+        }
+    }
+
+    func run() throws {
+        let archive = try NotesArchive(book: try global.openNoteBook())
+        let written: URL
+        if let markdown {
+            let folder = fileURL(markdown)
+            try MarkdownExport.write(archive, to: folder)
+            written = folder.appendingPathComponent("notes.md")
+        } else if let output {
+            written = fileURL(output)
+            try PrivateFiles.write(try archive.jsonData(), to: written)
+        } else {
+            print(String(decoding: try archive.jsonData(), as: UTF8.self))
+            return
+        }
+        if json {
+            try printJSON(["notes": archive.notes.count, "path": written.path])
+        } else {
+            print("wrote \(archive.notes.count.counting("note")) to \(TerminalText.field(written.path))")
+        }
+    }
+}

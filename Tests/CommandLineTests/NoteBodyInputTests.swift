@@ -1,0 +1,144 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Where `notes add` and `notes edit` take a body from: nothing a user wrote is erased by an
+/// empty pipe, and at a terminal the user's real editor opens, in the foreground.
+@Suite("notes add/edit: the body from --body, a pipe or the editor", .serialized)
+struct NoteBodyInputTests {
+    private func app(_ store: URL, _ arguments: [String], input: String? = nil) throws -> BuiltExecutable.Result {
+        try BuiltExecutable.run(["--store", store.path] + arguments, standardInput: input.map { Data($0.utf8) })
+    }
+
+    private func body(_ store: URL) throws -> String {
+        let shown = try app(store, ["notes", "show", "1", "--json"]).standardOutput
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(shown.utf8)) as? [String: Any])
+        return try #require(object["body"] as? String)
+    }
+
+    private func storeWithNote(_ folder: TemporaryFolder, body: String = "keep me") throws -> URL {
+        let store = folder.url.appendingPathComponent("notes.sqlite")
+        #expect(try app(store, ["notes", "add", "--title", "Plan", "--body", body]).exitCode == 0)
+        return store
+    }
+
+    @Test("an empty pipe (true | notes edit 1) changes nothing and says so")
+    func emptyPipeKeepsBody() throws {
+        let folder = try TemporaryFolder()
+        let store = try storeWithNote(folder)
+        let result = try app(store, ["notes", "edit", "1"], input: "")
+        #expect(result.exitCode == 2)
+        #expect(result.standardError.contains("nothing to change"), "\(result.standardError)")
+        #expect(!result.standardOutput.contains("updated"))
+        #expect(try body(store) == "keep me")
+    }
+
+    @Test("--title with an empty pipe changes the title and keeps the body")
+    func titleOnlyKeepsBody() throws {
+        let folder = try TemporaryFolder()
+        let store = try storeWithNote(folder)
+        #expect(try app(store, ["notes", "edit", "1", "--title", "Plan B"], input: "").exitCode == 0)
+        #expect(try body(store) == "keep me")
+    }
+
+    @Test("--body - refuses empty input unless --allow-empty")
+    func explicitStandardInput() throws {
+        let folder = try TemporaryFolder()
+        let store = try storeWithNote(folder)
+        let refused = try app(store, ["notes", "edit", "1", "--body", "-"], input: "")
+        #expect(refused.exitCode == 1 && refused.standardError.contains("--allow-empty"))
+        #expect(try body(store) == "keep me")
+        #expect(try app(store, ["notes", "edit", "1", "--body", "-"], input: "from stdin\n").exitCode == 0)
+        #expect(try body(store) == "from stdin")
+        #expect(try app(store, ["notes", "edit", "1", "--body", "-", "--allow-empty"], input: "").exitCode == 0)
+        #expect(try body(store) == "")
+    }
+
+    @Test("a pipe that delivers text replaces the body, without the final newline")
+    func pipedBody() throws {
+        let folder = try TemporaryFolder()
+        let store = try storeWithNote(folder)
+        #expect(try app(store, ["notes", "edit", "1"], input: "new text\nline 2\n").standardOutput == "updated note 1\n")
+        #expect(try body(store) == "new text\nline 2")
+    }
+
+    /// Runs a command at a terminal in tmux with vim as the editor; the pane stays for reading.
+    private func atTerminal(_ store: URL, _ arguments: String, editor: String = "vim -u NONE -N -n") throws -> TmuxSession {
+        let command = "'\(BuiltExecutable.url.path)' --store '\(store.path)' \(arguments); echo \"EXITED:$?\"; sleep 60"
+        return try TmuxSession(command: command, width: 200, height: 30,
+                               environment: ["LANG": "C.UTF-8", "EDITOR": editor, "VISUAL": ""])
+    }
+
+    @Test("an editor that fails writes nothing and the draft is kept where the message says")
+    func failingEditor() throws {
+        let folder = try TemporaryFolder()
+        let store = try storeWithNote(folder, body: "old body")
+        let tmux = try atTerminal(store, "notes edit 1", editor: "false")
+        let screen = try tmux.waitFor("EXITED:1")
+        let message = try #require(screen.split(separator: "\n").first { $0.contains("the draft is kept in ") })
+        #expect(message.contains("the editor \"false\" exited with status 1; nothing was written"))
+        let draft = String(try #require(message.components(separatedBy: "the draft is kept in ").last)).trimmingCharacters(in: .whitespaces)
+        #expect(try String(contentsOfFile: draft, encoding: .utf8) == "old body\n")
+        try FileManager.default.removeItem(atPath: URL(fileURLWithPath: draft).deletingLastPathComponent().path)
+        #expect(try body(store) == "old body")
+    }
+
+    /// `notes edit 1` of a note whose body is "old body", at a terminal, once vim shows the body.
+    private func editingOldBody() throws -> (folder: TemporaryFolder, store: URL, tmux: TmuxSession) {
+        let folder = try TemporaryFolder()
+        let store = try storeWithNote(folder, body: "old body")
+        let tmux = try atTerminal(store, "notes edit 1")
+        try tmux.waitFor("old body")
+        return (folder, store, tmux)
+    }
+
+    @Test("at a terminal, notes edit opens vim in the foreground: what is typed and saved is stored")
+    func editInVim() throws {
+        let session = try editingOldBody()
+        defer { withExtendedLifetime(session.folder) {} }
+        let (store, tmux) = (session.store, session.tmux)
+        try tmux.type("ggdG")
+        try tmux.type("ityped in vim, 笔记")
+        try tmux.press("Escape")
+        try tmux.type(":wq")
+        try tmux.press("Enter")
+        try tmux.waitFor("EXITED:0")
+        #expect(try tmux.screen().contains("updated note 1"))
+        #expect(try body(store) == "typed in vim, 笔记")
+    }
+
+    @Test("quitting vim without a change writes nothing")
+    func unchangedInVim() throws {
+        let session = try editingOldBody()
+        defer { withExtendedLifetime(session.folder) {} }
+        let (store, tmux) = (session.store, session.tmux)
+        try tmux.type(":q")
+        try tmux.press("Enter")
+        let screen = try tmux.waitFor("EXITED:1")
+        #expect(screen.contains("left unchanged in the editor, so nothing was written"))
+        #expect(try body(store) == "old body")
+    }
+
+    @Test("at a terminal, notes add takes the body from vim; an empty one adds nothing")
+    func addInVim() throws {
+        let folder = try TemporaryFolder()
+        let store = folder.url.appendingPathComponent("notes.sqlite")
+        let empty = try atTerminal(store, "notes add --title Empty")
+        try empty.waitFor("~")
+        try empty.type(":wq")
+        try empty.press("Enter")
+        #expect(try empty.waitFor("EXITED:1").contains("the body from the editor was empty"))
+
+        let tmux = try atTerminal(store, "notes add --title Written")
+        try tmux.waitFor("~")
+        try tmux.type("ifirst line")
+        try tmux.press("Enter")
+        try tmux.type("second line")
+        try tmux.press("Escape")
+        try tmux.type(":wq")
+        try tmux.press("Enter")
+        try tmux.waitFor("EXITED:0")
+        #expect(try body(store) == "first line\nsecond line")
+        #expect(try app(store, ["notes", "list"]).standardOutput.split(separator: "\n").count == 1)
+    }
+}
