@@ -9,12 +9,25 @@ final class MigrationReporter {
     private let style: Style
     private var lastPercent = -1
     private var barShown = false
+    /// Test hook for crash tests: with `UNCLOUDNOTES_KILL_AFTER_EVENTS=N` the process kills itself
+    /// (SIGKILL, as a crash would) right after its Nth migration event, an exact moment to interrupt.
+    private let killAfterEvents = Int(ProcessInfo.processInfo.environment["UNCLOUDNOTES_KILL_AFTER_EVENTS"] ?? "")
+    private var events = 0
 
     init(json: Bool) {
         style = json ? .json : (isatty(STDOUT_FILENO) == 1 ? .terminal : .lines)
     }
 
     func handle(_ event: MigrationEvent) {
+        show(event)
+        events += 1
+        if events == killAfterEvents {
+            fflush(nil)
+            kill(getpid(), SIGKILL)
+        }
+    }
+
+    private func show(_ event: MigrationEvent) {
         switch event {
         case .waitingForLock:
             line("waiting: another process is upgrading this store", ["event": "waiting"])
