@@ -13,6 +13,8 @@ final class MigrationReporter {
     /// (SIGKILL, as a crash would) right after its Nth migration event, an exact moment to interrupt.
     private let killAfterEvents = Int(ProcessInfo.processInfo.environment["UNCLOUDNOTES_KILL_AFTER_EVENTS"] ?? "")
     private var events = 0
+    /// The version the store was at, from the plan: the backup holds the store at that version.
+    private var sourceVersion: String?
 
     init(json: Bool) {
         style = json ? .json : (isatty(STDOUT_FILENO) == 1 ? .terminal : .lines)
@@ -34,6 +36,7 @@ final class MigrationReporter {
         case .cleanedLeftovers(let names):
             line("cleaned up after an interrupted migration: \(names.joined(separator: ", "))", ["event": "cleaned", "files": names])
         case .planned(let plan):
+            sourceVersion = plan.source.name
             line("plan: \(plan.source.name) -> \(plan.destination.name), \(plan.steps.count) step(s)",
                  ["event": "plan", "from": plan.source.name, "to": plan.destination.name,
                   "steps": plan.steps.map { ["from": $0.source.name, "to": $0.destination.name, "kind": $0.kindDescription] }])
@@ -41,7 +44,9 @@ final class MigrationReporter {
                 print("  \(index + 1). \(step.source.name) -> \(step.destination.name): \(step.kindDescription)")
             }
         case .backupCreated(let path):
-            line("backup of the original store: \(path)", ["event": "backup", "path": path])
+            let version = sourceVersion ?? "its old version"
+            line("backup of the store as it was before this migration (\(version)), made now: \(path)",
+                 ["event": "backup", "path": path, "version": version])
         case .stepStarted(let index, let step):
             lastPercent = -1
             line("step \(index + 1): \(step.source.name) -> \(step.destination.name) (\(step.kindDescription))",
