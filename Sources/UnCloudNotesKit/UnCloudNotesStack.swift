@@ -22,8 +22,7 @@ public struct UnCloudNotesStack {
 
     /// The migrator for this store and version.
     public var migrator: StoreMigrator {
-        StoreMigrator(storeURL: storeURL, model: model, target: version, mappingModels: mappingModels,
-                      policies: UnCloudNotesModel.migrationPolicies)
+        UnCloudNotesModel.migrator(for: storeURL, model: model, target: version, mappingModels: mappingModels)
     }
 
     /// The short name of the version the app runs as (`v1` … `v4`).
@@ -62,6 +61,13 @@ extension UnCloudNotesModel {
             return nil
         }
         return model.versions[number - 1]
+    }
+
+    /// The one place a migrator is assembled, for the app's store and for a store of any model
+    /// given on the command line: the app's migration policies, and the target the caller chose.
+    public static func migrator(for storeURL: URL, model: VersionedModel, target: ManagedObjectModel,
+                                mappingModels: [MappingModel]) -> StoreMigrator {
+        StoreMigrator(storeURL: storeURL, model: model, target: target, mappingModels: mappingModels, policies: migrationPolicies)
     }
 
     /// A version by short or full name, or an error listing the choices.

@@ -10,18 +10,34 @@ final class MigrationReporter {
     private let style: Style
     private var lastPercent = -1
     private var barShown = false
+    /// Test hook for crash tests: with `UNCLOUDNOTES_KILL_AFTER_EVENTS=N` the process kills itself
+    /// (SIGKILL, as a crash would) right after its Nth migration event, an exact moment to interrupt.
+    private let killAfterEvents = Int(ProcessInfo.processInfo.environment["UNCLOUDNOTES_KILL_AFTER_EVENTS"] ?? "")
+    private var events = 0
+    /// The version the store was at, from the plan: the backup holds the store at that version.
+    private var sourceVersion: String?
 
     init(json: Bool) {
         style = json ? .json : (isatty(STDOUT_FILENO) == 1 ? .terminal : .lines)
     }
 
     func handle(_ event: MigrationEvent) {
+        show(event)
+        events += 1
+        if events == killAfterEvents {
+            fflush(nil)
+            kill(getpid(), SIGKILL)
+        }
+    }
+
+    private func show(_ event: MigrationEvent) {
         switch event {
         case .waitingForLock:
             line("waiting: another process is upgrading this store", ["event": "waiting"])
         case .cleanedLeftovers(let names):
             line("cleaned up after an interrupted migration: \(names.joined(separator: ", "))", ["event": "cleaned", "files": names])
         case .planned(let plan):
+            sourceVersion = plan.source.name
             line("plan: \(plan.source.name) -> \(plan.destination.name), \(plan.steps.count.counting("step"))",
                  ["event": "plan", "from": plan.source.name, "to": plan.destination.name,
                   "steps": plan.steps.map { ["from": $0.source.name, "to": $0.destination.name, "kind": $0.kindDescription] }])
@@ -29,7 +45,9 @@ final class MigrationReporter {
                 print("  \(index + 1). \(step.source.name) -> \(step.destination.name): \(step.kindDescription)")
             }
         case .backupCreated(let path):
-            line("backup of the original store: \(path)", ["event": "backup", "path": path])
+            let version = sourceVersion ?? "its old version"
+            line("backup of the store as it was before this migration (\(version)), made now: \(path)",
+                 ["event": "backup", "path": path, "version": version])
         case .stepStarted(let index, let step):
             lastPercent = -1
             line("step \(index + 1): \(step.source.name) -> \(step.destination.name) (\(step.kindDescription))",

@@ -41,8 +41,7 @@ struct StoreSelection: ParsableArguments {
         }
         let target = try (version ?? global.modelVersion).map { try UnCloudNotesModel.resolveVersion(named: $0, in: model) } ?? model.current
         UnCloudNotesEntities.registerValueTransformers()
-        return StoreMigrator(storeURL: global.storeURL(path), model: model, target: target, mappingModels: mappingModels,
-                             policies: UnCloudNotesModel.migrationPolicies)
+        return UnCloudNotesModel.migrator(for: global.storeURL(path), model: model, target: target, mappingModels: mappingModels)
     }
 }
 

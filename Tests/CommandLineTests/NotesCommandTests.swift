@@ -30,7 +30,7 @@ struct NotesCommandTests {
     }
 
     @Test("errors: one line on stderr, exit code 1 for failures and 2 for usage", arguments: [
-        (["notes", "show", "42"], Int32(1), "there is no note 42"),
+        (["notes", "show", "42"], Int32(1), "no such store"),
         (["notes", "add", "--title", "x", "--image", "/nonexistent/a.png"], Int32(1), "/nonexistent/a.png: cannot read the file"),
         (["notes", "add"], Int32(2), "Missing expected argument '--title <title>'"),
         (["notes", "add", "--title", "  "], Int32(2), "--title must not be empty"),

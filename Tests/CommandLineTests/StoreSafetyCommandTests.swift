@@ -112,6 +112,27 @@ struct StoreSafetyCommandTests {
         }
     }
 
+    @Test("two aliases of one store share its lock: a migration through one waits while the lock is held through the other")
+    func aliasesShareTheLock() throws {
+        let folder = try TemporaryFolder()
+        let real = try ProjectFixtures.copyStore("v1", into: folder)
+        let first = folder.url.appendingPathComponent("first-alias.sqlite")
+        let second = folder.url.appendingPathComponent("second-alias.sqlite")
+        try FileManager.default.createSymbolicLink(at: first, withDestinationURL: real)
+        try FileManager.default.createSymbolicLink(at: second, withDestinationURL: first)
+        let running: BuiltExecutable.Running
+        do {
+            let held = try StoreLock(for: try UnCloudNotesStack(storeURL: second).migrator.realStoreURL)
+            running = try BuiltExecutable.Running(["store", "migrate", first.path, "--json"])
+            #expect(running.nextLine() == #"{"event":"waiting"}"#)
+            withExtendedLifetime(held) {}
+        }
+        let rest = running.finish()
+        #expect(rest.status == 0)
+        #expect(rest.lines.contains { $0.contains(#""event":"finished""#) })
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: first.path) == real.path)
+    }
+
     @Test("a read-only store and folder can be listed and exported, not migrated (said plainly); nothing is written")
     func readOnlyStores() throws {
         let folder = try TemporaryFolder()

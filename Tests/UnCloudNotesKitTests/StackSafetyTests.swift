@@ -237,4 +237,12 @@ struct StackSafetyTests {
         #expect(throws: MigrationError.self) { try DurableFiles.syncFolder(missing.deletingLastPathComponent()) }
         #expect(throws: MigrationError.self) { try DurableFiles.rename(source, to: missing) }
     }
+
+    @Test("errors read as one line: SQL's newlines folded, Foundation's errors without their domain and code")
+    func oneLineErrorText() {
+        #expect(ErrorText.oneLine(MigrationError("near \"x\": syntax error\n  SELECT *\n  FROM t")) == "near \"x\": syntax error SELECT * FROM t")
+        let exists = CocoaError(.fileWriteFileExists, userInfo: [NSFilePathErrorKey: "/tmp/x"])
+        #expect(!ErrorText.oneLine(exists).contains("NSCocoaErrorDomain"))
+        #expect(!ErrorText.oneLine(exists).contains("\n"))
+    }
 }
