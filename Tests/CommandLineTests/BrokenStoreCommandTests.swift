@@ -22,6 +22,8 @@ struct BrokenStoreCommandTests {
 
     @Test("each damage: the command that meets it exits 1 with one line saying what differs", arguments: [
         (StoreDamage.nullEntityNumber, ["notes", "list"], "the store does not match its model: row 1 of ZNOTE has Z_ENT NULL"),
+        (.nullEntityNumber, ["notes", "show", "1"], "the store does not match its model: row 1 of ZNOTE has Z_ENT NULL"),
+        (.textInOptimisticLock, ["notes", "delete", "1"], "the store does not match its model: ZNOTE.Z_OPT of row 1 holds \"x\""),
         (.otherEntityNumber, ["notes", "list"], "the store does not match its model: row 1 of ZNOTE has Z_ENT 2"),
         (.droppedColumn, ["notes", "list"], "the store does not match its model: table ZATTACHMENT has no column ZCAPTION"),
         (.droppedTable, ["notes", "add", "--title", "x"], "the store does not match its model: it has no table ZATTACHMENT"),

@@ -84,6 +84,12 @@ struct BrokenStoreTests {
             || error.description.hasPrefix("\(url.path): the store does not match its model: ZNOTE.Z_OPT of row 1"))
 
         let context = ManagedObjectContext(store: store)
+        let lookup = try #require(throws: StoreError.self) {
+            try context.existingObject(with: ObjectID(entityName: "Note", primaryKey: 1))
+        }
+        #expect(lookup.mismatch == mismatch)
+        #expect(try context.existingObject(with: ObjectID(entityName: "Note", primaryKey: 2))?.value(forKey: "title") == .string("second"))
+        #expect(try context.existingObject(with: ObjectID(entityName: "Note", primaryKey: 3)) == nil)
         let batched = try context.fetchBatched(FetchRequest(entityName: "Note"))
         #expect(batched.count == 2)
         _ = Array(batched)
