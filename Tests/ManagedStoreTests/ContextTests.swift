@@ -385,4 +385,15 @@ struct ContextTests {
         #expect(entity == "Book" && primaryKey == a.objectID.primaryKey)
         #expect(try reopened().fetch(FetchRequest(entityName: "Book")).first?.value(forKey: "title") == .string("theirs"))
     }
+
+    @Test("a fetch finished in memory takes any limit and offset without overflowing: Int.max, negative (none, as in SQL)")
+    func extremeWindow() throws {
+        for name in ["a", "b", "c"] { _ = try tag(name) }
+        let request = { (limit: Int?, offset: Int) in
+            FetchRequest(entityName: "Tag", sortDescriptors: [SortDescriptor("name")], fetchLimit: limit, fetchOffset: offset)
+        }
+        #expect(try context.fetch(request(.max, 1)).map { $0.value(forKey: "name") } == [.string("b"), .string("c")])
+        #expect(try context.fetch(request(-1, 0)).count == 3)
+        #expect(try context.fetch(request(nil, -5)).count == 3)
+    }
 }
