@@ -42,6 +42,16 @@ struct BrokenStoreCommandTests {
         #expect(result.standardError.split(separator: "\n").count == 1, "\(result.standardError)")
     }
 
+    @Test("store export fails on a damaged row rather than export it as an empty object",
+          arguments: [StoreDamage.nullEntityNumber, .otherEntityNumber, .textInOptimisticLock])
+    func exportDamagedStore(damage: StoreDamage) throws {
+        let folder = try TemporaryFolder()
+        let store = try damagedStore(damage, in: folder)
+        let result = try BuiltExecutable.run(["store", "export", store.path])
+        #expect(result.exitCode == 1, "\(result.standardOutput)")
+        #expect(result.standardError.contains("\(store.path): the store does not match its model: "), "\(result.standardError)")
+    }
+
     @Test("store migrate refuses a damaged old store: exit 1, the store unchanged, no .migrating, -wal or -shm left",
           arguments: [StoreDamage.droppedTable, .retypedColumn])
     func migrateDamagedStore(damage: StoreDamage) throws {
