@@ -22,6 +22,8 @@ struct BrokenStoreCommandTests {
 
     @Test("each damage: the command that meets it exits 1 with one line saying what differs", arguments: [
         (StoreDamage.nullEntityNumber, ["notes", "list"], "the store does not match its model: row 1 of ZNOTE has Z_ENT NULL"),
+        (.nullEntityNumber, ["notes", "show", "1"], "the store does not match its model: row 1 of ZNOTE has Z_ENT NULL"),
+        (.textInOptimisticLock, ["notes", "delete", "1"], "the store does not match its model: ZNOTE.Z_OPT of row 1 holds \"x\""),
         (.otherEntityNumber, ["notes", "list"], "the store does not match its model: row 1 of ZNOTE has Z_ENT 2"),
         (.droppedColumn, ["notes", "list"], "the store does not match its model: table ZATTACHMENT has no column ZCAPTION"),
         (.droppedTable, ["notes", "add", "--title", "x"], "the store does not match its model: it has no table ZATTACHMENT"),
@@ -38,6 +40,16 @@ struct BrokenStoreCommandTests {
         #expect(result.exitCode == 1, "\(result.standardError)")
         #expect(result.standardError.contains(message), "\(result.standardError)")
         #expect(result.standardError.split(separator: "\n").count == 1, "\(result.standardError)")
+    }
+
+    @Test("store export fails on a damaged row rather than export it as an empty object",
+          arguments: [StoreDamage.nullEntityNumber, .otherEntityNumber, .textInOptimisticLock])
+    func exportDamagedStore(damage: StoreDamage) throws {
+        let folder = try TemporaryFolder()
+        let store = try damagedStore(damage, in: folder)
+        let result = try BuiltExecutable.run(["store", "export", store.path])
+        #expect(result.exitCode == 1, "\(result.standardOutput)")
+        #expect(result.standardError.contains("\(store.path): the store does not match its model: "), "\(result.standardError)")
     }
 
     @Test("store migrate refuses a damaged old store: exit 1, the store unchanged, no .migrating, -wal or -shm left",

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import ManagedStore
 import Testing
 import TestSupport
@@ -84,6 +85,12 @@ struct BrokenStoreTests {
             || error.description.hasPrefix("\(url.path): the store does not match its model: ZNOTE.Z_OPT of row 1"))
 
         let context = ManagedObjectContext(store: store)
+        let lookup = try #require(throws: StoreError.self) {
+            try context.existingObject(with: ObjectID(entityName: "Note", primaryKey: 1))
+        }
+        #expect(lookup.mismatch == mismatch)
+        #expect(try context.existingObject(with: ObjectID(entityName: "Note", primaryKey: 2))?.value(forKey: "title") == .string("second"))
+        #expect(try context.existingObject(with: ObjectID(entityName: "Note", primaryKey: 3)) == nil)
         let batched = try context.fetchBatched(FetchRequest(entityName: "Note"))
         #expect(batched.count == 2)
         _ = Array(batched)
@@ -114,5 +121,14 @@ struct BrokenStoreTests {
         }
         #expect((cause as? StoreError)?.mismatch == mismatch)
         #expect(try StoreDump.contents(of: store) == before)
+    }
+
+    @Test("a number a decimal cannot hold (SQLite's infinity, stored for 9e999) is an error, not a trap")
+    func infiniteDecimal() throws {
+        let error = try #require(throws: StoreError.self) {
+            try StoreValueCoding.attributeValue(Double.infinity.databaseValue, type: .decimal)
+        }
+        #expect(error.reason == "found a number out of a decimal's range in a Decimal column")
+        #expect(try StoreValueCoding.attributeValue(2.5.databaseValue, type: .decimal) == .decimal(2.5))
     }
 }

@@ -243,6 +243,7 @@ struct ContextTests {
         context.delete(owner)
         let error = try #require(throws: ValidationError.self) { try context.save() }
         #expect(error.problems.map(\.property) == ["shelves"])
+        #expect(error.problems.map(\.objectID) == [owner.objectID])
         #expect(error.description.contains("Owner.shelves: cannot delete the object"))
         context.rollback()
         #expect(!owner.isDeleted)
@@ -265,6 +266,7 @@ struct ContextTests {
         book.addObject(owner, forKey: "shelf")
         let error = try #require(throws: ValidationError.self) { try context.save() }
         let described = Set(error.problems.map(\.description))
+        #expect(error.problems.first { $0.property == "title" }?.objectID == book.objectID)
         #expect(described.contains("Book.title: a value is required"))
         #expect(described.contains("Book.color: the entity has no such attribute"))
         #expect(described.contains { $0.hasPrefix("Book.pages: the string too big does not fit a Integer 32 attribute") })
@@ -283,6 +285,11 @@ struct ContextTests {
         _ = try tag("red")
         let error = try #require(throws: ContextError.self) { try context.save() }
         #expect(error.message.hasPrefix("the save was rolled back, nothing was written"))
+        guard case .saveFailed(let cause) = error else {
+            Issue.record("expected a failed save keeping its cause, got \(error)")
+            return
+        }
+        #expect(cause is DatabaseError)
         #expect(try StoreDump.contents(of: store) == before)
         #expect(context.hasChanges)
         context.rollback()
@@ -371,6 +378,22 @@ struct ContextTests {
         a.setValue(.string("mine"), forKey: "title")
         let error = try #require(throws: ContextError.self) { try context.save() }
         #expect(error.message.contains("was changed or deleted by someone else"))
+        guard case .conflict(let entity, let primaryKey) = error else {
+            Issue.record("expected a conflict, got \(error)")
+            return
+        }
+        #expect(entity == "Book" && primaryKey == a.objectID.primaryKey)
         #expect(try reopened().fetch(FetchRequest(entityName: "Book")).first?.value(forKey: "title") == .string("theirs"))
+    }
+
+    @Test("a fetch finished in memory takes any limit and offset without overflowing: Int.max, negative (none, as in SQL)")
+    func extremeWindow() throws {
+        for name in ["a", "b", "c"] { _ = try tag(name) }
+        let request = { (limit: Int?, offset: Int) in
+            FetchRequest(entityName: "Tag", sortDescriptors: [SortDescriptor("name")], fetchLimit: limit, fetchOffset: offset)
+        }
+        #expect(try context.fetch(request(.max, 1)).map { $0.value(forKey: "name") } == [.string("b"), .string("c")])
+        #expect(try context.fetch(request(-1, 0)).count == 3)
+        #expect(try context.fetch(request(nil, -5)).count == 3)
     }
 }

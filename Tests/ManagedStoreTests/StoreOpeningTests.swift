@@ -83,4 +83,31 @@ struct StoreOpeningTests {
         try context.insertObject(entityName: "Tag").setValue(.string("u"), forKey: "name")
         #expect(throws: ContextError.self) { try context.save() }
     }
+
+    @Test("a new store is private: the file is 0600, and SQLite's -wal and -shm follow it while the app writes",
+          arguments: [false, true])
+    func privateFiles(throughOpenOrCreate: Bool) throws {
+        let folder = try TemporaryFolder()
+        let model = try LibraryModel.load()
+        let url = folder.url.appendingPathComponent("private.sqlite")
+        let store = throughOpenOrCreate
+            ? try PersistentStore.openOrCreate(at: url, model: model)
+            : try PersistentStore.create(at: url, model: model)
+        let context = ManagedObjectContext(store: store)
+        try context.insertObject(entityName: "Tag").setValue(.string("t"), forKey: "name")
+        try context.save()
+        let files = StoreFiles(url: url)
+        #expect(files.existing == files.all)
+        for file in files.all {
+            #expect(try Self.permissions(of: file) == 0o600, "\(file.lastPathComponent)")
+        }
+        try store.close()
+        #expect(try Self.permissions(of: url) == 0o600)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["private.sqlite"])
+    }
+
+    private static func permissions(of file: URL) throws -> Int {
+        let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
+        return (attributes[.posixPermissions] as? NSNumber)?.intValue ?? -1
+    }
 }

@@ -36,6 +36,9 @@ public struct ValidationError: Error, Equatable, Sendable, CustomStringConvertib
         public var entity: String
         public var property: String?
         public var reason: String
+        /// The object refused, so a caller can show or select it; nil for problems a migration
+        /// finds in a store's rows.
+        public var objectID: ObjectID? = nil
 
         public var description: String {
             "\(entity)\(property.map { ".\($0)" } ?? ""): \(reason)"

@@ -219,8 +219,10 @@ struct FetchPlan {
     }
 
     func window(_ objects: [ManagedObject]) -> [ManagedObject] {
-        let start = min(request.fetchOffset, objects.count)
-        let end = request.fetchLimit.map { min(start + $0, objects.count) } ?? objects.count
+        let start = min(max(request.fetchOffset, 0), objects.count)
+        // As in SQL, a negative limit means none; one near Int.max must not overflow.
+        let limit = request.fetchLimit.flatMap { $0 >= 0 ? $0 : nil }
+        let end = limit.map { start + min($0, objects.count - start) } ?? objects.count
         return Array(objects[start..<end])
     }
 }

@@ -156,6 +156,21 @@ public final class ManagedObjectContext {
         registeredOrFault(id)
     }
 
+    /// The object with the ID, its row read now unless it is loaded already: nil when the store
+    /// has no such row, an error when the row cannot be read (a damaged store), where
+    /// `object(with:)` would hand back a fault that reads as empty.
+    public func existingObject(with id: ObjectID) throws -> ManagedObject? {
+        if let object = registered[id]?.object, !object.isFault { return object }
+        guard let storage = schema.entity(named: id.entityName), let key = id.primaryKey else { return nil }
+        let row = try store.database.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM \(storage.tableName) WHERE Z_PK = ?", arguments: [key])
+        }
+        guard let row else { return nil }
+        let entity = try rowReader(row, table: storage.tableName).entity(in: schema)
+        guard model.entity(entity.name, isKindOf: id.entityName) else { return nil }
+        return try object(for: row, entity: entity)
+    }
+
     /// The object registered for an ID, if any is alive.
     func registeredObject(_ id: ObjectID) -> ManagedObject? {
         registered[id]?.object

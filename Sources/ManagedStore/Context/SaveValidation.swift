@@ -18,10 +18,11 @@ struct SaveValidation {
         let entity = object.entity.name
         let info = context.info(for: entity)
         var problems = object.settingProblems.sorted(by: { $0.key < $1.key }).map {
-            ValidationError.Problem(entity: entity, property: $0.key, reason: $0.value)
+            ValidationError.Problem(entity: entity, property: $0.key, reason: $0.value, objectID: object.objectID)
         }
         func problem(_ property: String, _ reason: String) {
-            problems.append(ValidationError.Problem(entity: entity, property: property, reason: reason))
+            problems.append(ValidationError.Problem(entity: entity, property: property, reason: reason,
+                                                    objectID: object.objectID))
         }
         for attribute in info.attributes.values.sorted(by: { $0.name < $1.name }) where !attribute.isTransient {
             guard let value = object.values[attribute.name] else {

@@ -26,6 +26,7 @@ public struct StoreExport {
             for (index, object) in objects.enumerated() {
                 write(json ? (index > 0 ? "," : "") + jsonObject(object) : "  " + textLine(object))
             }
+            if let failure = objects.failure { throw failure }
             if json { write("]") }
         }
         if json { write("}}") }

@@ -42,7 +42,12 @@ public enum StoreValueCoding {
             return .integer(integer)
         case .boolean: return .bool(number != 0)
         case .double, .float: return .double(number)
-        case .decimal: return .decimal(Decimal(string: String(number)) ?? Decimal(number))
+        case .decimal:
+            // SQLite stores 9e999 as infinity, which `Decimal` cannot hold (its initializer traps).
+            guard number.isFinite, let decimal = Decimal(string: String(number)) else {
+                throw mismatch("a number out of a decimal's range", type)
+            }
+            return .decimal(decimal)
         case .date: return .date(Date(timeIntervalSinceReferenceDate: number))
         case .string: return .string(integer.map(String.init) ?? String(number))
         default: throw mismatch("a number", type)

@@ -41,9 +41,9 @@ extension GlobalOptions {
 }
 
 extension NoteBook {
-    /// The note with a number as `notes list` shows it, or a clear error.
+    /// The note with a number as `notes list` shows it, or a clear error (also when its row is damaged).
     func note(number: Int64) throws -> ManagedObject {
-        guard let note = note(with: ObjectID(entityName: "Note", primaryKey: number)) else {
+        guard let note = try context.existingObject(with: ObjectID(entityName: "Note", primaryKey: number)) else {
             throw CommandFailure("there is no note \(number) (see uncloudnotes notes list)")
         }
         return note
