@@ -29,7 +29,7 @@ enum RawInflater {
                     stream.next_out = chunkBuffer.baseAddress
                     stream.avail_out = uInt(chunkBuffer.count)
                     let result = CZlib.inflate(&stream, Z_NO_FLUSH)
-                    output.append(chunkBuffer.baseAddress!, count: chunkBuffer.count - Int(stream.avail_out))
+                    output.append(contentsOf: chunkBuffer.prefix(chunkBuffer.count - Int(stream.avail_out)))
                     return result
                 }
                 guard result == Z_OK, output.count <= maximumOutput else { return result }
