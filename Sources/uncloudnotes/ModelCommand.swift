@@ -85,7 +85,10 @@ struct ReadModelFilesCommand: ParsableCommand {
             guard let versions else { throw ValidationError("a mapping model needs --models") }
             _ = try MappingModelReader.read(at: url, models: versions)
         } else {
-            _ = try ModelFileReader.read(at: url)
+            // Render the report too, as `model show` would: its formatting is fuzzed with the reader.
+            let report = ModelReport(model: try ModelFileReader.read(at: url), source: url.path)
+            _ = try report.jsonData()
+            _ = report.text
         }
     }
 
