@@ -32,7 +32,7 @@ struct ShowModelCommand: ParsableCommand {
             """)
 
     @Argument(help: ArgumentHelp(
-        "A .xcdatamodeld folder or a single .xcdatamodel version. Default: the app's own model.",
+        "A .xcdatamodeld folder or a single .xcdatamodel version, or a compiled .momd folder or .mom file. Default: the app's own model.",
         valueName: "path"))
     var path: String?
 
@@ -63,7 +63,7 @@ struct ReadModelFilesCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The .xcdatamodeld that mapping models are read against.", valueName: "path"))
     var models: String?
 
-    @Argument(help: ArgumentHelp("Model files (.xcdatamodel, .xcdatamodeld) or .xcmappingmodel folders.",
+    @Argument(help: ArgumentHelp("Model files (.xcdatamodel, .xcdatamodeld, .mom, .momd) or .xcmappingmodel folders.",
                                  valueName: "path"))
     var paths: [String]
 
@@ -85,7 +85,10 @@ struct ReadModelFilesCommand: ParsableCommand {
             guard let versions else { throw ValidationError("a mapping model needs --models") }
             _ = try MappingModelReader.read(at: url, models: versions)
         } else {
-            _ = try ModelFileReader.read(at: url)
+            // Render the report too, as `model show` would: its formatting is fuzzed with the reader.
+            let report = ModelReport(model: try ModelFileReader.read(at: url), source: url.path)
+            _ = try report.jsonData()
+            _ = report.text
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import ManagedStore
 import Testing
 import TestSupport
 
@@ -46,6 +47,18 @@ struct ModelShowCommandTests {
         let result = try BuiltExecutable.run(["model", "show", path])
         #expect(result.exitCode == 0)
         #expect(result.standardOutput.hasPrefix("SampleModel3: 3 versions, current SampleModel3\n"))
+        #expect(result.standardOutput.contains("hash 6b31f4e97b691d16c4c820bae55f89408d47013bd42151ecfde1eac7fe4be798"))
+    }
+
+    @Test("shows a compiled .mom, here the one Core Data cached in a real store", SharedFixtures.required)
+    func compiledModel() throws {
+        let folder = try TemporaryFolder()
+        let store = try folder.copy(SharedFixtures.url("coredata-samplemodel3/SampleModel3_V1.sqlite"))
+        let mom = folder.url.appendingPathComponent("SampleModel3.mom")
+        try #require(try StoreModelCache.compiledModelData(storeAt: store)).write(to: mom)
+        let result = try BuiltExecutable.run(["model", "show", mom.path])
+        #expect(result.exitCode == 0, "\(result.standardError)")
+        #expect(result.standardOutput.hasPrefix("SampleModel3: 1 version, current SampleModel3\n"))
         #expect(result.standardOutput.contains("hash 6b31f4e97b691d16c4c820bae55f89408d47013bd42151ecfde1eac7fe4be798"))
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import ManagedStore
 import Testing
 import TestSupport
 
@@ -44,6 +45,26 @@ struct ReaderFuzzTests {
             try expectNoCrash(cases.filter { $0.models == group.models }.map(\.fuzzCase),
                               extraArguments: ["--models", group.models.path])
         }
+    }
+
+    @Test("mutated compiled models (.mom, from the models Core Data cached in real stores) never crash",
+          SharedFixtures.required)
+    func compiledModels() throws {
+        let folder = try TemporaryFolder()
+        let stores = ["coredata-samplemodel3/SampleModel3_V1.sqlite", "coredataplus-samplemodel2/SampleModel2_V1.sqlite",
+                      "wibosco-migration-example/stores/CoreDataMigration_Example_3.sqlite"]
+        let sources = try stores.map { path in
+            let store = try folder.copy(SharedFixtures.url(path))
+            let mom = folder.url.appendingPathComponent(store.deletingPathExtension().lastPathComponent + ".mom")
+            try #require(try StoreModelCache.compiledModelData(storeAt: store)).write(to: mom)
+            return mom
+        }
+        var random = SplitMix64(seed: Self.seed ^ 0x4D4F_4D00)
+        let cases = try (0..<Self.casesPerKind).map { index in
+            try FuzzCase.write(index: index, from: sources[index % sources.count], random: &random, in: folder,
+                               folderName: "mutated\(index)", fileName: "case\(index).mom")
+        }
+        try expectNoCrash(cases, extraArguments: [])
     }
 
     /// Runs the cases in as few children as possible: after a crash, a new child continues with the
@@ -116,7 +137,9 @@ private struct FuzzCase: CustomStringConvertible {
         let caseFolder = folder.url.appendingPathComponent(folderName)
         try FileManager.default.createDirectory(at: caseFolder, withIntermediateDirectories: true)
         try Data(bytes).write(to: caseFolder.appendingPathComponent(fileName))
-        return FuzzCase(path: caseFolder.path,
+        // A model or mapping folder is read as a whole; a compiled model is the file itself.
+        let readPath = fileName.hasSuffix(".mom") ? caseFolder.appendingPathComponent(fileName) : caseFolder
+        return FuzzCase(path: readPath.path,
                         description: "case \(index) (\(source.lastPathComponent) of \(source.deletingLastPathComponent().lastPathComponent): \(applied.joined(separator: ", ")))")
     }
 }

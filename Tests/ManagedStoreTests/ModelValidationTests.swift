@@ -92,6 +92,16 @@ struct ModelValidationTests {
         #expect(error.file.hasSuffix("Broken.xcdatamodel/contents"))
     }
 
+    @Test("an inheritance chain deeper than 64 entities is refused, naming the deepest")
+    func deepInheritance() throws {
+        let chain = (0..<70).map { index in
+            index == 0 ? #"<entity name="E0"/>"# : #"<entity name="E\#(index)" parentEntity="E\#(index - 1)"/>"#
+        }
+        let error = try loadError(chain.joined(separator: "\n"))
+        #expect(error.reason == "inherits through more than 64 entities")
+        #expect(error.entity.map { Int($0.dropFirst()) ?? 0 >= 64 } == true)
+    }
+
     @Test("a versioned model without .xccurrentversion and several versions is refused")
     func missingCurrentVersion() throws {
         let folder = try TemporaryFolder()

@@ -17,3 +17,16 @@ enum DerivationFormat {
         return derivation
     }
 }
+
+extension DerivationFormat {
+    /// An archived derivation (a compiled model's NSExpression) as Core Data prints it: functions
+    /// on `_NSPredicateUtilities` as `count:(pages)`, key paths as `author.name`.
+    static func predicateFormat(of expression: ValueExpression) -> String {
+        switch expression {
+        case .function(.constant(nil), let selector, let arguments):
+            "\(selector)(\(arguments.map { predicateFormat(of: $0) }.joined(separator: ", ")))"
+        default:
+            expression.description
+        }
+    }
+}

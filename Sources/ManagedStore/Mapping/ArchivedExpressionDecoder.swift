@@ -31,57 +31,14 @@ enum ArchivedExpressionDecoder {
     }
 }
 
-/// The object table of a keyed archive, with UIDs resolved on demand.
-private struct KeyedArchive {
-    let objects: [PropertyListValue]
-    let root: PropertyListValue
+/// Archived expressions nest a few levels; a cycle of operands must not recurse without end.
+private let maximumExpressionDepth = 64
 
-    init(_ data: Data) throws {
-        guard case .dictionary(let top) = try BinaryPropertyListReader.read(data),
-              case .array(let objects)? = top["$objects"],
-              case .dictionary(let roots)? = top["$top"], let root = roots["root"] ?? roots.values.first else {
-            throw ArchivedExpressionDecoder.Failure(description: "not an NSKeyedArchiver archive")
+extension KeyedArchive {
+    func expression(_ value: PropertyListValue, depth: Int = 0) throws -> ValueExpression {
+        guard depth < maximumExpressionDepth else {
+            throw ArchivedExpressionDecoder.Failure(description: "the archived expression nests too deeply")
         }
-        self.objects = objects
-        if case .uid(let index) = root, index > 0, index < objects.count {
-            self.root = objects[index]
-        } else {
-            self.root = root
-        }
-    }
-
-    func resolve(_ value: PropertyListValue) -> PropertyListValue {
-        guard case .uid(let index) = value else { return value }
-        guard index > 0, index < objects.count else { return .null }
-        return objects[index]
-    }
-
-    func className(of dictionary: [String: PropertyListValue]) -> String? {
-        guard let reference = dictionary["$class"], case .dictionary(let info) = resolve(reference),
-              case .string(let name)? = info["$classname"] else { return nil }
-        return name
-    }
-
-    func text(_ value: PropertyListValue) -> String? {
-        switch value {
-        case .string(let text): return text
-        case .integer(let number): return String(number)
-        case .real(let number): return String(number)
-        case .bool(let flag): return flag ? "YES" : "NO"
-        case .dictionary(let dictionary): return dictionary["NS.string"].flatMap { text(resolve($0)) }
-        default: return nil
-        }
-    }
-
-    func array(_ value: PropertyListValue?) throws -> [PropertyListValue] {
-        guard let value, case .dictionary(let dictionary) = resolve(value),
-              case .array(let items)? = dictionary["NS.objects"] else {
-            throw ArchivedExpressionDecoder.Failure(description: "expected an archived array")
-        }
-        return items.map(resolve)
-    }
-
-    func expression(_ value: PropertyListValue) throws -> ValueExpression {
         guard case .dictionary(let object) = resolve(value), let className = className(of: object) else {
             throw ArchivedExpressionDecoder.Failure(description: "expected an archived expression")
         }
@@ -98,21 +55,22 @@ private struct KeyedArchive {
         case "NSKeyPathSpecifierExpression":
             return .constant(object["NSKeyPath"].flatMap { text(resolve($0)) }.map(AttributeValue.string))
         case "NSAggregateExpression":
-            return .aggregate(try array(object["NSCollection"]).map(expression))
+            return .aggregate(try array(object["NSCollection"]).map { try expression($0, depth: depth + 1) })
         case "NSKeyPathExpression", "NSFunctionExpression":
-            return try function(object, className: className)
+            return try function(object, className: className, depth: depth)
         default:
             throw ArchivedExpressionDecoder.Failure(description: "unsupported expression class \(className)")
         }
     }
 
     /// Functions, and key paths, which Foundation archives as `valueForKey(Path):` functions.
-    private func function(_ object: [String: PropertyListValue], className: String) throws -> ValueExpression {
+    private func function(_ object: [String: PropertyListValue], className: String,
+                          depth: Int) throws -> ValueExpression {
         guard let selector = object["NSSelectorName"].flatMap({ text(resolve($0)) }) else {
             throw ArchivedExpressionDecoder.Failure(description: "\(className) without a selector")
         }
-        let operand = try object["NSOperand"].map { try expression($0) } ?? .evaluatedObject
-        let arguments = try array(object["NSArguments"]).map(expression)
+        let operand = try object["NSOperand"].map { try expression($0, depth: depth + 1) } ?? .evaluatedObject
+        let arguments = try array(object["NSArguments"]).map { try expression($0, depth: depth + 1) }
         if selector == "valueForKey:" || selector == "valueForKeyPath:",
            arguments.count == 1, case .constant(.string(let path)?) = arguments[0] {
             let components = path.split(separator: ".").map(String.init)

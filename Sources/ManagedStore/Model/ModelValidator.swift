@@ -1,6 +1,9 @@
 /// Checks that a set of entities forms a consistent model, so that nothing built on a loaded model
 /// meets a dangling name, a cycle or an ambiguous property.
 struct ModelValidator {
+    /// Real models inherit a few levels deep; the bound keeps hashing's walk up the parents short.
+    static let maximumInheritanceDepth = 64
+
     let entities: [EntityDescription]
     let sourceName: String
 
@@ -41,6 +44,9 @@ struct ModelValidator {
             }
             guard visited.insert(parentName).inserted else {
                 throw error(entity.name, nil, "inheritance cycle through \"\(parentName)\"")
+            }
+            guard visited.count - 1 <= Self.maximumInheritanceDepth else { // the entity itself is not inherited
+                throw error(entity.name, nil, "inherits through more than \(Self.maximumInheritanceDepth) entities")
             }
             next = parent.parentName
         }

@@ -1,9 +1,10 @@
 import Foundation
 
 /// Loads data models from the files Xcode writes: a versioned `.xcdatamodeld` folder (one
-/// `.xcdatamodel` per version plus `.xccurrentversion`) or a single `.xcdatamodel`.
+/// `.xcdatamodel` per version plus `.xccurrentversion`) or a single `.xcdatamodel`; or from the
+/// compiled models Xcode builds from them (a `.momd` folder or a single `.mom`).
 public enum ModelFileReader {
-    /// Reads either kind of model path; a single `.xcdatamodel` becomes a one-version model.
+    /// Reads any kind of model path; a single `.xcdatamodel` or `.mom` becomes a one-version model.
     public static func read(at url: URL) throws -> VersionedModel {
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw ModelError(file: url.path, reason: "no such file or folder")
@@ -15,9 +16,16 @@ public enum ModelFileReader {
             let version = try readVersion(at: url)
             return try VersionedModel(name: version.name, versions: [version],
                                       currentVersionName: version.name, sourceName: url.path)
+        case "momd":
+            try requireDirectory(url)
+            return try CompiledModelReader.readVersioned(at: url)
+        case "mom":
+            let version = try CompiledModelReader.readVersion(at: url)
+            return try VersionedModel(name: version.name, versions: [version],
+                                      currentVersionName: version.name, sourceName: url.path)
         default:
-            throw ModelError(file: url.path,
-                             reason: "not a Core Data model: expected a .xcdatamodeld or .xcdatamodel folder")
+            throw ModelError(file: url.path, reason: "not a Core Data model: expected a .xcdatamodeld or "
+                                 + ".xcdatamodel folder, or a compiled .momd folder or .mom file")
         }
     }
 

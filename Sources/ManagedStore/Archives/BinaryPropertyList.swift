@@ -43,8 +43,10 @@ struct BinaryPropertyListReader {
         let count = Self.bigEndian(bytes, trailer + 8, 8)
         topObject = Self.bigEndian(bytes, trailer + 16, 8)
         let tableStart = Self.bigEndian(bytes, trailer + 24, 8)
+        // Every number here comes from the file: range checks come before any arithmetic on them.
         guard (1...8).contains(offsetSize), (1...8).contains(referenceSize), count > 0, count < 10_000_000,
-              tableStart >= 8, tableStart + count * offsetSize <= trailer, topObject < count else {
+              tableStart >= 8, tableStart <= trailer, count * offsetSize <= trailer - tableStart,
+              topObject >= 0, topObject < count else {
             throw Failure(description: "the property list's trailer is corrupt")
         }
         offsets = (0..<count).map { Self.bigEndian(bytes, tableStart + $0 * offsetSize, offsetSize) }
@@ -91,7 +93,7 @@ struct BinaryPropertyListReader {
             return .string(String(decoding: try slice(start, length), as: UTF8.self))
         case 0x6:
             let (length, start) = try length(low, at: position)
-            let raw = try slice(start, length * 2)
+            let raw = Array(try slice(start, length * 2)) // indexed from 0 below
             let units = stride(from: 0, to: raw.count, by: 2).map { UInt16(raw[$0]) << 8 | UInt16(raw[$0 + 1]) }
             return .string(String(decoding: units, as: UTF16.self))
         case 0x8:
@@ -115,7 +117,7 @@ struct BinaryPropertyListReader {
     }
 
     private func slice(_ start: Int, _ length: Int) throws -> ArraySlice<UInt8> {
-        guard length >= 0, start + length <= bytes.count else { throw Failure(description: "an object runs past the end") }
+        guard length >= 0, start >= 0, start <= bytes.count, length <= bytes.count - start else { throw Failure(description: "an object runs past the end") }
         return bytes[start..<(start + length)]
     }
 
@@ -138,6 +140,9 @@ struct BinaryPropertyListReader {
         guard low == 0xF else { return (low, position) }
         guard position < bytes.count, bytes[position] >> 4 == 0x1 else { throw Failure(description: "a length is missing") }
         let size = 1 << Int(bytes[position] & 0x0F)
-        return (try integer(at: position + 1, size: size), position + 1 + size)
+        let count = try integer(at: position + 1, size: size)
+        // No object holds more items or bytes than the file has.
+        guard count >= 0, count <= bytes.count else { throw Failure(description: "a length is out of range") }
+        return (count, position + 1 + size)
     }
 }

@@ -1,0 +1,64 @@
+import Foundation
+
+/// Reads the models Xcode compiles into an app: a `.momd` folder (one `.mom` per version and
+/// `VersionInfo.plist`, which names the current version and records Apple's hashes) or one `.mom`.
+enum CompiledModelReader {
+    /// One `.mom` file as a version named after the file.
+    static func readVersion(at url: URL) throws -> ManagedObjectModel {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw ModelError(file: url.path, reason: "cannot read the file (\(error.localizedDescription))")
+        }
+        return try CompiledModelDecoder.decode(data, name: url.deletingPathExtension().lastPathComponent,
+                                               sourceName: url.path)
+    }
+
+    /// Every `.mom` of a `.momd` folder; each version's hashes must equal those Xcode recorded in
+    /// `VersionInfo.plist`, so a model this reader misunderstands is refused, not trusted.
+    static func readVersioned(at url: URL) throws -> VersionedModel {
+        let moms = ((try? FileManager.default.contentsOfDirectory(at: url, includingPropertiesForKeys: nil)) ?? [])
+            .filter { $0.pathExtension == "mom" }
+        guard !moms.isEmpty else {
+            throw ModelError(file: url.path, reason: "the folder holds no .mom version")
+        }
+        let versions = try moms.map(readVersion)
+        let info = try VersionInfo(url: url.appendingPathComponent("VersionInfo.plist"))
+        for version in versions {
+            guard let recorded = info?.hashes[version.name] else { continue }
+            let differing = Set(recorded.keys).union(version.entityVersionHashes.keys)
+                .filter { recorded[$0] != version.entityVersionHashes[$0] }.sorted()
+            guard differing.isEmpty else {
+                throw ModelError(file: url.appendingPathComponent("\(version.name).mom").path,
+                                 reason: "the hashes of \(differing.joined(separator: ", ")) differ from "
+                                     + "VersionInfo.plist: this model cannot be read faithfully")
+            }
+        }
+        let current = info?.currentVersionName ?? (versions.count == 1 ? versions[0].name : nil)
+        guard let current else {
+            throw ModelError(file: url.path, reason: "no VersionInfo.plist names the current version")
+        }
+        return try VersionedModel(name: url.deletingPathExtension().lastPathComponent, versions: versions,
+                                  currentVersionName: current, sourceName: url.path)
+    }
+}
+
+/// `VersionInfo.plist` of a `.momd`: the current version's name and each version's entity hashes.
+private struct VersionInfo {
+    var currentVersionName: String?
+    var hashes: [String: [String: Data]]
+
+    /// Nil when the file is absent.
+    init?(url: URL) throws {
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        let contents = try? Data(contentsOf: url)
+        guard let contents, let plist = try? PropertyListSerialization.propertyList(from: contents, format: nil)
+                as? [String: Any] else {
+            throw ModelError(file: url.path, reason: "not a readable property list")
+        }
+        currentVersionName = plist["NSManagedObjectModel_CurrentVersionName"] as? String
+        let versions = plist["NSManagedObjectModel_VersionHashes"] as? [String: Any] ?? [:]
+        hashes = versions.compactMapValues { $0 as? [String: Data] }
+    }
+}
