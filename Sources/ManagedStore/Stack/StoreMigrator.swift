@@ -113,12 +113,21 @@ public final class StoreMigrator {
         } catch {
             files.removeCreated()
             try? lock.record([])
-            observer(.message("Migration failed: \(ErrorText.oneLine(error))"))
-            throw error
+            let reported = Self.aboutTheStore(error, working: files.working, store: store)
+            observer(.message("Migration failed: \(ErrorText.oneLine(reported))"))
+            throw reported
         }
         try lock.record([])
         observer(.finished)
         return plan
+    }
+
+    /// The working copy is this program's business: an error found in it (a damaged table, say) is,
+    /// to the user, about their store, which is unchanged.
+    private static func aboutTheStore(_ error: Error, working: URL, store: URL) -> Error {
+        guard var storeError = error as? StoreError, storeError.path == working.path else { return error }
+        storeError.path = store.path
+        return storeError
     }
 
     /// The plan to run, nil when the store is missing or current; throws whatever refuses it.
