@@ -47,10 +47,14 @@ extension NoteBook {
             try store.database.read { db in
                 let rows = try Row.fetchCursor(db, sql: query.sql, arguments: StatementArguments(query.arguments))
                 while let row = try rows.next() {
-                    try body(NoteListRow(number: Int64.fromDatabaseValue(row[0]) ?? 0,
-                                         title: String.fromDatabaseValue(row[1]) ?? "",
-                                         dateCreated: Double.fromDatabaseValue(row[2]).map(Date.init(timeIntervalSinceReferenceDate:)),
-                                         imageCount: Int.fromDatabaseValue(row[3]) ?? 0))
+                    // Bookkeeping checked as for fetched objects: a damaged row is an error, never skipped.
+                    let reader = context.rowReader(row, table: query.table)
+                    _ = try reader.entity(in: context.schema)
+                    _ = try reader.integer("Z_OPT")
+                    try body(NoteListRow(number: try reader.primaryKey(),
+                                         title: String.fromDatabaseValue(row["title"]) ?? "",
+                                         dateCreated: Double.fromDatabaseValue(row["date"]).map(Date.init(timeIntervalSinceReferenceDate:)),
+                                         imageCount: Int.fromDatabaseValue(row["images"]) ?? 0))
                 }
             }
         } catch let error as DatabaseError {
@@ -58,14 +62,17 @@ extension NoteBook {
         }
     }
 
-    private func listQuery(matching search: String?, page: ListPage) throws -> (sql: String, arguments: [DatabaseValue]) {
+    private func listQuery(matching search: String?, page: ListPage) throws -> (sql: String, arguments: [DatabaseValue], table: String) {
         guard let note = context.schema.entity(named: "Note") else { throw NoteListingError.missingColumn(entity: "Note", attribute: "its table") }
         func column(_ attribute: String) throws -> String {
             guard let column = note.attributeColumns[attribute] else { throw NoteListingError.missingColumn(entity: "Note", attribute: attribute) }
             return "n.\(column.name)"
         }
         let (title, date) = (try column("title"), try column("dateCreated"))
-        var conditions = ["n.Z_ENT IN (\(note.kindNumbers.map(String.init).joined(separator: ", ")))"]
+        // Rows of other entities sharing the table are left out; any other Z_ENT (NULL, unknown) is
+        // read, so that the row check reports it.
+        let siblings = context.schema.entities.filter { $0.tableName == note.tableName && !note.kindNumbers.contains($0.number) }
+        var conditions = siblings.isEmpty ? ["1"] : ["coalesce(n.Z_ENT IN (\(siblings.map { String($0.number) }.joined(separator: ", "))), 0) = 0"]
         var arguments: [DatabaseValue] = []
         if let search {
             let (test, pattern) = Self.containsTest(search)
@@ -73,11 +80,11 @@ extension NoteBook {
             arguments += [pattern, pattern]
         }
         let sql = """
-            SELECT n.Z_PK, \(title), \(date), \(try imageCountSQL(note: note)) FROM \(note.tableName) n
+            SELECT n.Z_PK, n.Z_ENT, n.Z_OPT, \(title) AS title, \(date) AS date, \(try imageCountSQL(note: note)) AS images FROM \(note.tableName) n
             WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(date) DESC, n.Z_PK DESC LIMIT ? OFFSET ?
             """
         arguments += [(page.limit ?? -1).databaseValue, page.offset.databaseValue]
-        return (sql, arguments)
+        return (sql, arguments, note.tableName)
     }
 
     /// SQL testing that a column contains the search text ignoring case and accents, as

@@ -36,7 +36,7 @@ struct StoreSafetyCommandTests {
                          "--mappings", SharedFixtures.url("\(Self.wibosco)/Mappings").path]
         let dry = try BuiltExecutable.run(arguments + ["--dry-run"])
         #expect(dry.exitCode == 1)
-        #expect(dry.standardOutput.contains("3 step(s)"))
+        #expect(dry.standardOutput.contains("3 steps"))
         #expect(dry.standardError.split(separator: "\n").count == 1)
         #expect(dry.standardError.contains("the migration would be refused"))
         #expect(dry.standardError.components(separatedBy: "CoreDataMigration_Example.Post2ToPost3MigrationPolicy").count == 2)
@@ -50,8 +50,7 @@ struct StoreSafetyCommandTests {
     @Test("--model-version is honoured together with --model", SharedFixtures.required)
     func modelVersionWithModel() throws {
         let folder = try TemporaryFolder()
-        let url = try folder.copy(SharedFixtures.url("coredata-samplemodel3/SampleModel3_V1.sqlite"))
-        for companion in ["-wal", "-shm"] { _ = try folder.copy(SharedFixtures.url("coredata-samplemodel3/SampleModel3_V1.sqlite" + companion)) }
+        let url = try folder.copyStore(SharedFixtures.url("coredata-samplemodel3/SampleModel3_V1.sqlite"))
         let model = SharedFixtures.url("coredata-samplemodel3/SampleModel3.xcdatamodeld").path
         let info = try BuiltExecutable.run(["--model-version", "SampleModel3_v2", "store", "info", url.path, "--model", model])
         #expect(info.exitCode == 0, "\(info.standardError)")

@@ -234,10 +234,7 @@ struct InferredMigrationTests {
     func keepsRealHistoryBookkeeping() throws {
         let folder = try TemporaryFolder()
         let fixture = SharedFixtures.url("coredataplus-samplemodel2")
-        for suffix in ["", "-wal", "-shm"] {
-            try FileManager.default.copyItem(at: fixture.appendingPathComponent("SampleModel2_V1.sqlite" + suffix),
-                                             to: folder.url.appendingPathComponent("apple.sqlite" + suffix))
-        }
+        _ = try folder.copyStore(fixture.appendingPathComponent("SampleModel2_V1.sqlite"), as: "apple.sqlite")
         let models = try versions([note, note + #"<entity name="Tag"><attribute name="name" optional="YES" attributeType="String"/></entity>"#], in: folder)
         let url = try store(models[0], in: folder) { try insert($0, "Note", ["title": .string("a")]) }
         // The history tables exactly as Apple wrote them (definitions, indexes, rows), and their

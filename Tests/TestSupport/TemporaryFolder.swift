@@ -37,4 +37,14 @@ public final class TemporaryFolder: @unchecked Sendable {
         try FileManager.default.copyItem(at: source, to: destination)
         return destination
     }
+
+    /// Copies a store with whichever of its `-wal` and `-shm` companions exist (a store's data may be
+    /// in its `-wal`), under `name` or its own name. The fixtures are never opened in place.
+    public func copyStore(_ source: URL, as name: String? = nil) throws -> URL {
+        let destination = url.appendingPathComponent(name ?? source.lastPathComponent)
+        for suffix in ["", "-wal", "-shm"] where suffix.isEmpty || FileManager.default.fileExists(atPath: source.path + suffix) {
+            try FileManager.default.copyItem(atPath: source.path + suffix, toPath: destination.path + suffix)
+        }
+        return destination
+    }
 }

@@ -42,14 +42,15 @@ enum RowDecoding {
 }
 
 /// Reads the engine's bookkeeping columns of one row of a table, throwing a `StoreError` that
-/// names the table, column and row for anything the column cannot hold.
-struct RowReader {
+/// names the table, column and row for anything the column cannot hold. Public so that a reader
+/// streaming rows with its own SQL checks them exactly as fetched objects are checked.
+public struct RowReader {
     let row: Row
     let table: String
     let path: String
 
     /// `Z_PK`: SQLite keeps it an integer (it is the rowid), but a query may not have selected it.
-    func primaryKey() throws -> Int64 {
+    public func primaryKey() throws -> Int64 {
         guard let key = try integer("Z_PK") else {
             throw StoreError(path: path, mismatch: .unreadableValue(table: table, column: "Z_PK", primaryKey: nil,
                                                                     found: "no key"))
@@ -58,7 +59,7 @@ struct RowReader {
     }
 
     /// The entity of the row from `Z_ENT`, which must be one stored in this table.
-    func entity(in schema: StoreSchema) throws -> EntityStorage {
+    public func entity(in schema: StoreSchema) throws -> EntityStorage {
         let key = try primaryKey()
         let number = try integer("Z_ENT")
         guard let entity = number.flatMap({ Int(exactly: $0) }).flatMap(schema.entity(number:)),
@@ -69,12 +70,12 @@ struct RowReader {
     }
 
     /// The object ID of the row, from its `Z_PK` and `Z_ENT`.
-    func objectID(in schema: StoreSchema) throws -> ObjectID {
+    public func objectID(in schema: StoreSchema) throws -> ObjectID {
         ObjectID(entityName: try entity(in: schema).name, primaryKey: try primaryKey())
     }
 
     /// An integer column; nil for NULL, an error for text, blobs or numbers beyond Int64.
-    func integer(_ column: String) throws -> Int64? {
+    public func integer(_ column: String) throws -> Int64? {
         let value = try self.value(column)
         if value.isNull { return nil }
         guard let integer = Int64.fromDatabaseValue(value) else {
@@ -86,7 +87,7 @@ struct RowReader {
     }
 
     /// The raw value of a column the query selected.
-    func value(_ column: String) throws -> DatabaseValue {
+    public func value(_ column: String) throws -> DatabaseValue {
         guard row.hasColumn(column) else {
             throw StoreError(path: path, mismatch: .missingColumn(table: table, column: column))
         }
