@@ -44,4 +44,15 @@ struct StoreMetadataTests {
         #expect(throws: StoreError.self) { try StoreMetadata.read(storeAt: file) }
         #expect(!FileManager.default.fileExists(atPath: file.path))
     }
+
+    @Test("a metadata row holding a number for the plist or bytes that are not text for the UUID is refused, not a trap",
+          arguments: ["UPDATE Z_METADATA SET Z_PLIST = 7", "UPDATE Z_METADATA SET Z_UUID = X'FF'"])
+    func unreadableMetadataRow(damage: String) throws {
+        let folder = try TemporaryFolder()
+        let store = try LibraryModel.createStore(in: folder)
+        try store.database.write { try $0.execute(sql: damage) }
+        try store.close()
+        let error = try #require(throws: StoreError.self) { try StoreMetadata.read(storeAt: store.url) }
+        #expect(error.reason.hasPrefix("the Core Data metadata row is not readable"))
+    }
 }

@@ -32,11 +32,15 @@ public struct StoreMetadata: Equatable, Sendable {
                     throw StoreError(path: url.path,
                                      reason: "an SQLite database, but not a Core Data store (no Z_METADATA table)")
                 }
-                guard let row = try Row.fetchOne(db, sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1"),
-                      let plist: Data = row["Z_PLIST"] else {
+                guard let row = try Row.fetchOne(db, sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1") else {
                     throw StoreError(path: url.path, reason: "the Core Data metadata row is missing")
                 }
-                return try decode(plist: plist, uuid: row["Z_UUID"] ?? "", path: url.path)
+                // Decoded with errors: a hand-edited row can hold a number where the plist should be.
+                guard let plist = try? row.decode(Data?.self, forColumn: "Z_PLIST"),
+                      let uuid = try? row.decode(String?.self, forColumn: "Z_UUID") else {
+                    throw StoreError(path: url.path, reason: "the Core Data metadata row is not readable (Z_UUID must be text, Z_PLIST a property list)")
+                }
+                return try decode(plist: plist, uuid: uuid, path: url.path)
             }
         } catch let error as StoreError {
             throw error
