@@ -48,8 +48,9 @@ struct TargetVerdicts {
 
     private func peakMemory() -> String {
         let peaks = report.sizes.map { size in (size.notes, size.migrations.filter(\.engineIsStack).map(\.enginePeakMemoryBytes.max).max() ?? 0) }
-        guard let smallest = peaks.first, let largest = peaks.last, peaks.count > 1 else {
-            return notMeasured("Peak memory flat in N and under 60 MB (needs two sizes or more)")
+            .sorted { $0.0 < $1.0 }
+        guard let smallest = peaks.first, let largest = peaks.last, largest.0 >= smallest.0 * 100 else {
+            return notMeasured("Peak memory flat in N and under 60 MB (judged on sizes 100x apart or more)")
         }
         let highest = peaks.map(\.1).max() ?? 0
         let flat = largest.1 <= smallest.1 * 1.2

@@ -46,7 +46,7 @@ struct Bench: ParsableCommand {
         func run() throws {
             let model = try UnCloudNotesModel.load()
             UnCloudNotesEntities.registerValueTransformers()
-            let kinds = self.kinds ?? []
+            guard let kinds = self.kinds, let readKind = kinds.first else { throw ValidationError("--images takes small, big or both, comma-separated") }
             let folder = URL(fileURLWithPath: work ?? FileManager.default.temporaryDirectory.appendingPathComponent("uncloudnotes-bench-\(UUID().uuidString.prefix(8))").path)
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             defer { if work == nil { try? FileManager.default.removeItem(at: folder) } }
@@ -61,7 +61,7 @@ struct Bench: ParsableCommand {
                 }
                 log("\(count) notes: read paths")
                 let readStore = masters.folder.appendingPathComponent("read.sqlite")
-                try DiskSync.syncedCopy(of: masters.url(version: model.versions.count, images: kinds[0]), at: readStore)
+                try DiskSync.syncedCopy(of: masters.url(version: model.versions.count, images: readKind), at: readStore)
                 size.readPaths = try ReadPaths.measure(storeAt: readStore, notes: count, runs: runs, scratch: masters.folder)
                 report.sizes.append(size)
             }
