@@ -4,8 +4,9 @@ import ManagedStore
 import UnCloudNotesKit
 
 /// The same migrations written by hand in SQL, in place and in one transaction, as a person who
-/// knows the data would: what the engine is measured against. Run in a child process, timed from
-/// opening the store to closing it (the commit's syncs and the WAL checkpoint included).
+/// knows the data would write each one (a chain directly, not step after step): what the engine is
+/// measured against. Run in a child process, timed from opening the store to closing it (the
+/// commit's syncs and the WAL checkpoint included).
 enum Baseline {
     static func migrate(storeAt url: URL, from source: Int, to destination: Int) throws {
         let model = try UnCloudNotesModel.load()
@@ -13,40 +14,54 @@ enum Baseline {
         try ChildProcess.printReport {
             let queue = try DatabaseQueue(path: url.path)
             try queue.write { db in
-                for from in source..<destination { try step(from: from, in: db) }
+                db.add(function: ImageDimensions.function)
+                try migrate(from: source, to: destination, in: db)
                 try writeBookkeeping(for: model.versions[destination - 1], storeUUID: uuid, in: db)
             }
             try queue.close()
         }
     }
 
-    private static func step(from: Int, in db: Database) throws {
-        switch from {
-        case 1:
+    /// v2 keeps one image in the note; v3 moves images to attachments; v4 gives them a caption and
+    /// a size and makes them image attachments (entity numbers: v3 Note 2, v4 Note 3, ImageAttachment 2).
+    private static func migrate(from source: Int, to destination: Int, in db: Database) throws {
+        let caption = "substr(ZBODY, 1, \(AttachmentToImageAttachmentMigrationPolicyV3toV4.captionLength))"
+        switch (source, destination) {
+        case (1, 2):
             try db.execute(sql: "ALTER TABLE ZNOTE ADD COLUMN ZIMAGE BLOB")
-        case 2:
-            try db.execute(sql: "CREATE TABLE ZATTACHMENT ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNOTE INTEGER, ZDATECREATED TIMESTAMP, ZIMAGE BLOB )")
+        case (1, _):
+            try createAttachments(at: destination, in: db)
+            try db.execute(sql: "UPDATE ZNOTE SET Z_ENT = \(destination - 1)")
+        case (2, _):
+            try createAttachments(at: destination, in: db)
+            let sized = destination == 4
             try db.execute(sql: """
-                INSERT INTO ZATTACHMENT (Z_PK, Z_ENT, Z_OPT, ZNOTE, ZDATECREATED, ZIMAGE)
-                SELECT ROW_NUMBER() OVER (ORDER BY Z_PK), 1, 1, Z_PK, ZDATECREATED, ZIMAGE FROM ZNOTE WHERE ZIMAGE IS NOT NULL
+                INSERT INTO ZATTACHMENT (Z_PK, Z_ENT, Z_OPT, ZNOTE, ZDATECREATED, ZIMAGE\(sized ? ", ZCAPTION, ZWIDTH, ZHEIGHT" : ""))
+                SELECT ROW_NUMBER() OVER (ORDER BY Z_PK), \(destination - 2), 1, Z_PK, ZDATECREATED, ZIMAGE\
+                \(sized ? ", \(caption), image_dimension(ZIMAGE, 0), image_dimension(ZIMAGE, 1)" : "")
+                FROM ZNOTE WHERE ZIMAGE IS NOT NULL
                 """)
-            try db.execute(sql: "CREATE INDEX ZATTACHMENT_ZNOTE_INDEX ON ZATTACHMENT (ZNOTE)")
             try db.execute(sql: "ALTER TABLE ZNOTE DROP COLUMN ZIMAGE")
-            try db.execute(sql: "UPDATE ZNOTE SET Z_ENT = 2")
+            try db.execute(sql: "UPDATE ZNOTE SET Z_ENT = \(destination - 1)")
         default:
             try db.execute(sql: "ALTER TABLE ZATTACHMENT ADD COLUMN ZCAPTION VARCHAR")
             try db.execute(sql: "ALTER TABLE ZATTACHMENT ADD COLUMN ZWIDTH FLOAT")
             try db.execute(sql: "ALTER TABLE ZATTACHMENT ADD COLUMN ZHEIGHT FLOAT")
-            try db.execute(sql: "UPDATE ZATTACHMENT SET Z_ENT = 2, ZCAPTION = (SELECT substr(ZBODY, 1, 80) FROM ZNOTE WHERE ZNOTE.Z_PK = ZATTACHMENT.ZNOTE)")
-            let update = try db.makeStatement(sql: "UPDATE ZATTACHMENT SET ZWIDTH = ?, ZHEIGHT = ? WHERE Z_PK = ?")
-            let rows = try Row.fetchCursor(db, sql: "SELECT Z_PK, ZIMAGE FROM ZATTACHMENT")
-            while let row = try rows.next() {
-                let size = (try? NoteImage(storedData: row["ZIMAGE"]).pixelSize()) ?? (width: 0, height: 0)
-                try update.execute(arguments: [Double(size.width), Double(size.height), row["Z_PK"] as Int64])
-            }
-            try db.execute(sql: "UPDATE ZNOTE SET Z_ENT = 3")
+            try db.execute(sql: """
+                UPDATE ZATTACHMENT SET Z_ENT = 2, ZCAPTION = (SELECT \(caption) FROM ZNOTE WHERE ZNOTE.Z_PK = ZATTACHMENT.ZNOTE),
+                    ZWIDTH = image_dimension(ZIMAGE, 0), ZHEIGHT = image_dimension(ZIMAGE, 1)
+                """)
             try db.execute(sql: "CREATE INDEX ZATTACHMENT_Z_ENT_INDEX ON ZATTACHMENT (Z_ENT)")
+            try db.execute(sql: "UPDATE ZNOTE SET Z_ENT = 3")
         }
+    }
+
+    /// The attachments table as version 3 or 4 has it, empty, with its indexes.
+    private static func createAttachments(at version: Int, in db: Database) throws {
+        try db.execute(sql: "CREATE TABLE ZATTACHMENT ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNOTE INTEGER, "
+            + "ZDATECREATED TIMESTAMP, ZIMAGE BLOB\(version == 4 ? ", ZCAPTION VARCHAR, ZWIDTH FLOAT, ZHEIGHT FLOAT" : "") )")
+        try db.execute(sql: "CREATE INDEX ZATTACHMENT_ZNOTE_INDEX ON ZATTACHMENT (ZNOTE)")
+        if version == 4 { try db.execute(sql: "CREATE INDEX ZATTACHMENT_Z_ENT_INDEX ON ZATTACHMENT (Z_ENT)") }
     }
 
     /// Primary-key counters and metadata, once for the version the transaction ends at.
@@ -62,5 +77,30 @@ enum Baseline {
             try db.execute(sql: "INSERT INTO Z_PRIMARYKEY VALUES (?, ?, ?, ?)", arguments: [entity.number, entity.name, entity.superNumber, maximum])
         }
         try db.execute(sql: "UPDATE Z_METADATA SET Z_PLIST = ?", arguments: [try StoreMetadata(model: destination, storeUUID: uuid).plistData()])
+    }
+}
+
+/// `image_dimension(blob, 0 or 1)`: an image's width or height from the app's own image code, as a
+/// person writing the migration by hand would register it. The last image's size is kept, so the
+/// width and height of one row cost one read of the image.
+final class ImageDimensions: @unchecked Sendable {
+    static let function = DatabaseFunction("image_dimension", argumentCount: 2, pure: true) { values in
+        guard let data = Data.fromDatabaseValue(values[0]), let axis = Int.fromDatabaseValue(values[1]) else { return 0.0 }
+        return Double(last.size(of: data, axis: axis))
+    }
+
+    private static let last = ImageDimensions()
+    private let lock = NSLock()
+    private var data: Data?
+    private var size = (width: 0, height: 0)
+
+    private func size(of image: Data, axis: Int) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        if data != image {
+            size = (try? NoteImage(storedData: image).pixelSize()) ?? (width: 0, height: 0)
+            data = image
+        }
+        return axis == 0 ? size.width : size.height
     }
 }

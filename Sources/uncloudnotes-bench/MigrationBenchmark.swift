@@ -92,15 +92,21 @@ enum MigrationBenchmark {
         return seconds(since: start)
     }
 
-    /// The engine's result must hold as many objects of each entity as the baseline's.
+    /// The engine's result must hold as many objects of each entity as the baseline's, and the
+    /// same image sizes where the version has them (so the baseline does the policy's work too).
     private static func sameContents(_ engine: URL, _ baseline: URL, version: ManagedObjectModel) throws {
-        func counts(_ url: URL) throws -> [Int] {
+        func summary(_ url: URL) throws -> [Double] {
             let store = try PersistentStore.open(at: url, model: version, options: StoreOptions(isReadOnly: true, sqlLogger: nil))
             defer { try? store.close() }
             let context = ManagedObjectContext(store: store)
-            return try version.entities.map { try context.count(FetchRequest(entityName: $0.name)) }
+            let counts = try version.entities.map { Double(try context.count(FetchRequest(entityName: $0.name))) }
+            let sizes = try store.database.read { db -> [Double] in
+                guard try db.tableExists("ZATTACHMENT"), try db.columns(in: "ZATTACHMENT").contains(where: { $0.name == "ZWIDTH" }) else { return [] }
+                return try Row.fetchOne(db, sql: "SELECT TOTAL(ZWIDTH), TOTAL(ZHEIGHT) FROM ZATTACHMENT").map { [$0[0], $0[1]] } ?? []
+            }
+            return counts + sizes
         }
-        let (a, b) = (try counts(engine), try counts(baseline))
+        let (a, b) = (try summary(engine), try summary(baseline))
         guard a == b else { throw BenchError("the engine's store (\(a)) and the baseline's (\(b)) differ at \(version.name)") }
     }
 
