@@ -16,7 +16,9 @@ test: deps
 	$(SWIFT) test --disable-xctest
 
 ## Measure migrations, launch and search (release build); writes docs/performance.md and .json.
+# The benchmark runs the release uncloudnotes binary beside it (notes list), so both are built.
 bench: deps
+	$(SWIFT) build -c release --product uncloudnotes
 	$(SWIFT) run -c release uncloudnotes-bench --output docs
 
 ## Build in release mode and install into $(PREFIX): $(PREFIX)/bin/uncloudnotes, with the program and

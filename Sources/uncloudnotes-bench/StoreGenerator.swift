@@ -5,8 +5,8 @@ import ManagedStore
 import UnCloudNotesKit
 
 /// Makes the benchmark's stores: v1 stores of N notes with realistic titles and bodies (some
-/// non-ASCII), written with plain SQL in one transaction, and real images of about 50 KB for 10%
-/// of the notes once a store is at v2. Generation is not what is measured.
+/// non-ASCII), written with plain SQL in one transaction, and real images (small, or about 50 KB)
+/// for 10% of the notes once a store is at v2. Generation is not what is measured.
 enum StoreGenerator {
     static let words = ["meeting", "groceries", "idea", "garden", "travel", "book", "call", "recipe", "project", "weekend",
                         "café", "naïve", "über", "笔记", "会议", "想法", "заметка", "идея", "🎉", "☕️"]
@@ -26,9 +26,9 @@ enum StoreGenerator {
         try store.close()
     }
 
-    /// Gives every tenth note (by primary key) one of a few real images of about 50 KB.
-    static func addImages(toV2StoreAt url: URL) throws {
-        let images = [encoded(seed: 1, format: "png"), encoded(seed: 2, format: "jpeg"), encoded(seed: 3, format: "png"), encoded(seed: 4, format: "jpeg")]
+    /// Gives every tenth note (by primary key) one of a few real images of the given kind.
+    static func addImages(toV2StoreAt url: URL, kind: ImageKind) throws {
+        let images = kind.samples
         let queue = try DatabaseQueue(path: url.path)
         defer { try? queue.close() }
         try queue.write { db in
@@ -41,9 +41,8 @@ enum StoreGenerator {
         _ = try queue.writeWithoutTransaction { try Row.fetchAll($0, sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
     }
 
-    /// Noise compresses badly, so a small picture makes a file of realistic size (about 50 KB).
-    static func encoded(seed: UInt64, format: String) -> Data {
-        let (width, height) = format == "png" ? (128, 128) : (260, 200)
+    /// Noise compresses badly, so a small picture makes a file of predictable size.
+    static func encoded(seed: UInt64, format: String, width: Int, height: Int) -> Data {
         let pixbuf = gdk_pixbuf_new(GDK_COLORSPACE_RGB, 0, 8, Int32(width), Int32(height))!
         defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
         let stride = Int(gdk_pixbuf_get_rowstride(pixbuf))
@@ -58,6 +57,20 @@ enum StoreGenerator {
         guard gdk_pixbuf_save_to_bufferv(pixbuf, &buffer, &size, format, nil, nil, &error) != 0, let buffer else { return Data() }
         defer { g_free(buffer) }
         return Data(bytes: buffer, count: Int(size))
+    }
+}
+
+/// The images the notes get: small ones (a few hundred bytes to a few KB, where per-image work
+/// dominates) or about 50 KB (where copying the bytes dominates).
+enum ImageKind: String, Codable, CaseIterable {
+    case small, big
+
+    var samples: [Data] {
+        let (png, jpeg) = self == .small ? ((16, 16), (24, 24)) : ((128, 128), (260, 200))
+        return (1...4).map { seed in
+            seed % 2 == 1 ? StoreGenerator.encoded(seed: UInt64(seed), format: "png", width: png.0, height: png.1)
+                          : StoreGenerator.encoded(seed: UInt64(seed), format: "jpeg", width: jpeg.0, height: jpeg.1)
+        }
     }
 }
 

@@ -3,67 +3,67 @@ import Foundation
 import ManagedStore
 import UnCloudNotesKit
 
-/// Measures migrations against hand-written SQL, and the app's launch, list and search.
+/// Measures migrations against hand-written SQL in place, with the physical floors, and the app's
+/// read paths against Python's sqlite3.
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "uncloudnotes-bench",
-        abstract: "Benchmark migrations (engine vs hand-written SQL, time and peak memory) and the launch path.",
+        abstract: "Benchmark migrations (engine vs in-place hand-written SQL: time, bytes written, peak memory) and the read paths.",
         discussion: """
-            Writes performance.md and performance.json into the output folder.
+            Writes performance.md and performance.json into the output folder. Needs the uncloudnotes
+            binary built beside this one, and python3.
 
             Examples:
               swift run -c release uncloudnotes-bench --output docs
-              uncloudnotes-bench --sizes 2000 --launch-notes 2000 --output /tmp/bench
+              uncloudnotes-bench --sizes 2000 --images small --runs 3 --output /tmp/bench
             """,
-        subcommands: [Run.self, Step.self, Generate.self],
+        subcommands: [Run.self, Measure.self, Generate.self],
         defaultSubcommand: Run.self)
 
     struct Run: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "run", abstract: "Run the benchmark.")
 
         @Option(help: "Numbers of notes, comma-separated.") var sizes = "10000,100000,1000000"
-        @Option(help: "Notes in the store the launch path is measured on (one of the sizes).") var launchNotes = 100_000
+        @Option(help: "Image kinds, comma-separated: small (under 2 KB), big (about 50 KB).") var images = "small,big"
+        @Option(help: "Interleaved runs per figure (at least 3 for a report to judge on).") var runs = 3
+        @Option(help: "A note printed at the top of the report (say why a run is not a full one).") var note: String?
         @Option(help: "Where to write performance.md and performance.json.") var output = "docs"
         @Option(help: "Where to make the stores (removed afterwards). Default: a temporary folder.") var work: String?
 
+        func validate() throws {
+            guard !counts.isEmpty, counts.allSatisfy({ $0 >= 10 }) else { throw ValidationError("--sizes takes numbers of at least 10, comma-separated") }
+            guard let kinds, !kinds.isEmpty else { throw ValidationError("--images takes small, big or both, comma-separated") }
+            guard runs >= 1 else { throw ValidationError("--runs takes a number of at least 1") }
+        }
+
+        private var counts: [Int] { sizes.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) } }
+
+        private var kinds: [ImageKind]? {
+            let kinds = images.split(separator: ",").map { ImageKind(rawValue: $0.trimmingCharacters(in: .whitespaces)) }
+            return kinds.contains(nil) ? nil : kinds.compactMap { $0 }
+        }
+
         func run() throws {
-            let counts = sizes.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
-            guard !counts.isEmpty, counts.allSatisfy({ $0 >= 10 }) else { throw ValidationError("--sizes takes numbers of at least 10") }
             let model = try UnCloudNotesModel.load()
+            UnCloudNotesEntities.registerValueTransformers()
+            guard let kinds = self.kinds, let readKind = kinds.first else { throw ValidationError("--images takes small, big or both, comma-separated") }
             let folder = URL(fileURLWithPath: work ?? FileManager.default.temporaryDirectory.appendingPathComponent("uncloudnotes-bench-\(UUID().uuidString.prefix(8))").path)
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             defer { if work == nil { try? FileManager.default.removeItem(at: folder) } }
-            var report = BenchReport(date: ISO8601DateFormatter().string(from: Date()), machine: Machine.description, sizes: [])
+            var report = BenchReport(date: ISO8601DateFormatter().string(from: Date()), machine: Machine.description, runs: runs, note: note, sizes: [])
             for count in counts {
-                log("\(count) notes: generating")
-                let engine = folder.appendingPathComponent("engine-\(count).sqlite"), baseline = folder.appendingPathComponent("baseline-\(count).sqlite")
-                try StoreGenerator.makeV1Store(at: engine, notes: count, model: model)
-                try FileManager.default.copyItem(at: engine, to: baseline)
-                var steps: [BenchReport.Step] = []
-                for from in 1...3 {
-                    if from == 2 {
-                        try StoreGenerator.addImages(toV2StoreAt: engine)
-                        try StoreGenerator.addImages(toV2StoreAt: baseline)
-                    }
-                    let before = Self.size(engine)
-                    log("\(count) notes: v\(from) -> v\(from + 1)")
-                    let measured = try ChildProcess.measure(["step", "--from", String(from), "--store", engine.path])
-                    let baselineStart = DispatchTime.now()
-                    try Baseline.run(step: from, storeAt: baseline, model: model)
-                    steps.append(BenchReport.Step(name: "v\(from) -> v\(from + 1)", engineSeconds: measured.seconds,
-                                                  baselineSeconds: LaunchBenchmark.seconds(since: baselineStart),
-                                                  enginePeakMemoryBytes: measured.peakMemoryBytes, storeBytesBefore: before,
-                                                  storeBytesAfter: Self.size(engine)))
+                let masters = try StoreMasters.make(in: folder.appendingPathComponent("\(count)"), notes: count, kinds: kinds, model: model, log: log)
+                defer { masters.remove() }
+                var size = BenchReport.Size(notes: count, imageCount: count / 10, migrations: [])
+                for migration in MigrationCase.all(versions: model.versions.count, kinds: kinds) {
+                    log("\(count) notes, \(migration.images?.rawValue ?? "no") images: \(migration.name)")
+                    size.migrations.append(try MigrationBenchmark.measure(migration, masters: masters, runs: runs, model: model))
                 }
-                try Self.check(engine, against: baseline, model: model)
-                report.sizes.append(BenchReport.Size(notes: count, images: count / 10, steps: steps))
-                if count == launchNotes {
-                    log("\(count) notes: launch, pages, search")
-                    report.launch = try LaunchBenchmark.run(storeAt: engine)
-                }
-                StoreFiles(url: engine).remove()
-                StoreFiles(url: baseline).remove()
-                try? FileManager.default.removeItem(atPath: engine.path + ".lock")
+                log("\(count) notes: read paths")
+                let readStore = masters.folder.appendingPathComponent("read.sqlite")
+                try DiskSync.syncedCopy(of: masters.url(version: model.versions.count, images: readKind), at: readStore)
+                size.readPaths = try ReadPaths.measure(storeAt: readStore, notes: count, runs: runs, scratch: masters.folder)
+                report.sizes.append(size)
             }
             let out = URL(fileURLWithPath: output)
             try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
@@ -72,42 +72,37 @@ struct Bench: ParsableCommand {
             print(report.markdown())
         }
 
-        private static func size(_ url: URL) -> Int64 {
-            StoreFiles(url: url).existing.compactMap { (try? FileManager.default.attributesOfItem(atPath: $0.path))?[.size] as? NSNumber }
-                .reduce(0) { $0 + $1.int64Value }
-        }
-
-        /// The engine's result must hold what the baseline's holds.
-        private static func check(_ engine: URL, against baseline: URL, model: VersionedModel) throws {
-            func counts(_ url: URL) throws -> [Int] {
-                let store = try PersistentStore.open(at: url, model: model.current, options: StoreOptions(isReadOnly: true, sqlLogger: nil))
-                defer { try? store.close() }
-                let context = ManagedObjectContext(store: store)
-                return try ["Note", "ImageAttachment"].map { try context.count(FetchRequest(entityName: $0)) }
-            }
-            let (a, b) = (try counts(engine), try counts(baseline))
-            guard a == b else { throw BenchError("the engine's store (\(a)) and the baseline's (\(b)) differ") }
-        }
-
         private func log(_ text: String) {
             FileHandle.standardError.write(Data("bench: \(text)\n".utf8))
         }
     }
 
-    /// One engine step, run as a child process so its memory can be measured alone.
-    struct Step: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "step", abstract: "(internal) Run one engine migration step.", shouldDisplay: false)
+    /// One side of one migration, run as a child process so its time, writes and memory are its own.
+    struct Measure: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "measure", abstract: "(internal) Run one side of one migration.", shouldDisplay: false)
+        @Option(help: "How the engine runs: stack or step-alone.") var engine: MigrationCase.Engine?
+        @Flag(help: "Run the hand-written SQL instead of the engine.") var baseline = false
         @Option var from: Int
+        @Option var to: Int
         @Option var store: String
 
+        func validate() throws {
+            guard (engine == nil) == baseline else { throw ValidationError("give either --engine or --baseline") }
+            guard 1 <= from, from < to, to <= 4 else { throw ValidationError("--from and --to take versions 1 to 4, from before to") }
+        }
+
         func run() throws {
-            print("elapsed=\(try EngineStep.run(from: from, storeAt: URL(fileURLWithPath: store)))")
-            print("peak=\(PeakMemory.current() ?? 0)")
+            let url = URL(fileURLWithPath: store)
+            switch engine {
+            case nil: try Baseline.migrate(storeAt: url, from: from, to: to)
+            case .stack: try EngineMigration.migrate(storeAt: url, to: to)
+            case .stepAlone: try EngineMigration.inPlaceStepAlone(storeAt: url, from: from)
+            }
         }
     }
 }
 
-/// Makes one v1 store of N notes, for looking at a step by hand (`step` then runs it).
+/// Makes one v1 store of N notes, for looking at a migration by hand (`measure` then runs it).
 struct Generate: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "generate", abstract: "(internal) Make a v1 store of N notes.", shouldDisplay: false)
     @Option var notes: Int
@@ -115,18 +110,6 @@ struct Generate: ParsableCommand {
 
     func run() throws {
         try StoreGenerator.makeV1Store(at: URL(fileURLWithPath: store), notes: notes, model: UnCloudNotesModel.load())
-    }
-}
-
-/// The process's peak resident memory, as the kernel counts it for this program's own memory
-/// (`VmHWM`). A spawned child's `ru_maxrss` is not used: Linux carries the parent's peak into it
-/// at `exec`, so it would grow with whatever the parent holds.
-enum PeakMemory {
-    static func current() -> Int64? {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-              let kilobytes = Int64(line.split(separator: " ").dropFirst().first ?? "") else { return nil }
-        return kilobytes * 1024
     }
 }
 

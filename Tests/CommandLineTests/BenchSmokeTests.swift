@@ -4,28 +4,68 @@ import TestSupport
 
 @Suite("The benchmark program keeps working")
 struct BenchSmokeTests {
-    @Test("a tiny run writes both reports with every figure (no timing is judged here)")
+    static let bench = BuiltExecutable.url.deletingLastPathComponent().appendingPathComponent("uncloudnotes-bench")
+
+    private func runBench(_ arguments: [String]) throws -> (status: Int32, errorOutput: String) {
+        let process = Process()
+        process.executableURL = Self.bench
+        process.arguments = arguments
+        let errors = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        try process.run()
+        let errorOutput = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, errorOutput)
+    }
+
+    @Test("a tiny run writes both reports with every figure, interleaved runs and verdicts (no timing is judged here)")
     func tinyRun() throws {
         let folder = try TemporaryFolder()
-        let bench = BuiltExecutable.url.deletingLastPathComponent().appendingPathComponent("uncloudnotes-bench")
-        let process = Process()
-        process.executableURL = bench
-        process.arguments = ["--sizes", "60,120", "--launch-notes", "120", "--output", folder.url.path, "--work", folder.url.appendingPathComponent("work").path]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let run = try runBench(["--sizes", "60,120", "--images", "small,big", "--runs", "3", "--note", "smoke run",
+                                "--output", folder.url.path, "--work", folder.url.appendingPathComponent("work").path])
+        #expect(run.status == 0, "\(run.errorOutput)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: folder.url.appendingPathComponent("performance.json"))) as? [String: Any])
+        #expect(json["runs"] as? Int == 3)
         let sizes = try #require(json["sizes"] as? [[String: Any]])
         #expect(sizes.map { $0["notes"] as? Int } == [60, 120])
         for size in sizes {
-            let steps = try #require(size["steps"] as? [[String: Any]])
-            #expect(steps.map { $0["name"] as? String } == ["v1 -> v2", "v2 -> v3", "v3 -> v4"])
-            #expect(steps.allSatisfy { ($0["enginePeakMemoryBytes"] as? Int ?? 0) > 0 && ($0["storeBytesAfter"] as? Int ?? 0) > 0 })
+            let migrations = try #require(size["migrations"] as? [[String: Any]])
+            #expect(migrations.map { "\($0["images"] as? String ?? "?") \($0["name"] as? String ?? "?")" } == [
+                "none v1 -> v2 (in place, step alone)", "none v1 -> v2", "none v1 -> v4",
+                "small v2 -> v3", "small v3 -> v4", "small v2 -> v4", "big v2 -> v3", "big v3 -> v4", "big v2 -> v4"])
+            for migration in migrations {
+                for key in ["engineSeconds", "baselineSeconds", "copyFloorSeconds", "vacuumIntoFloorSeconds"] {
+                    let stats = try #require(migration[key] as? [String: Any], "\(key)")
+                    let (low, middle, high) = (stats["min"] as? Double ?? -1, stats["median"] as? Double ?? -1, stats["max"] as? Double ?? -1)
+                    #expect((stats["runs"] as? [Double])?.count == 3 && 0 < low && low <= middle && middle <= high, "\(key): \(stats)")
+                }
+                for key in ["engineBytesWritten", "baselineBytesWritten", "enginePeakMemoryBytes"] {
+                    #expect(((migration[key] as? [String: Any])?["median"] as? Double ?? 0) > 0, "\(key)")
+                }
+                #expect((migration["storeBytesAfter"] as? Int ?? 0) > 0)
+            }
+            let reads = try #require(size["readPaths"] as? [String: Any])
+            #expect(reads["listRows"] as? Int == size["notes"] as? Int)
+            #expect(reads["listOutputsMatch"] as? Bool == true)
+            #expect((reads["searchMatches"] as? Int ?? 0) > 0)
+            #expect(((reads["listPython"] as? [String: Any])?["runs"] as? [Double])?.count == 3)
         }
-        #expect((json["launch"] as? [String: Any])?["notes"] as? Int == 120)
         let markdown = try String(contentsOf: folder.url.appendingPathComponent("performance.md"), encoding: .utf8)
-        #expect(markdown.contains("| 120 | **v1 -> v4** |") && markdown.contains("## Targets"))
+        #expect(markdown.contains("> **smoke run**"))
+        #expect(markdown.contains("| 120 | big | **v2 -> v4** |") && markdown.contains("| 120 | none | **v1 -> v4** |"))
+        #expect(markdown.contains("## Targets (issue 13)") && markdown.contains("at 100000 notes at most 1.0x the in-place SQL: not measured in this run"))
+        // Sizes 2x apart say nothing about growth in N: no verdict on them.
+        #expect(markdown.contains("Peak memory flat in N and under 60 MB (judged on sizes 100x apart or more): not measured in this run"))
+    }
+
+    @Test("an unknown image kind is refused with a one-line error before any store is made")
+    func unknownImageKind() throws {
+        let folder = try TemporaryFolder()
+        let work = folder.url.appendingPathComponent("work")
+        let run = try runBench(["--sizes", "60", "--images", "huge", "--output", folder.url.path, "--work", work.path])
+        #expect(run.status != 0)
+        #expect(run.errorOutput.contains("--images takes small, big or both"))
+        #expect(!FileManager.default.fileExists(atPath: work.path))
     }
 }

@@ -1,0 +1,75 @@
+import Foundation
+
+/// Runs programs as children: this one again to measure a migration alone (the child reports its
+/// own time, bytes written and peak memory), or another program timed from start to exit.
+enum ChildProcess {
+    /// What a measuring child printed (`key=value` lines).
+    struct Report {
+        var seconds: Double
+        var bytesWritten: Int64
+        var peakMemoryBytes: Int64
+    }
+
+    static func measure(_ arguments: [String]) throws -> Report {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("bench-child-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: output) }
+        _ = try run(selfExecutable.path, arguments, standardOutput: output.path)
+        let printed = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+        func value(_ key: String) -> Substring? {
+            printed.split(separator: "\n").first { $0.hasPrefix(key + "=") }?.dropFirst(key.count + 1)
+        }
+        guard let seconds = value("elapsed").flatMap({ Double($0) }), let written = value("written").flatMap({ Int64($0) }),
+              let peak = value("peak").flatMap({ Int64($0) }), peak > 0 else {
+            throw BenchError("the child \(arguments.joined(separator: " ")) printed no time, bytes or memory")
+        }
+        return Report(seconds: seconds, bytesWritten: written, peakMemoryBytes: peak)
+    }
+
+    /// Prints what `measure` reads; called in the child around the measured work.
+    static func printReport(measuring work: () throws -> Void) throws {
+        let writtenBefore = ProcessCounters.bytesWritten() ?? 0
+        let start = DispatchTime.now()
+        try work()
+        let elapsed = seconds(since: start)
+        let written = (ProcessCounters.bytesWritten() ?? 0) - writtenBefore
+        print("elapsed=\(elapsed)\nwritten=\(written)\npeak=\(ProcessCounters.peakMemory() ?? 0)")
+    }
+
+    /// Runs a program to its end with standard output sent to a file (default /dev/null).
+    /// - Returns: the wall-clock seconds from start to exit.
+    @discardableResult
+    static func run(_ executable: String, _ arguments: [String], standardOutput: String = "/dev/null") throws -> Double {
+        let argv = [executable] + arguments
+        let cArguments = argv.map { strdup($0) } + [nil]
+        defer { cArguments.forEach { free($0) } }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, standardOutput, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        var pid: pid_t = 0
+        let start = DispatchTime.now()
+        guard posix_spawn(&pid, executable, &actions, nil, cArguments, environ) == 0 else {
+            throw BenchError("cannot start \(executable)")
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let elapsed = seconds(since: start)
+        guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
+            throw BenchError("\(argv.joined(separator: " ")) failed (status \(status))")
+        }
+        return elapsed
+    }
+
+    static var selfExecutable: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
+    }
+
+    /// A program built beside this one (`uncloudnotes`).
+    static func sibling(_ name: String) throws -> URL {
+        let url = selfExecutable.deletingLastPathComponent().appendingPathComponent(name)
+        guard FileManager.default.isExecutableFile(atPath: url.path) else {
+            throw BenchError("\(url.path) is missing: build the package first (swift build -c release)")
+        }
+        return url
+    }
+}

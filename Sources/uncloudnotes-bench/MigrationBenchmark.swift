@@ -1,0 +1,116 @@
+import ArgumentParser
+import Foundation
+import GRDB
+import ManagedStore
+
+/// One migration measured side by side: the engine and the hand-written SQL, from the same master.
+struct MigrationCase {
+    /// How the engine side runs.
+    enum Engine: String, ExpressibleByArgument {
+        /// The self-migrating stack (`StoreMigrator.migrateIfNeeded`): lock, copy, backup included.
+        case stack
+        /// An in-place step alone, without the stack's copy and backup.
+        case stepAlone = "step-alone"
+    }
+
+    var from: Int
+    var to: Int
+    var images: ImageKind?
+    var engine: Engine = .stack
+
+    var name: String { "v\(from) -> v\(to)" + (engine == .stepAlone ? " (in place, step alone)" : "") }
+
+    /// Per size: the v1 cases once (a v1 store has no images), then each image kind's steps and chain.
+    static func all(versions: Int, kinds: [ImageKind]) -> [MigrationCase] {
+        [MigrationCase(from: 1, to: 2, engine: .stepAlone), MigrationCase(from: 1, to: 2), MigrationCase(from: 1, to: versions)]
+            + kinds.flatMap { kind in
+                (2..<versions).map { MigrationCase(from: $0, to: $0 + 1, images: kind) } + [MigrationCase(from: 2, to: versions, images: kind)]
+            }
+    }
+}
+
+/// Runs a case `runs` times, interleaved (engine, baseline, floors, then again), each side on its
+/// own synced copy of the master, so neither is charged for the other's unwritten pages.
+enum MigrationBenchmark {
+    static func measure(_ migration: MigrationCase, masters: StoreMasters, runs: Int, model: VersionedModel) throws -> BenchReport.Migration {
+        let source = masters.url(version: migration.from, images: migration.from == 1 ? nil : migration.images)
+        let folder = masters.folder.appendingPathComponent("run")
+        var log = RunLog()
+        var storeBytesAfter: Int64 = 0
+        for run in 0..<runs {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let engineStore = folder.appendingPathComponent("engine.sqlite"), baselineStore = folder.appendingPathComponent("baseline.sqlite")
+            try DiskSync.syncedCopy(of: source, at: engineStore)
+            let engine = try ChildProcess.measure(["measure", "--engine", migration.engine.rawValue] + arguments(migration, engineStore))
+            try DiskSync.syncedCopy(of: source, at: baselineStore)
+            let baseline = try ChildProcess.measure(["measure", "--baseline"] + arguments(migration, baselineStore))
+            if run == 0 {
+                try sameContents(engineStore, baselineStore, version: model.versions[migration.to - 1])
+                storeBytesAfter = StoreFiles(url: engineStore).existing.reduce(0) { $0 + fileSize($1) }
+            }
+            try FileManager.default.removeItem(at: folder)
+            for (name, report) in [("engine", engine), ("baseline", baseline)] {
+                log.add(report.seconds, to: name)
+                log.add(Double(report.bytesWritten), to: name + "Written")
+                log.add(Double(report.peakMemoryBytes), to: name + "Peak")
+            }
+            log.add(try copyFloor(source, to: masters.folder.appendingPathComponent("floor-copy.sqlite")), to: "copy")
+            log.add(try vacuumFloor(source, to: masters.folder.appendingPathComponent("floor-vacuum.sqlite")), to: "vacuum")
+        }
+        return BenchReport.Migration(
+            name: migration.name, from: migration.from, to: migration.to, images: migration.images?.rawValue ?? "none",
+            engineIsStack: migration.engine == .stack, engineSeconds: log.stats("engine"), baselineSeconds: log.stats("baseline"),
+            copyFloorSeconds: log.stats("copy"), vacuumIntoFloorSeconds: log.stats("vacuum"),
+            engineBytesWritten: log.stats("engineWritten"), baselineBytesWritten: log.stats("baselineWritten"),
+            enginePeakMemoryBytes: log.stats("enginePeak"), baselinePeakMemoryBytes: log.stats("baselinePeak"),
+            storeBytesBefore: fileSize(source), storeBytesAfter: storeBytesAfter)
+    }
+
+    private static func arguments(_ migration: MigrationCase, _ store: URL) -> [String] {
+        ["--from", String(migration.from), "--to", String(migration.to), "--store", store.path]
+    }
+
+    /// The physical floor of copying: `cp` of the store to a new file, then fsync of it and its folder.
+    private static func copyFloor(_ source: URL, to destination: URL) throws -> Double {
+        defer { try? FileManager.default.removeItem(at: destination) }
+        let start = DispatchTime.now()
+        try ChildProcess.run("/bin/cp", ["--reflink=never", source.path, destination.path])
+        try DiskSync.sync(destination)
+        return seconds(since: start)
+    }
+
+    /// The floor of rewriting the store with SQLite: `VACUUM INTO` a new file, then its fsync.
+    private static func vacuumFloor(_ source: URL, to destination: URL) throws -> Double {
+        defer { try? FileManager.default.removeItem(at: destination) }
+        let start = DispatchTime.now()
+        var configuration = Configuration()
+        configuration.readonly = true
+        let queue = try DatabaseQueue(path: source.path, configuration: configuration)
+        try queue.inDatabase { try $0.execute(sql: "VACUUM INTO ?", arguments: [destination.path]) }
+        try queue.close()
+        try DiskSync.sync(destination)
+        return seconds(since: start)
+    }
+
+    /// The engine's result must hold as many objects of each entity as the baseline's, and the
+    /// same image sizes where the version has them (so the baseline does the policy's work too).
+    private static func sameContents(_ engine: URL, _ baseline: URL, version: ManagedObjectModel) throws {
+        func summary(_ url: URL) throws -> [Double] {
+            let store = try PersistentStore.open(at: url, model: version, options: StoreOptions(isReadOnly: true, sqlLogger: nil))
+            defer { try? store.close() }
+            let context = ManagedObjectContext(store: store)
+            let counts = try version.entities.map { Double(try context.count(FetchRequest(entityName: $0.name))) }
+            let sizes = try store.database.read { db -> [Double] in
+                guard try db.tableExists("ZATTACHMENT"), try db.columns(in: "ZATTACHMENT").contains(where: { $0.name == "ZWIDTH" }) else { return [] }
+                return try Row.fetchOne(db, sql: "SELECT TOTAL(ZWIDTH), TOTAL(ZHEIGHT) FROM ZATTACHMENT").map { [$0[0], $0[1]] } ?? []
+            }
+            return counts + sizes
+        }
+        let (a, b) = (try summary(engine), try summary(baseline))
+        guard a == b else { throw BenchError("the engine's store (\(a)) and the baseline's (\(b)) differ at \(version.name)") }
+    }
+
+    static func fileSize(_ url: URL) -> Int64 {
+        ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber)?.int64Value ?? 0
+    }
+}

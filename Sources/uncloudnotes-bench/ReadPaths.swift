@@ -1,0 +1,112 @@
+import Foundation
+import ManagedStore
+import NotesTerminalUI
+import UnCloudNotesKit
+
+/// The app's read paths on a v4 store: launch to the first painted list and a search, in process
+/// and without a terminal; `notes list` as the real binary against Python's sqlite3 printing the
+/// same rows. Runs interleaved like the migrations.
+enum ReadPaths {
+    struct Result: Codable {
+        var notes: Int
+        var launchToFirstScreen: Stats
+        var laterPageWorst: Stats
+        var searchQuery: String
+        var searchFirstScreen: Stats
+        var searchAllMatches: Stats
+        var searchMatches: Int
+        var listApp: Stats
+        var listPython: Stats
+        var listRows: Int
+        /// Whether the app and the Python script printed byte-identical lines (checked on the first run).
+        var listOutputsMatch: Bool
+    }
+
+    static let searchQuery = "CAFE"
+    static let screen = (width: 80, height: 24)
+
+    static func measure(storeAt url: URL, notes: Int, runs: Int, scratch: URL) throws -> Result {
+        DisplayWidth.configureLocale()
+        let app = try ChildProcess.sibling("uncloudnotes")
+        let script = scratch.appendingPathComponent("list.py")
+        try Data(pythonList.utf8).write(to: script)
+        var log = RunLog()
+        var matches = 0, rows = 0, outputsMatch = false
+        for run in 0..<runs {
+            let (launch, later) = try launchToFirstScreen(url)
+            log.add(launch, to: "launch")
+            log.add(later, to: "later")
+            let book = NoteBook(context: try UnCloudNotesStack(storeURL: url).open())
+            log.add(try search(book, rowsRead: screen.height), to: "searchFirst")
+            let start = DispatchTime.now()
+            matches = try readAllMatches(book)
+            log.add(seconds(since: start), to: "searchAll")
+            log.add(try ChildProcess.run(app.path, ["notes", "list", "--store", url.path]), to: "app")
+            log.add(try ChildProcess.run("/usr/bin/env", ["python3", script.path, url.path]), to: "python")
+            if run == 0 {
+                (rows, outputsMatch) = try compareListOutputs(app: app, script: script, store: url, scratch: scratch)
+            }
+        }
+        return Result(notes: notes, launchToFirstScreen: log.stats("launch"), laterPageWorst: log.stats("later"), searchQuery: searchQuery,
+                      searchFirstScreen: log.stats("searchFirst"), searchAllMatches: log.stats("searchAll"), searchMatches: matches,
+                      listApp: log.stats("app"), listPython: log.stats("python"), listRows: rows, listOutputsMatch: outputsMatch)
+    }
+
+    /// Open the store, check it, fetch and lay out the first list screen; then the worst of six page moves.
+    private static func launchToFirstScreen(_ url: URL) throws -> (launch: Double, laterPageWorst: Double) {
+        let start = DispatchTime.now()
+        let stack = try UnCloudNotesStack(storeURL: url)
+        guard case .current = try stack.migrator.state() else { throw BenchError("\(url.path): the read-path store is not current") }
+        let book = NoteBook(context: try stack.open())
+        let app = try NotesApp(book: book, storePath: url.path, versionLabel: stack.versionLabel, colors: ColorSupport(depth: .indexed256))
+        _ = app.render(width: screen.width, height: screen.height)
+        let launch = seconds(since: start)
+        var worst = 0.0
+        for key in [Key.pageDown, .pageDown, .end, .pageUp, .home, .pageDown] {
+            let pageStart = DispatchTime.now()
+            _ = app.handle(key)
+            _ = app.render(width: screen.width, height: screen.height)
+            worst = max(worst, seconds(since: pageStart))
+        }
+        return (launch, worst)
+    }
+
+    /// The search the list runs as one types, until `rowsRead` matching titles are read.
+    private static func search(_ book: NoteBook, rowsRead: Int) throws -> Double {
+        let start = DispatchTime.now()
+        let results = try book.notes(matching: NoteBook.searchPredicate(searchQuery))
+        for note in results.prefix(rowsRead) { _ = note.value(forKey: "title") }
+        if let failure = results.failure { throw failure }
+        return seconds(since: start)
+    }
+
+    /// Every match's title read, as `notes list --search` needs them. - Returns: the number of matches.
+    private static func readAllMatches(_ book: NoteBook) throws -> Int {
+        let results = try book.notes(matching: NoteBook.searchPredicate(searchQuery))
+        for note in results { _ = note.value(forKey: "title") }
+        if let failure = results.failure { throw failure }
+        return results.count
+    }
+
+    private static func compareListOutputs(app: URL, script: URL, store: URL, scratch: URL) throws -> (rows: Int, match: Bool) {
+        let appOutput = scratch.appendingPathComponent("list-app.txt"), pythonOutput = scratch.appendingPathComponent("list-python.txt")
+        defer { [appOutput, pythonOutput].forEach { try? FileManager.default.removeItem(at: $0) } }
+        try ChildProcess.run(app.path, ["notes", "list", "--store", store.path], standardOutput: appOutput.path)
+        try ChildProcess.run("/usr/bin/env", ["python3", script.path, store.path], standardOutput: pythonOutput.path)
+        let (a, b) = (try Data(contentsOf: appOutput), try Data(contentsOf: pythonOutput))
+        return (a.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }, a == b)
+    }
+
+    /// What a person would write with Python's sqlite3 to print the rows `notes list` prints.
+    static let pythonList = #"""
+        import datetime, sqlite3, sys
+        db = sqlite3.connect(sys.argv[1])
+        epoch = datetime.datetime(2001, 1, 1, tzinfo=datetime.timezone.utc)
+        write = sys.stdout.write
+        for key, date, title, images in db.execute(
+                "SELECT n.Z_PK, n.ZDATECREATED, n.ZTITLE, (SELECT COUNT(*) FROM ZATTACHMENT a WHERE a.ZNOTE = n.Z_PK) "
+                "FROM ZNOTE n ORDER BY n.ZDATECREATED DESC"):
+            when = (epoch + datetime.timedelta(seconds=date)).strftime("%Y-%m-%dT%H:%M:%SZ") if date is not None else "-"
+            write(f"{key}\t{when}\t{title}{f' [{images} img]' if images else ''}\n")
+        """#
+}

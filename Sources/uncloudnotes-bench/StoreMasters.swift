@@ -1,0 +1,50 @@
+import Foundation
+import ManagedStore
+import UnCloudNotesKit
+
+/// The stores each measured run starts from, made once per size (untimed) and synced: a v1 store,
+/// and for each image kind the same notes at v2 (images added), v3 and v4, each migrated from the
+/// one before by the engine. Runs work on synced copies; these are only read.
+struct StoreMasters {
+    let folder: URL
+    let notes: Int
+
+    /// The master at `version` (1 for the v1 store, which has no images).
+    func url(version: Int, images: ImageKind?) -> URL {
+        folder.appendingPathComponent("master-\(notes)-v\(version)-\(images?.rawValue ?? "none").sqlite")
+    }
+
+    static func make(in folder: URL, notes: Int, kinds: [ImageKind], model: VersionedModel,
+                     log: (String) -> Void) throws -> StoreMasters {
+        let masters = StoreMasters(folder: folder, notes: notes)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        log("\(notes) notes: generating the v1 store")
+        try StoreGenerator.makeV1Store(at: masters.url(version: 1, images: nil), notes: notes, model: model)
+        try DiskSync.sync(masters.url(version: 1, images: nil))
+        for kind in kinds {
+            for version in 2...model.versions.count {
+                log("\(notes) notes, \(kind.rawValue) images: making the v\(version) store")
+                let source = masters.url(version: version - 1, images: version == 2 ? nil : kind)
+                let destination = masters.url(version: version, images: kind)
+                try DiskSync.syncedCopy(of: source, at: destination)
+                try migrate(destination, to: version, model: model)
+                if version == 2 { try StoreGenerator.addImages(toV2StoreAt: destination, kind: kind) }
+                try DiskSync.sync(destination)
+            }
+        }
+        return masters
+    }
+
+    /// Removes every file made beside the masters (backups, lock files) after the run.
+    func remove() {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    private static func migrate(_ url: URL, to version: Int, model: VersionedModel) throws {
+        let migrator = StoreMigrator(storeURL: url, model: model, target: model.versions[version - 1],
+                                     mappingModels: try UnCloudNotesModel.loadMappingModels(for: model),
+                                     policies: UnCloudNotesModel.migrationPolicies, options: StoreOptions(sqlLogger: nil))
+        try migrator.migrateIfNeeded()
+        try? FileManager.default.removeItem(at: migrator.backupURL(for: model.versions[version - 2]))
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+
+/// Each target of issue 13 judged on a report's figures: met, **not met**, or not measured in this
+/// run (and why), always with the figure.
+struct TargetVerdicts {
+    let report: BenchReport
+
+    static let chainSizes = [100_000, 1_000_000]
+
+    func all() -> [String] {
+        chains() + bytesWritten() + [peakMemory(), firstStepInPlace()] + list() + search() + [launch()]
+    }
+
+    private func size(_ notes: Int) -> BenchReport.Size? { report.sizes.first { $0.notes == notes } }
+
+    private var measuredSizes: String { report.sizes.map { String($0.notes) }.joined(separator: ", ") }
+
+    private func notMeasured(_ what: String) -> String { "\(what): not measured in this run (sizes run: \(measuredSizes))." }
+
+    private func verdict(_ met: Bool) -> String { met ? "met" : "**not met**" }
+
+    private func chainCases(at notes: Int) -> [BenchReport.Migration] {
+        size(notes)?.migrations.filter { $0.engineIsStack && $0.to - $0.from > 1 } ?? []
+    }
+
+    private func chains() -> [String] {
+        Self.chainSizes.flatMap { notes -> [String] in
+            let cases = chainCases(at: notes)
+            guard !cases.isEmpty else { return [notMeasured("Whole chains v1 -> v4 and v2 -> v4 at \(notes) notes at most 1.0x the in-place SQL")] }
+            return cases.map { m in
+                "Whole chain \(m.name) at \(notes) notes (\(m.images) images) at most 1.0x the in-place SQL: "
+                    + "\(String(format: "%.2f", m.ratio))x (\(BenchReport.time(m.engineSeconds.median)) vs \(BenchReport.time(m.baselineSeconds.median))), \(verdict(m.ratio <= 1))."
+            }
+        }
+    }
+
+    private func bytesWritten() -> [String] {
+        Self.chainSizes.flatMap { notes -> [String] in
+            let cases = chainCases(at: notes)
+            guard !cases.isEmpty else { return [notMeasured("Bytes written by the whole chains at \(notes) notes at most 1.5x the store")] }
+            return cases.map { m in
+                let factor = m.engineBytesWritten.median / Double(max(m.storeBytesBefore, 1))
+                return "Bytes written by \(m.name) at \(notes) notes (\(m.images) images) at most 1.5x the store: "
+                    + "\(BenchReport.bytes(m.engineBytesWritten.median)) for \(BenchReport.bytes(Double(m.storeBytesBefore))), \(String(format: "%.1f", factor))x, \(verdict(factor <= 1.5))."
+            }
+        }
+    }
+
+    private func peakMemory() -> String {
+        let peaks = report.sizes.map { size in (size.notes, size.migrations.filter(\.engineIsStack).map(\.enginePeakMemoryBytes.max).max() ?? 0) }
+            .sorted { $0.0 < $1.0 }
+        guard let smallest = peaks.first, let largest = peaks.last, largest.0 >= smallest.0 * 100 else {
+            return notMeasured("Peak memory flat in N and under 60 MB (judged on sizes 100x apart or more)")
+        }
+        let highest = peaks.map(\.1).max() ?? 0
+        let flat = largest.1 <= smallest.1 * 1.2
+        return "Peak memory flat in N (\(largest.0) notes within 20% of \(smallest.0)) and under 60 MB: "
+            + peaks.map { "\(BenchReport.bytes($0.1)) at \($0.0)" }.joined(separator: ", ") + ", \(verdict(flat && highest < 60_000_000))."
+    }
+
+    private func firstStepInPlace() -> String {
+        let figures = report.sizes.compactMap { size in
+            size.migrations.first { !$0.engineIsStack && $0.from == 1 && $0.to == 2 }.map { (size.notes, $0.engineSeconds.median) }
+        }
+        let text = figures.map { "\(BenchReport.time($0.1)) at \($0.0)" }.joined(separator: ", ")
+        guard let million = figures.first(where: { $0.0 == 1_000_000 }) else {
+            return notMeasured("v1 -> v2 in place constant in N, under 20 ms at 1,000,000 notes (step alone: \(text))")
+        }
+        return "v1 -> v2 in place constant in N, under 20 ms at 1,000,000 notes (step alone, no backup): \(text), \(verdict(million.1 < 0.02))."
+    }
+
+    private func list() -> [String] {
+        let reads = report.sizes.compactMap(\.readPaths)
+        guard !reads.isEmpty else { return [notMeasured("`notes list` within 3x of Python's sqlite3")] }
+        return reads.map { r in
+            let ratio = r.listApp.median / max(r.listPython.median, 1e-9)
+            return "`notes list` at \(r.notes) notes within 3x of Python's sqlite3 printing the same rows: \(BenchReport.time(r.listApp.median)) vs "
+                + "\(BenchReport.time(r.listPython.median)), \(String(format: "%.1f", ratio))x\(r.listOutputsMatch ? "" : " (the outputs differ)"), \(verdict(ratio <= 3 && r.listOutputsMatch))."
+        }
+    }
+
+    private func search() -> [String] {
+        [(100_000, 0.02), (1_000_000, 0.1)].map { notes, limit in
+            guard let r = size(notes)?.readPaths else { return notMeasured("Search first screen at \(notes) notes under \(BenchReport.time(limit))") }
+            return "Search first screen at \(notes) notes under \(BenchReport.time(limit)): \(BenchReport.time(r.searchFirstScreen.median)), \(verdict(r.searchFirstScreen.median < limit))."
+        } + ["Typing never waits for a search: not measured by this benchmark (it needs the terminal UI's event loop)."]
+    }
+
+    private func launch() -> String {
+        guard let r = size(100_000)?.readPaths else { return notMeasured("Launch to the first list screen at 100000 notes under 60 ms") }
+        return "Launch to the first list screen at 100000 notes under 60 ms (in process): \(BenchReport.time(r.launchToFirstScreen.median)), \(verdict(r.launchToFirstScreen.median < 0.06))."
+    }
+}
