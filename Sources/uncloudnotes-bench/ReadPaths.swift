@@ -102,11 +102,16 @@ enum ReadPaths {
         import datetime, sqlite3, sys
         db = sqlite3.connect(sys.argv[1])
         epoch = datetime.datetime(2001, 1, 1, tzinfo=datetime.timezone.utc)
+        # The list's escaping: tab, newline, return and backslash as \\t \\n \\r \\\\, other controls visibly.
+        visible = {c: "^" + chr(c + 0x40) for c in range(0x20)}
+        visible.update({0x09: "\\t", 0x0A: "\\n", 0x0D: "\\r", 0x5C: "\\\\", 0x7F: "^?"})
+        visible.update({c: "<U+%04X>" % c for c in range(0x80, 0xA0)})
         write = sys.stdout.write
         for key, date, title, images in db.execute(
                 "SELECT n.Z_PK, n.ZDATECREATED, n.ZTITLE, (SELECT COUNT(*) FROM ZATTACHMENT a WHERE a.ZNOTE = n.Z_PK) "
-                "FROM ZNOTE n ORDER BY n.ZDATECREATED DESC"):
+                "FROM ZNOTE n ORDER BY n.ZDATECREATED DESC, n.Z_PK DESC"):
             when = (epoch + datetime.timedelta(seconds=date)).strftime("%Y-%m-%dT%H:%M:%SZ") if date is not None else "-"
-            write(f"{key}\t{when}\t{title}{f' [{images} img]' if images else ''}\n")
+            count = "" if not images else "1 image" if images == 1 else f"{images} images"
+            write(f"{key}\t{when}\t{title.translate(visible)}\t{count}\n")
         """#
 }
