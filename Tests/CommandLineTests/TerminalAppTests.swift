@@ -69,7 +69,7 @@ struct TerminalAppTests {
         let store = try ProjectFixtures.copyStore("v1", into: folder)
         let tmux = try launch(store: store)
         let screen = try tmux.waitFor("Your notes were upgraded")
-        #expect(screen.contains("UnCloudNotesDataModel → UnCloudNotesDataModel v4, 3 step(s)"))
+        #expect(screen.contains("UnCloudNotesDataModel → UnCloudNotesDataModel v4, 3 steps"))
         #expect(screen.contains("in place"))
         #expect(screen.contains("UnCloudNotesDataModel.sqlite.v1-backup"))
         #expect(FileManager.default.fileExists(atPath: store.path + ".v1-backup"))
