@@ -23,7 +23,11 @@ public enum FullScreenApp {
         while true {
             let size = screen.size
             screen.draw(app.render(width: size.columns, height: size.rows))
-            guard let key = screen.readKey() else { continue }
+            // Idle for a second: look for changes other processes made to the store.
+            guard let key = screen.readKey(timeoutMilliseconds: 1000) else {
+                app.catchUpWithStore()
+                continue
+            }
             switch app.handle(key) {
             case .none:
                 continue

@@ -110,3 +110,21 @@ extension TerminalAppTests {
         try tmux.waitFor("EXITED:0")
     }
 }
+
+extension TerminalAppTests {
+    @Test("a note added by another process (notes add) shows in the open app without a key")
+    func outsideChangeShows() throws {
+        let folder = try TemporaryFolder()
+        let store = folder.url.appendingPathComponent("notes.sqlite")
+        try NoteBook(context: UnCloudNotesStack(storeURL: store).open()).addNote(title: "First", body: "")
+        let tmux = try TmuxSession(command: "'\(BuiltExecutable.url.path)' --store '\(store.path)'; echo \"EXITED:$?\"; sleep 60",
+                                   environment: ["LANG": "C.UTF-8"])
+        try tmux.waitFor("›First")
+        let added = try BuiltExecutable.run(["--store", store.path, "notes", "add", "--title", "From another shell", "--body", "hi"])
+        #expect(added.exitCode == 0, "\(added.standardError)")
+        let screen = try tmux.waitFor("From another shell")
+        #expect(screen.contains("›First") && screen.contains("2 notes"))
+        try tmux.press("q")
+        try tmux.waitFor("EXITED:0")
+    }
+}

@@ -242,3 +242,58 @@ struct StartUpTests {
         #expect(text.contains("Nothing was changed."))
     }
 }
+
+@Suite("Never stale: changes other processes make to the store")
+struct OutsideChangesTests {
+    init() { DisplayWidth.configureLocale() }
+
+    /// A second connection to the harness's store, as another process would have.
+    private func otherBook(_ harness: AppHarness) throws -> NoteBook {
+        NoteBook(context: try UnCloudNotesStack(storeURL: harness.stack.storeURL).open())
+    }
+
+    @Test("a note added elsewhere shows when the app is idle; the selection stays")
+    func seesNewNotes() throws {
+        let harness = try AppHarness()
+        harness.press(.down)
+        #expect(harness.screen().contains("›Party 🎉"))
+        #expect(!harness.app.catchUpWithStore(), "nothing changed yet")
+        try otherBook(harness).addNote(title: "Added elsewhere", body: "", date: Date(timeIntervalSinceReferenceDate: 900_000_000))
+        #expect(harness.app.catchUpWithStore())
+        let screen = harness.screen()
+        #expect(screen.contains("Added elsewhere") && screen.contains("›Party 🎉") && screen.contains("5 notes"))
+    }
+
+    @Test("an image attached elsewhere does not make the next save fail, and is kept")
+    func saveAfterOutsideAttach() throws {
+        let harness = try AppHarness()
+        harness.press(.character("e"))
+        let other = try otherBook(harness)
+        let trip = try #require(try other.notes().first)
+        try other.attachImage(try NoteImage(validating: AppHarness.png), to: trip)
+        harness.type(" plan")
+        harness.press(.control("s"))
+        #expect(harness.screen().contains("note saved"), "\(harness.screen())")
+        let reader = try otherBook(harness)
+        let saved = try #require(try reader.notes().first)
+        #expect(reader.snapshot(of: saved).title == "Trip plan")
+        #expect(reader.snapshot(of: saved).attachments.count == 3)
+    }
+
+    @Test("a note changed elsewhere while edited: the draft is kept and saved as a copy")
+    func conflictKeepsDraft() throws {
+        let harness = try AppHarness()
+        harness.press(.character("e"), .tab)
+        harness.type(" My words.")
+        let other = try otherBook(harness)
+        let trip = try #require(try other.notes().first)
+        try other.update(trip, title: "Trip", body: "Their words.")
+        harness.press(.control("s"))
+        #expect(harness.screen().contains("Another program changed or deleted this note"))
+        harness.press(.character("y"))
+        let reader = try otherBook(harness)
+        let bodies = try reader.notes().map { reader.snapshot(of: $0).body }
+        #expect(bodies.contains("Their words."))
+        #expect(bodies.contains("Pack the tent, the stove and the maps. Leave early on Saturday. My words."))
+    }
+}

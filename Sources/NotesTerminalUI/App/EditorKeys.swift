@@ -33,6 +33,7 @@ extension NotesApp {
         return .none
     }
 
+    /// Saves the draft; when the stored note changed meanwhile, asks to save it as a copy instead.
     private func save(_ state: EditorState) throws -> Action {
         let title = state.title.text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !title.isEmpty else {
@@ -40,6 +41,13 @@ extension NotesApp {
             var focused = state
             focused.focusOnBody = false
             screen = .editor(focused)
+            return .none
+        }
+        catchUpWithStore()
+        if changedElsewhere(state) {
+            screen = .confirm(ConfirmState(purpose: .saveAsCopy(state),
+                                           question: "Another program changed or deleted this note: save your text as a new note? y/N",
+                                           previous: .editor(state)))
             return .none
         }
         if let id = state.noteID, let note = book.note(with: id) {

@@ -108,6 +108,12 @@ extension NotesApp {
             return .quit
         case .replaceImage(let id, let image):
             try attach(image, to: id)
+        case .saveAsCopy(let editor):
+            let title = editor.title.text.trimmingCharacters(in: .whitespacesAndNewlines)
+            let note = try book.addNote(title: title, body: editor.body.text)
+            screen = .detail(DetailState(noteID: note.objectID))
+            try storeChanged(selecting: note.objectID)
+            message = "saved as a new note; the other program's version is kept too"
         }
         return .none
     }

@@ -64,6 +64,8 @@ public final class NotesApp {
             case quitDiscarding
             /// v2 holds one image per note: attaching another replaces it.
             case replaceImage(ObjectID, NoteImage)
+            /// The note was changed by another program while being edited: keep both.
+            case saveAsCopy(EditorState)
         }
         var purpose: Purpose
         var question: String
@@ -86,6 +88,8 @@ public final class NotesApp {
     var searchText = ""
     var noteCount = 0
     var previews = PreviewCache()
+    /// The store's version when last read (see `catchUpWithStore`).
+    var knownStoreVersion = 0
     /// Measured by the last render: how many list rows fit, the body editor's width, and how far
     /// the detail view's body and the help can scroll.
     var lastListHeight = 10
@@ -104,6 +108,7 @@ public final class NotesApp {
         dates.timeZone = timeZone
         dates.dateStyle = .medium
         dates.timeStyle = .short
+        knownStoreVersion = try book.storeVersion()
         results = try book.notes()
         noteCount = results.count
     }
