@@ -6,8 +6,6 @@ import UnCloudNotesKit
 /// The full-screen app as people use it: a real editor, odd terminals, logs. An extension of
 /// `TerminalAppTests` so all tmux tests run one at a time.
 extension TerminalAppTests {
-    private var executable: String { BuiltExecutable.url.path }
-
     /// A store with one note.
     private func store(title: String, body: String, in folder: TemporaryFolder) throws -> URL {
         let store = folder.url.appendingPathComponent("notes.sqlite")
@@ -25,8 +23,7 @@ extension TerminalAppTests {
     func realEditor() throws {
         let folder = try TemporaryFolder()
         let store = try store(title: "Vim note", body: "old body", in: folder)
-        let tmux = try TmuxSession(command: "'\(executable)' --store '\(store.path)'; echo \"EXITED:$?\"; sleep 60",
-                                   environment: ["LANG": "C.UTF-8", "EDITOR": "vim -u NONE -N -n -i NONE"])
+        let tmux = try launch(store: store, editor: "vim -u NONE -N -n -i NONE")
         try tmux.waitFor("Vim note")
         try tmux.press("e")
         try tmux.waitFor("Edit note")
@@ -53,8 +50,7 @@ extension TerminalAppTests {
     func unknownTerminal() throws {
         let folder = try TemporaryFolder()
         let store = try store(title: "Kitty", body: "", in: folder)
-        let tmux = try TmuxSession(command: "TERM=xterm-ghostty '\(executable)' --store '\(store.path)'; echo \"EXITED:$?\"; sleep 60",
-                                   environment: ["LANG": "C.UTF-8"])
+        let tmux = try launch(store: store, variables: "TERM=xterm-ghostty")
         let screen = try tmux.waitFor("TERM=xterm-ghostty is unknown here")
         #expect(screen.contains("›Kitty"))
         try tmux.press("q")
@@ -65,8 +61,7 @@ extension TerminalAppTests {
     func asciiLocale() throws {
         let folder = try TemporaryFolder()
         let store = try store(title: "笔记 Café", body: "", in: folder)
-        let tmux = try TmuxSession(command: "LC_ALL=C LANG=C '\(executable)' --store '\(store.path)'; echo \"EXITED:$?\"; sleep 60",
-                                   environment: ["LANG": "C.UTF-8"])
+        let tmux = try launch(store: store, variables: "LC_ALL=C LANG=C")
         try tmux.waitFor("›笔记 Café")
         try tmux.press("q")
         try tmux.waitFor("EXITED:0")
@@ -77,8 +72,7 @@ extension TerminalAppTests {
         let folder = try TemporaryFolder()
         let store = try store(title: "Logged", body: "", in: folder)
         let log = folder.url.appendingPathComponent("sql.log")
-        let tmux = try TmuxSession(command: "'\(executable)' --store '\(store.path)' --sql-debug --log '\(log.path)'; echo \"EXITED:$?\"; sleep 60",
-                                   environment: ["LANG": "C.UTF-8"])
+        let tmux = try launch(store: store, arguments: "--sql-debug --log '\(log.path)'")
         let screen = try tmux.waitFor("›Logged")
         #expect(!screen.contains("SELECT"))
         try tmux.press("q")
@@ -86,8 +80,7 @@ extension TerminalAppTests {
         #expect(try String(contentsOf: log, encoding: .utf8).contains("SELECT"))
         let attributes = try FileManager.default.attributesOfItem(atPath: log.path)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
-        let refused = try TmuxSession(command: "'\(executable)' --store '\(store.path)' --sql-debug; echo \"EXITED:$?\"; sleep 60",
-                                      environment: ["LANG": "C.UTF-8"])
+        let refused = try launch(store: store, arguments: "--sql-debug")
         let message = try refused.waitFor("EXITED:")
         #expect(message.contains("--sql-debug with the full-screen app needs --log FILE") && !message.contains("EXITED:0"))
     }
@@ -96,8 +89,7 @@ extension TerminalAppTests {
     func migrationAt80x24() throws {
         let folder = try TemporaryFolder()
         let store = try ProjectFixtures.copyStore("v1", into: folder)
-        let tmux = try TmuxSession(command: "'\(executable)' --store '\(store.path)'; echo \"EXITED:$?\"; sleep 60",
-                                   width: 80, height: 24, environment: ["LANG": "C.UTF-8"])
+        let tmux = try launch(store: store, width: 80, height: 24)
         let screen = try tmux.waitFor("Your notes were upgraded")
         #expect(screen.contains("UnCloudNotesDataModel → UnCloudNotesDataModel v4, 3 steps"))
         #expect(screen.contains("v4: mapping model UnCloudNotesMappingModel_v3_to_v4"), "the last step, wrapped, not cut: \(screen)")
@@ -117,8 +109,7 @@ extension TerminalAppTests {
         let folder = try TemporaryFolder()
         let store = folder.url.appendingPathComponent("notes.sqlite")
         try NoteBook(context: UnCloudNotesStack(storeURL: store).open()).addNote(title: "First", body: "")
-        let tmux = try TmuxSession(command: "'\(BuiltExecutable.url.path)' --store '\(store.path)'; echo \"EXITED:$?\"; sleep 60",
-                                   environment: ["LANG": "C.UTF-8"])
+        let tmux = try launch(store: store)
         try tmux.waitFor("›First")
         let added = try BuiltExecutable.run(["--store", store.path, "notes", "add", "--title", "From another shell", "--body", "hi"])
         #expect(added.exitCode == 0, "\(added.standardError)")
