@@ -3,7 +3,8 @@
 # Only missing packages are installed, so a second run costs a second.
 set -euo pipefail
 
-packages=(libsqlite3-dev libncursesw5-dev libgdk-pixbuf-2.0-dev libchafa-dev tmux pkg-config)
+# tmux and vim: the end-to-end tests drive the full-screen app, and a real editor in it, in tmux.
+packages=(libsqlite3-dev libncursesw5-dev libgdk-pixbuf-2.0-dev libchafa-dev tmux vim pkg-config)
 
 if ! command -v swift >/dev/null 2>&1; then
     echo "install-deps: swift is not on PATH; install the Swift 6 toolchain from swift.org first" >&2
