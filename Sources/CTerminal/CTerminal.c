@@ -3,6 +3,9 @@
 #include <locale.h>
 #include <signal.h>
 #include <string.h>
+#include <termios.h>
+#include <unistd.h>
+#include <ncursesw/term.h>
 #include <wchar.h>
 #include <ncursesw/curses.h>
 #include "CTerminal.h"
@@ -13,8 +16,9 @@ int cterminal_wcwidth(uint32_t scalar) {
     return wcwidth((wchar_t)scalar);
 }
 
-int cterminal_start(void) {
-    setlocale(LC_ALL, "");
+int cterminal_start(const char *term) {
+    // The locale is the caller's (a UTF-8 one, chosen before): setting it from the environment
+    // here would undo that choice when LANG is not UTF-8, and non-ASCII text would vanish.
     // A parent may have left SIGWINCH ignored or blocked (both are inherited): ncurses then never
     // learns of a resize. Restore both before ncurses installs its handler.
     sigset_t resize;
@@ -22,7 +26,10 @@ int cterminal_start(void) {
     sigaddset(&resize, SIGWINCH);
     sigprocmask(SIG_UNBLOCK, &resize, NULL);
     signal(SIGWINCH, SIG_DFL);
-    if (initscr() == NULL) return -1;
+    // newterm, unlike initscr, returns NULL for an unknown terminal instead of exiting.
+    SCREEN *screen = newterm(term, stdout, stdin);
+    if (screen == NULL) return -1;
+    set_term(screen);
     started = 1;
     raw();
     noecho();
@@ -49,7 +56,23 @@ void cterminal_suspend(void) {
     endwin();
 }
 
+int cterminal_has_terminfo(const char *term) {
+    int status = 0;
+    TERMINAL *saved = cur_term;
+    if (setupterm(term, -1, &status) != OK) {
+        set_curterm(saved);
+        return 0;
+    }
+    del_curterm(cur_term);
+    set_curterm(saved);
+    return 1;
+}
+
 void cterminal_resume(void) {
+    // What was typed for the child, and the terminal's late replies to its queries (cursor
+    // position reports), must not arrive as keys.
+    tcflush(STDIN_FILENO, TCIFLUSH);
+    flushinp();
     reset_prog_mode();
     clearok(stdscr, TRUE);
     refresh();

@@ -59,7 +59,9 @@ public struct CellBuffer: Equatable, Sendable {
     }
 
     /// Writes text from (row, column) to the right, clipped at `maxColumn` (exclusive; default the
-    /// buffer's edge). A wide character that does not fit whole is replaced by a space.
+    /// buffer's edge). Each grapheme cluster takes the columns a terminal gives it; a wide one that
+    /// does not fit whole is replaced by a space. Tabs become spaces to the next tab stop (counted
+    /// from `column`), and control characters are shown visibly (`^[`), never sent to the terminal.
     /// - Returns: the column after the last one written.
     @discardableResult
     public mutating func put(_ text: String, row: Int, column: Int, style: CellStyle = [],
@@ -67,19 +69,36 @@ public struct CellBuffer: Equatable, Sendable {
                              maxColumn: Int? = nil) -> Int {
         let limit = min(maxColumn ?? width, width)
         guard row >= 0, row < height else { return column }
-        var position = max(0, column)
+        let start = max(0, column)
+        var position = start
+        func cell(_ content: Cell.Content) -> Cell {
+            Cell(content: content, style: style, foreground: foreground, background: background)
+        }
         for character in text {
-            let columns = DisplayWidth.of(character)
-            if columns == 0 { continue }
-            if position + columns > limit {
-                if position < limit { set(row, position, Cell(content: .character(" "), style: style, foreground: foreground, background: background)) }
-                return limit
+            for shown in DisplayWidth.visible(character, atColumn: position - start) {
+                let columns = DisplayWidth.of(shown)
+                if columns == 0 { continue }
+                if position + columns > limit {
+                    if position < limit { set(row, position, cell(.character(" "))) }
+                    return limit
+                }
+                set(row, position, cell(.character(shown)))
+                if columns == 2 { set(row, position + 1, cell(.continuation)) }
+                position += columns
             }
-            set(row, position, Cell(content: .character(character), style: style, foreground: foreground, background: background))
-            if columns == 2 { set(row, position + 1, Cell(content: .continuation, style: style, foreground: foreground, background: background)) }
-            position += columns
         }
         return position
+    }
+
+    /// Adds a style to the cell at (row, column), and to both halves of a wide character there,
+    /// without changing what the cells show.
+    public mutating func addStyle(_ extra: CellStyle, row: Int, column: Int) {
+        guard row >= 0, row < height, column >= 0, column < width else { return }
+        let first = cells[row * width + column].content == .continuation && column > 0 ? column - 1 : column
+        cells[row * width + first].style.formUnion(extra)
+        if first + 1 < width, cells[row * width + first + 1].content == .continuation {
+            cells[row * width + first + 1].style.formUnion(extra)
+        }
     }
 
     /// Fills a rectangle with blanks of a style.

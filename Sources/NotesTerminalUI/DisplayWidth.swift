@@ -9,10 +9,15 @@ import Darwin
 /// emoji take two, combining marks none. `String.count` counts characters, not columns, and would
 /// misalign every line that holds such text.
 public enum DisplayWidth {
+    /// Columns between tab stops, as terminals set them.
+    public static let tabWidth = 8
+
     private static let variationSelector16: Unicode.Scalar = "\u{FE0F}"
+    private static let zeroWidthJoiner: Unicode.Scalar = "\u{200D}"
+    private static let regionalIndicators: ClosedRange<UInt32> = 0x1F1E6...0x1F1FF
 
     /// Makes `wcwidth` understand UTF-8: the user's locale when it is a UTF-8 one, else `C.UTF-8`.
-    /// Call once at start-up, before measuring anything.
+    /// Call once at start-up, before measuring anything (the terminal layer keeps this locale).
     public static func configureLocale() {
         let chosen = setlocale(LC_ALL, "").map { String(cString: $0) } ?? ""
         if !chosen.uppercased().contains("UTF-8") && !chosen.uppercased().contains("UTF8") {
@@ -20,18 +25,49 @@ public enum DisplayWidth {
         }
     }
 
-    /// Columns of one character (a grapheme cluster): its widest scalar, at most two.
+    /// Columns of one character (a grapheme cluster) as terminals draw it: an emoji sequence
+    /// (a flag, a ZWJ family, an emoji with VS16) takes two, else its widest scalar, at most two.
+    /// A control character counts as what `visible` shows for it.
     public static func of(_ character: Character) -> Int {
+        if character == "\t" { return tabWidth }
+        if let shown = controlPicture(of: character) { return shown.count }
         var widest = 0
         for scalar in character.unicodeScalars {
-            if scalar == variationSelector16 { return 2 }
+            if scalar == variationSelector16 || regionalIndicators.contains(scalar.value) { return 2 }
+            if scalar == zeroWidthJoiner, character.unicodeScalars.count > 2 { return 2 }
             widest = max(widest, Int(cterminal_wcwidth(scalar.value)))
         }
         return min(widest, 2)
     }
 
-    /// Columns of a whole string.
+    /// Columns of a whole string laid out from column 0 (tabs to their stops).
     public static func of(_ string: String) -> Int {
-        string.reduce(0) { $0 + of($1) }
+        string.reduce(0) { column, character in column + advance(of: character, atColumn: column) }
+    }
+
+    /// Columns `character` takes when it starts at `column` of a line: a tab reaches the next stop.
+    public static func advance(of character: Character, atColumn column: Int) -> Int {
+        character == "\t" ? tabWidth - column % tabWidth : of(character)
+    }
+
+    /// What the screen shows for `character` at `column`: the character itself, spaces for a tab,
+    /// or a control character's caret form (`^[` for ESC, `^?` for DEL, `M-^[` for CSI), so no
+    /// title, body or file name can send escape sequences to the terminal.
+    public static func visible(_ character: Character, atColumn column: Int) -> [Character] {
+        if character == "\t" { return Array(repeating: " ", count: advance(of: character, atColumn: column)) }
+        return controlPicture(of: character).map(Array.init) ?? [character]
+    }
+
+    /// The caret form of a character made of control characters (C0, DEL, C1), nil for others.
+    private static func controlPicture(of character: Character) -> String? {
+        guard character.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return nil }
+        return character.unicodeScalars.map { scalar -> String in
+            switch scalar.value {
+            case 0x00..<0x20: return "^" + String(Unicode.Scalar(UInt8(scalar.value + 0x40)))
+            case 0x7F: return "^?"
+            case 0x80..<0xA0: return "M-^" + String(Unicode.Scalar(UInt8(scalar.value - 0x80 + 0x40)))
+            default: return String(scalar)
+            }
+        }.joined()
     }
 }

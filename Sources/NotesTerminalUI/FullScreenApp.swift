@@ -5,18 +5,29 @@ import UnCloudNotesKit
 /// Runs the full-screen app on a real terminal: the migration screen when the store needs
 /// upgrading, then the notes. The terminal is restored however this ends.
 public enum FullScreenApp {
+    /// - Parameter logFile: where standard error goes while the app owns the terminal (the SQL
+    ///   log of `--sql-debug`, library warnings); nil discards it. Anything written there would
+    ///   otherwise land on the screen.
     /// - Returns: the process exit code (0, or 1 after a failed upgrade).
-    public static func run(stack: UnCloudNotesStack, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Int32 {
+    public static func run(stack: UnCloudNotesStack, logFile: URL? = nil,
+                           environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Int32 {
         DisplayWidth.configureLocale()
         let screen = try TerminalScreen(environment: environment)
         defer { screen.stop() }
+        let log = try StandardErrorRedirection(to: logFile)
+        defer { log.restore() }
         guard let context = try openShowingUpgrade(stack, on: screen) else { return 1 }
         let book = NoteBook(context: context)
         let app = try NotesApp(book: book, storePath: stack.storeURL.path, versionLabel: stack.versionLabel, colors: screen.colors)
+        app.message = screen.notice
         while true {
             let size = screen.size
             screen.draw(app.render(width: size.columns, height: size.rows))
-            guard let key = screen.readKey() else { continue }
+            // Idle for a second: look for changes other processes made to the store.
+            guard let key = screen.readKey(timeoutMilliseconds: 1000) else {
+                app.catchUpWithStore()
+                continue
+            }
             switch app.handle(key) {
             case .none:
                 continue
@@ -43,37 +54,23 @@ public enum FullScreenApp {
                 show()
             }
             // The user sees what happened, and where the backup is, before the notes.
-            if state.finished { _ = screen.readKey() }
+            if state.finished { waitForKeyPress(on: screen, redrawing: show) }
             return context
         } catch where !state.finished {
             state.failure = "\(error)"
             show()
-            _ = screen.readKey()
+            waitForKeyPress(on: screen, redrawing: show)
             return nil
         }
     }
-}
 
-/// Edits text in `$VISUAL` or `$EDITOR` (else `vi`), with the terminal handed over meanwhile.
-enum ExternalEditor {
-    static func edit(_ text: String, environment: [String: String], screen: TerminalScreen) -> (text: String?, error: String?) {
-        let editor = [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("uncloudnotes-\(UUID().uuidString).txt")
-        defer { try? FileManager.default.removeItem(at: file) }
-        do {
-            try Data(text.utf8).write(to: file)
-            let status = try screen.suspended { () throws -> Int32 in
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: "/bin/sh")
-                process.arguments = ["-c", "\(editor) \"$1\"", "editor", file.path]
-                try process.run()
-                process.waitUntilExit()
-                return process.terminationStatus
+    /// Waits for a real key: a resize redraws the screen and goes on waiting.
+    private static func waitForKeyPress(on screen: TerminalScreen, redrawing draw: () -> Void) {
+        while true {
+            switch screen.readKey() {
+            case .resize?: draw()
+            default: return
             }
-            guard status == 0 else { return (nil, "the editor (\(editor)) exited with status \(status); the body is unchanged") }
-            return (try String(contentsOf: file, encoding: .utf8), nil)
-        } catch {
-            return (nil, "cannot run the editor (\(editor)): \(error.localizedDescription)")
         }
     }
 }

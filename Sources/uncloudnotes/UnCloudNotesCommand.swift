@@ -22,18 +22,27 @@ struct UnCloudNotesCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    /// With no subcommand: the full-screen app.
+    @Option(name: .long, help: ArgumentHelp(
+        "While the full-screen app runs, write what would go to stderr (the --sql-debug log) to this file.",
+        valueName: "file"))
+    var log: String?
+
+    /// With no subcommand: the full-screen app. `--sql-debug` lines would write over it, so they
+    /// need a file.
     func run() throws {
-        try runFullScreen(global.stack())
+        if global.sqlDebug && log == nil {
+            throw ValidationError("--sql-debug with the full-screen app needs --log FILE (the log would write over the screen)")
+        }
+        try runFullScreen(global.stack(), logFile: log.map { URL(fileURLWithPath: expandingTilde($0)) })
     }
 }
 
 /// Runs the full-screen app with the command line's exit codes: 2 (and one line on stderr)
 /// without a usable terminal, 1 after a failed upgrade.
-func runFullScreen(_ stack: UnCloudNotesStack) throws {
+func runFullScreen(_ stack: UnCloudNotesStack, logFile: URL? = nil) throws {
     let code: Int32
     do {
-        code = try FullScreenApp.run(stack: stack)
+        code = try FullScreenApp.run(stack: stack, logFile: logFile)
     } catch let error as TerminalUnavailable {
         FileHandle.standardError.write(Data("uncloudnotes: \(error)\n".utf8))
         throw ExitCode(2)

@@ -8,11 +8,14 @@ import UnCloudNotesKit
 struct TerminalAppTests {
     /// Runs the app on a store, then prints how it exited and whether the terminal is back in
     /// canonical mode (restored), and waits so the screen can be read.
-    private func launch(store: URL, arguments: String = "", editor: String? = nil) throws -> TmuxSession {
-        let command = "'\(BuiltExecutable.url.path)' --store '\(store.path)' \(arguments); echo \"EXITED:$?\"; echo \"MODE:$(stty -a | grep -o -- '-\\?icanon' | head -1)\"; sleep 60"
+    /// - Parameter variables: shell assignments put before the command (`TERM=foot`), for what the
+    ///   session's environment cannot change.
+    func launch(store: URL, arguments: String = "", editor: String? = nil, variables: String = "",
+                width: Int = 100, height: Int = 30) throws -> TmuxSession {
+        let command = "\(variables) '\(BuiltExecutable.url.path)' --store '\(store.path)' \(arguments); echo \"EXITED:$?\"; echo \"MODE:$(stty -a | grep -o -- '-\\?icanon' | head -1)\"; sleep 60"
         var environment = ["LANG": "C.UTF-8"]
         if let editor { environment["EDITOR"] = editor }
-        return try TmuxSession(command: command, width: 100, height: 30, environment: environment)
+        return try TmuxSession(command: command, width: width, height: height, environment: environment)
     }
 
     @Test("create a note, attach an image, see it, edit it in $EDITOR, search, delete")
@@ -69,7 +72,7 @@ struct TerminalAppTests {
         let store = try ProjectFixtures.copyStore("v1", into: folder)
         let tmux = try launch(store: store)
         let screen = try tmux.waitFor("Your notes were upgraded")
-        #expect(screen.contains("UnCloudNotesDataModel → UnCloudNotesDataModel v4, 3 step(s)"))
+        #expect(screen.contains("UnCloudNotesDataModel → UnCloudNotesDataModel v4, 3 steps"))
         #expect(screen.contains("in place"))
         #expect(screen.contains("UnCloudNotesDataModel.sqlite.v1-backup"))
         #expect(FileManager.default.fileExists(atPath: store.path + ".v1-backup"))

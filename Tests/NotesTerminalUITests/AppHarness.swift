@@ -58,9 +58,25 @@ struct AppHarness {
 }
 
 /// Golden text files in Tests/NotesTerminalUITests/Snapshots. `UPDATE_SNAPSHOTS=1` rewrites them
-/// (then read the diff before committing).
+/// (then read the diff before committing). A mismatch prints the differing lines.
 enum Snapshot {
     static let folder = SharedFixtures.packageRoot.appendingPathComponent("Tests/NotesTerminalUITests/Snapshots")
+
+    /// Compares a screen's text with `<name>.txt` and its styles with `<name>.styles.txt`: one
+    /// hexadecimal digit per cell, the `CellStyle` bits (1 bold, 2 reverse, 4 dim, 8 underline).
+    static func matches(_ buffer: CellBuffer, named name: String) throws -> Bool {
+        let text = try matches(buffer.lines.joined(separator: "\n"), named: name)
+        let styles = try matches(styleLines(of: buffer).joined(separator: "\n"), named: name + ".styles")
+        return text && styles
+    }
+
+    static func styleLines(of buffer: CellBuffer) -> [String] {
+        (0..<buffer.height).map { row in
+            var line = (0..<buffer.width).map { String(buffer[row, $0].style.rawValue, radix: 16) }.joined()
+            while line.last == "0" { line.removeLast() }
+            return line
+        }
+    }
 
     static func matches(_ text: String, named name: String) throws -> Bool {
         let file = folder.appendingPathComponent("\(name).txt")
@@ -68,7 +84,16 @@ enum Snapshot {
             try Data((text + "\n").utf8).write(to: file)
             return true
         }
-        guard let expected = try? String(contentsOf: file, encoding: .utf8) else { return false }
-        return expected == text + "\n"
+        guard let expected = try? String(contentsOf: file, encoding: .utf8) else {
+            print("snapshot \(name): no file \(file.path); run with UPDATE_SNAPSHOTS=1")
+            return false
+        }
+        guard expected != text + "\n" else { return true }
+        let wanted = expected.components(separatedBy: "\n"), got = (text + "\n").components(separatedBy: "\n")
+        for index in 0..<max(wanted.count, got.count) {
+            let old = index < wanted.count ? wanted[index] : "", new = index < got.count ? got[index] : ""
+            if old != new { print("snapshot \(name) line \(index + 1):\n  - \(old)\n  + \(new)") }
+        }
+        return false
     }
 }

@@ -10,21 +10,21 @@ struct ScreenSnapshotTests {
     @Test("the list at 80x24 and at 200x60, with CJK titles and image markers", arguments: [(80, 24), (200, 60)])
     func list(width: Int, height: Int) throws {
         let harness = try AppHarness()
-        #expect(try Snapshot.matches(harness.screen(width, height), named: "list-\(width)x\(height)"))
+        #expect(try Snapshot.matches(harness.app.render(width: width, height: height), named: "list-\(width)x\(height)"))
     }
 
     @Test("a note with images at 80x24 and 200x60", arguments: [(80, 24), (200, 60)])
     func detail(width: Int, height: Int) throws {
         let harness = try AppHarness()
         harness.press(.home, .enter)
-        #expect(try Snapshot.matches(harness.screen(width, height), named: "detail-\(width)x\(height)"))
+        #expect(try Snapshot.matches(harness.app.render(width: width, height: height), named: "detail-\(width)x\(height)"))
     }
 
     @Test("the editor wraps CJK text by display width and shows the cursor")
     func editor() throws {
         let harness = try AppHarness()
         harness.press(.down, .down, .character("e"), .tab)
-        #expect(try Snapshot.matches(harness.screen(60, 16), named: "editor-cjk-60x16"))
+        #expect(try Snapshot.matches(harness.app.render(width: 60, height: 16), named: "editor-cjk-60x16"))
     }
 
     @Test("a resize re-lays out the same state; below the minimum a clear message shows")
@@ -47,7 +47,7 @@ struct ScreenSnapshotTests {
         v4.press(.character("?"))
         let text = v4.screen(100, 30)
         #expect(text.contains("attach an image") && text.contains("caption"))
-        #expect(try Snapshot.matches(text, named: "help-v4-100x30"))
+        #expect(try Snapshot.matches(v4.app.render(width: 100, height: 30), named: "help-v4-100x30"))
     }
 
     @Test("every line's display width fits the screen, whatever the text")

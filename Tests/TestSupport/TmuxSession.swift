@@ -1,7 +1,8 @@
 import Foundation
 
 /// Drives a real program in tmux, as a person at a terminal would: type keys, read the screen.
-/// Each session runs on its own tmux server socket and is killed when released.
+/// Each session runs on its own tmux server socket and is killed when released, or, if this
+/// process dies first, by a watchdog in the session.
 public final class TmuxSession {
     public let name: String
     private let socket: String
@@ -14,15 +15,18 @@ public final class TmuxSession {
         for (key, value) in environment.sorted(by: { $0.key < $1.key }) { arguments += ["-e", "\(key)=\(value)"] }
         arguments.append(command)
         try tmux(arguments)
+        // A test process that crashes or is killed never runs deinit, and its server (and the
+        // program in it) would live on: a watchdog window ends the server once this process is gone.
+        try tmux(["new-window", "-d", "-t", name, "while kill -0 \(getpid()) 2>/dev/null; do sleep 1; done; tmux kill-server"])
     }
 
     deinit {
         _ = try? tmux(["kill-server"])
     }
 
-    /// The screen's text now.
+    /// The screen's text now (of the program's window, not the watchdog's).
     public func screen() throws -> String {
-        try tmux(["capture-pane", "-p", "-t", name])
+        try tmux(["capture-pane", "-p", "-t", "\(name):^"])
     }
 
     /// Waits until the screen shows `text` (polling what tmux shows; the program runs on its own),
@@ -67,10 +71,22 @@ public final class TmuxSession {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        // The server tmux starts inherits the signal mask and ignored signals of the thread that
+        // spawns it, and test threads block nearly all signals: a server with SIGTERM blocked
+        // ignores kill-server (which signals itself) and lives on after the tests. Start clean.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t(), allSignals = sigset_t()
+        sigemptyset(&noSignals)
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
         let cArguments = argv.map { strdup($0) } + [nil]
         defer { cArguments.forEach { free($0) } }
-        guard posix_spawnp(&pid, "tmux", &actions, nil, cArguments, environ) == 0 else {
+        guard posix_spawnp(&pid, "tmux", &actions, &attributes, cArguments, environ) == 0 else {
             throw TmuxError(description: "cannot run tmux (is it installed? make test installs it)")
         }
         var status: Int32 = 0

@@ -11,12 +11,15 @@ int cterminal_wcwidth(uint32_t scalar);
 /// ncurses, reduced to what the app needs: its macros and globals are not usable from Swift, so
 /// these small functions stand in for them.
 
-/// Sets the locale from the environment, starts curses in raw mode with keypad keys, no echo and
-/// a hidden cursor. Returns 0 on success, -1 when the terminal cannot be used.
-int cterminal_start(void);
+/// Starts curses for terminal type `term` in raw mode with keypad keys, no echo and a hidden
+/// cursor, in the locale already set. Returns 0 on success, -1 when the terminal cannot be used
+/// (no terminfo entry for `term`).
+int cterminal_start(const char *term);
+/// 1 when the terminfo database has an entry for `term`, else 0.
+int cterminal_has_terminfo(const char *term);
 /// Restores the terminal (safe to call more than once).
 void cterminal_stop(void);
-/// Leaves curses for a child program (the editor), and comes back.
+/// Leaves curses for a child program (the editor), and comes back with pending input discarded.
 void cterminal_suspend(void);
 void cterminal_resume(void);
 int cterminal_rows(void);

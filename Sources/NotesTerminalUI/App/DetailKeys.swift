@@ -10,10 +10,12 @@ extension NotesApp {
         var state = state
         let attachments = book.snapshot(of: note).attachments
         switch key {
-        case .up, .character("k"): state.scroll = max(0, state.scroll - 1)
-        case .down, .character("j"): state.scroll += 1
-        case .pageUp: state.scroll = max(0, state.scroll - 10)
-        case .pageDown: state.scroll += 10
+        case .up, .character("k"): state.scroll = scrolled(state.scroll, by: -1)
+        case .down, .character("j"): state.scroll = scrolled(state.scroll, by: 1)
+        case .pageUp: state.scroll = scrolled(state.scroll, by: -10)
+        case .pageDown: state.scroll = scrolled(state.scroll, by: 10)
+        case .home, .character("g"): state.scroll = 0
+        case .end, .character("G"): state.scroll = lastDetailMaxScroll
         case .left, .character("["): state.attachment = max(0, state.attachment - 1)
         case .right, .character("]"): state.attachment = min(max(0, attachments.count - 1), state.attachment + 1)
         case .character("e"):
@@ -28,8 +30,8 @@ extension NotesApp {
             return .none
         case .character("x"):
             guard state.attachment < attachments.count else { break }
+            // The question, the preview behind it and the deletion are all about the image shown.
             let attachment = attachments[state.attachment]
-            state.attachment = max(0, state.attachment - 1)
             screen = .confirm(ConfirmState(purpose: .deleteAttachment(note.objectID, attachment),
                                            question: "Delete image \(state.attachment + 1) of “\(book.snapshot(of: note).title)”? y/N",
                                            previous: .detail(state)))
@@ -44,7 +46,7 @@ extension NotesApp {
             confirmDelete(note, returningTo: .detail(state))
             return .none
         case .character("?"):
-            screen = .help(previous: .detail(state))
+            screen = .help(HelpState(previous: .detail(state)))
             return .none
         case .escape, .character("q"), .backspace:
             screen = .list
@@ -54,5 +56,11 @@ extension NotesApp {
         }
         screen = .detail(state)
         return .none
+    }
+
+    /// A scroll position moved by `step` lines, kept between the top and the last screenful
+    /// (as measured by the last render), so scrolling past the end does not keep counting.
+    private func scrolled(_ scroll: Int, by step: Int) -> Int {
+        min(max(0, scroll + step), lastDetailMaxScroll)
     }
 }

@@ -18,9 +18,9 @@ extension NotesApp {
         case .control("e"):
             screen = .editor(state)
             return .editExternally(state.body.text)
-        case .tab, .backTab:
+        case .backTab:
             state.focusOnBody.toggle()
-        case .enter where !state.focusOnBody:
+        case .tab where !state.focusOnBody, .enter where !state.focusOnBody:
             state.focusOnBody = true
         default:
             if state.focusOnBody {
@@ -33,6 +33,7 @@ extension NotesApp {
         return .none
     }
 
+    /// Saves the draft; when the stored note changed meanwhile, asks to save it as a copy instead.
     private func save(_ state: EditorState) throws -> Action {
         let title = state.title.text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !title.isEmpty else {
@@ -42,16 +43,23 @@ extension NotesApp {
             screen = .editor(focused)
             return .none
         }
+        catchUpWithStore()
+        if changedElsewhere(state) {
+            screen = .confirm(ConfirmState(purpose: .saveAsCopy(state),
+                                           question: "Another program changed or deleted this note: save your text as a new note? y/N",
+                                           previous: .editor(state)))
+            return .none
+        }
         if let id = state.noteID, let note = book.note(with: id) {
             try book.update(note, title: title, body: state.body.text)
             screen = .detail(DetailState(noteID: id))
-            try reload(selecting: id)
+            try storeChanged(selecting: id)
             message = "note saved"
         } else {
             let note = try book.addNote(title: title, body: state.body.text)
             screen = .list
             searchText = ""
-            try reload(selecting: note.objectID)
+            try storeChanged(selecting: note.objectID)
             message = "note created"
         }
         return .none
@@ -75,6 +83,7 @@ extension NotesApp {
         let width = max(1, lastEditorWidth)
         switch key {
         case .enter: state.body.insert("\n")
+        case .tab: state.body.insert("\t")
         case .up, .down, .pageUp, .pageDown:
             let characters = state.body.characters
             let lines = TextWrapper.wrap(characters, width: width)

@@ -54,7 +54,7 @@ extension NotesApp {
                 try reload()
             }
         case .character("?"):
-            screen = .help(previous: .list)
+            screen = .help(HelpState(previous: .list))
         case .character("q"):
             return .quit
         default:
@@ -89,16 +89,31 @@ extension NotesApp {
                 try book.delete(note)
                 message = "note deleted"
             }
-            try reload()
+            try storeChanged()
         case .deleteAttachment(let id, let attachment):
             screen = state.previous
             if let note = book.note(with: id) {
                 try book.deleteAttachment(attachment, of: note)
                 message = "image deleted"
+                if case .detail(var detail) = state.previous {
+                    // The image after the deleted one takes its place; the last one's predecessor.
+                    detail.attachment = min(detail.attachment, max(0, book.attachmentCount(of: note) - 1))
+                    screen = .detail(detail)
+                }
             }
-            try reload(selecting: id)
+            try storeChanged(selecting: id)
         case .discardEdits(let editor):
             screen = editor.noteID.map { .detail(DetailState(noteID: $0)) } ?? .list
+        case .quitDiscarding:
+            return .quit
+        case .replaceImage(let id, let image):
+            try attach(image, to: id)
+        case .saveAsCopy(let editor):
+            let title = editor.title.text.trimmingCharacters(in: .whitespacesAndNewlines)
+            let note = try book.addNote(title: title, body: editor.body.text)
+            screen = .detail(DetailState(noteID: note.objectID))
+            try storeChanged(selecting: note.objectID)
+            message = "saved as a new note; the other program's version is kept too"
         }
         return .none
     }

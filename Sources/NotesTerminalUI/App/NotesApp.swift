@@ -20,7 +20,12 @@ public final class NotesApp {
         case editor(EditorState)
         case prompt(PromptState)
         case confirm(ConfirmState)
-        case help(previous: Screen)
+        case help(HelpState)
+    }
+
+    struct HelpState {
+        var previous: Screen
+        var scroll = 0
     }
 
     struct DetailState {
@@ -51,7 +56,17 @@ public final class NotesApp {
     }
 
     struct ConfirmState {
-        enum Purpose { case deleteNote(ObjectID), deleteAttachment(ObjectID, AttachmentSnapshot), discardEdits(EditorState) }
+        enum Purpose {
+            case deleteNote(ObjectID)
+            case deleteAttachment(ObjectID, AttachmentSnapshot)
+            case discardEdits(EditorState)
+            /// Ctrl-C with an unsaved draft: quit only when the user says so.
+            case quitDiscarding
+            /// v2 holds one image per note: attaching another replaces it.
+            case replaceImage(ObjectID, NoteImage)
+            /// The note was changed by another program while being edited: keep both.
+            case saveAsCopy(EditorState)
+        }
         var purpose: Purpose
         var question: String
         var previous: Screen
@@ -73,9 +88,14 @@ public final class NotesApp {
     var searchText = ""
     var noteCount = 0
     var previews = PreviewCache()
-    /// Measured by the last render: how many list rows fit, and the body editor's width.
+    /// The store's version when last read (see `catchUpWithStore`).
+    var knownStoreVersion = 0
+    /// Measured by the last render: how many list rows fit, the body editor's width, and how far
+    /// the detail view's body and the help can scroll.
     var lastListHeight = 10
     var lastEditorWidth = 60
+    var lastDetailMaxScroll = 0
+    var lastHelpMaxScroll = 0
 
     public init(book: NoteBook, storePath: String, versionLabel: String, colors: ColorSupport,
                 locale: Locale = .current, timeZone: TimeZone = .current) throws {
@@ -88,6 +108,7 @@ public final class NotesApp {
         dates.timeZone = timeZone
         dates.dateStyle = .medium
         dates.timeStyle = .short
+        knownStoreVersion = try book.storeVersion()
         results = try book.notes()
         noteCount = results.count
     }
@@ -96,18 +117,18 @@ public final class NotesApp {
 
     /// Handles one key. Errors are shown as messages, never thrown: the app keeps running.
     public func handle(_ key: Key) -> Action {
+        // A resize only redraws: it answers no question and keeps the message on screen.
+        guard key != .resize else { return .none }
         message = nil
         do {
-            if key == .control("c") { return .quit }
+            if key == .control("c") { return quitAsking() }
             switch screen {
             case .list: return try handleList(key)
             case .detail(let state): return try handleDetail(key, state)
             case .editor(let state): return try handleEditor(key, state)
             case .prompt(let state): return try handlePrompt(key, state)
             case .confirm(let state): return try handleConfirm(key, state)
-            case .help(let previous):
-                screen = previous
-                return .none
+            case .help(let state): return handleHelp(key, state)
             }
         } catch {
             message = "\(error)"
@@ -134,7 +155,15 @@ public final class NotesApp {
         return results[selected]
     }
 
+    /// After this app changed the store: previews may show images that changed or went, so they
+    /// are made again; then the list is read again.
+    func storeChanged(selecting noteID: ObjectID? = nil) throws {
+        previews.removeAll()
+        try reload(selecting: noteID)
+    }
+
     /// Reads the list again (after a change or a new search), keeping the selection on `noteID`.
+    /// Previews stay cached: a search keystroke must not decode images again.
     func reload(selecting noteID: ObjectID? = nil) throws {
         let keep = noteID ?? selectedNote?.objectID
         results = try book.notes(matching: searchText.isEmpty ? nil : NoteBook.searchPredicate(searchText))
@@ -144,7 +173,25 @@ public final class NotesApp {
         } else {
             selected = min(selected, max(0, results.count - 1))
         }
-        previews.removeAll()
+    }
+
+    /// Ctrl-C quits, unless a draft would be lost: then it asks, as Esc does in the editor.
+    func quitAsking() -> Action {
+        guard let draft = unsavedDraft(in: screen) else { return .quit }
+        let editor = Screen.editor(draft)
+        screen = .confirm(ConfirmState(purpose: .quitDiscarding, question: "Quit and discard your changes? y/N", previous: editor))
+        return .none
+    }
+
+    /// The editor with unsaved changes under the current screen (a question or help may be over it).
+    private func unsavedDraft(in screen: Screen) -> EditorState? {
+        switch screen {
+        case .editor(let state): return state.hasChanges ? state : nil
+        case .confirm(let state): return unsavedDraft(in: state.previous)
+        case .prompt(let state): return unsavedDraft(in: state.previous)
+        case .help(let state): return unsavedDraft(in: state.previous)
+        case .list, .detail: return nil
+        }
     }
 
     var supportsImages: Bool { book.capabilities.maxImagesPerNote != 0 }
@@ -167,14 +214,18 @@ public final class NotesApp {
     }
 }
 
-/// Rendered image previews, by note, attachment and size, so scrolling does not decode again.
+/// Rendered image previews, by note, attachment and size, so scrolling, searching and redrawing
+/// do not decode again.
 struct PreviewCache {
     private var entries: [String: [[Cell]]] = [:]
     private var order: [String] = []
+    /// How many previews were made (decoded and rendered), not taken from the cache.
+    private(set) var madeCount = 0
 
     mutating func cells(key: String, make: () -> [[Cell]]) -> [[Cell]] {
         if let known = entries[key] { return known }
         let made = make()
+        madeCount += 1
         entries[key] = made
         order.append(key)
         if order.count > 16 { entries.removeValue(forKey: order.removeFirst()) }

@@ -52,17 +52,31 @@ extension NotesApp {
                 screen = .list
                 return
             }
-            try book.attachImage(image, to: note)
-            try reload(selecting: id)
-            let count = book.snapshot(of: note).attachments.count
-            screen = .detail(DetailState(noteID: id, attachment: max(0, count - 1)))
-            message = "image attached"
+            if book.capabilities.maxImagesPerNote == 1, book.attachmentCount(of: note) > 0 {
+                screen = .confirm(ConfirmState(purpose: .replaceImage(id, image),
+                                               question: "Notes of \(versionLabel) hold one image: replace the image of “\(book.snapshot(of: note).title)”? y/N",
+                                               previous: state.previous))
+                return
+            }
+            try attach(image, to: id)
         case .caption(let id, let attachment):
             try book.setCaption(state.input.text, of: attachment)
             screen = state.previous
-            try reload(selecting: id)
+            try storeChanged(selecting: id)
             message = "caption saved"
         }
+    }
+
+    /// Attaches and shows the new image in the note.
+    func attach(_ image: NoteImage, to id: ObjectID) throws {
+        guard let note = book.note(with: id) else {
+            screen = .list
+            return
+        }
+        try book.attachImage(image, to: note)
+        try storeChanged(selecting: id)
+        screen = .detail(DetailState(noteID: id, attachment: max(0, book.attachmentCount(of: note) - 1)))
+        message = "image attached"
     }
 
     private func complete(_ state: inout PromptState) {
@@ -76,8 +90,9 @@ extension NotesApp {
 /// Path completion for the attach prompt: `~` expansion and the longest common prefix of the
 /// matching files, like a shell's Tab.
 public enum PathCompletion {
-    public static func expand(_ text: String) -> String {
-        (text.trimmingCharacters(in: .whitespaces) as NSString).expandingTildeInPath
+    /// The typed path with `~` as `$HOME`, as a shell would read it.
+    public static func expand(_ text: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        expandingTilde(text.trimmingCharacters(in: .whitespaces), environment: environment)
     }
 
     /// The completed text and, when several entries still match, their names.

@@ -68,8 +68,9 @@ public struct WrappedLine: Equatable, Sendable {
     public var text: String
 }
 
-/// Wraps text to a width in terminal columns (measured with `DisplayWidth`), at spaces when it
-/// can and anywhere when a word is longer than the line.
+/// Wraps text to a width in terminal columns (measured with `DisplayWidth`, tabs to their stops
+/// from the start of each screen line), at spaces when it can and anywhere when a word is longer
+/// than the line.
 public enum TextWrapper {
     public static func wrap(_ characters: [Character], width: Int) -> [WrappedLine] {
         let width = max(1, width)
@@ -88,7 +89,7 @@ public enum TextWrapper {
                 lastSpace = nil
                 continue
             }
-            let characterWidth = DisplayWidth.of(character)
+            let characterWidth = DisplayWidth.advance(of: character, atColumn: columns)
             if columns + characterWidth > width, index > start {
                 let breakAt = lastSpace.map { $0 + 1 } ?? index
                 lines.append(WrappedLine(start: start, end: breakAt, text: String(characters[start..<breakAt])))
@@ -123,7 +124,7 @@ public enum TextWrapper {
         var columns = 0
         var index = line.start
         while index < line.end, characters[index] != "\n" {
-            let next = columns + DisplayWidth.of(characters[index])
+            let next = columns + DisplayWidth.advance(of: characters[index], atColumn: columns)
             if next > column { break }
             columns = next
             index += 1

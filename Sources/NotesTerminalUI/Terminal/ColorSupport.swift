@@ -37,11 +37,19 @@ public struct ColorSupport: Sendable {
         guard let color else { return -1 }
         switch (color, depth) {
         case (.palette(let index), .sixteen): return index < 16 ? index % 8 : Self.nearest16(Self.rgb(ofPalette: index))
+        // Direct-colour terminfo reads numbers below 8 as the basic palette and all others as RGB.
+        case (.palette(let index), .direct) where index >= 8: return Self.direct(Self.rgb(ofPalette: index))
         case (.palette(let index), _): return index
-        case (.rgb(let r, let g, let b), .direct): return Int(r) << 16 | Int(g) << 8 | Int(b)
+        case (.rgb(let r, let g, let b), .direct): return Self.direct((r, g, b))
         case (.rgb(let r, let g, let b), .indexed256): return Self.nearest256(r, g, b)
         case (.rgb(let r, let g, let b), _): return Self.nearest16((r, g, b))
         }
+    }
+
+    /// An RGB colour as a direct-colour number; the few below 8 (near black) are moved to 8, as
+    /// they would be read as palette entries.
+    static func direct(_ color: (UInt8, UInt8, UInt8)) -> Int {
+        max(8, Int(color.0) << 16 | Int(color.1) << 8 | Int(color.2))
     }
 
     /// The xterm 256-colour cube and grey ramp.

@@ -10,6 +10,8 @@ public struct TerminalUnavailable: Error, CustomStringConvertible {
 /// Everything else (state, layout, drawing) happens in cell buffers, without a terminal.
 public final class TerminalScreen {
     public let colors: ColorSupport
+    /// Said once when the app starts: the terminal type used is not `TERM`'s (see `TerminalType`).
+    public private(set) var notice: String?
     private var palette: ColorPairs
     private let keyCodes: [Int32: Key]
     private var running = true
@@ -22,9 +24,11 @@ public final class TerminalScreen {
         guard let term = environment["TERM"], !term.isEmpty, term != "dumb" else {
             throw TerminalUnavailable(description: "TERM is \(environment["TERM"].map { "\"\($0)\"" } ?? "unset"): the full-screen app needs a real terminal; use the scriptable commands instead (uncloudnotes notes --help)")
         }
-        guard cterminal_start() == 0 else {
+        let type = try TerminalType.choose(for: environment) { cterminal_has_terminfo($0) == 1 }
+        guard cterminal_start(type.name) == 0 else {
             throw TerminalUnavailable(description: "cannot start the terminal (TERM=\(term)); use the scriptable commands instead (uncloudnotes notes --help)")
         }
+        notice = type.notice
         colors = ColorSupport(colorCount: Int(cterminal_colors()), environment: environment)
         palette = ColorPairs(support: colors, maxPairs: Int(cterminal_max_pairs()))
         var codes: [Int32: Key] = [:]
@@ -94,21 +98,33 @@ public final class TerminalScreen {
         cterminal_refresh()
     }
 
-    /// Leaves full-screen mode while `body` runs (an editor), then comes back.
+    /// Leaves full-screen mode while `body` runs (an editor), then comes back, discarding what
+    /// arrived meanwhile, including the terminal's replies to the child's queries, which can trail
+    /// in for a moment after it exits.
     public func suspended<T>(_ body: () throws -> T) rethrows -> T {
         cterminal_suspend()
-        defer { cterminal_resume() }
+        defer {
+            cterminal_resume()
+            var discarded = 0
+            while discarded < 64, readKey(timeoutMilliseconds: 50) != nil { discarded += 1 }
+        }
         return try body()
     }
 
     /// SIGTERM, SIGHUP and SIGQUIT restore the terminal before the process ends. (Ctrl-C arrives
     /// as a key in raw mode, and quits through the app.)
+    /// They are unblocked too: a parent may have left them blocked (inherited across exec), and a
+    /// closed terminal's SIGHUP must end the app rather than leave it waiting on a dead terminal.
     private static func restoreOnSignals() {
+        var handled = sigset_t()
+        sigemptyset(&handled)
         for signalNumber in [SIGTERM, SIGHUP, SIGQUIT] {
+            sigaddset(&handled, signalNumber)
             signal(signalNumber) { number in
                 cterminal_stop()
                 _exit(128 + number)
             }
         }
+        sigprocmask(SIG_UNBLOCK, &handled, nil)
     }
 }

@@ -24,10 +24,13 @@ extension NotesApp {
             imageArea = nil
         }
         let lines = TextWrapper.wrap(Array(note.body.isEmpty ? "(no text)" : note.body), width: textArea.width)
-        let scroll = min(state.scroll, max(0, lines.count - textArea.height))
+        lastDetailMaxScroll = max(0, lines.count - textArea.height)
+        let scroll = min(state.scroll, lastDetailMaxScroll)
         for (row, line) in lines.dropFirst(scroll).prefix(textArea.height).enumerated() {
             buffer.put(line.text, in: textArea, row: row, style: note.body.isEmpty ? .dim : [])
         }
+        if scroll > 0 { markMore("↑ more", in: &buffer, area: textArea, row: 0) }
+        if scroll < lastDetailMaxScroll { markMore("↓ more", in: &buffer, area: textArea, row: textArea.height - 1) }
         guard let imageArea, imageArea.height >= 3 else { return }
         let index = min(state.attachment, note.attachments.count - 1)
         let attachment = note.attachments[index]
@@ -49,5 +52,11 @@ extension NotesApp {
             buffer.put("(this image cannot be shown)", in: imageArea, row: top + 1, style: .dim)
         }
         place(cells, into: &buffer, top: imageArea.top + top + 1, left: imageArea.left)
+    }
+
+    /// A reversed marker at the right end of a row, saying the text goes on beyond the area.
+    private func markMore(_ text: String, in buffer: inout CellBuffer, area: Rect, row: Int) {
+        let marker = " \(text) "
+        buffer.put(marker, in: area, row: row, indent: max(0, area.width - DisplayWidth.of(marker)), style: .reverse)
     }
 }

@@ -36,12 +36,9 @@ extension NotesApp {
         }
     }
 
-    /// Shows the cursor as a reversed cell (the terminal's cursor stays hidden).
+    /// Shows the cursor as a reversed cell (the terminal's cursor stays hidden); a wide character
+    /// under it is reversed whole, never split.
     private func markCursor(in buffer: inout CellBuffer, row: Int, column: Int) {
-        guard row >= 0, row < buffer.height, column >= 0, column < buffer.width else { return }
-        var cell = buffer[row, column]
-        if cell.content == .continuation, column > 0 { cell = buffer[row, column - 1] }
-        cell.style.insert(.reverse)
-        buffer.place(cell, row: row, column: column)
+        buffer.addStyle(.reverse, row: row, column: column)
     }
 }

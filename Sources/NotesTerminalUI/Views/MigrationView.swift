@@ -40,19 +40,29 @@ public struct MigrationScreenState {
         }
     }
 
+    /// The heading: a store that could not be opened was not upgraded (a garbage file or a newer
+    /// store fails before any plan); only a failure after planning is a failed upgrade.
+    var heading: String {
+        if failure != nil { return plan == nil ? "Cannot open the store" : "The upgrade failed" }
+        return finished ? "Your notes were upgraded" : "Upgrading your notes"
+    }
+
     public func render(width: Int, height: Int) -> CellBuffer {
         var buffer = CellBuffer(width: width, height: height)
         var row = 0
+        /// Long lines wrap (a reason or a step must be read whole, even at 80 columns).
         func line(_ text: String, _ style: CellStyle = []) {
-            guard row < height else { return }
-            buffer.put(CellBuffer.truncate(text, to: width), row: row, column: 0, style: style)
-            row += 1
+            for wrapped in TextWrapper.wrap(Array(text), width: width) where row < height {
+                buffer.put(wrapped.text, row: row, column: 0, style: style)
+                row += 1
+            }
         }
-        line(failure != nil ? "The upgrade failed" : finished ? "Your notes were upgraded" : "Upgrading your notes", .bold)
+        line(heading, .bold)
         line(CellBuffer.truncateMiddle("store: \(storePath)", to: width), .dim)
         row += 1
         if let plan {
-            line("\(plan.source.name) → \(plan.destination.name), \(plan.steps.count) step(s)")
+            let steps = plan.steps.count == 1 ? "1 step" : "\(plan.steps.count) steps"
+            line("\(plan.source.name) → \(plan.destination.name), \(steps)")
             for (index, step) in plan.steps.enumerated() {
                 let fraction = index < stepFractions.count ? stepFractions[index] : 0
                 let barWidth = max(10, min(30, width - 60))
@@ -66,8 +76,10 @@ public struct MigrationScreenState {
         if let failure {
             row += 1
             line("Error: \(failure)", .bold)
-            line("Your store is unchanged\(backupPath.map { "; a copy is at \($0)" } ?? "").")
-            line("Get help: run `uncloudnotes store info` and see docs/migration.md; press any key to quit.")
+            line(plan == nil ? "Nothing was changed." : "Your store is unchanged\(backupPath.map { "; a copy is at \($0)" } ?? "").")
+            line("To see what is wrong, run this (and see docs/migration.md):")
+            line("  uncloudnotes store info --store \(ShellQuoting.quoted(storePath))")
+            line("Press any key to quit.")
             return buffer
         }
         if finished {
@@ -79,3 +91,4 @@ public struct MigrationScreenState {
         return buffer
     }
 }
+

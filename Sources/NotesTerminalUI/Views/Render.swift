@@ -30,7 +30,7 @@ extension NotesApp {
         case .confirm(let state):
             draw(state.previous, into: &buffer, area: area)
             drawConfirm(state, into: &buffer, area: area)
-        case .help: drawHelp(into: &buffer, area: area)
+        case .help(let state): drawHelp(state, into: &buffer, area: area)
         }
     }
 
@@ -53,12 +53,18 @@ extension NotesApp {
         buffer.put(" " + CellBuffer.truncate(text, to: buffer.width - 2), row: row, column: 0, style: .reverse)
     }
 
+    /// Whole hints, most important first, as many as fit: a narrow terminal drops the last ones
+    /// instead of cutting one in half.
     private func drawHints(into buffer: inout CellBuffer, row: Int) {
-        let hints = keyHints(for: screen).map { "\($0.0) \($0.1)" }.joined(separator: "  ")
-        buffer.put(CellBuffer.truncate(hints, to: buffer.width), row: row, column: 0, style: .dim)
+        var line = ""
+        for (key, meaning) in keyHints(for: screen) {
+            let hint = (line.isEmpty ? "" : "  ") + key + " " + meaning
+            if DisplayWidth.of(line + hint) <= buffer.width { line += hint }
+        }
+        buffer.put(line, row: row, column: 0, style: .dim)
     }
 
-    /// The one-line hint bar: the keys of the current screen.
+    /// The one-line hint bar: the keys of the current screen, most important first.
     func keyHints(for screen: Screen) -> [(String, String)] {
         switch screen {
         case .list where searchInput != nil:
@@ -68,19 +74,20 @@ extension NotesApp {
             if supportsImages { hints.append(("a", "attach")) }
             return hints + [("/", "search"), ("?", "help"), ("q", "quit")]
         case .detail:
-            var hints = [("↑↓", "scroll"), ("e", "edit")]
-            if supportsImages { hints += [("a", "attach"), ("←→", "images"), ("x", "delete image")] }
+            var hints = [("Esc", "back"), ("?", "help"), ("↑↓", "scroll"), ("e", "edit"), ("d", "delete")]
+            if supportsImages { hints += [("a", "attach"), ("←→", "image"), ("x", "delete image")] }
             if supportsCaptions { hints.append(("c", "caption")) }
-            return hints + [("d", "delete"), ("Esc", "back")]
-        case .editor:
-            return [("Tab", "title/body"), ("Ctrl-S", "save"), ("Esc", "cancel"), ("Ctrl-E", "$EDITOR")]
+            return hints
+        case .editor(let state):
+            let move = state.focusOnBody ? ("Shift-Tab", "title") : ("Tab", "body")
+            return [("Ctrl-S", "save"), ("Esc", "cancel"), move, ("Ctrl-E", "$EDITOR")]
         case .prompt(let state):
             if case .attachImage = state.purpose { return [("Enter", "attach"), ("Tab", "complete"), ("Esc", "cancel")] }
             return [("Enter", "save"), ("Esc", "cancel")]
         case .confirm:
             return [("y", "yes"), ("any other key", "no")]
         case .help:
-            return [("any key", "back")]
+            return [("↑↓ PgUp PgDn", "scroll"), ("any other key", "back")]
         }
     }
 

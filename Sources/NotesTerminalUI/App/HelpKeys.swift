@@ -1,0 +1,21 @@
+extension NotesApp {
+    /// The help scrolls with the arrows and pages (it is longer than a small terminal); any other
+    /// key goes back.
+    func handleHelp(_ key: Key, _ state: HelpState) -> Action {
+        var state = state
+        switch key {
+        case .up, .character("k"): state.scroll -= 1
+        case .down, .character("j"): state.scroll += 1
+        case .pageUp: state.scroll -= max(1, lastListHeight)
+        case .pageDown: state.scroll += max(1, lastListHeight)
+        case .home, .character("g"): state.scroll = 0
+        case .end, .character("G"): state.scroll = lastHelpMaxScroll
+        default:
+            screen = state.previous
+            return .none
+        }
+        state.scroll = min(max(0, state.scroll), lastHelpMaxScroll)
+        screen = .help(state)
+        return .none
+    }
+}

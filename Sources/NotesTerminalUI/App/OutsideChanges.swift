@@ -1,0 +1,33 @@
+import ManagedStore
+import UnCloudNotesKit
+
+extension NotesApp {
+    /// Called when the user is idle and before saving: when another process changed the store,
+    /// reads it again, keeping the selection. Returns whether anything changed (to redraw).
+    @discardableResult
+    public func catchUpWithStore() -> Bool {
+        do {
+            let version = try book.storeVersion()
+            guard version != knownStoreVersion, book.forgetReadNotes() else { return false }
+            knownStoreVersion = version
+            try storeChanged()
+            if case .detail(let state) = screen, book.note(with: state.noteID) == nil {
+                screen = .list
+                message = "the note was deleted by another program"
+            }
+            return true
+        } catch {
+            message = "cannot read the store again: \(error)"
+            return true
+        }
+    }
+
+    /// Whether the note the editor started from was changed by someone else since: saving over
+    /// it would lose their change.
+    func changedElsewhere(_ state: EditorState) -> Bool {
+        guard let id = state.noteID else { return false }
+        guard let note = book.note(with: id) else { return true }
+        let stored = book.snapshot(of: note)
+        return stored.title != state.originalTitle || stored.body != state.originalBody
+    }
+}

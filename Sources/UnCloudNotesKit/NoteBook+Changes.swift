@@ -1,0 +1,22 @@
+import GRDB
+import ManagedStore
+
+/// Noticing what other processes (a `notes attach` in another shell, a second app) wrote to the
+/// store, so a long-running app is never stale and never saves over their changes blindly.
+extension NoteBook {
+    /// A number that changes whenever another connection commits to the store (SQLite's
+    /// `PRAGMA data_version`); this book's own saves leave it as it is.
+    public func storeVersion() throws -> Int {
+        try context.store.database.read { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
+    }
+
+    /// Forgets the objects read so far, so the next reads see the store as it is now. Only
+    /// between edits: unsaved changes would be dropped, so it refuses while there are any.
+    /// - Returns: whether the cache was dropped.
+    @discardableResult
+    public func forgetReadNotes() -> Bool {
+        guard !context.hasChanges else { return false }
+        context.reset()
+        return true
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+import TestSupport
+import UnCloudNotesKit
+
+/// The full-screen app as people use it: a real editor, odd terminals, logs. An extension of
+/// `TerminalAppTests` so all tmux tests run one at a time.
+extension TerminalAppTests {
+    /// A store with one note.
+    private func store(title: String, body: String, in folder: TemporaryFolder) throws -> URL {
+        let store = folder.url.appendingPathComponent("notes.sqlite")
+        try NoteBook(context: UnCloudNotesStack(storeURL: store).open()).addNote(title: title, body: body)
+        return store
+    }
+
+    /// The bodies of the store's notes, read after the app has quit.
+    private func bodies(of store: URL) throws -> [String] {
+        let book = try NoteBook(context: UnCloudNotesStack(storeURL: store).open())
+        return try book.notes().map { book.snapshot(of: $0).body }
+    }
+
+    @Test("Ctrl-E opens vim in the foreground: text typed there is saved, with no terminal replies in the body")
+    func realEditor() throws {
+        let folder = try TemporaryFolder()
+        let store = try store(title: "Vim note", body: "old body", in: folder)
+        let tmux = try launch(store: store, editor: "vim -u NONE -N -n -i NONE")
+        try tmux.waitFor("Vim note")
+        try tmux.press("e")
+        try tmux.waitFor("Edit note")
+        try tmux.press("C-e")
+        try tmux.waitFor(".txt\"")
+        try tmux.type("ggdG")
+        try tmux.type("ityped in vim")
+        try tmux.press("Escape")
+        try tmux.type(":wq")
+        try tmux.press("Enter")
+        let back = try tmux.waitFor("body taken back from the editor")
+        #expect(back.contains("typed in vim"))
+        #expect(!back.contains(";1R") && !back.contains(";2R"), "terminal replies must not land in the body: \(back)")
+        try tmux.press("C-s")
+        try tmux.waitFor("note saved")
+        try tmux.press("Escape")
+        try tmux.waitFor("q quit")
+        try tmux.press("q")
+        try tmux.waitFor("EXITED:0")
+        #expect(try bodies(of: store) == ["typed in vim"])
+    }
+
+    @Test("an unknown TERM falls back to xterm-256color and says so")
+    func unknownTerminal() throws {
+        let folder = try TemporaryFolder()
+        let store = try store(title: "Kitty", body: "", in: folder)
+        let tmux = try launch(store: store, variables: "TERM=xterm-ghostty")
+        let screen = try tmux.waitFor("TERM=xterm-ghostty is unknown here")
+        #expect(screen.contains("›Kitty"))
+        try tmux.press("q")
+        try tmux.waitFor("EXITED:0")
+    }
+
+    @Test("without a UTF-8 locale, non-ASCII text still shows")
+    func asciiLocale() throws {
+        let folder = try TemporaryFolder()
+        let store = try store(title: "笔记 Café", body: "", in: folder)
+        let tmux = try launch(store: store, variables: "LC_ALL=C LANG=C")
+        try tmux.waitFor("›笔记 Café")
+        try tmux.press("q")
+        try tmux.waitFor("EXITED:0")
+    }
+
+    @Test("--sql-debug logs to the --log file, never over the screen; without --log it is refused")
+    func sqlLog() throws {
+        let folder = try TemporaryFolder()
+        let store = try store(title: "Logged", body: "", in: folder)
+        let log = folder.url.appendingPathComponent("sql.log")
+        let tmux = try launch(store: store, arguments: "--sql-debug --log '\(log.path)'")
+        let screen = try tmux.waitFor("›Logged")
+        #expect(!screen.contains("SELECT"))
+        try tmux.press("q")
+        try tmux.waitFor("EXITED:0")
+        #expect(try String(contentsOf: log, encoding: .utf8).contains("SELECT"))
+        let attributes = try FileManager.default.attributesOfItem(atPath: log.path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        let refused = try launch(store: store, arguments: "--sql-debug")
+        let message = try refused.waitFor("EXITED:")
+        #expect(message.contains("--sql-debug with the full-screen app needs --log FILE") && !message.contains("EXITED:0"))
+    }
+
+    @Test("at 80x24 the migration screen shows every step's target; a resize redraws and is not a key")
+    func migrationAt80x24() throws {
+        let folder = try TemporaryFolder()
+        let store = try ProjectFixtures.copyStore("v1", into: folder)
+        let tmux = try launch(store: store, width: 80, height: 24)
+        let screen = try tmux.waitFor("Your notes were upgraded")
+        #expect(screen.contains("UnCloudNotesDataModel → UnCloudNotesDataModel v4, 3 steps"))
+        #expect(screen.contains("v4: mapping model UnCloudNotesMappingModel_v3_to_v4"), "the last step, wrapped, not cut: \(screen)")
+        try tmux.resize(width: 90, height: 26)
+        let resized = try tmux.waitFor("[" + String(repeating: "█", count: 30) + "]")
+        #expect(resized.contains("Your notes were upgraded"))
+        try tmux.press("Space")
+        try tmux.waitFor("12 notes · v4")
+        try tmux.press("q")
+        try tmux.waitFor("EXITED:0")
+    }
+}
+
+extension TerminalAppTests {
+    @Test("a note added by another process (notes add) shows in the open app without a key")
+    func outsideChangeShows() throws {
+        let folder = try TemporaryFolder()
+        let store = folder.url.appendingPathComponent("notes.sqlite")
+        try NoteBook(context: UnCloudNotesStack(storeURL: store).open()).addNote(title: "First", body: "")
+        let tmux = try launch(store: store)
+        try tmux.waitFor("›First")
+        let added = try BuiltExecutable.run(["--store", store.path, "notes", "add", "--title", "From another shell", "--body", "hi"])
+        #expect(added.exitCode == 0, "\(added.standardError)")
+        let screen = try tmux.waitFor("From another shell")
+        #expect(screen.contains("›First") && screen.contains("2 notes"))
+        try tmux.press("q")
+        try tmux.waitFor("EXITED:0")
+    }
+}
