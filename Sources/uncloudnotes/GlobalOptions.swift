@@ -25,7 +25,7 @@ struct GlobalOptions: ParsableArguments {
 
     /// The store path: an explicit argument, else `--store`, else the default location.
     func storeURL(_ argument: String? = nil) -> URL {
-        if let path = argument ?? store { return URL(fileURLWithPath: (path as NSString).expandingTildeInPath) }
+        if let path = argument ?? store { return fileURL(path) }
         return StoreLocation.defaultURL()
     }
 

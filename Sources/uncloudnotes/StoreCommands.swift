@@ -31,13 +31,13 @@ struct StoreSelection: ParsableArguments {
         let model: VersionedModel
         var mappingModels: [MappingModel] = []
         if let modelPath = self.model {
-            model = try ModelFileReader.read(at: URL(fileURLWithPath: (modelPath as NSString).expandingTildeInPath))
+            model = try ModelFileReader.read(at: fileURL(modelPath))
         } else {
             model = try UnCloudNotesModel.load()
             mappingModels = try UnCloudNotesModel.loadMappingModels(for: model)
         }
         if let mappings {
-            mappingModels += try MappingModelReader.readAll(in: URL(fileURLWithPath: (mappings as NSString).expandingTildeInPath), models: model)
+            mappingModels += try MappingModelReader.readAll(in: fileURL(mappings), models: model)
         }
         let target = try (version ?? global.modelVersion).map { try UnCloudNotesModel.resolveVersion(named: $0, in: model) } ?? model.current
         UnCloudNotesEntities.registerValueTransformers()

@@ -33,7 +33,7 @@ struct WalkthroughCommand: ParsableCommand {
     func run() throws {
         let folder: URL
         if let dir {
-            folder = URL(fileURLWithPath: (dir as NSString).expandingTildeInPath)
+            folder = fileURL(dir)
             let existing = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
             guard existing.isEmpty else { throw CommandFailure("\(folder.path): not empty; the walkthrough needs a new or empty folder") }
         } else {
@@ -81,7 +81,7 @@ struct SampleOpenCommand: ParsableCommand {
     }
 
     func run() throws {
-        let folder = dir.map { URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath) }
+        let folder = dir.map(fileURL)
             ?? StoreLocation.defaultURL().deletingLastPathComponent().appendingPathComponent("samples/\(version)")
         let copy = folder.appendingPathComponent(StoreLocation.fileName)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

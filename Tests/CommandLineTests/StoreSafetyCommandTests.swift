@@ -54,7 +54,7 @@ struct StoreSafetyCommandTests {
         let model = SharedFixtures.url("coredata-samplemodel3/SampleModel3.xcdatamodeld").path
         let info = try BuiltExecutable.run(["--model-version", "SampleModel3_v2", "store", "info", url.path, "--model", model])
         #expect(info.exitCode == 0, "\(info.standardError)")
-        #expect(info.standardOutput.contains("migration: needed, 1 step(s) to SampleModel3_v2"), "\(info.standardOutput)")
+        #expect(info.standardOutput.contains("migration: needed, 1 step to SampleModel3_v2"), "\(info.standardOutput)")
     }
 
     @Test("reading commands on a mistyped store create nothing; adding a note creates the store and says so")

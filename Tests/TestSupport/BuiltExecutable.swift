@@ -20,29 +20,19 @@ public struct BuiltExecutable {
     /// through `launcher` (a program and its arguments, e.g. `setpriv` to run as another user) when given.
     public static func run(_ arguments: [String], environment: [String: String] = [:], standardInput: Data? = nil,
                            launcher: [String] = []) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: launcher.first ?? url.path)
-        process.arguments = launcher.isEmpty ? arguments : launcher.dropFirst() + [url.path] + arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         // Files rather than pipes: a child writing much to both streams can never stall on a full pipe.
         let folder = try TemporaryFolder()
         let outputURL = folder.url.appendingPathComponent("stdout")
         let errorURL = folder.url.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: outputURL)
-        process.standardError = try FileHandle(forWritingTo: errorURL)
+        var inputPath = "/dev/null"
         if let standardInput {
-            let inputURL = folder.url.appendingPathComponent("stdin")
-            try standardInput.write(to: inputURL)
-            process.standardInput = try FileHandle(forReadingFrom: inputURL)
-        } else {
-            process.standardInput = FileHandle.nullDevice
+            inputPath = folder.url.appendingPathComponent("stdin").path
+            try standardInput.write(to: URL(fileURLWithPath: inputPath))
         }
-        try process.run()
-        process.waitUntilExit()
-        return Result(exitCode: process.terminationStatus,
-                      endedBySignal: process.terminationReason == .uncaughtSignal,
+        let status = try SpawnedProcess.run(launcher + [url.path] + arguments,
+                                            environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
+                                            standardInput: inputPath, standardOutput: outputURL.path, standardError: errorURL.path)
+        return Result(exitCode: status.code, endedBySignal: status.endedBySignal,
                       standardOutput: try String(contentsOf: outputURL, encoding: .utf8),
                       standardError: try String(contentsOf: errorURL, encoding: .utf8))
     }

@@ -60,39 +60,18 @@ public final class TmuxSession {
 
     @discardableResult
     private func tmux(_ arguments: [String]) throws -> String {
-        // posix_spawn rather than Foundation's Process, whose wait can hang here: the tmux server
-        // that new-session starts lives on after the client exits. Output goes to a file.
+        // SpawnedProcess, not Foundation's Process: the tmux server that new-session starts lives
+        // on after the client exits, and it must start with no signals blocked (see SpawnedProcess).
         let folder = try TemporaryFolder()
         let outputPath = folder.url.appendingPathComponent("out").path
-        let argv = ["tmux", "-L", socket] + arguments
-        var actions: posix_spawn_file_actions_t = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        // The server tmux starts inherits the signal mask and ignored signals of the thread that
-        // spawns it, and test threads block nearly all signals: a server with SIGTERM blocked
-        // ignores kill-server (which signals itself) and lives on after the tests. Start clean.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t(), allSignals = sigset_t()
-        sigemptyset(&noSignals)
-        sigfillset(&allSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        var pid: pid_t = 0
-        let cArguments = argv.map { strdup($0) } + [nil]
-        defer { cArguments.forEach { free($0) } }
-        guard posix_spawnp(&pid, "tmux", &actions, &attributes, cArguments, environ) == 0 else {
+        let status: SpawnedProcess.Status
+        do {
+            status = try SpawnedProcess.run(["tmux", "-L", socket] + arguments, standardOutput: outputPath)
+        } catch {
             throw TmuxError(description: "cannot run tmux (is it installed? make test installs it)")
         }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         let data = (try? Data(contentsOf: URL(fileURLWithPath: outputPath))) ?? Data()
-        let exitedCleanly = status & 0x7f == 0 && (status >> 8) & 0xff == 0
+        let exitedCleanly = !status.endedBySignal && status.code == 0
         guard exitedCleanly || arguments.first == "kill-server" else {
             throw TmuxError(description: "tmux \(arguments.joined(separator: " ")) failed (is tmux installed? make test installs it)")
         }

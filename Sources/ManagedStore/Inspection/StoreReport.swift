@@ -105,7 +105,7 @@ public struct StoreReport: Codable, Sendable {
         case .current: lines.append("migration: not needed (\(targetVersion) is the version in use)")
         case .newer: lines.append("migration: refused: the store is newer than \(targetVersion)")
         case .needsMigration:
-            lines.append("migration: needed, \(plan?.count ?? 0) step(s) to \(targetVersion)")
+            lines.append("migration: needed, \((plan?.count ?? 0) == 1 ? "1 step" : "\(plan?.count ?? 0) steps") to \(targetVersion)")
             for (index, step) in (plan ?? []).enumerated() {
                 lines.append("  \(index + 1). \(step.from) -> \(step.to): \(step.kind)")
             }

@@ -50,10 +50,6 @@ extension NoteBook {
     }
 }
 
-/// A path as the user typed it, with `~` expanded.
-func fileURL(_ path: String) -> URL {
-    URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
-}
 
 /// Reads and checks image files (size from the header, within the pixel limit, decodable)
 /// before anything is stored.
