@@ -33,11 +33,17 @@ import TestSupport
         func text(_ count: Int) -> String {
             (0..<count).map { _ in pieces.randomElement(using: &generator) ?? "" }.joined()
         }
-        for index in 0..<120 {
-            // Some notes share a date, so ties are ordered too.
+        func addNote(at date: Double) throws {
             try book.addNote(title: text(Int.random(in: 1...4, using: &generator)), body: text(Int.random(in: 0...12, using: &generator)),
-                             date: Date(timeIntervalSinceReferenceDate: Double(index / 3)))
+                             date: Date(timeIntervalSinceReferenceDate: date))
         }
+        // Notes written in date order, then among older ones (some share a date, so ties are
+        // ordered too), then many into one gap until the index must number its entries again.
+        for index in 0..<60 { try addNote(at: Double(index / 3)) }
+        _ = try book.notes(searching: "cafe")
+        for _ in 0..<40 { try addNote(at: Double(Int.random(in: -5...25, using: &generator))) }
+        for step in 1...14 { try addNote(at: 1 - 1 / Double(1 << step)) }
+        try book.update(try #require(book.notes().last), title: "Naïve update", body: "")
         var queries = pieces + ["afe", "CAF", "ïve", "AIV", "e ", "记会", "🎉☕", "\"\"x", "ss", "fi", "i̇", "zzz", "Заме"]
         for _ in 0..<60 {
             let source = text(3)
@@ -48,12 +54,15 @@ import TestSupport
         for query in queries where !query.isEmpty {
             let expected = try Self.scanned(book, query)
             #expect(Self.ids(try book.notes(searching: query)) == expected, "search for \(query.debugDescription)")
+            #expect(Self.ids(try book.notes(searching: query, limit: 7, offset: 3)) == Array(expected.dropFirst(3).prefix(7)),
+                    "a page of the search for \(query.debugDescription)")
             if try book.searchIndex?.primaryKeys(matching: query) != nil { indexed += 1 }
             if SearchFolding.caseAndAccentFolded(query).unicodeScalars.count >= 3 { long += 1 }
         }
         // Every query of three characters or more went through the index, none fell back to the scan.
         #expect(long > 20)
         #expect(indexed == long)
+        #expect(book.searchIndex != nil, "the index never failed")
     }
 
     @Test func theIndexFollowsTheAppsAddsEditsAndDeletes() throws {

@@ -8,10 +8,19 @@ extension NoteBook {
     /// up in the search index beside the store; shorter ones (and any search when the index
     /// cannot be used, e.g. a read-only folder) scan the notes.
     public func notes(searching text: String) throws -> FetchedResults {
-        guard !text.isEmpty else { return try notes() }
-        if let index = searchIndex {
+        try notes(searching: text, page: nil, offset: 0)
+    }
+
+    /// One page of `notes(searching:)`: `limit` notes from `offset`, so a first screen does not
+    /// wait for every match.
+    public func notes(searching text: String, limit: Int, offset: Int = 0) throws -> FetchedResults {
+        try notes(searching: text, page: max(limit, 0), offset: max(offset, 0))
+    }
+
+    private func notes(searching text: String, page limit: Int?, offset: Int) throws -> FetchedResults {
+        if !text.isEmpty, let index = searchIndex {
             do {
-                if let keys = try index.primaryKeys(matching: text) {
+                if let keys = try index.primaryKeys(matching: text, limit: limit, offset: offset) {
                     return context.results(for: keys.map { ObjectID(entityName: "Note", primaryKey: $0) }, batchSize: Self.searchBatchSize)
                 }
             } catch {
@@ -19,7 +28,11 @@ extension NoteBook {
                 searchIndex = nil
             }
         }
-        return try notes(matching: Self.searchPredicate(text))
+        var request = FetchRequest(entityName: "Note", predicate: text.isEmpty ? nil : Self.searchPredicate(text),
+                                   sortDescriptors: Self.newestFirst, fetchBatchSize: Self.searchBatchSize)
+        request.fetchLimit = limit
+        request.fetchOffset = offset
+        return try context.fetchBatched(request)
     }
 
     /// Rows read per batch from search results: a screenful or two.

@@ -42,30 +42,33 @@ struct NoteIndexWriter {
         try copy(changed + gone, from: store)
     }
 
-    /// Replaces the entries of these notes with their current rows; notes not in the store lose
-    /// their entry.
+    /// Replaces the entries of these notes with their current rows, in one transaction of the
+    /// index; notes not in the store lose their entry.
     func copy(_ primaryKeys: [Int64], from store: Database) throws {
-        var start = 0
-        while start < primaryKeys.count {
-            let chunk = Array(primaryKeys[start..<min(start + chunkSize, primaryKeys.count)])
-            start += chunk.count
-            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
-            let rows = try Row.fetchAll(store, sql: """
-                SELECT Z_PK, Z_OPT, \(table.date), \(table.title), \(table.body) FROM \(table.name) WHERE Z_PK IN (\(marks))
-                """, arguments: StatementArguments(chunk))
-            try side.write { db in
+        try side.write { db in
+            var start = 0
+            while start < primaryKeys.count {
+                let chunk = Array(primaryKeys[start..<min(start + chunkSize, primaryKeys.count)])
+                start += chunk.count
+                let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
+                let rows = try Row.fetchAll(store, sql: """
+                    SELECT Z_PK, Z_OPT, \(table.date), \(table.title), \(table.body) FROM \(table.name) WHERE Z_PK IN (\(marks))
+                    """, arguments: StatementArguments(chunk))
+                try db.execute(sql: "DELETE FROM folded WHERE rowid IN (SELECT position FROM entry WHERE pk IN (\(marks)))",
+                               arguments: StatementArguments(chunk))
                 try db.execute(sql: "DELETE FROM entry WHERE pk IN (\(marks))", arguments: StatementArguments(chunk))
-                try db.execute(sql: "DELETE FROM folded WHERE rowid IN (\(marks))", arguments: StatementArguments(chunk))
-                for row in rows { try insert(row, into: db) }
+                for row in rows { try stage(row, into: db) }
             }
+            try NoteIndexPositions(db: db).placeStaged()
         }
     }
 
-    private func insert(_ row: Row, into db: Database) throws {
+    /// Adds the note's entry without a place in the order yet, its folded text waiting in `staged`.
+    private func stage(_ row: Row, into db: Database) throws {
         let key: Int64 = row[0]
         let date: DatabaseValue = row[2]
         try db.execute(sql: "INSERT INTO entry (pk, opt, date) VALUES (?, ?, ?)", arguments: [key, Self.saveCount(row[1]), date])
-        try db.execute(sql: "INSERT INTO folded (rowid, title, body) VALUES (?, ?, ?)",
+        try db.execute(sql: "INSERT INTO staged (pk, title, body) VALUES (?, ?, ?)",
                        arguments: [key, Self.folded(row[3]), Self.folded(row[4])])
     }
 

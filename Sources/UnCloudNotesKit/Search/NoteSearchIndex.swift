@@ -13,7 +13,7 @@ import ManagedStore
 /// wrote the store (`PRAGMA data_version`).
 public final class NoteSearchIndex {
     /// The side file's layout; a different one is dropped and rebuilt.
-    static let format = 1
+    static let format = 2
     /// Trigram search needs at least three characters.
     public static let shortestIndexedPattern = 3
 
@@ -37,18 +37,19 @@ public final class NoteSearchIndex {
     }
 
     /// Notes whose title or body contains `pattern` (ignoring case and accents), newest first as
-    /// `NoteBook.newestFirst` orders them; nil when the pattern is too short for the index (the
-    /// caller scans instead).
-    public func primaryKeys(matching pattern: String) throws -> [Int64]? {
+    /// `NoteBook.newestFirst` orders them, `limit` of them (all when nil) from `offset`; nil when
+    /// the pattern is too short for the index (the caller scans instead). The text index is kept
+    /// in that order, so a page is read without sorting the matches.
+    public func primaryKeys(matching pattern: String, limit: Int? = nil, offset: Int = 0) throws -> [Int64]? {
         let folded = SearchFolding.caseAndAccentFolded(pattern)
         guard folded.unicodeScalars.count >= Self.shortestIndexedPattern else { return nil }
         try refreshIfStale()
         let phrase = "\"" + folded.replacingOccurrences(of: "\"", with: "\"\"") + "\""
         return try side.read { db in
             try Int64.fetchAll(db, sql: """
-                SELECT entry.pk FROM entry WHERE entry.pk IN (SELECT rowid FROM folded WHERE folded MATCH ?)
-                ORDER BY entry.date DESC, entry.pk DESC
-                """, arguments: [phrase])
+                SELECT (SELECT pk FROM entry WHERE position = found.rowid) FROM folded AS found WHERE folded MATCH ?
+                ORDER BY found.rowid DESC LIMIT ? OFFSET ?
+                """, arguments: [phrase, limit ?? -1, max(offset, 0)])
         }
     }
 
@@ -94,8 +95,11 @@ public final class NoteSearchIndex {
         try db.execute(sql: """
             DROP TABLE IF EXISTS meta; DROP TABLE IF EXISTS entry; DROP TABLE IF EXISTS folded;
             CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-            CREATE TABLE entry (pk INTEGER PRIMARY KEY, opt INTEGER NOT NULL, date);
+            DROP TABLE IF EXISTS staged;
+            CREATE TABLE entry (pk INTEGER PRIMARY KEY, opt INTEGER NOT NULL, date, position INTEGER UNIQUE);
+            CREATE INDEX entry_order ON entry (date, pk);
             CREATE VIRTUAL TABLE folded USING fts5(title, body, tokenize = 'trigram case_sensitive 1');
+            CREATE TABLE staged (pk INTEGER PRIMARY KEY, title TEXT NOT NULL, body TEXT NOT NULL);
             """)
         try db.execute(sql: "INSERT INTO meta (key, value) VALUES ('identity', ?)", arguments: [identity])
     }
