@@ -43,7 +43,10 @@ import TestSupport
         _ = try book.notes(searching: "cafe")
         for _ in 0..<40 { try addNote(at: Double(Int.random(in: -5...25, using: &generator))) }
         for step in 1...14 { try addNote(at: 1 - 1 / Double(1 << step)) }
-        try book.update(try #require(book.notes().last), title: "Naïve update", body: "")
+        let all = try book.notes()
+        for _ in 0..<10 {
+            try book.update(all[Int.random(in: 0..<all.count, using: &generator)], title: text(2), body: text(5))
+        }
         var queries = pieces + ["afe", "CAF", "ïve", "AIV", "e ", "记会", "🎉☕", "\"\"x", "ss", "fi", "i̇", "zzz", "Заме"]
         for _ in 0..<60 {
             let source = text(3)

@@ -54,22 +54,32 @@ struct NoteIndexWriter {
                 let rows = try Row.fetchAll(store, sql: """
                     SELECT Z_PK, Z_OPT, \(table.date), \(table.title), \(table.body) FROM \(table.name) WHERE Z_PK IN (\(marks))
                     """, arguments: StatementArguments(chunk))
+                let previous = try Row.fetchAll(db, sql: "SELECT pk, date, position FROM entry WHERE pk IN (\(marks))",
+                                                arguments: StatementArguments(chunk))
+                    .reduce(into: [Int64: Row]()) { $0[$1[0]] = $1 }
                 try db.execute(sql: "DELETE FROM folded WHERE rowid IN (SELECT position FROM entry WHERE pk IN (\(marks)))",
                                arguments: StatementArguments(chunk))
                 try db.execute(sql: "DELETE FROM entry WHERE pk IN (\(marks))", arguments: StatementArguments(chunk))
-                for row in rows { try stage(row, into: db) }
+                for row in rows { try stage(row, previously: previous[row[0]], into: db) }
             }
             try NoteIndexPositions(db: db).placeStaged()
         }
     }
 
-    /// Adds the note's entry without a place in the order yet, its folded text waiting in `staged`.
-    private func stage(_ row: Row, into db: Database) throws {
+    /// Adds the note's entry. A note whose date did not change keeps its place in the order;
+    /// any other waits in `staged` for one.
+    private func stage(_ row: Row, previously previous: Row?, into db: Database) throws {
         let key: Int64 = row[0]
         let date: DatabaseValue = row[2]
-        try db.execute(sql: "INSERT INTO entry (pk, opt, date) VALUES (?, ?, ?)", arguments: [key, Self.saveCount(row[1]), date])
-        try db.execute(sql: "INSERT INTO staged (pk, title, body) VALUES (?, ?, ?)",
-                       arguments: [key, Self.folded(row[3]), Self.folded(row[4])])
+        let keptPosition = previous.flatMap { ($0[1] as DatabaseValue) == date ? Int64.fromDatabaseValue($0[2]) : nil }
+        try db.execute(sql: "INSERT INTO entry (pk, opt, date, position) VALUES (?, ?, ?, ?)",
+                       arguments: [key, Self.saveCount(row[1]), date, keptPosition])
+        let (title, body) = (Self.folded(row[3]), Self.folded(row[4]))
+        if let keptPosition {
+            try db.execute(sql: "INSERT INTO folded (rowid, title, body) VALUES (?, ?, ?)", arguments: [keptPosition, title, body])
+        } else {
+            try db.execute(sql: "INSERT INTO staged (pk, title, body) VALUES (?, ?, ?)", arguments: [key, title, body])
+        }
     }
 
     /// Text folded as `CONTAINS[cd]` folds it; a missing value matches nothing, like "".
