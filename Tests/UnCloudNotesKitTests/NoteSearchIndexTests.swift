@@ -106,11 +106,16 @@ import TestSupport
             let book = try Self.makeBook(in: folder)
             try book.addNote(title: "Kept", body: "über")
             url = book.context.store.url
+            #expect(try book.notes(searching: "kept").count == 1)
+            try FileManager.default.removeItem(atPath: url.path + "-search")
+            try book.addNote(title: "Second", body: "")
         }
         let side = URL(fileURLWithPath: url.path + "-search")
-        try FileManager.default.removeItem(at: side)
+        // Saving notes makes no index: the first search does.
+        #expect(!FileManager.default.fileExists(atPath: side.path))
         let book = NoteBook(context: try UnCloudNotesStack(storeURL: url).open())
         #expect(try book.notes(searching: "UBER").count == 1)
+        #expect(try book.notes(searching: "second").count == 1)
         let mode = try FileManager.default.attributesOfItem(atPath: side.path)[.posixPermissions] as? Int
         #expect(mode == 0o600)
         // An index made from another store (the file replaced by a migration or a restore) is rebuilt.
@@ -119,6 +124,6 @@ import TestSupport
         }
         let reopened = NoteBook(context: try UnCloudNotesStack(storeURL: url).open())
         #expect(try reopened.notes(searching: "uber").count == 1)
-        #expect(try Self.indexEntryCount(reopened) == 1)
+        #expect(try Self.indexEntryCount(reopened) == 2)
     }
 }

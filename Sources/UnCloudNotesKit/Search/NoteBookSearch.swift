@@ -38,9 +38,11 @@ extension NoteBook {
     /// Rows read per batch from search results: a screenful or two.
     static let searchBatchSize = 100
 
-    /// Brings the search index up to date with notes the app just saved. A failure leaves the
-    /// index behind (the next reader notices it is stale) and this book scans from now on.
+    /// Brings the search index up to date with notes the app just saved. A store never searched
+    /// gets no index here (the first search builds it). A failure leaves the index behind (the
+    /// next reader notices it is stale) and this book scans from now on.
     func refreshSearchIndex(after change: PendingNoteChange) {
+        guard FileManager.default.fileExists(atPath: NoteSearchIndex.url(beside: context.store).path) else { return }
         do {
             try searchIndex?.refresh(notes: change.savedKeys)
         } catch {

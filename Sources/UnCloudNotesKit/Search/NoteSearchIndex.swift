@@ -28,12 +28,17 @@ public final class NoteSearchIndex {
     public init(beside context: ManagedObjectContext) throws {
         store = context.store
         table = try NoteTable(schema: context.schema)
-        url = URL(fileURLWithPath: store.url.path + "-search")
+        url = Self.url(beside: store)
         try Self.createPrivateFile(at: url)
         var configuration = Configuration()
         configuration.busyMode = .timeout(StoreOptions.defaultBusyTimeout)
         side = try DatabaseQueue(path: url.path, configuration: configuration)
         try side.write { db in try Self.prepareSchema(db, identity: Self.identity(of: store)) }
+    }
+
+    /// Where the index of this store is kept.
+    public static func url(beside store: PersistentStore) -> URL {
+        URL(fileURLWithPath: store.url.path + "-search")
     }
 
     /// Notes whose title or body contains `pattern` (ignoring case and accents), newest first as
