@@ -40,6 +40,9 @@ public struct NoteCapabilities: Equatable, Sendable {
 public final class NoteBook {
     public let context: ManagedObjectContext
     public let capabilities: NoteCapabilities
+    /// The search index beside the store, opened on first use; nil when it cannot be opened or
+    /// failed (searches then scan).
+    lazy var searchIndex: NoteSearchIndex? = try? NoteSearchIndex(beside: context)
 
     public init(context: ManagedObjectContext) {
         self.context = context

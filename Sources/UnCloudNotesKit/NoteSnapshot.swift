@@ -119,12 +119,14 @@ extension NoteBook {
     }
 
     func saveOrRollBack() throws {
+        let change = PendingNoteChange(in: context)
         do {
             try context.save()
         } catch {
             context.rollback()
             throw error
         }
+        refreshSearchIndex(after: change)
     }
 
     private static func string(_ object: ManagedObject, _ key: String) -> String? {

@@ -1,0 +1,103 @@
+import Foundation
+import GRDB
+import ManagedStore
+
+/// Copies notes from the store into the search index, folded, and compares the two.
+struct NoteIndexWriter {
+    /// (count, largest key, sum of save counts): differs when notes were added, deleted or saved.
+    struct Fingerprint: Equatable {
+        var count: Int64
+        var largestKey: Int64?
+        /// `TOTAL`, a float: a sum of integers read from a file must not overflow.
+        var saveCountSum: Double
+    }
+
+    let side: DatabaseQueue
+    let table: NoteTable
+    /// Notes read from the store per query.
+    private let chunkSize = 500
+
+    func fingerprintOfStore(_ store: Database) throws -> Fingerprint {
+        try fingerprint(store, sql: "SELECT COUNT(*), MAX(Z_PK), TOTAL(Z_OPT) FROM \(table.name)")
+    }
+
+    func fingerprintOfIndex() throws -> Fingerprint {
+        try side.read { db in try fingerprint(db, sql: "SELECT COUNT(*), MAX(pk), TOTAL(opt) FROM entry") }
+    }
+
+    private func fingerprint(_ db: Database, sql: String) throws -> Fingerprint {
+        let row = try Row.fetchOne(db, sql: sql)
+        return Fingerprint(count: row.flatMap { Int64.fromDatabaseValue($0[0]) } ?? 0,
+                           largestKey: row.flatMap { Int64.fromDatabaseValue($0[1]) },
+                           saveCountSum: row.flatMap { Double.fromDatabaseValue($0[2]) } ?? 0)
+    }
+
+    /// Makes the index match the store: entries of deleted notes go, notes saved since their
+    /// entry was made (another `Z_OPT`) are folded again.
+    func synchronize(from store: Database) throws {
+        let inStore = try saveCounts(store, sql: "SELECT Z_PK, Z_OPT FROM \(table.name)")
+        let inIndex = try side.read { db in try saveCounts(db, sql: "SELECT pk, opt FROM entry") }
+        let changed = inStore.filter { inIndex[$0.key] != $0.value }.map(\.key)
+        let gone = inIndex.keys.filter { inStore[$0] == nil }
+        try copy(changed + gone, from: store)
+    }
+
+    /// Replaces the entries of these notes with their current rows, in one transaction of the
+    /// index; notes not in the store lose their entry.
+    func copy(_ primaryKeys: [Int64], from store: Database) throws {
+        try side.write { db in
+            var start = 0
+            while start < primaryKeys.count {
+                let chunk = Array(primaryKeys[start..<min(start + chunkSize, primaryKeys.count)])
+                start += chunk.count
+                let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
+                let rows = try Row.fetchAll(store, sql: """
+                    SELECT Z_PK, Z_OPT, \(table.date), \(table.title), \(table.body) FROM \(table.name) WHERE Z_PK IN (\(marks))
+                    """, arguments: StatementArguments(chunk))
+                let previous = try Row.fetchAll(db, sql: "SELECT pk, date, position FROM entry WHERE pk IN (\(marks))",
+                                                arguments: StatementArguments(chunk))
+                    .reduce(into: [Int64: Row]()) { $0[$1[0]] = $1 }
+                try db.execute(sql: "DELETE FROM folded WHERE rowid IN (SELECT position FROM entry WHERE pk IN (\(marks)))",
+                               arguments: StatementArguments(chunk))
+                try db.execute(sql: "DELETE FROM entry WHERE pk IN (\(marks))", arguments: StatementArguments(chunk))
+                for row in rows { try stage(row, previously: previous[row[0]], into: db) }
+            }
+            try NoteIndexPositions(db: db).placeStaged()
+        }
+    }
+
+    /// Adds the note's entry. A note whose date did not change keeps its place in the order;
+    /// any other waits in `staged` for one.
+    private func stage(_ row: Row, previously previous: Row?, into db: Database) throws {
+        let key: Int64 = row[0]
+        let date: DatabaseValue = row[2]
+        let keptPosition = previous.flatMap { ($0[1] as DatabaseValue) == date ? Int64.fromDatabaseValue($0[2]) : nil }
+        try db.execute(sql: "INSERT INTO entry (pk, opt, date, position) VALUES (?, ?, ?, ?)",
+                       arguments: [key, Self.saveCount(row[1]), date, keptPosition])
+        let (title, body) = (Self.folded(row[3]), Self.folded(row[4]))
+        if let keptPosition {
+            try db.execute(sql: "INSERT INTO folded (rowid, title, body) VALUES (?, ?, ?)", arguments: [keptPosition, title, body])
+        } else {
+            try db.execute(sql: "INSERT INTO staged (pk, title, body) VALUES (?, ?, ?)", arguments: [key, title, body])
+        }
+    }
+
+    /// Text folded as `CONTAINS[cd]` folds it; a missing value matches nothing, like "".
+    private static func folded(_ value: DatabaseValue) -> String {
+        String.fromDatabaseValue(value).map(SearchFolding.caseAndAccentFolded) ?? ""
+    }
+
+    /// `Z_OPT` as stored; anything but an integer (a hand-edited store) counts as 0.
+    private static func saveCount(_ value: DatabaseValue) -> Int64 {
+        Int64.fromDatabaseValue(value) ?? 0
+    }
+
+    private func saveCounts(_ db: Database, sql: String) throws -> [Int64: Int64] {
+        var counts: [Int64: Int64] = [:]
+        let rows = try Row.fetchCursor(db, sql: sql)
+        while let row = try rows.next() {
+            counts[row[0]] = Self.saveCount(row[1])
+        }
+        return counts
+    }
+}
