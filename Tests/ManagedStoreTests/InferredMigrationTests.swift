@@ -233,11 +233,7 @@ struct InferredMigrationTests {
     @Test("in place keeps the real persistent-history tables and Z_PRIMARYKEY rows Apple wrote in SampleModel2", SharedFixtures.required)
     func keepsRealHistoryBookkeeping() throws {
         let folder = try TemporaryFolder()
-        let fixture = SharedFixtures.url("coredataplus-samplemodel2")
-        for suffix in ["", "-wal", "-shm"] {
-            try FileManager.default.copyItem(at: fixture.appendingPathComponent("SampleModel2_V1.sqlite" + suffix),
-                                             to: folder.url.appendingPathComponent("apple.sqlite" + suffix))
-        }
+        _ = try SharedFixtures.copyStore("coredataplus-samplemodel2/SampleModel2_V1.sqlite", to: folder.url, as: "apple.sqlite")
         let models = try versions([note, note + #"<entity name="Tag"><attribute name="name" optional="YES" attributeType="String"/></entity>"#], in: folder)
         let url = try store(models[0], in: folder) { try insert($0, "Note", ["title": .string("a")]) }
         // The history tables exactly as Apple wrote them (definitions, indexes, rows), and their

@@ -30,6 +30,17 @@ public enum SharedFixtures {
         fixturesFolder.appendingPathComponent(relativePath)
     }
 
+    /// A copy of a real store at `relativePath`, with its `-wal` and `-shm` when it has them
+    /// (a store's latest writes may live only in its `-wal`), named `name` in `folder`.
+    public static func copyStore(_ relativePath: String, to folder: URL, as name: String) throws -> URL {
+        for suffix in ["", "-wal", "-shm"] {
+            let file = url(relativePath + suffix)
+            guard suffix.isEmpty || FileManager.default.fileExists(atPath: file.path) else { continue }
+            try FileManager.default.copyItem(at: file, to: folder.appendingPathComponent(name + suffix))
+        }
+        return folder.appendingPathComponent(name)
+    }
+
     /// The real Xcode model of the chapter's final project.
     public static var xcodeUnCloudNotesModel: URL {
         url("xcode-uncloudnotes/UnCloudNotesDataModel.xcdatamodeld")
