@@ -21,7 +21,11 @@ struct StoreSelection: ParsableArguments {
     @Argument(help: ArgumentHelp("The store file. Default: --store, or the app's default store.", valueName: "store"))
     var path: String?
 
-    @Option(help: ArgumentHelp("A .xcdatamodeld (or .xcdatamodel) to use instead of the app's model.", valueName: "path"))
+    @Option(help: ArgumentHelp("""
+        The model to use instead of the app's: an Xcode .xcdatamodeld (or .xcdatamodel), or a compiled .momd (or \
+        .mom). Without it, a store the app's model does not describe is read with the model Core Data cached \
+        inside it (Z_MODELCACHE), when it has one.
+        """, valueName: "path"))
     var model: String?
 
     /// The migrator for the selected store, the only place one is assembled: the model (the app's,
@@ -32,6 +36,8 @@ struct StoreSelection: ParsableArguments {
         var mappingModels: [MappingModel] = []
         if let modelPath = self.model {
             model = try ModelFileReader.read(at: fileURL(modelPath))
+        } else if let cached = try Self.cachedModel(ofForeignStoreAt: global.storeURL(path)) {
+            model = cached
         } else {
             model = try UnCloudNotesModel.load()
             mappingModels = try UnCloudNotesModel.loadMappingModels(for: model)
@@ -42,6 +48,22 @@ struct StoreSelection: ParsableArguments {
         let target = try (version ?? global.modelVersion).map { try UnCloudNotesModel.resolveVersion(named: $0, in: model) } ?? model.current
         UnCloudNotesEntities.registerValueTransformers()
         return UnCloudNotesModel.migrator(for: global.storeURL(path), model: model, target: target, mappingModels: mappingModels)
+    }
+
+    /// The model Core Data cached inside a store that no version of the app's model describes
+    /// (nil for the app's own stores, missing stores and stores without a cache), after checking
+    /// its hashes against the store's metadata. Says on stderr that it is used.
+    private static func cachedModel(ofForeignStoreAt url: URL) throws -> VersionedModel? {
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        let metadata = try StoreMetadata.read(storeAt: url)
+        let app = try UnCloudNotesModel.load()
+        guard !app.versions.contains(where: metadata.isCompatible(with:)),
+              let cached = try StoreModelCache.read(storeAt: url) else { return nil }
+        let notice = "uncloudnotes: \(url.path) is not a store of the app's model; reading it with the model "
+            + "Core Data cached inside it (Z_MODELCACHE, version \(cached.name))"
+        FileHandle.standardError.write(Data((TerminalText.field(notice) + "\n").utf8))
+        return try VersionedModel(name: cached.name, versions: [cached], currentVersionName: cached.name,
+                                  sourceName: "\(url.path) (Z_MODELCACHE)")
     }
 }
 

@@ -209,14 +209,21 @@ struct InferredMigrationTests {
         }
     }
 
-    @Test("in place keeps Z_PRIMARYKEY rows and tables the model does not own (persistent history)")
-    func keepsHistoryBookkeeping() throws {
+    @Test("in place and copied, migrations keep Z_PRIMARYKEY rows and tables the model does not own (persistent history)",
+          arguments: [false, true])
+    func keepsHistoryBookkeeping(copied: Bool) throws {
         let folder = try TemporaryFolder()
         let models = try versions([note, #"<entity name="Album"><attribute name="name" optional="YES" attributeType="String"/></entity>"# + note], in: folder)
-        let url = try store(models[0], in: folder) { try insert($0, "Note", ["title": .string("a")]) }
-        try addHistoryTables(to: url)
-        #expect(try InPlaceMigration.migrate(storeAt: url, from: models[0], to: models[1],
-                                             inferred: MappingInference.infer(from: models[0], to: models[1])))
+        let source = try store(models[0], in: folder) { try insert($0, "Note", ["title": .string("a")]) }
+        try addHistoryTables(to: source)
+        let inferred = try MappingInference.infer(from: models[0], to: models[1])
+        let url = copied ? folder.url.appendingPathComponent("copy.sqlite") : source
+        if copied {
+            try MigrationManager.migrateStore(from: source, sourceModel: models[0], to: url, destinationModel: models[1],
+                                              mappingModel: inferred.mappingModel)
+        } else {
+            #expect(try InPlaceMigration.migrate(storeAt: url, from: models[0], to: models[1], inferred: inferred))
+        }
         #expect(try primaryKeyRows(url) == ["16001 CHANGE 0 5", "16002 TRANSACTION 0 1"])
         let model = try DatabaseQueue(path: url.path).read { db in
             try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME, Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT < 16000 ORDER BY Z_ENT").map { "\($0["Z_ENT"] as Int) \($0["Z_NAME"] as String) \($0["Z_MAX"] as Int)" }
@@ -233,8 +240,7 @@ struct InferredMigrationTests {
     @Test("in place keeps the real persistent-history tables and Z_PRIMARYKEY rows Apple wrote in SampleModel2", SharedFixtures.required)
     func keepsRealHistoryBookkeeping() throws {
         let folder = try TemporaryFolder()
-        let fixture = SharedFixtures.url("coredataplus-samplemodel2")
-        _ = try folder.copyStore(fixture.appendingPathComponent("SampleModel2_V1.sqlite"), as: "apple.sqlite")
+        _ = try folder.copyStore(SharedFixtures.url("coredataplus-samplemodel2/SampleModel2_V1.sqlite"), as: "apple.sqlite")
         let models = try versions([note, note + #"<entity name="Tag"><attribute name="name" optional="YES" attributeType="String"/></entity>"#], in: folder)
         let url = try store(models[0], in: folder) { try insert($0, "Note", ["title": .string("a")]) }
         // The history tables exactly as Apple wrote them (definitions, indexes, rows), and their

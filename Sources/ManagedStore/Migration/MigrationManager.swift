@@ -119,6 +119,9 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
             try policies[index].endRelationshipCreation(for: mapping, manager: self)
         }
         currentEntityMapping = nil
+        try destinationStore.database.write { db in
+            try UnownedTables.copy(from: "src", source: sourceStore.schema, destination: destinationStore.schema, in: db)
+        }
         report(.validating, nil)
         try MigrationValidation(store: destinationStore).run()
         for (index, mapping) in mappings.enumerated() {
