@@ -54,7 +54,7 @@ struct StoreSelection: ParsableArguments {
     /// (nil for the app's own stores, missing stores and stores without a cache), after checking
     /// its hashes against the store's metadata. Says on stderr that it is used.
     private static func cachedModel(ofForeignStoreAt url: URL) throws -> VersionedModel? {
-        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        guard try StorePath.check(url) else { return nil }
         let metadata = try StoreMetadata.read(storeAt: url)
         let app = try UnCloudNotesModel.load()
         guard !app.versions.contains(where: metadata.isCompatible(with:)),
