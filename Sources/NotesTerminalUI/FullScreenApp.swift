@@ -34,8 +34,12 @@ public enum FullScreenApp {
             case .quit:
                 return 0
             case .editExternally(let text):
-                let result = ExternalEditor.edit(text, environment: environment, screen: screen)
-                app.finishExternalEdit(result.text, error: result.error)
+                do {
+                    let edited = try ExternalEditor.fromEnvironment(environment).edit(text) { run in try screen.suspended(run) }
+                    app.finishExternalEdit(edited, error: nil)
+                } catch {
+                    app.finishExternalEdit(nil, error: "\(error)")
+                }
             }
         }
     }

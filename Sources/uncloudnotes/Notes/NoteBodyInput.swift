@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import UnCloudNotesKit
 
 /// Where `notes add` and `notes edit` take a body from, chosen so that nothing is erased by
 /// accident: `--body TEXT`; `--body -` (standard input, which must not be empty unless
