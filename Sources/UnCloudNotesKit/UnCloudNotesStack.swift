@@ -10,19 +10,22 @@ public struct UnCloudNotesStack {
     /// The version the app runs as: the current one, or the one `--model-version` pins.
     public let version: ManagedObjectModel
     public let storeURL: URL
+    /// How the store is opened and migrated (the SQL log among them), passed as a value.
+    public let options: StoreOptions
 
-    public init(storeURL: URL, versionName: String? = nil) throws {
+    public init(storeURL: URL, versionName: String? = nil, options: StoreOptions = StoreOptions()) throws {
         let model = try UnCloudNotesModel.load()
         self.model = model
         self.mappingModels = try UnCloudNotesModel.loadMappingModels(for: model)
         self.storeURL = storeURL
+        self.options = options
         self.version = try versionName.map { try UnCloudNotesModel.resolveVersion(named: $0, in: model) } ?? model.current
         UnCloudNotesEntities.registerValueTransformers()
     }
 
     /// The migrator for this store and version.
     public var migrator: StoreMigrator {
-        UnCloudNotesModel.migrator(for: storeURL, model: model, target: version, mappingModels: mappingModels)
+        UnCloudNotesModel.migrator(for: storeURL, model: model, target: version, mappingModels: mappingModels, options: options)
     }
 
     /// The short name of the version the app runs as (`v1` … `v4`).
@@ -46,7 +49,8 @@ public struct UnCloudNotesStack {
         try migrator.migrateIfNeeded(observer: observer, cancellation: cancellation)
         let classes = version.name == model.currentVersionName ? UnCloudNotesEntities.currentVersionClasses : [:]
         // A store the user cannot write (or in a read-only folder) can still be read.
-        let options = StoreOptions(isReadOnly: storeExists && !StorePath.isWritable(storeURL))
+        var options = self.options
+        options.isReadOnly = options.isReadOnly || (storeExists && !StorePath.isWritable(storeURL))
         return ManagedObjectContext(store: try PersistentStore.openOrCreate(at: storeURL, model: version, options: options),
                                     entityClasses: classes)
     }
@@ -66,8 +70,9 @@ extension UnCloudNotesModel {
     /// The one place a migrator is assembled, for the app's store and for a store of any model
     /// given on the command line: the app's migration policies, and the target the caller chose.
     public static func migrator(for storeURL: URL, model: VersionedModel, target: ManagedObjectModel,
-                                mappingModels: [MappingModel]) -> StoreMigrator {
-        StoreMigrator(storeURL: storeURL, model: model, target: target, mappingModels: mappingModels, policies: migrationPolicies)
+                                mappingModels: [MappingModel], options: StoreOptions = StoreOptions()) -> StoreMigrator {
+        StoreMigrator(storeURL: storeURL, model: model, target: target, mappingModels: mappingModels, policies: migrationPolicies,
+                      options: options)
     }
 
     /// A version by short or full name, or an error listing the choices.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import ManagedStore
 import UnCloudNotesKit
 
@@ -18,9 +19,12 @@ struct GlobalOptions: ParsableArguments {
     @Flag(name: .long, help: "Log every SQL statement the engine runs to stderr (as MANAGEDSTORE_SQL_DEBUG=1 does).")
     var sqlDebug = false
 
-    /// Turns the SQL log on for everything this run opens.
-    func validate() throws {
-        if sqlDebug { setenv("MANAGEDSTORE_SQL_DEBUG", "1", 1) }
+    /// How this run opens stores: `--sql-debug` turns the SQL log on (to stderr, or to the
+    /// full-screen app's `--log` file, where stderr goes then).
+    var storeOptions: StoreOptions {
+        var options = StoreOptions()
+        if sqlDebug { options.sqlLogger = Logger(label: "ManagedStore.SQL") }
+        return options
     }
 
     /// The store path: an explicit argument, else `--store`, else the default location.
@@ -30,6 +34,6 @@ struct GlobalOptions: ParsableArguments {
     }
 
     func stack(_ argument: String? = nil) throws -> UnCloudNotesStack {
-        try UnCloudNotesStack(storeURL: storeURL(argument), versionName: modelVersion)
+        try UnCloudNotesStack(storeURL: storeURL(argument), versionName: modelVersion, options: storeOptions)
     }
 }

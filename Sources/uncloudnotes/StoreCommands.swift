@@ -47,7 +47,8 @@ struct StoreSelection: ParsableArguments {
         }
         let target = try (version ?? global.modelVersion).map { try UnCloudNotesModel.resolveVersion(named: $0, in: model) } ?? model.current
         UnCloudNotesEntities.registerValueTransformers()
-        return UnCloudNotesModel.migrator(for: global.storeURL(path), model: model, target: target, mappingModels: mappingModels)
+        return UnCloudNotesModel.migrator(for: global.storeURL(path), model: model, target: target, mappingModels: mappingModels,
+                                          options: global.storeOptions)
     }
 
     /// The model Core Data cached inside a store that no version of the app's model describes
@@ -182,7 +183,9 @@ struct StoreExportCommand: ParsableCommand {
         case .current(let found), .newer(let found), .cannotMigrate(let found, _): version = found
         case .needsMigration(let plan): version = plan.source
         }
-        let store = try PersistentStore.open(at: migrator.storeURL, model: version, options: StoreOptions(isReadOnly: true))
+        var options = migrator.options
+        options.isReadOnly = true
+        let store = try PersistentStore.open(at: migrator.storeURL, model: version, options: options)
         defer { try? store.close() }
         try StoreExport(context: ManagedObjectContext(store: store)).write(json: json) { print($0) }
     }

@@ -90,7 +90,7 @@ struct SampleOpenCommand: ParsableCommand {
             try FileManager.default.copyItem(at: UnCloudNotesResources.url(named: "SampleStores/\(version).sqlite"), to: copy)
             FileHandle.standardError.write(Data("copied the \(version) sample to \(copy.path)\n".utf8))
         }
-        try runFullScreen(UnCloudNotesStack(storeURL: copy, versionName: global.modelVersion))
+        try runFullScreen(UnCloudNotesStack(storeURL: copy, versionName: global.modelVersion, options: global.storeOptions))
     }
 }
 

@@ -71,12 +71,14 @@ public struct StoreReport: Codable, Sendable {
         if let detected {
             version = detected.name
             versionLabel = migrator.label(of: detected)
-            entityCounts = try Self.count(url, version: detected)
+            entityCounts = try Self.count(url, version: detected, options: migrator.options)
         }
     }
 
-    private static func count(_ url: URL, version: ManagedObjectModel) throws -> [String: Int] {
-        let store = try PersistentStore.open(at: url, model: version, options: StoreOptions(isReadOnly: true))
+    private static func count(_ url: URL, version: ManagedObjectModel, options: StoreOptions) throws -> [String: Int] {
+        var options = options
+        options.isReadOnly = true
+        let store = try PersistentStore.open(at: url, model: version, options: options)
         defer { try? store.close() }
         let context = ManagedObjectContext(store: store)
         var counts: [String: Int] = [:]
