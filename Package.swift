@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Layers, from the bottom up:
-//   ManagedStore          the engine: models, version hashes (later: store, context, migration).
+//   ManagedStore          the engine: models, version hashes, store, context, migration, stack.
 //                         Knows nothing about notes.
 //   UnCloudNotesResources the app's model files (top-level Resources/), shipped with the app.
 //   UnCloudNotesKit       the notes app: its models, entities and migration stack. No terminal.
