@@ -190,12 +190,3 @@ struct StoreExportCommand: ParsableCommand {
         try StoreExport(context: ManagedObjectContext(store: store)).write(json: json) { print($0) }
     }
 }
-
-/// An error with a one-line message for the user.
-struct CommandFailure: Error, CustomStringConvertible {
-    let description: String
-
-    init(_ description: String) {
-        self.description = description
-    }
-}

@@ -56,3 +56,26 @@ struct WalkthroughTests {
         #expect(try StoreMetadata.read(storeAt: copy).isCompatible(with: UnCloudNotesModel.load().current))
     }
 }
+
+@Suite("uncloudnotes sample open --fresh")
+struct SampleFreshTests {
+    @Test("--fresh removes the working copy's own files by name, never a user's file that starts the same; the copy is 0600")
+    func freshKeepsUserFiles() throws {
+        let folder = try TemporaryFolder()
+        let store = folder.url.appendingPathComponent("UnCloudNotesDataModel.sqlite")
+        try Data("old copy".utf8).write(to: store)
+        try Data("old backup".utf8).write(to: URL(fileURLWithPath: store.path + ".v1-backup"))
+        let mine = try folder.write("keep me", to: "UnCloudNotesDataModel.sqlite notes.txt")
+        let myFolder = folder.url.appendingPathComponent("UnCloudNotesDataModel.sqlite.old")
+        try FileManager.default.createDirectory(at: myFolder, withIntermediateDirectories: true)
+        // No terminal: the app itself refuses to start (exit 2), after the copy is made.
+        let result = try BuiltExecutable.run(["sample", "open", "v1", "--dir", folder.url.path, "--fresh"])
+        #expect(result.exitCode == 2, "\(result.standardError)")
+        #expect(try String(contentsOf: mine, encoding: .utf8) == "keep me")
+        #expect(FileManager.default.fileExists(atPath: myFolder.path))
+        #expect(!FileManager.default.fileExists(atPath: store.path + ".v1-backup"))
+        #expect(try StoreMetadata.read(storeAt: store).isCompatible(with: UnCloudNotesModel.load().versions[0]))
+        let mode = try #require(try FileManager.default.attributesOfItem(atPath: store.path)[.posixPermissions] as? Int)
+        #expect(mode == 0o600)
+    }
+}
