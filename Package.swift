@@ -10,7 +10,7 @@ import PackageDescription
 //   uncloudnotes          the thin executable: argument parsing and wiring only.
 let package = Package(
     name: "UnCloudNotes",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "uncloudnotes", targets: ["uncloudnotes"]),
         .executable(name: "uncloudnotes-bench", targets: ["uncloudnotes-bench"]),

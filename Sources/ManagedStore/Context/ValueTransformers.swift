@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Turns the value of a Transformable attribute into bytes for the store and back, like
 /// Foundation's `ValueTransformer` subclasses named in a model's `valueTransformerName`.
@@ -9,18 +10,13 @@ public protocol AttributeValueTransformer: Sendable {
 
 /// The process-wide registry of value transformers by name, as Core Data looks them up.
 public enum ValueTransformers {
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var registered: [String: any AttributeValueTransformer] = [:]
+    private static let registered = Mutex<[String: any AttributeValueTransformer]>([:])
 
     public static func register(_ transformer: any AttributeValueTransformer, forName name: String) {
-        lock.lock()
-        defer { lock.unlock() }
-        registered[name] = transformer
+        registered.withLock { $0[name] = transformer }
     }
 
     public static func transformer(named name: String) -> (any AttributeValueTransformer)? {
-        lock.lock()
-        defer { lock.unlock() }
-        return registered[name]
+        registered.withLock { $0[name] }
     }
 }

@@ -1,10 +1,11 @@
 import Foundation
+import Synchronization
 
 /// Folds UTF-8 text without accents, and without case when asked: combining marks fold to
 /// nothing, accented letters to their base letter (as Foundation folds each of them), ASCII is
 /// lowercased byte by byte. It works on bytes, so SQLite's search function can use it without
 /// making Swift strings, and the in-memory evaluator uses the same code, so both agree.
-final class AccentFolder: @unchecked Sendable {
+final class AccentFolder: Sendable {
     static let withCase = AccentFolder(caseInsensitive: false)
     static let withoutCase = AccentFolder(caseInsensitive: true)
 
@@ -13,11 +14,14 @@ final class AccentFolder: @unchecked Sendable {
     }
 
     let caseInsensitive: Bool
-    private let lock = NSLock()
     /// Folded bytes of every non-ASCII scalar met so far, by scalar value. Scalars below U+0800
     /// (Latin, Greek, Cyrillic, combining marks: most of what folds) are kept in a flat table.
-    private var folded: [UInt32: [UInt8]] = [:]
-    private var small = [[UInt8]?](repeating: nil, count: 0x800)
+    private struct Tables {
+        var folded: [UInt32: [UInt8]] = [:]
+        var small = [[UInt8]?](repeating: nil, count: 0x800)
+    }
+    /// SQLite's search function folds rows on whatever thread runs the query.
+    private let tables = Mutex(Tables())
 
     private init(caseInsensitive: Bool) {
         self.caseInsensitive = caseInsensitive
@@ -61,40 +65,40 @@ final class AccentFolder: @unchecked Sendable {
     @discardableResult
     private func fold(_ bytes: UnsafeBufferPointer<UInt8>, into output: inout [UInt8], stop: ([UInt8]) -> Bool) -> Bool {
         output.reserveCapacity(bytes.count)
-        lock.lock()
-        defer { lock.unlock() }
-        var index = 0
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte < 0x80 {
-                output.append(caseInsensitive && byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte)
-                index += 1
-                if byte == 0x20, stop(output) { return true }
-                continue
-            }
-            let (scalar, length) = Self.decode(bytes, at: index)
-            index += length
-            guard let scalar else {
-                output.append(byte)
-                continue
-            }
-            if scalar.value < 0x800 {
-                if let known = small[Int(scalar.value)] {
+        return tables.withLock { tables in
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte < 0x80 {
+                    output.append(caseInsensitive && byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte)
+                    index += 1
+                    if byte == 0x20, stop(output) { return true }
+                    continue
+                }
+                let (scalar, length) = Self.decode(bytes, at: index)
+                index += length
+                guard let scalar else {
+                    output.append(byte)
+                    continue
+                }
+                if scalar.value < 0x800 {
+                    if let known = tables.small[Int(scalar.value)] {
+                        output.append(contentsOf: known)
+                    } else {
+                        let value = foldedBytes(of: scalar)
+                        tables.small[Int(scalar.value)] = value
+                        output.append(contentsOf: value)
+                    }
+                } else if let known = tables.folded[scalar.value] {
                     output.append(contentsOf: known)
                 } else {
                     let value = foldedBytes(of: scalar)
-                    small[Int(scalar.value)] = value
+                    if tables.folded.count < 200_000 { tables.folded[scalar.value] = value }
                     output.append(contentsOf: value)
                 }
-            } else if let known = folded[scalar.value] {
-                output.append(contentsOf: known)
-            } else {
-                let value = foldedBytes(of: scalar)
-                if folded.count < 200_000 { folded[scalar.value] = value }
-                output.append(contentsOf: value)
             }
+            return false
         }
-        return false
     }
 
     private func foldedBytes(of scalar: Unicode.Scalar) -> [UInt8] {

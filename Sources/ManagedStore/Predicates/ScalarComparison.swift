@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// One value as SQLite sees it: the common ground on which the in-memory evaluator and the SQL
 /// functions compare, so both paths give the same answers.
@@ -176,16 +177,14 @@ enum StringMatching {
 
 /// Folded forms of characters, computed once with Foundation and reused: folding a whole string
 /// character by character gives the same result as folding it at once, far faster.
-final class FoldingCache: @unchecked Sendable {
+final class FoldingCache: Sendable {
     static let shared = FoldingCache()
-    private let lock = NSLock()
-    private var characters: [UInt: [Character: String]] = [:]
+    /// Case-folded characters, by comparison options; predicates are evaluated on any thread.
+    private let characters = Mutex<[UInt: [Character: String]]>([:])
 
     func fold(_ text: String, _ options: String.CompareOptions) -> String {
         if options.contains(.diacriticInsensitive) { return foldScalars(text, options) }
-        lock.lock()
-        defer { lock.unlock() }
-        return foldCharacters(text, options)
+        return characters.withLock { tables in Self.foldCharacters(text, options, table: &tables[options.rawValue, default: [:]]) }
     }
 
     /// Without accents: `AccentFolder`, which SQLite's search function shares.
@@ -194,9 +193,7 @@ final class FoldingCache: @unchecked Sendable {
     }
 
     /// Case only, character by character (accents stay, precomposed).
-    private func foldCharacters(_ text: String, _ options: String.CompareOptions) -> String {
-        var table = characters[options.rawValue] ?? [:]
-        defer { characters[options.rawValue] = table }
+    private static func foldCharacters(_ text: String, _ options: String.CompareOptions, table: inout [Character: String]) -> String {
         var result = ""
         result.reserveCapacity(text.utf8.count)
         for character in text {
