@@ -11,20 +11,24 @@ public struct StoreExport {
         self.context = context
     }
 
-    /// Calls `write` with each line of output: text, or JSON (one document, written in pieces).
+    /// Calls `write` with each line of output: text, or JSON (one document, written in pieces:
+    /// the frame by hand, every object and name through `JSONEncoder`, so a large store streams).
     public func write(json: Bool, _ write: (String) -> Void) throws {
         let model = context.model
         let entities = model.entities.filter { !$0.isAbstract }.map(\.name).sorted()
-        if json { write("{\"version\":\(jsonString(model.name)),\"entities\":{") }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        func encode(_ value: some Encodable) throws -> String { String(decoding: try encoder.encode(value), as: UTF8.self) }
+        if json { write("{\"version\":\(try encode(model.name)),\"entities\":{") }
         for (entityIndex, entity) in entities.enumerated() {
             let objects = try context.fetchBatched(FetchRequest(entityName: entity, fetchBatchSize: 500, includesSubentities: false))
             if json {
-                write("\(entityIndex > 0 ? "," : "")\(jsonString(entity)):[")
+                write("\(entityIndex > 0 ? "," : "")\(try encode(entity)):[")
             } else {
                 write("\(entity) (\(objects.count))")
             }
             for (index, object) in objects.enumerated() {
-                write(json ? (index > 0 ? "," : "") + jsonObject(object) : "  " + textLine(object))
+                write(json ? (index > 0 ? "," : "") + (try encode(exported(object))) : "  " + textLine(object))
             }
             if let failure = objects.failure { throw failure }
             if json { write("]") }
@@ -32,12 +36,56 @@ public struct StoreExport {
         if json { write("}}") }
     }
 
-    private func properties(of object: ManagedObject) -> [(String, String, String)] {
+    /// One exported property value: JSON's own types, `{"base64": …}` for bytes, references as
+    /// `"Entity/pk"` strings.
+    enum Value: Encodable {
+        case null, integer(Int64), number(Double), bool(Bool), string(String), bytes(Data)
+        case reference(String), references([String])
+
+        func encode(to encoder: Encoder) throws {
+            var container = encoder.singleValueContainer()
+            switch self {
+            case .null: try container.encodeNil()
+            case .integer(let number): try container.encode(number)
+            case .number(let number): if number.isFinite { try container.encode(number) } else { try container.encodeNil() }
+            case .bool(let flag): try container.encode(flag)
+            case .string(let text), .reference(let text): try container.encode(text)
+            case .bytes(let data): try container.encode(["base64": data.base64EncodedString()])
+            case .references(let list): try container.encode(list)
+            }
+        }
+    }
+
+    /// An object as JSON: its primary key and every stored property by name.
+    struct Object: Encodable {
+        let pk: Int64
+        let properties: [String: Value]
+
+        private struct Key: CodingKey {
+            let stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+
+        func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode(pk, forKey: Key(stringValue: "pk"))
+            for (name, value) in properties { try container.encode(value, forKey: Key(stringValue: name)) }
+        }
+    }
+
+    private func exported(_ object: ManagedObject) -> Object {
+        Object(pk: object.objectID.primaryKey ?? 0,
+               properties: Dictionary(uniqueKeysWithValues: properties(of: object).map { ($0.name, $0.json) }))
+    }
+
+    private func properties(of object: ManagedObject) -> [(name: String, text: String, json: Value)] {
         let model = context.model
-        var result: [(String, String, String)] = []
+        var result: [(name: String, text: String, json: Value)] = []
         for attribute in model.allAttributes(of: object.entity.name).sorted(by: { $0.name < $1.name }) where !attribute.isTransient {
             let value = object.value(forKey: attribute.name)
-            result.append((attribute.name, value.map(textValue) ?? "nil", value.map(jsonValue) ?? "null"))
+            result.append((attribute.name, value.map(textValue) ?? "nil", value.map(jsonValue) ?? .null))
         }
         for relationship in model.allRelationships(of: object.entity.name).sorted(by: { $0.name < $1.name }) where !relationship.isTransient {
             let targets = relationship.isToMany ? object.objects(forKey: relationship.name)
@@ -45,43 +93,40 @@ public struct StoreExport {
             let ordered = relationship.isOrdered ? targets : targets.sorted { ($0.objectID.primaryKey ?? 0) < ($1.objectID.primaryKey ?? 0) }
             let references = ordered.map { "\($0.entity.name)/\($0.objectID.primaryKey ?? 0)" }
             let text = relationship.isToMany ? "[" + references.joined(separator: ", ") + "]" : (references.first ?? "nil")
-            let json = relationship.isToMany ? "[" + references.map(jsonString).joined(separator: ",") + "]" : (references.first.map(jsonString) ?? "null")
+            let json: Value = relationship.isToMany ? .references(references) : (references.first.map(Value.reference) ?? .null)
             result.append((relationship.name, text, json))
         }
         return result
     }
 
     private func textLine(_ object: ManagedObject) -> String {
-        "\(object.entity.name)/\(object.objectID.primaryKey ?? 0) " + properties(of: object).map { "\($0.0)=\($0.1)" }.joined(separator: " ")
-    }
-
-    private func jsonObject(_ object: ManagedObject) -> String {
-        let fields = [("\"pk\"", String(object.objectID.primaryKey ?? 0))] + properties(of: object).map { (jsonString($0.0), $0.2) }
-        return "{" + fields.map { "\($0.0):\($0.1)" }.joined(separator: ",") + "}"
+        "\(object.entity.name)/\(object.objectID.primaryKey ?? 0) " + properties(of: object).map { "\($0.name)=\($0.text)" }.joined(separator: " ")
     }
 
     private func textValue(_ value: AttributeValue) -> String {
         switch value {
-        case .string(let text): return jsonString(text)
+        case .string(let text): return quoted(text)
         case .data(let bytes): return "<\(bytes.count) bytes sha256:\(Data(SHA256.hash(data: bytes)).hexString.prefix(16))>"
         case .date(let date): return String(date.timeIntervalSinceReferenceDate)
         default: return value.displayText
         }
     }
 
-    private func jsonValue(_ value: AttributeValue) -> String {
+    private func jsonValue(_ value: AttributeValue) -> Value {
         switch value {
-        case .integer(let number): return String(number)
-        case .double(let number): return number.isFinite ? String(number) : "null"
-        case .bool(let flag): return flag ? "true" : "false"
-        case .date(let date): return String(date.timeIntervalSinceReferenceDate)
-        case .data(let bytes): return "{\"base64\":\"\(bytes.base64EncodedString())\"}"
-        default: return jsonString(value.displayText)
+        case .integer(let number): return .integer(number)
+        case .double(let number): return .number(number)
+        case .bool(let flag): return .bool(flag)
+        case .date(let date): return .number(date.timeIntervalSinceReferenceDate)
+        case .data(let bytes): return .bytes(bytes)
+        default: return .string(value.displayText)
         }
     }
 
-    private func jsonString(_ text: String) -> String {
-        let data = (try? JSONEncoder().encode(text)) ?? Data("\"\"".utf8)
-        return String(decoding: data, as: UTF8.self)
+    /// A string as the text export shows it: quoted and escaped as in JSON, so every value stays on its line.
+    private func quoted(_ text: String) -> String {
+        let encoder = JSONEncoder()
+        // Encoding a String cannot fail; the fallback keeps the line readable all the same.
+        return (try? encoder.encode(text)).map { String(decoding: $0, as: UTF8.self) } ?? "\"\(text)\""
     }
 }
