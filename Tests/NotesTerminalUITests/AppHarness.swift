@@ -11,6 +11,9 @@ struct AppHarness {
     let stack: UnCloudNotesStack
     let book: NoteBook
     let app: NotesApp
+    /// Background searches and index builds wait here until the test runs them.
+    let searches = ManualExecutor()
+    let indexing = ManualExecutor()
 
     static let png = TestImages.encoded(width: 64, height: 32, format: "png")
 
@@ -28,7 +31,7 @@ struct AppHarness {
         }
         app = try NotesApp(book: book, storePath: "/home/ann/.local/share/uncloudnotes/UnCloudNotesDataModel.sqlite",
                            versionLabel: stack.versionLabel, colors: colors, locale: Locale(identifier: "en_US_POSIX"),
-                           timeZone: TimeZone(identifier: "UTC")!)
+                           timeZone: TimeZone(identifier: "UTC")!, searchExecutor: searches, indexExecutor: indexing)
     }
 
     static let sampleNotes: [(String, String, Int)] = [
@@ -46,6 +49,13 @@ struct AppHarness {
 
     func type(_ text: String) {
         for character in text { _ = app.handle(.character(character)) }
+    }
+
+    /// Lets the index build and every search finish, and the app take their answers.
+    func finishBackgroundWork() {
+        indexing.runAll()
+        searches.runAll()
+        app.receiveBackgroundWork()
     }
 
     func screen(_ width: Int = 80, _ height: Int = 24) -> String {

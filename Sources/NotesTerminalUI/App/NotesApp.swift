@@ -86,6 +86,9 @@ public final class NotesApp {
     /// While typing a search; the filter applies as it is typed.
     var searchInput: TextBuffer?
     var searchText = ""
+    /// The search typed last runs here; `searchPending` until its full answer is taken.
+    let backgroundSearch: BackgroundSearch
+    var searchPending = false
     var noteCount = 0
     var previews = PreviewCache()
     /// The store's version when last read (see `catchUpWithStore`).
@@ -97,9 +100,16 @@ public final class NotesApp {
     var lastDetailMaxScroll = 0
     var lastHelpMaxScroll = 0
 
+    /// - Parameters:
+    ///   - searchExecutor: runs searches off the key loop (tests pass one they drive by hand).
+    ///   - indexExecutor: builds the search index, apart from searches so they need not wait for it.
     public init(book: NoteBook, storePath: String, versionLabel: String, colors: ColorSupport,
-                locale: Locale = .current, timeZone: TimeZone = .current) throws {
+                locale: Locale = .current, timeZone: TimeZone = .current,
+                searchExecutor: any BackgroundExecutor = SerialQueueExecutor(label: "uncloudnotes.search"),
+                indexExecutor: any BackgroundExecutor = SerialQueueExecutor(label: "uncloudnotes.search-index")) throws {
         self.book = book
+        backgroundSearch = BackgroundSearch(storeURL: book.context.store.url, model: book.context.model,
+                                            searchExecutor: searchExecutor, indexExecutor: indexExecutor)
         self.storePath = storePath
         self.versionLabel = versionLabel
         self.colors = colors
@@ -165,6 +175,9 @@ public final class NotesApp {
     /// Reads the list again (after a change or a new search), keeping the selection on `noteID`.
     /// Previews stay cached: a search keystroke must not decode images again.
     func reload(selecting noteID: ObjectID? = nil) throws {
+        // This answer is newer than any search under way.
+        backgroundSearch.cancelAll()
+        searchPending = false
         let keep = noteID ?? selectedNote?.objectID
         results = try book.notes(matching: searchText.isEmpty ? nil : NoteBook.searchPredicate(searchText))
         noteCount = try book.count()

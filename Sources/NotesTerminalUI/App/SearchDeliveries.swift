@@ -1,0 +1,21 @@
+import ManagedStore
+import UnCloudNotesKit
+
+extension NotesApp {
+    /// Whether a search is under way: the runner then wakes often to take its answer.
+    public var isWaitingForBackgroundWork: Bool { searchPending }
+
+    /// Shows what the latest search found since the last call (answers of superseded searches
+    /// never get here). Returns whether the list changed, to redraw.
+    @discardableResult
+    public func receiveBackgroundWork() -> Bool {
+        guard let latest = backgroundSearch.takeDeliveries().last else { return false }
+        if let failure = latest.failure { message = failure }
+        let ids = latest.primaryKeys.map { ObjectID(entityName: "Note", primaryKey: $0) }
+        results = book.context.results(for: ids, batchSize: BackgroundSearch.firstPageSize)
+        // The full answer starts with the first page, so a selection made meanwhile stays put.
+        selected = min(selected, max(0, results.count - 1))
+        if latest.isComplete { searchPending = false }
+        return true
+    }
+}
