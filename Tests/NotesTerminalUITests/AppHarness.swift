@@ -14,6 +14,7 @@ struct AppHarness {
     /// Background searches and index builds wait here until the test runs them.
     let searches = ManualExecutor()
     let indexing = ManualExecutor()
+    let previewing = ManualExecutor()
 
     static let png = TestImages.encoded(width: 64, height: 32, format: "png")
 
@@ -31,7 +32,8 @@ struct AppHarness {
         }
         app = try NotesApp(book: book, storePath: "/home/ann/.local/share/uncloudnotes/UnCloudNotesDataModel.sqlite",
                            versionLabel: stack.versionLabel, colors: colors, locale: Locale(identifier: "en_US_POSIX"),
-                           timeZone: TimeZone(identifier: "UTC")!, searchExecutor: searches, indexExecutor: indexing)
+                           timeZone: TimeZone(identifier: "UTC")!, searchExecutor: searches, indexExecutor: indexing,
+                           previewExecutor: previewing)
     }
 
     static let sampleNotes: [(String, String, Int)] = [
@@ -51,11 +53,19 @@ struct AppHarness {
         for character in text { _ = app.handle(.character(character)) }
     }
 
-    /// Lets the index build and every search finish, and the app take their answers.
+    /// Lets the index build, every search and preview finish, and the app take their answers.
     func finishBackgroundWork() {
         indexing.runAll()
         searches.runAll()
+        previewing.runAll()
         app.receiveBackgroundWork()
+    }
+
+    /// The screen once the previews it asks for are made.
+    func settledRender(width: Int, height: Int) -> CellBuffer {
+        _ = app.render(width: width, height: height)
+        finishBackgroundWork()
+        return app.render(width: width, height: height)
     }
 
     func screen(_ width: Int = 80, _ height: Int = 24) -> String {

@@ -1,21 +1,24 @@
 import Foundation
 import ManagedStore
 import Testing
+import TestSupport
 @testable import NotesTerminalUI
 import UnCloudNotesKit
 
 @Suite("Search runs off the key loop")
 struct BackgroundSearchTests {
+    init() { DisplayWidth.configureLocale() }
+
     @Test("typing shows the query at once; the matches arrive when the background search ends")
     func typingNeverWaits() throws {
         let harness = try AppHarness()
         harness.press(.character("/"))
         harness.type("tent")
         #expect(harness.searches.pendingCount == 4, "each keystroke hands its search over and returns")
-        #expect(harness.screen().contains("Search: tent  (searching)"))
+        #expect(harness.screen().contains("Search: tent▏  (searching)"))
         #expect(harness.screen().contains("Groceries"), "the list stays as it was until the answer comes")
         harness.finishBackgroundWork()
-        #expect(harness.screen().contains("Search: tent  (1 found)"))
+        #expect(harness.screen().contains("Search: tent▏  (1 found)"))
         #expect(harness.screen().contains("Trip") && !harness.screen().contains("Groceries"))
         #expect(!harness.app.isWaitingForBackgroundWork)
     }
@@ -30,7 +33,7 @@ struct BackgroundSearchTests {
         #expect(!harness.app.receiveBackgroundWork(), "the answer for “milk” is not the one asked for now")
         #expect(harness.screen().contains("(searching)") && harness.screen().contains("Trip"))
         harness.finishBackgroundWork()
-        #expect(harness.screen().contains("Search: milkx  (0 found)"))
+        #expect(harness.screen().contains("Search: milkx▏  (0 found)"))
     }
 
     @Test("Esc answers at once and cancels the search under way")
@@ -78,6 +81,20 @@ struct BackgroundSearchTests {
         harness.type("t")
         #expect(harness.indexing.pendingCount == 0, "the index is built once")
         harness.finishBackgroundWork()
-        #expect(harness.screen().contains("Search: tent  (1 found)") && harness.screen().contains("Trip"))
+        #expect(harness.screen().contains("Search: tent▏  (1 found)") && harness.screen().contains("Trip"))
+    }
+}
+
+@Suite("Previews are decoded at their size")
+struct PreviewDecodingTests {
+    @Test("a 12-megapixel JPEG is decoded at the preview's size, not at its own")
+    func decodedAtPreviewSize() throws {
+        let folder = try TemporaryFolder()
+        let jpeg = try folder.writeImage(named: "camera.jpg", width: 4000, height: 3000, format: "jpeg")
+        let image = try NoteImage(contentsOf: jpeg)
+        let decoded = try image.decoded(fittingWidth: 160, height: 120)
+        #expect(decoded.width == 160 && decoded.height == 120)
+        let cells = try ImagePreview.cells(for: image, columns: 40, rows: 12, colors: ColorSupport(depth: .none))
+        #expect(cells.count <= 12 && cells.allSatisfy { $0.count <= 40 } && !cells.isEmpty)
     }
 }

@@ -73,6 +73,6 @@ extension NotesApp {
         let imageRows = area.height - textRows - 1
         guard imageRows >= 3 else { return }
         let cells = preview(latest, note: note, index: note.attachments.count - 1, columns: area.width, rows: imageRows)
-        place(cells, into: &buffer, top: area.top + textRows + 1, left: area.left)
+        placePreview(cells, into: &buffer, area: area, top: textRows + 1)
     }
 }
