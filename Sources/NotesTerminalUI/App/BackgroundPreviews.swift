@@ -23,17 +23,17 @@ final class BackgroundPreviews: @unchecked Sendable {
     }
 
     /// Whether previews are being made: the key loop then wakes often to show them.
-    var isBusy: Bool { locked { inFlight > 0 || !finished.isEmpty } }
+    var isBusy: Bool { lock.withLock { inFlight > 0 || !finished.isEmpty } }
 
     /// Starts making the preview of `image` at this size.
     func request(key: String, image: NoteImage, columns: Int, rows: Int, colors: ColorSupport) {
-        let asked = locked { () -> Int in
+        let asked = lock.withLock { () -> Int in
             inFlight += 1
             return generation
         }
         executor.run { [self] in
             let cells = (try? ImagePreview.cells(for: image, columns: columns, rows: rows, colors: colors)) ?? []
-            locked {
+            lock.withLock {
                 inFlight -= 1
                 if asked == generation { finished.append(Finished(key: key, cells: cells)) }
             }
@@ -42,7 +42,7 @@ final class BackgroundPreviews: @unchecked Sendable {
 
     /// Forgets previews under way and not yet taken: the images they show may have changed.
     func cancelAll() {
-        locked {
+        lock.withLock {
             generation += 1
             finished = []
         }
@@ -50,15 +50,9 @@ final class BackgroundPreviews: @unchecked Sendable {
 
     /// Takes the previews finished since the last call.
     func takeFinished() -> [Finished] {
-        locked {
+        lock.withLock {
             defer { finished = [] }
             return finished
         }
-    }
-
-    private func locked<T>(_ body: () throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body()
     }
 }

@@ -47,7 +47,7 @@ final class BackgroundSearch: @unchecked Sendable {
     /// Starts searching for `text`, superseding any earlier search; returns its generation.
     @discardableResult
     func start(_ text: String) -> Int {
-        let generation = locked { () -> Int in
+        let generation = lock.withLock { () -> Int in
             latestGeneration += 1
             return latestGeneration
         }
@@ -60,12 +60,12 @@ final class BackgroundSearch: @unchecked Sendable {
 
     /// Drops every search under way (the key loop answered the question itself).
     func cancelAll() {
-        locked { latestGeneration += 1 }
+        lock.withLock { latestGeneration += 1 }
     }
 
     /// Takes what finished searches found, those of the latest search only, oldest first.
     func takeDeliveries() -> [Delivery] {
-        locked {
+        lock.withLock {
             let current = deliveries.filter { $0.generation == latestGeneration }
             deliveries = []
             return current
@@ -73,11 +73,11 @@ final class BackgroundSearch: @unchecked Sendable {
     }
 
     private func isCurrent(_ generation: Int) -> Bool {
-        locked { generation == latestGeneration }
+        lock.withLock { generation == latestGeneration }
     }
 
     private func deliver(_ delivery: Delivery) {
-        locked {
+        lock.withLock {
             guard delivery.generation == latestGeneration else { return }
             deliveries.append(delivery)
         }
@@ -87,7 +87,7 @@ final class BackgroundSearch: @unchecked Sendable {
         guard isCurrent(generation) else { return }
         do {
             let book = try ownBook()
-            let useIndex = locked { indexState == .ready }
+            let useIndex = lock.withLock { indexState == .ready }
             let firstPage = try primaryKeys(of: text, in: book, useIndex: useIndex, limit: Self.firstPageSize)
             if firstPage.count < Self.firstPageSize {
                 deliver(Delivery(generation: generation, primaryKeys: firstPage, isComplete: true, failure: nil))
@@ -132,7 +132,7 @@ final class BackgroundSearch: @unchecked Sendable {
     /// Builds (or brings up to date) the index beside the store on its own queue and connection,
     /// once; when that fails, searches go on scanning.
     private func buildIndexOnce() {
-        let shouldStart = locked { () -> Bool in
+        let shouldStart = lock.withLock { () -> Bool in
             guard indexState == .notStarted else { return false }
             indexState = .building
             return true
@@ -147,13 +147,7 @@ final class BackgroundSearch: @unchecked Sendable {
             } catch {
                 state = .failed
             }
-            locked { indexState = state }
+            lock.withLock { indexState = state }
         }
-    }
-
-    private func locked<T>(_ body: () throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body()
     }
 }
