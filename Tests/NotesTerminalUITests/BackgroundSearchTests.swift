@@ -36,6 +36,22 @@ struct BackgroundSearchTests {
         #expect(harness.screen().contains("Search: milkx▏  (0 found)"))
     }
 
+    @Test("a save reads the list at once; an older background answer does not overwrite it")
+    func saveSupersedesSearch() throws {
+        let harness = try AppHarness()
+        harness.press(.character("/"))
+        harness.type("milk")
+        harness.searches.runAll()
+        harness.press(.enter, .character("n"))
+        harness.type("Milk run")
+        harness.press(.control("s"))
+        // A new note clears the search, so it shows among all the notes.
+        #expect(!harness.screen().contains("Search:") && harness.app.results.count == 5)
+        harness.finishBackgroundWork()
+        #expect(harness.app.results.count == 5, "the answer for “milk” came too late to count")
+        #expect(harness.screen().contains("Milk run") && harness.screen().contains("Trip"))
+    }
+
     @Test("Esc answers at once and cancels the search under way")
     func escapeCancels() throws {
         let harness = try AppHarness()
