@@ -44,9 +44,8 @@ final class BackgroundSearch: @unchecked Sendable {
         self.indexExecutor = indexExecutor
     }
 
-    /// Starts searching for `text`, superseding any earlier search; returns its generation.
-    @discardableResult
-    func start(_ text: String) -> Int {
+    /// Starts searching for `text`, superseding any earlier search.
+    func start(_ text: String) {
         let generation = lock.withLock { () -> Int in
             latestGeneration += 1
             return latestGeneration
@@ -55,7 +54,6 @@ final class BackgroundSearch: @unchecked Sendable {
             buildIndexOnce()
         }
         searchExecutor.run { [self] in search(text, generation: generation) }
-        return generation
     }
 
     /// Drops every search under way (the key loop answered the question itself).
