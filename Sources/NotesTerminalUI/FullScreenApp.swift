@@ -21,11 +21,14 @@ public enum FullScreenApp {
         let app = try NotesApp(book: book, storePath: stack.storeURL.path, versionLabel: stack.versionLabel, colors: screen.colors)
         app.message = screen.notice
         while true {
+            app.receiveBackgroundWork()
             let size = screen.size
             screen.draw(app.render(width: size.columns, height: size.rows))
-            // Idle for a second: look for changes other processes made to the store.
-            guard let key = screen.readKey(timeoutMilliseconds: 1000) else {
-                app.catchUpWithStore()
+            // While a search runs, wake often to show its matches; otherwise, idle for a second
+            // means looking for changes other processes made to the store.
+            let waiting = app.isWaitingForBackgroundWork
+            guard let key = screen.readKey(timeoutMilliseconds: waiting ? 30 : 1000) else {
+                if !waiting { app.catchUpWithStore() }
                 continue
             }
             switch app.handle(key) {

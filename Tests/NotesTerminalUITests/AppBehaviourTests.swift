@@ -64,6 +64,7 @@ struct AppBehaviourTests {
         let harness = try AppHarness()
         harness.press(.character("/"))
         harness.type("TENT")
+        harness.finishBackgroundWork()
         #expect(harness.screen().contains("(1 found)"))
         #expect(harness.screen().contains("Trip") && !harness.screen().contains("Groceries"))
         harness.press(.escape)
@@ -71,6 +72,7 @@ struct AppBehaviourTests {
         harness.press(.character("/"))
         harness.type("中文")
         harness.press(.enter)
+        harness.finishBackgroundWork()
         #expect(harness.screen().contains("(1 found)"))
     }
 

@@ -11,6 +11,10 @@ struct AppHarness {
     let stack: UnCloudNotesStack
     let book: NoteBook
     let app: NotesApp
+    /// Background searches and index builds wait here until the test runs them.
+    let searches = ManualExecutor()
+    let indexing = ManualExecutor()
+    let previewing = ManualExecutor()
 
     static let png = TestImages.encoded(width: 64, height: 32, format: "png")
 
@@ -28,7 +32,8 @@ struct AppHarness {
         }
         app = try NotesApp(book: book, storePath: "/home/ann/.local/share/uncloudnotes/UnCloudNotesDataModel.sqlite",
                            versionLabel: stack.versionLabel, colors: colors, locale: Locale(identifier: "en_US_POSIX"),
-                           timeZone: TimeZone(identifier: "UTC")!)
+                           timeZone: TimeZone(identifier: "UTC")!, searchExecutor: searches, indexExecutor: indexing,
+                           previewExecutor: previewing)
     }
 
     static let sampleNotes: [(String, String, Int)] = [
@@ -46,6 +51,21 @@ struct AppHarness {
 
     func type(_ text: String) {
         for character in text { _ = app.handle(.character(character)) }
+    }
+
+    /// Lets the index build, every search and preview finish, and the app take their answers.
+    func finishBackgroundWork() {
+        indexing.runAll()
+        searches.runAll()
+        previewing.runAll()
+        app.receiveBackgroundWork()
+    }
+
+    /// The screen once the previews it asks for are made.
+    func settledRender(width: Int, height: Int) -> CellBuffer {
+        _ = app.render(width: width, height: height)
+        finishBackgroundWork()
+        return app.render(width: width, height: height)
     }
 
     func screen(_ width: Int = 80, _ height: Int = 24) -> String {

@@ -10,14 +10,14 @@ struct ScreenSnapshotTests {
     @Test("the list at 80x24 and at 200x60, with CJK titles and image markers", arguments: [(80, 24), (200, 60)])
     func list(width: Int, height: Int) throws {
         let harness = try AppHarness()
-        #expect(try Snapshot.matches(harness.app.render(width: width, height: height), named: "list-\(width)x\(height)"))
+        #expect(try Snapshot.matches(harness.settledRender(width: width, height: height), named: "list-\(width)x\(height)"))
     }
 
     @Test("a note with images at 80x24 and 200x60", arguments: [(80, 24), (200, 60)])
     func detail(width: Int, height: Int) throws {
         let harness = try AppHarness()
         harness.press(.home, .enter)
-        #expect(try Snapshot.matches(harness.app.render(width: width, height: height), named: "detail-\(width)x\(height)"))
+        #expect(try Snapshot.matches(harness.settledRender(width: width, height: height), named: "detail-\(width)x\(height)"))
     }
 
     @Test("the editor wraps CJK text by display width and shows the cursor")
@@ -34,7 +34,8 @@ struct ScreenSnapshotTests {
         let small = harness.screen(40, 10)
         #expect(small.contains("Terminal too small"))
         #expect(small.contains("need 50x12, have 40x10"))
-        #expect(try Snapshot.matches(harness.screen(80, 24), named: "list-after-resize-80x24"))
+        #expect(try Snapshot.matches(harness.settledRender(width: 80, height: 24).lines.joined(separator: "\n"),
+                                     named: "list-after-resize-80x24"))
         #expect(harness.screen(80, 24).components(separatedBy: "\n").count == 24)
     }
 

@@ -63,12 +63,18 @@ extension NotesApp {
         return .none
     }
 
+    /// The query changes at once; its matches arrive from the background (`receiveBackgroundWork`).
     private func applySearch(_ input: TextBuffer) throws {
         searchInput = input
         searchText = input.text
         selected = 0
-        try reload(selecting: nil)
-        selected = 0
+        if searchText.isEmpty {
+            try reload(selecting: nil)
+            selected = 0
+        } else {
+            backgroundSearch.start(searchText)
+            searchPending = true
+        }
     }
 
     func confirmDelete(_ note: ManagedObject, returningTo previous: Screen) {

@@ -86,6 +86,10 @@ public final class NotesApp {
     /// While typing a search; the filter applies as it is typed.
     var searchInput: TextBuffer?
     var searchText = ""
+    /// The search typed last runs here; `searchPending` until its full answer is taken.
+    let backgroundSearch: BackgroundSearch
+    let backgroundPreviews: BackgroundPreviews
+    var searchPending = false
     var noteCount = 0
     var previews = PreviewCache()
     /// The store's version when last read (see `catchUpWithStore`).
@@ -97,9 +101,19 @@ public final class NotesApp {
     var lastDetailMaxScroll = 0
     var lastHelpMaxScroll = 0
 
+    /// - Parameters:
+    ///   - searchExecutor: runs searches off the key loop (tests pass one they drive by hand).
+    ///   - indexExecutor: builds the search index, apart from searches so they need not wait for it.
+    ///   - previewExecutor: decodes and renders image previews.
     public init(book: NoteBook, storePath: String, versionLabel: String, colors: ColorSupport,
-                locale: Locale = .current, timeZone: TimeZone = .current) throws {
+                locale: Locale = .current, timeZone: TimeZone = .current,
+                searchExecutor: any BackgroundExecutor = SerialQueueExecutor(label: "uncloudnotes.search"),
+                indexExecutor: any BackgroundExecutor = SerialQueueExecutor(label: "uncloudnotes.search-index"),
+                previewExecutor: any BackgroundExecutor = SerialQueueExecutor(label: "uncloudnotes.previews")) throws {
         self.book = book
+        backgroundSearch = BackgroundSearch(storeURL: book.context.store.url, model: book.context.model,
+                                            searchExecutor: searchExecutor, indexExecutor: indexExecutor)
+        backgroundPreviews = BackgroundPreviews(executor: previewExecutor)
         self.storePath = storePath
         self.versionLabel = versionLabel
         self.colors = colors
@@ -159,12 +173,16 @@ public final class NotesApp {
     /// are made again; then the list is read again.
     func storeChanged(selecting noteID: ObjectID? = nil) throws {
         previews.removeAll()
+        backgroundPreviews.cancelAll()
         try reload(selecting: noteID)
     }
 
     /// Reads the list again (after a change or a new search), keeping the selection on `noteID`.
     /// Previews stay cached: a search keystroke must not decode images again.
     func reload(selecting noteID: ObjectID? = nil) throws {
+        // This answer is newer than any search under way.
+        backgroundSearch.cancelAll()
+        searchPending = false
         let keep = noteID ?? selectedNote?.objectID
         results = try book.notes(matching: searchText.isEmpty ? nil : NoteBook.searchPredicate(searchText))
         noteCount = try book.count()
@@ -215,25 +233,32 @@ public final class NotesApp {
 }
 
 /// Rendered image previews, by note, attachment and size, so scrolling, searching and redrawing
-/// do not decode again.
+/// do not decode again. A preview not yet made is asked for once and shown when it arrives.
 struct PreviewCache {
     private var entries: [String: [[Cell]]] = [:]
     private var order: [String] = []
+    private var requested: Set<String> = []
     /// How many previews were made (decoded and rendered), not taken from the cache.
     private(set) var madeCount = 0
 
-    mutating func cells(key: String, make: () -> [[Cell]]) -> [[Cell]] {
+    /// The cached cells, or nil after calling `request` (only the first time for a key).
+    mutating func cells(key: String, request: () -> Void) -> [[Cell]]? {
         if let known = entries[key] { return known }
-        let made = make()
+        if requested.insert(key).inserted { request() }
+        return nil
+    }
+
+    mutating func store(_ cells: [[Cell]], key: String) {
+        guard requested.remove(key) != nil else { return }
         madeCount += 1
-        entries[key] = made
+        entries[key] = cells
         order.append(key)
         if order.count > 16 { entries.removeValue(forKey: order.removeFirst()) }
-        return made
     }
 
     mutating func removeAll() {
         entries = [:]
         order = []
+        requested = []
     }
 }

@@ -48,10 +48,7 @@ extension NotesApp {
         let rows = imageArea.height - top - 1
         guard rows >= 2 else { return }
         let cells = preview(attachment, note: note, index: index, columns: imageArea.width, rows: rows)
-        if cells.isEmpty {
-            buffer.put("(this image cannot be shown)", in: imageArea, row: top + 1, style: .dim)
-        }
-        place(cells, into: &buffer, top: imageArea.top + top + 1, left: imageArea.left)
+        placePreview(cells, into: &buffer, area: imageArea, top: top + 1)
     }
 
     /// A reversed marker at the right end of a row, saying the text goes on beyond the area.

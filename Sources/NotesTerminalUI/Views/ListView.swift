@@ -7,7 +7,7 @@ extension NotesApp {
     /// when the terminal is wide, or below it when it is tall.
     func drawList(into buffer: inout CellBuffer, area: Rect) {
         let header = searchInput != nil || !searchText.isEmpty
-            ? "Search: \(searchInput?.text ?? searchText)\(searchInput != nil ? "▏" : "")  (\(results.count) found)"
+            ? "Search: \(searchInput?.text ?? searchText)\(searchInput != nil ? "▏" : "")  (\(searchPending ? "searching" : "\(results.count) found"))"
             : "Notes"
         buffer.put(CellBuffer.truncate(header, to: area.width), in: area, row: 0, style: .bold)
         let body = Rect(top: area.top + 1, left: area.left, width: area.width, height: area.height - 1)
@@ -73,6 +73,6 @@ extension NotesApp {
         let imageRows = area.height - textRows - 1
         guard imageRows >= 3 else { return }
         let cells = preview(latest, note: note, index: note.attachments.count - 1, columns: area.width, rows: imageRows)
-        place(cells, into: &buffer, top: area.top + textRows + 1, left: area.left)
+        placePreview(cells, into: &buffer, area: area, top: textRows + 1)
     }
 }

@@ -95,13 +95,23 @@ extension NotesApp {
         date.map { dates.string(from: $0) } ?? "—"
     }
 
-    /// A cached image preview of a note's attachment.
-    func preview(_ attachment: AttachmentSnapshot, note: NoteSnapshot, index: Int, columns: Int, rows: Int) -> [[Cell]] {
+    /// A cached image preview of a note's attachment; nil while it is being made in the background.
+    func preview(_ attachment: AttachmentSnapshot, note: NoteSnapshot, index: Int, columns: Int, rows: Int) -> [[Cell]]? {
         guard let data = attachment.imageData else { return [] }
         let key = "\(note.id)#\(index)#\(data.count)#\(columns)x\(rows)"
         return previews.cells(key: key) {
-            (try? ImagePreview.cells(for: NoteImage(storedData: data), columns: columns, rows: rows, colors: colors)) ?? []
+            backgroundPreviews.request(key: key, image: NoteImage(storedData: data), columns: columns, rows: rows, colors: colors)
         }
+    }
+
+    /// Where a preview goes: its cells, or a line saying it is on its way or cannot be shown.
+    func placePreview(_ cells: [[Cell]]?, into buffer: inout CellBuffer, area: Rect, top: Int) {
+        guard let cells else {
+            buffer.put("(loading the image)", in: area, row: top, style: .dim)
+            return
+        }
+        if cells.isEmpty { buffer.put("(this image cannot be shown)", in: area, row: top, style: .dim) }
+        place(cells, into: &buffer, top: area.top + top, left: area.left)
     }
 
     func place(_ cells: [[Cell]], into buffer: inout CellBuffer, top: Int, left: Int) {

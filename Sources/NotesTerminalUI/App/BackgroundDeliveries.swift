@@ -1,0 +1,32 @@
+import ManagedStore
+import UnCloudNotesKit
+
+extension NotesApp {
+    /// Whether a search or a preview is under way: the runner then wakes often to take it.
+    public var isWaitingForBackgroundWork: Bool { searchPending || backgroundPreviews.isBusy }
+
+    /// Shows what the latest search found and the previews made since the last call (answers
+    /// of superseded searches never get here). Returns whether the screen changed, to redraw.
+    @discardableResult
+    public func receiveBackgroundWork() -> Bool {
+        let previewsArrived = receivePreviews()
+        return receiveSearchAnswer() || previewsArrived
+    }
+
+    private func receivePreviews() -> Bool {
+        let finished = backgroundPreviews.takeFinished()
+        for preview in finished { previews.store(preview.cells, key: preview.key) }
+        return !finished.isEmpty
+    }
+
+    private func receiveSearchAnswer() -> Bool {
+        guard let latest = backgroundSearch.takeDeliveries().last else { return false }
+        if let failure = latest.failure { message = failure }
+        let ids = latest.primaryKeys.map { ObjectID(entityName: "Note", primaryKey: $0) }
+        results = book.context.results(for: ids, batchSize: BackgroundSearch.firstPageSize)
+        // The full answer starts with the first page, so a selection made meanwhile stays put.
+        selected = min(selected, max(0, results.count - 1))
+        if latest.isComplete { searchPending = false }
+        return true
+    }
+}
