@@ -27,4 +27,22 @@ struct MigrationDamageTests {
         let left = try FileManager.default.contentsOfDirectory(atPath: folder.url.path)
         #expect(!left.contains { $0.contains(".migrating") || $0.hasSuffix("-wal") || $0.hasSuffix("-shm") }, "\(left)")
     }
+
+    @Test("an unreadable Z_PRIMARYKEY row fails the v1 -> v2 migration (in place) with one line, never a signal; the store is unchanged",
+          arguments: [
+              ("UPDATE Z_PRIMARYKEY SET Z_MAX = 'x' WHERE Z_ENT = 1", "Z_PRIMARYKEY.Z_MAX holds \"x\""),
+              ("UPDATE Z_PRIMARYKEY SET Z_NAME = NULL WHERE Z_ENT = 1", "Z_PRIMARYKEY.Z_NAME holds NULL"),
+          ])
+    func unreadablePrimaryKeyCounter(damage: String, message: String) throws {
+        let folder = try TemporaryFolder()
+        let store = try ProjectFixtures.copyStore("v1", into: folder)
+        try StoreDamage.apply(sql: damage, to: store)
+        let before = try Data(contentsOf: store)
+        let result = try BuiltExecutable.run(["store", "migrate", store.path])
+        #expect(!result.endedBySignal)
+        #expect(result.exitCode == 1, "\(result.standardError)")
+        #expect(result.standardError.contains("the store does not match its model: \(message)"), "\(result.standardError)")
+        #expect(result.standardError.split(separator: "\n").count == 1, "\(result.standardError)")
+        #expect(try Data(contentsOf: store) == before)
+    }
 }
