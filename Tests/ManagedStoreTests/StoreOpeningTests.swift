@@ -103,7 +103,10 @@ struct StoreOpeningTests {
         }
         try store.close()
         #expect(try Self.permissions(of: url) == 0o600)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["private.sqlite"])
+        // openOrCreate takes the store's lock (0600) while it creates the store.
+        let lock = throughOpenOrCreate ? ["private.sqlite.lock"] : []
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: folder.url.path)) == Set(["private.sqlite"] + lock))
+        for file in lock { #expect(try Self.permissions(of: folder.url.appendingPathComponent(file)) == 0o600) }
     }
 
     private static func permissions(of file: URL) throws -> Int {

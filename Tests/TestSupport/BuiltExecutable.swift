@@ -39,17 +39,18 @@ public struct BuiltExecutable {
 }
 
 extension BuiltExecutable {
-    /// A running `uncloudnotes`, whose standard output is read line by line as it comes.
+    /// A running `uncloudnotes`, whose standard output (or, with `readingStandardError`, its
+    /// standard error) is read line by line as it comes.
     public final class Running {
         public let process = Process()
         private let output = Pipe()
         private var buffer = Data()
 
-        public init(_ arguments: [String]) throws {
+        public init(_ arguments: [String], readingStandardError: Bool = false) throws {
             process.executableURL = BuiltExecutable.url
             process.arguments = arguments
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
+            process.standardOutput = readingStandardError ? FileHandle.nullDevice : output
+            process.standardError = readingStandardError ? output : FileHandle.nullDevice
             process.standardInput = FileHandle.nullDevice
             try process.run()
         }

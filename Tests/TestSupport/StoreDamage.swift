@@ -34,6 +34,11 @@ public enum StoreDamage: String, CaseIterable, Sendable, CustomTestStringConvert
 
     /// Damages the store file in place; closing folds SQLite's `-wal` and `-shm` away.
     public func apply(to store: URL) throws {
+        try Self.apply(sql: sql, to: store)
+    }
+
+    /// Runs damaging SQL on the store file in place (a damage particular to one test).
+    public static func apply(sql: String, to store: URL) throws {
         let database = try DatabaseQueue(path: store.path)
         try database.writeWithoutTransaction { try $0.execute(sql: sql) }
         try database.close()

@@ -23,7 +23,13 @@ public enum InPlaceMigration {
         let destinationSchema = try StoreSchema(model: destination)
         let maxima = try store.database.read { db in
             try Row.fetchAll(db, sql: "SELECT Z_NAME, Z_MAX FROM Z_PRIMARYKEY").reduce(into: [String: Int64]()) {
-                $0[$1["Z_NAME"] as String] = $1["Z_MAX"] as Int64? ?? 0
+                let reader = RowReader(row: $1, table: "Z_PRIMARYKEY", path: url.path)
+                let name = try reader.value("Z_NAME")
+                guard let entityName = String.fromDatabaseValue(name) else {
+                    throw StoreError(path: url.path, mismatch: .unreadableValue(table: "Z_PRIMARYKEY", column: "Z_NAME",
+                                                                                primaryKey: nil, found: "\(name)"))
+                }
+                $0[entityName] = try reader.integer("Z_MAX") ?? 0
             }
         }
         let metadata = StoreMetadata(model: destination, storeUUID: store.metadata.storeUUID)

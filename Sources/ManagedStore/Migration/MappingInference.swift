@@ -182,7 +182,6 @@ private struct Inference {
     /// Each matched entity copies itself: attributes from `$source`, relationships through the
     /// mapping of their destination entity. Sub-entity rows are migrated by their own mappings.
     func mappingModel() -> MappingModel {
-        let names = Dictionary(uniqueKeysWithValues: entityMatches.map { ($0.key, "\($0.value)To\($0.key)") })
         let manager = ValueExpression.variable("manager")
         let mappings = destination.entities.compactMap { entity -> EntityMapping? in
             guard let sourceName = entityMatches[entity.name] else { return nil }
@@ -196,7 +195,7 @@ private struct Inference {
                               arguments: [.constant(.string(old)), .source(old)])
                 })
             }
-            return EntityMapping(name: names[entity.name]!, sourceEntityName: sourceName, destinationEntityName: entity.name,
+            return EntityMapping(name: "\(sourceName)To\(entity.name)", sourceEntityName: sourceName, destinationEntityName: entity.name,
                                  attributeMappings: attributes,
                                  relationshipMappings: relationships)
         }

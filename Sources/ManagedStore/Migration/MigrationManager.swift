@@ -68,7 +68,8 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
             try? destinationStore?.close()
             try? sourceStore.close()
             StoreFiles(url: destinationURL).remove()
-            if let error = error as? MigrationError { throw error }
+            // A store error names its file and what differs in it: callers react to it as it is.
+            if error is MigrationError || error is StoreError { throw error }
             throw MigrationError("the migration from \(sourceModel.name) to \(destinationModel.name) failed: \(error)")
         }
     }
@@ -103,6 +104,8 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
     private func run(sourceURL: URL) throws {
         try attachSource(sourceURL)
         defer { detachSource() }
+        try destinationStore.database.read(SourceRowCheck(schema: sourceStore.schema, attachedAs: "src",
+                                                          path: sourceStore.url.path).run)
         let mappings = mappingModel.entityMappings
         let sourceCounts = try mappings.indices.map(countSourceInstances)
         workTotal = max(1, 2 * sourceCounts.reduce(0, +) + 1)
@@ -171,9 +174,12 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
         }
     }
 
+    /// The source objects an entity mapping migrates: `from` is `src.<table> s WHERE …`.
+    typealias SourceSelection = (from: String, table: String, arguments: [DatabaseValue], residual: ObjectPredicate?)
+
     /// `src.<table> s WHERE …`: the source objects an entity mapping migrates, with as much of
     /// its filter as SQL can express; nil for a mapping without a source entity.
-    func sourceSelection(_ index: Int) throws -> (from: String, arguments: [DatabaseValue], residual: ObjectPredicate?)? {
+    func sourceSelection(_ index: Int) throws -> SourceSelection? {
         let mapping = mappingModel.entityMappings[index]
         guard let name = mapping.sourceEntityName, let entity = sourceStore.schema.entity(named: name) else { return nil }
         var conditions = ["s.Z_ENT = \(entity.number)"]
@@ -188,7 +194,7 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
             }
             residual = split.residual
         }
-        return ("src.\(entity.tableName) s WHERE " + conditions.joined(separator: " AND "), arguments, residual)
+        return ("src.\(entity.tableName) s WHERE " + conditions.joined(separator: " AND "), entity.tableName, arguments, residual)
     }
 
     // MARK: Stage 1
@@ -215,7 +221,7 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
     }
 
     /// Source objects of a selection, a batch at a time, by primary key.
-    private func forEachSourceBatch(_ selection: (from: String, arguments: [DatabaseValue], residual: ObjectPredicate?),
+    private func forEachSourceBatch(_ selection: SourceSelection,
                                     _ body: ([ManagedObject]) throws -> Void) throws {
         var last: Int64 = 0
         while true {
@@ -224,8 +230,8 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
                                  arguments: StatementArguments(selection.arguments + [last.databaseValue]))
             }
             guard let final = rows.last else { return }
-            last = final["Z_PK"]
-            let ids = rows.compactMap { row in sourceStore.schema.entity(number: row["Z_ENT"]).map { ObjectID(entityName: $0.name, primaryKey: row["Z_PK"]) } }
+            last = try sourceContext.rowReader(final, table: selection.table).primaryKey()
+            let ids = try rows.map { try sourceContext.rowReader($0, table: selection.table).objectID(in: sourceStore.schema) }
             try body(try sourceContext.materialize(ids))
             sourceContext.reset()
         }
@@ -276,9 +282,9 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
             let rows = try destinationStore.database.read { db in
                 try Row.fetchAll(db, sql: "SELECT dpk, dent FROM temp.\(Self.association(index)) WHERE dpk > ? ORDER BY dpk LIMIT \(Self.objectBatchSize)", arguments: [last])
             }
-            guard let final = rows.last else { break }
-            last = final["dpk"]
-            let ids = rows.compactMap { row in destinationStore.schema.entity(number: row["dent"]).map { ObjectID(entityName: $0.name, primaryKey: row["dpk"]) } }
+            let ids = try rows.map { try associated($0, key: "dpk", entity: "dent", of: index, in: destinationStore) }
+            guard let final = ids.last?.primaryKey else { break }
+            last = final
             for destination in try destinationContext.materialize(ids) {
                 try policies[index].createRelationships(forDestination: destination, in: limited, manager: self)
             }
@@ -367,7 +373,7 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
             let rows = try destinationStore.database.read { db in
                 try Row.fetchAll(db, sql: "SELECT dpk, dent FROM temp.\(Self.association(index)) WHERE spk = ? AND sent = ?", arguments: [key, entity.number])
             }
-            let ids = rows.compactMap { row in destinationStore.schema.entity(number: row["dent"]).map { ObjectID(entityName: $0.name, primaryKey: row["dpk"]) } }
+            let ids = try rows.map { try associated($0, key: "dpk", entity: "dent", of: index, in: destinationStore) }
             result += ids.compactMap(destinationContext.object(with:))
         }
         return result
@@ -394,10 +400,22 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
             let rows = try destinationStore.database.read { db in
                 try Row.fetchAll(db, sql: "SELECT spk, sent FROM temp.\(Self.association(index)) WHERE dpk = ?", arguments: [key])
             }
-            let ids = rows.compactMap { row in sourceStore.schema.entity(number: row["sent"]).map { ObjectID(entityName: $0.name, primaryKey: row["spk"]) } }
+            let ids = try rows.map { try associated($0, key: "spk", entity: "sent", of: index, in: sourceStore) }
             result += ids.compactMap(sourceContext.object(with:))
         }
         return result
+    }
+
+    /// The object one side of an association row names, read with errors (the row is this
+    /// program's, but its numbers came from the store).
+    private func associated(_ row: Row, key: String, entity: String, of index: Int, in store: PersistentStore) throws -> ObjectID {
+        let reader = RowReader(row: row, table: Self.association(index), path: store.url.path)
+        let number = try reader.integer(entity)
+        guard let primaryKey = try reader.integer(key),
+              let storage = number.flatMap({ Int(exactly: $0) }).flatMap(store.schema.entity(number:)) else {
+            throw MigrationError("\(store.url.path): the association of entity mapping \(index) names no object (entity \(number.map(String.init) ?? "NULL"))")
+        }
+        return ObjectID(entityName: storage.name, primaryKey: primaryKey)
     }
 
     private func mappingIndex(_ name: String) throws -> Int {

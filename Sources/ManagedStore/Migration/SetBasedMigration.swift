@@ -48,7 +48,7 @@ struct SetBasedMigration {
     /// Runs stage 1 for a mapping in batches: number the selected source rows into the
     /// association table (keys continue the destination hierarchy's `Z_MAX`), then insert the
     /// destination rows from them.
-    func createInstances(_ index: Int, selection: (from: String, arguments: [DatabaseValue], residual: ObjectPredicate?),
+    func createInstances(_ index: Int, selection: MigrationManager.SourceSelection,
                          statement: InstanceStatement, progress: (Int) throws -> Void) throws {
         let association = "temp.\(MigrationManager.association(index))"
         let rootNumber = destination.entity(named: statement.destination.rootName)!.number

@@ -15,12 +15,16 @@ enum DurableFiles {
     private static let systemRename = Darwin.rename
     #endif
 
+    /// Makes every sync of the task fail with this `errno`, as a failing disk would. Only tests
+    /// set it: no other way makes `fdatasync` fail on demand.
+    @TaskLocal static var injectedSyncFailure: Int32?
+
     /// Flushes a file's data to disk (`fdatasync`).
     static func sync(_ url: URL) throws {
         let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw failure("cannot open \(url.path) to sync it") }
         defer { close(descriptor) }
-        guard fdatasync(descriptor) == 0 else { throw failure("cannot sync \(url.path) to disk") }
+        guard flush(descriptor, fdatasync) else { throw failure("cannot sync \(url.path) to disk") }
     }
 
     /// Flushes a folder's entries (names created, renamed or removed) to disk.
@@ -28,7 +32,16 @@ enum DurableFiles {
         let descriptor = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { throw failure("cannot open the folder \(folder.path) to sync it") }
         defer { close(descriptor) }
-        guard fsync(descriptor) == 0 else { throw failure("cannot sync the folder \(folder.path) to disk") }
+        guard flush(descriptor, fsync) else { throw failure("cannot sync the folder \(folder.path) to disk") }
+    }
+
+    /// Runs a sync call, or fails as injected; false (with `errno` set) on failure.
+    private static func flush(_ descriptor: Int32, _ call: (Int32) -> Int32) -> Bool {
+        if let code = injectedSyncFailure {
+            errno = code
+            return false
+        }
+        return call(descriptor) == 0
     }
 
     /// Atomically replaces `destination` with `source` (same folder), durably.

@@ -14,10 +14,13 @@ import Darwin
 public final class StoreLock {
     private let descriptor: Int32
     public let url: URL
+    /// The store the lock is for: recorded names are of files beside it.
+    private let storeURL: URL
 
     /// Takes the lock on the store at `storeURL` (its real path: aliases share one lock);
     /// `whileWaiting` is called once if another process holds it, before waiting.
     public init(for storeURL: URL, whileWaiting: () -> Void = {}) throws {
+        self.storeURL = storeURL
         url = URL(fileURLWithPath: storeURL.path + ".lock")
         descriptor = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else {
@@ -61,6 +64,21 @@ public final class StoreLock {
             offset += off_t(count)
         }
         return String(decoding: contents, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
+    /// Removes the files an interrupted run recorded, by exact name: only regular files beside
+    /// the store named after it, never a folder; then clears the record.
+    /// - Returns: the names removed, sorted.
+    func removeRecordedFiles() throws -> [String] {
+        let recorded = recordedNames()
+        guard !recorded.isEmpty else { return [] }
+        let folder = storeURL.deletingLastPathComponent()
+        let prefix = storeURL.lastPathComponent + "."
+        let removed = recorded.filter { name in
+            name.hasPrefix(prefix) && !name.contains("/") && DurableFiles.removeFile(folder.appendingPathComponent(name))
+        }
+        try record([])
+        return removed.sorted()
     }
 
     /// Records, durably, the names of files about to be created (one per line), replacing any

@@ -100,7 +100,7 @@ public final class StoreMigrator {
         defer { withExtendedLifetime(lock) {} }
         let owner = try FileOwnership(of: store)
         lock.setOwner(user: owner.user, group: owner.group)
-        let cleaned = try removeLeftovers(recordedIn: lock)
+        let cleaned = try lock.removeRecordedFiles()
         if !cleaned.isEmpty { observer(.cleanedLeftovers(cleaned)) }
         // Another process may have migrated the store while this one waited for the lock.
         guard let plan = try plannedMigration() else { return nil }
@@ -155,20 +155,6 @@ public final class StoreMigrator {
     }
 
     // MARK: Files
-
-    /// Removes the files an interrupted run recorded in the lock file, by exact name; only
-    /// regular files beside the store, never a folder.
-    private func removeLeftovers(recordedIn lock: StoreLock) throws -> [String] {
-        let recorded = lock.recordedNames()
-        guard !recorded.isEmpty else { return [] }
-        let folder = realStoreURL.deletingLastPathComponent()
-        let prefix = realStoreURL.lastPathComponent + "."
-        let removed = recorded.filter { name in
-            name.hasPrefix(prefix) && !name.contains("/") && DurableFiles.removeFile(folder.appendingPathComponent(name))
-        }
-        try lock.record([])
-        return removed.sorted()
-    }
 
     /// Refuses, before writing anything, when a file this run must create is already there (not
     /// one recorded by an interrupted run: the user's), or the backup's place holds a folder.

@@ -52,20 +52,34 @@ public final class PersistentStore: @unchecked Sendable {
     }
 
     /// Opens the store at `url`, creating it first when no file is there. Safe when several
-    /// processes do this at once: the new store is built under a temporary name beside it and
-    /// linked into place only when complete, so no process ever opens a half-made store, and
-    /// one that loses the race opens the winner's.
+    /// processes do this at once: creators take the store's lock in turn, and the new store is
+    /// built under a temporary name beside it and linked into place only when complete, so no
+    /// process ever opens a half-made store. The draft's names are recorded in the lock file
+    /// first, so a creator killed mid-way leaves nothing the next one does not remove.
     public static func openOrCreate(at url: URL, model: ManagedObjectModel,
                                     options: StoreOptions = StoreOptions()) throws -> PersistentStore {
         if !FileManager.default.fileExists(atPath: url.path) {
-            let draft = URL(fileURLWithPath: url.path + ".new-\(UUID().uuidString)")
-            try create(at: draft, model: model, options: options).close()
-            defer { StoreFiles(url: draft).remove() }
-            guard link(draft.path, url.path) == 0 || errno == EEXIST else {
-                throw StoreError(path: url.path, reason: "cannot create the store (\(String(cString: strerror(errno))))")
-            }
+            try createThroughDraft(at: url, model: model, options: options)
         }
         return try open(at: url, model: model, options: options)
+    }
+
+    private static func createThroughDraft(at url: URL, model: ManagedObjectModel, options: StoreOptions) throws {
+        let lock = try StoreLock(for: url)
+        _ = try lock.removeRecordedFiles()
+        // Another process may have created the store while this one waited for the lock.
+        guard !FileManager.default.fileExists(atPath: url.path) else { return }
+        let draft = StoreFiles(url: URL(fileURLWithPath: url.path + ".new-\(UUID().uuidString)"))
+        try lock.record(draft.all.map(\.lastPathComponent))
+        defer {
+            draft.remove()
+            // Were this to fail, the next creator would only find the recorded names gone.
+            try? lock.record([])
+        }
+        try create(at: draft.url, model: model, options: options).close()
+        guard link(draft.url.path, url.path) == 0 || errno == EEXIST else {
+            throw StoreError(path: url.path, reason: "cannot create the store (\(String(cString: strerror(errno))))")
+        }
     }
 
     /// Opens an existing store that the model version is compatible with, after checking that its

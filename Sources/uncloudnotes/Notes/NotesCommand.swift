@@ -30,9 +30,16 @@ extension GlobalOptions {
         let stack = try stack()
         let isNew = !stack.storeExists
         let context = try stack.open(creatingIfMissing: creating, observer: { event in
-            if case .message(let text) = event { FileHandle.standardError.write(Data("\(TerminalText.field(text))\n".utf8)) }
-            if case .backupCreated(let path) = event {
+            switch event {
+            case .waitingForLock:
+                let store = TerminalText.field(stack.storeURL.path)
+                FileHandle.standardError.write(Data("waiting for another uncloudnotes to finish upgrading \(store)…\n".utf8))
+            case .message(let text):
+                FileHandle.standardError.write(Data("\(TerminalText.field(text))\n".utf8))
+            case .backupCreated(let path):
                 FileHandle.standardError.write(Data("backup of the original store: \(TerminalText.field(path))\n".utf8))
+            default:
+                break
             }
         })
         if isNew { FileHandle.standardError.write(Data("created new store \(TerminalText.field(stack.storeURL.path))\n".utf8)) }

@@ -1,0 +1,23 @@
+import GRDB
+
+/// Checks, before a migration reads anything, that every row of the source store's entity
+/// tables names an entity stored in its table. The migration selects rows by `Z_ENT`, so a row
+/// with a NULL or foreign `Z_ENT` would otherwise be skipped without a word: a note or an
+/// attachment lost. One scan per table, in SQL.
+struct SourceRowCheck {
+    let schema: StoreSchema
+    /// The schema name the source store is attached as, on `database`.
+    let attachedAs: String
+    let path: String
+
+    /// Throws the `StoreError` of the first row whose entity is not one of its table's.
+    func run(_ db: Database) throws {
+        let numbersByTable = Dictionary(grouping: schema.entities, by: \.tableName).mapValues { $0.map(\.number) }
+        for (table, numbers) in numbersByTable.sorted(by: { $0.key < $1.key }) {
+            let list = numbers.map(String.init).joined(separator: ", ")
+            guard let row = try Row.fetchOne(db, sql: "SELECT Z_PK, Z_ENT FROM \(attachedAs).\(table) "
+                + "WHERE Z_ENT IS NULL OR Z_ENT NOT IN (\(list)) ORDER BY Z_PK LIMIT 1") else { continue }
+            _ = try RowReader(row: row, table: table, path: path).entity(in: schema)
+        }
+    }
+}
