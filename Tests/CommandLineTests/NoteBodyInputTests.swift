@@ -97,11 +97,7 @@ struct NoteBodyInputTests {
         let session = try editingOldBody()
         defer { withExtendedLifetime(session.folder) {} }
         let (store, tmux) = (session.store, session.tmux)
-        try tmux.type("ggdG")
-        try tmux.type("ityped in vim, 笔记")
-        try tmux.press("Escape")
-        try tmux.type(":wq")
-        try tmux.press("Enter")
+        try tmux.replaceVimBuffer(with: "typed in vim, 笔记")
         try tmux.waitFor("EXITED:0")
         #expect(try tmux.screen().contains("updated note 1"))
         #expect(try body(store) == "typed in vim, 笔记")

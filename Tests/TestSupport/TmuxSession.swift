@@ -53,6 +53,15 @@ public final class TmuxSession {
         try tmux(["send-keys", "-t", name] + keys)
     }
 
+    /// In vim, as a person would: replaces the whole buffer with `text`, writes and quits.
+    public func replaceVimBuffer(with text: String) throws {
+        try type("ggdG")
+        try type("i" + text)
+        try press("Escape")
+        try type(":wq")
+        try press("Enter")
+    }
+
     /// Resizes the window, as a person dragging the terminal's corner would.
     public func resize(width: Int, height: Int) throws {
         try tmux(["resize-window", "-t", name, "-x", String(width), "-y", String(height)])
