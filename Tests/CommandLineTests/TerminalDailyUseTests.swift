@@ -115,3 +115,31 @@ extension TerminalAppTests {
         try tmux.waitFor("EXITED:0")
     }
 }
+
+extension TerminalAppTests {
+    @Test("a phone-size photo (12 MP JPEG) attaches and previews, and a search typed meanwhile finds its note")
+    func phonePhoto() throws {
+        let folder = try TemporaryFolder()
+        let store = folder.url.appendingPathComponent("notes.sqlite")
+        let book = try NoteBook(context: UnCloudNotesStack(storeURL: store).open())
+        try book.addNote(title: "Groceries", body: "milk")
+        try book.addNote(title: "Holiday photos", body: "beach")
+        let photo = try folder.writeImage(named: "IMG_0001.jpg", width: 4000, height: 3000, format: "jpeg")
+        let tmux = try launch(store: store)
+        try tmux.waitFor("›Holiday photos")
+        try tmux.press("a")
+        try tmux.waitFor("Attach image (path):")
+        try tmux.type(photo.path)
+        try tmux.press("Enter")
+        try tmux.waitFor("Image 1 of 1 · 4000×3000 px")
+        try tmux.press("Escape")
+        try tmux.waitFor("[img]")
+        try tmux.press("/")
+        try tmux.type("groc")
+        let found = try tmux.waitFor("(1 found)")
+        #expect(found.contains("Groceries") && !found.contains("›Holiday photos"), "\(found)")
+        try tmux.press("Escape")
+        try tmux.press("q")
+        try tmux.waitFor("EXITED:0")
+    }
+}
