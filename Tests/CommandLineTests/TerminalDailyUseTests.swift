@@ -143,3 +143,31 @@ extension TerminalAppTests {
         try tmux.waitFor("EXITED:0")
     }
 }
+
+extension TerminalAppTests {
+    @Test("two app instances on one store: each sees the other's new notes and both save")
+    func twoInstances() throws {
+        let folder = try TemporaryFolder()
+        let store = folder.url.appendingPathComponent("notes.sqlite")
+        try NoteBook(context: UnCloudNotesStack(storeURL: store).open()).addNote(title: "Shared", body: "")
+        let (first, second) = (try launch(store: store), try launch(store: store))
+        try first.waitFor("›Shared")
+        try second.waitFor("›Shared")
+        for (writer, title) in [(first, "Written in the first"), (second, "Written in the second")] {
+            try writer.press("n")
+            try writer.waitFor("New note")
+            try writer.type(title)
+            try writer.press("C-s")
+            try writer.waitFor("note created")
+        }
+        let seenByFirst = try first.waitFor("3 notes")
+        let seenBySecond = try second.waitFor("3 notes")
+        for screen in [seenByFirst, seenBySecond] {
+            #expect(screen.contains("Written in the first") && screen.contains("Written in the second"), "\(screen)")
+        }
+        for app in [first, second] {
+            try app.press("q")
+            try app.waitFor("EXITED:0")
+        }
+    }
+}
