@@ -271,7 +271,7 @@ struct ContextTests {
         #expect(described.contains("Book.color: the entity has no such attribute"))
         #expect(described.contains { $0.hasPrefix("Book.pages: the string too big does not fit a Integer 32 attribute") })
         #expect(described.contains { $0.hasPrefix("Book.weight: the integer 40000 does not fit a Integer 16") })
-        #expect(described.contains("Owner.shelves: holds 4 object(s), more than the maximum 3"))
+        #expect(described.contains("Owner.shelves: holds 4 objects, more than the maximum 3"))
         #expect(described.contains("Book.shelf: the entity has no to-many relationship of that name"))
         #expect(try reopened().count(FetchRequest(entityName: "Item")) == 0)
     }

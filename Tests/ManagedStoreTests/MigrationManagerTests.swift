@@ -139,7 +139,7 @@ struct MigrationManagerTests {
         let error = try #require(throws: MigrationError.self) {
             try MigrationManager.migrateStore(from: url, sourceModel: models[0], to: destination, destinationModel: models[1], mappingModel: mapping)
         }
-        #expect(error.reason.contains("Note.title: 1 object(s) have no value, but a value is required"))
+        #expect(error.reason.contains("Note.title: 1 object without a value, but a value is required"))
         #expect(!FileManager.default.fileExists(atPath: destination.path))
     }
     @Test("an entity mapping migrates exactly its source entity's objects, not its sub-entities' (three levels)",

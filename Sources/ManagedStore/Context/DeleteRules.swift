@@ -31,7 +31,7 @@ enum DeleteRules {
                 guard !remaining.isEmpty else { return nil }
                 return ValidationError.Problem(
                     entity: object.entity.name, property: relationship.name,
-                    reason: "cannot delete the object: the relationship still holds \(remaining.count) object(s) and its delete rule is Deny",
+                    reason: "cannot delete the object: the relationship still holds \(objectCount(remaining.count)) and its delete rule is Deny",
                     objectID: object.objectID)
             }
     }

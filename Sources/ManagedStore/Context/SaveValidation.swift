@@ -42,9 +42,9 @@ struct SaveValidation {
                 if count == 0 && !relationship.isOptional {
                     problem(relationship.name, "at least one object is required")
                 } else if count > 0 && count < relationship.minCount {
-                    problem(relationship.name, "holds \(count) object(s), fewer than the minimum \(relationship.minCount)")
+                    problem(relationship.name, "holds \(objectCount(count)), fewer than the minimum \(relationship.minCount)")
                 } else if relationship.maxCount > 0 && count > relationship.maxCount {
-                    problem(relationship.name, "holds \(count) object(s), more than the maximum \(relationship.maxCount)")
+                    problem(relationship.name, "holds \(objectCount(count)), more than the maximum \(relationship.maxCount)")
                 }
             } else if let target = object.toOneTargets[relationship.name] {
                 if !context.model.entity(target.entityName, isKindOf: destination) {

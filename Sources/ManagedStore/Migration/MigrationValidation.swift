@@ -31,7 +31,7 @@ struct MigrationValidation {
         for attribute in model.allAttributes(of: entity.name) where !attribute.isTransient {
             guard let column = entity.attributeColumns[attribute.name] else { continue }
             if !attribute.isOptional, case let missing = try count("\(column.name) IS NULL"), missing > 0 {
-                problem(attribute.name, "\(missing) object(s) have no value, but a value is required")
+                problem(attribute.name, "\(objectCount(missing)) without a value, but a value is required")
             }
             let allowed: String = switch column.type {
             case .integer: "'integer'"
@@ -40,13 +40,13 @@ struct MigrationValidation {
             case .blob: "'blob'"
             }
             if case let wrong = try count("\(column.name) IS NOT NULL AND typeof(\(column.name)) NOT IN (\(allowed))"), wrong > 0 {
-                problem(attribute.name, "\(wrong) object(s) hold a value that is not a \(attribute.type.rawValue)")
+                problem(attribute.name, "\(objectCount(wrong)) with a value that is not a \(attribute.type.rawValue)")
             }
         }
         for relationship in model.allRelationships(of: entity.name) where !relationship.isTransient {
             if let columns = entity.toOneColumns[relationship.name] {
                 if !relationship.isOptional, case let missing = try count("\(columns.key.name) IS NULL"), missing > 0 {
-                    problem(relationship.name, "\(missing) object(s) have no related object, but one is required")
+                    problem(relationship.name, "\(objectCount(missing)) without a related object, but one is required")
                 }
                 continue
             }
@@ -66,7 +66,7 @@ struct MigrationValidation {
             guard !conditions.isEmpty else { continue }
             let wrong = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(entity.tableName) o WHERE o.Z_ENT = \(entity.number) AND (\(conditions.joined(separator: " OR ")))") ?? 0
             if wrong > 0 {
-                problem(relationship.name, "\(wrong) object(s) hold a number of related objects outside \(minimum)...\(relationship.maxCount == 0 ? "" : String(relationship.maxCount))")
+                problem(relationship.name, "\(objectCount(wrong)) with a number of related objects outside \(minimum)...\(relationship.maxCount == 0 ? "" : String(relationship.maxCount))")
             }
         }
         return problems
