@@ -18,6 +18,22 @@ struct TerminalAppTests {
         return try TmuxSession(command: command, width: width, height: height, environment: environment)
     }
 
+    /// Attaches the image at `path` to the selected note through the app's prompt, and waits for the
+    /// note's view to show it (`detail`, e.g. "Image 1 of 1 · 40×20 px").
+    func attach(_ path: String, in tmux: TmuxSession, shows detail: String) throws {
+        try tmux.press("a")
+        try tmux.waitFor("Attach image (path):")
+        try tmux.type(path)
+        try tmux.press("Enter")
+        try tmux.waitFor(detail)
+    }
+
+    /// Quits the app and waits for its clean exit.
+    func quit(_ tmux: TmuxSession) throws {
+        try tmux.press("q")
+        try tmux.waitFor("EXITED:0")
+    }
+
     @Test("create a note, attach an image, see it, edit it in $EDITOR, search, delete")
     func fullFlow() throws {
         let folder = try TemporaryFolder()
@@ -37,11 +53,7 @@ struct TerminalAppTests {
         try tmux.waitFor("note created")
         #expect(try tmux.screen().contains("›Holiday 🏖 笔记"))
 
-        try tmux.press("a")
-        try tmux.waitFor("Attach image (path):")
-        try tmux.type(image.path)
-        try tmux.press("Enter")
-        try tmux.waitFor("Image 1 of 1 · 40×20 px")
+        try attach(image.path, in: tmux, shows: "Image 1 of 1 · 40×20 px")
         try tmux.press("Escape")
         try tmux.waitFor("[img]")
 

@@ -37,8 +37,7 @@ extension TerminalAppTests {
         try tmux.waitFor("note saved")
         try tmux.press("Escape")
         try tmux.waitFor("q quit")
-        try tmux.press("q")
-        try tmux.waitFor("EXITED:0")
+        try quit(tmux)
         #expect(try bodies(of: store) == ["typed in vim"])
     }
 
@@ -49,8 +48,7 @@ extension TerminalAppTests {
         let tmux = try launch(store: store, variables: "TERM=xterm-ghostty")
         let screen = try tmux.waitFor("TERM=xterm-ghostty is unknown here")
         #expect(screen.contains("›Kitty"))
-        try tmux.press("q")
-        try tmux.waitFor("EXITED:0")
+        try quit(tmux)
     }
 
     @Test("without a UTF-8 locale, non-ASCII text still shows")
@@ -59,8 +57,7 @@ extension TerminalAppTests {
         let store = try store(title: "笔记 Café", body: "", in: folder)
         let tmux = try launch(store: store, variables: "LC_ALL=C LANG=C")
         try tmux.waitFor("›笔记 Café")
-        try tmux.press("q")
-        try tmux.waitFor("EXITED:0")
+        try quit(tmux)
     }
 
     @Test("--sql-debug logs to the --log file, never over the screen; without --log it is refused")
@@ -71,8 +68,7 @@ extension TerminalAppTests {
         let tmux = try launch(store: store, arguments: "--sql-debug --log '\(log.path)'")
         let screen = try tmux.waitFor("›Logged")
         #expect(!screen.contains("SELECT"))
-        try tmux.press("q")
-        try tmux.waitFor("EXITED:0")
+        try quit(tmux)
         #expect(try String(contentsOf: log, encoding: .utf8).contains("SELECT"))
         let attributes = try FileManager.default.attributesOfItem(atPath: log.path)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
@@ -94,8 +90,7 @@ extension TerminalAppTests {
         #expect(resized.contains("Your notes were upgraded"))
         try tmux.press("Space")
         try tmux.waitFor("12 notes · v4")
-        try tmux.press("q")
-        try tmux.waitFor("EXITED:0")
+        try quit(tmux)
     }
 }
 
@@ -111,8 +106,7 @@ extension TerminalAppTests {
         #expect(added.exitCode == 0, "\(added.standardError)")
         let screen = try tmux.waitFor("From another shell")
         #expect(screen.contains("›First") && screen.contains("2 notes"))
-        try tmux.press("q")
-        try tmux.waitFor("EXITED:0")
+        try quit(tmux)
     }
 }
 
@@ -127,11 +121,7 @@ extension TerminalAppTests {
         let photo = try folder.writeImage(named: "IMG_0001.jpg", width: 4000, height: 3000, format: "jpeg")
         let tmux = try launch(store: store)
         try tmux.waitFor("›Holiday photos")
-        try tmux.press("a")
-        try tmux.waitFor("Attach image (path):")
-        try tmux.type(photo.path)
-        try tmux.press("Enter")
-        try tmux.waitFor("Image 1 of 1 · 4000×3000 px")
+        try attach(photo.path, in: tmux, shows: "Image 1 of 1 · 4000×3000 px")
         try tmux.press("Escape")
         try tmux.waitFor("[img]")
         try tmux.press("/")
@@ -139,8 +129,7 @@ extension TerminalAppTests {
         let found = try tmux.waitFor("(1 found)")
         #expect(found.contains("Groceries") && !found.contains("›Holiday photos"), "\(found)")
         try tmux.press("Escape")
-        try tmux.press("q")
-        try tmux.waitFor("EXITED:0")
+        try quit(tmux)
     }
 }
 
@@ -165,9 +154,7 @@ extension TerminalAppTests {
         for screen in [seenByFirst, seenBySecond] {
             #expect(screen.contains("Written in the first") && screen.contains("Written in the second"), "\(screen)")
         }
-        for app in [first, second] {
-            try app.press("q")
-            try app.waitFor("EXITED:0")
-        }
+        try quit(first)
+        try quit(second)
     }
 }
