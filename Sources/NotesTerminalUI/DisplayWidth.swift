@@ -25,19 +25,39 @@ public enum DisplayWidth {
         }
     }
 
-    /// Columns of one character (a grapheme cluster) as terminals draw it: an emoji sequence
-    /// (a flag, a ZWJ family, an emoji with VS16) takes two, else its widest scalar, at most two.
-    /// A control character counts as what `visible` shows for it.
+    /// Columns of one character (a grapheme cluster) as terminals draw it: a flag or an emoji with
+    /// VS16 takes two; a ZWJ sequence (👨‍👩‍👧) the columns of its parts (see `joinedParts`); else
+    /// its widest scalar, at most two. A control character counts as what `visible` shows for it.
     public static func of(_ character: Character) -> Int {
         if character == "\t" { return tabWidth }
         if let shown = controlPicture(of: character) { return shown.count }
+        if let parts = joinedParts(of: character) { return parts.reduce(0) { $0 + of($1) } }
         var widest = 0
         for scalar in character.unicodeScalars {
             if scalar == variationSelector16 || regionalIndicators.contains(scalar.value) { return 2 }
-            if scalar == zeroWidthJoiner, character.unicodeScalars.count > 2 { return 2 }
             widest = max(widest, Int(cterminal_wcwidth(scalar.value)))
         }
         return min(widest, 2)
+    }
+
+    /// The parts of a ZWJ sequence, each emoji with the joiner after it ("👨\u{200D}", "👩\u{200D}",
+    /// "👧"); nil for any other character. ncurses keeps one spacing character per cell, so it
+    /// draws a sequence as these parts side by side, as tmux, xterm and VTE show it: laying it
+    /// out the same way keeps every part on screen (a single 2-column cell kept only the first).
+    public static func joinedParts(of character: Character) -> [Character]? {
+        let scalars = Array(character.unicodeScalars)
+        guard scalars.count > 2, scalars.dropLast().contains(zeroWidthJoiner) else { return nil }
+        var parts: [Character] = []
+        var current = String.UnicodeScalarView()
+        for scalar in scalars {
+            current.append(scalar)
+            if scalar == zeroWidthJoiner {
+                parts.append(Character(String(current)))
+                current = String.UnicodeScalarView()
+            }
+        }
+        if !current.isEmpty { parts.append(Character(String(current))) }
+        return parts.count > 1 ? parts : nil
     }
 
     /// Columns of a whole string laid out from column 0 (tabs to their stops).
@@ -51,11 +71,11 @@ public enum DisplayWidth {
     }
 
     /// What the screen shows for `character` at `column`: the character itself, spaces for a tab,
-    /// or a control character's caret form (`^[` for ESC, `^?` for DEL, `M-^[` for CSI), so no
+    /// the parts of a ZWJ sequence, or a control character's caret form (`^[` for ESC, `^?` for DEL, `M-^[` for CSI), so no
     /// title, body or file name can send escape sequences to the terminal.
     public static func visible(_ character: Character, atColumn column: Int) -> [Character] {
         if character == "\t" { return Array(repeating: " ", count: advance(of: character, atColumn: column)) }
-        return controlPicture(of: character).map(Array.init) ?? [character]
+        return controlPicture(of: character).map(Array.init) ?? joinedParts(of: character) ?? [character]
     }
 
     /// The caret form of a character made of control characters (C0, DEL, C1), nil for others.

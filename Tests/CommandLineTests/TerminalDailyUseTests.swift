@@ -158,3 +158,18 @@ extension TerminalAppTests {
         try quit(second)
     }
 }
+
+extension TerminalAppTests {
+    @Test("a ZWJ family and flags show whole in a real terminal, with the date still aligned after them")
+    func emojiOnScreen() throws {
+        let folder = try TemporaryFolder()
+        let store = try store(title: "Family 👨‍👩‍👧 day 🇯🇵", body: "", in: folder)
+        let tmux = try launch(store: store, width: 80, height: 24)
+        let screen = try tmux.waitFor("day")
+        let line = try #require(screen.split(separator: "\n").first { $0.contains("Family") })
+        #expect(line.contains("👨") && line.contains("👩") && line.contains("👧") && line.contains("🇯🇵"), "\(line)")
+        let end = line.trimmingCharacters(in: .whitespaces)
+        #expect(end.hasSuffix("AM") || end.hasSuffix("PM"), "the date stays whole at the right: \(line)")
+        try quit(tmux)
+    }
+}
