@@ -36,11 +36,14 @@ struct StoreSelection: ParsableArguments {
         var mappingModels: [MappingModel] = []
         if let modelPath = self.model {
             model = try ModelFileReader.read(at: fileURL(modelPath))
-        } else if let cached = try Self.cachedModel(ofForeignStoreAt: global.storeURL(path)) {
-            model = cached
         } else {
-            model = try UnCloudNotesModel.load()
-            mappingModels = try UnCloudNotesModel.loadMappingModels(for: model)
+            let app = try UnCloudNotesModel.load()
+            if let cached = try Self.cachedModel(ofForeignStoreAt: global.storeURL(path), app: app) {
+                model = cached
+            } else {
+                model = app
+                mappingModels = try UnCloudNotesModel.loadMappingModels(for: app)
+            }
         }
         if let mappings {
             mappingModels += try MappingModelReader.readAll(in: fileURL(mappings), models: model)
@@ -54,10 +57,9 @@ struct StoreSelection: ParsableArguments {
     /// The model Core Data cached inside a store that no version of the app's model describes
     /// (nil for the app's own stores, missing stores and stores without a cache), after checking
     /// its hashes against the store's metadata. Says on stderr that it is used.
-    private static func cachedModel(ofForeignStoreAt url: URL) throws -> VersionedModel? {
+    private static func cachedModel(ofForeignStoreAt url: URL, app: VersionedModel) throws -> VersionedModel? {
         guard try StorePath.check(url) else { return nil }
         let metadata = try StoreMetadata.read(storeAt: url)
-        let app = try UnCloudNotesModel.load()
         guard !app.versions.contains(where: metadata.isCompatible(with:)),
               let cached = try StoreModelCache.read(storeAt: url) else { return nil }
         let notice = "uncloudnotes: \(url.path) is not a store of the app's model; reading it with the model "

@@ -98,8 +98,7 @@ extension TerminalAppTests {
     @Test("a note added by another process (notes add) shows in the open app without a key")
     func outsideChangeShows() throws {
         let folder = try TemporaryFolder()
-        let store = folder.url.appendingPathComponent("notes.sqlite")
-        try NoteBook(context: UnCloudNotesStack(storeURL: store).open()).addNote(title: "First", body: "")
+        let store = try store(title: "First", body: "", in: folder)
         let tmux = try launch(store: store)
         try tmux.waitFor("›First")
         let added = try BuiltExecutable.run(["--store", store.path, "notes", "add", "--title", "From another shell", "--body", "hi"])
@@ -137,8 +136,7 @@ extension TerminalAppTests {
     @Test("two app instances on one store: each sees the other's new notes and both save")
     func twoInstances() throws {
         let folder = try TemporaryFolder()
-        let store = folder.url.appendingPathComponent("notes.sqlite")
-        try NoteBook(context: UnCloudNotesStack(storeURL: store).open()).addNote(title: "Shared", body: "")
+        let store = try store(title: "Shared", body: "", in: folder)
         let (first, second) = (try launch(store: store), try launch(store: store))
         try first.waitFor("›Shared")
         try second.waitFor("›Shared")

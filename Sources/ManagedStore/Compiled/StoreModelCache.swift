@@ -33,7 +33,7 @@ public enum StoreModelCache {
         }
         let compressed: Data?
         do {
-            let queue = try StoreFiles(url: url).readOnlyQueue(configuration: Configuration())
+            let queue = try StoreFiles(url: url).readOnlyQueue()
             defer { try? queue.close() }
             compressed = try queue.read { db in
                 guard try db.tableExists("Z_MODELCACHE") else { return nil }

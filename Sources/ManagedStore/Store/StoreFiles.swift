@@ -21,7 +21,9 @@ public struct StoreFiles: Sendable {
     /// A read-only connection that leaves the file set as it found it. With no `-wal` file beside
     /// the store the main file is complete, so it is opened as immutable and SQLite creates no
     /// `-wal`/`-shm` files (a read-only connection could not remove them afterwards).
-    public func readOnlyQueue(configuration: Configuration) throws -> DatabaseQueue {
+    /// The default configuration waits out another process's write (as every store connection
+    /// does) instead of failing at once with "database is locked".
+    public func readOnlyQueue(configuration: Configuration = StoreFiles.waitingConfiguration) throws -> DatabaseQueue {
         var configuration = configuration
         configuration.readonly = true
         if let uri = readOnlyURI,
@@ -30,6 +32,13 @@ public struct StoreFiles: Sendable {
             return immutable
         }
         return try DatabaseQueue(path: url.path, configuration: configuration)
+    }
+
+    /// A connection configuration with the stores' busy timeout.
+    public static var waitingConfiguration: Configuration {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(StoreOptions.defaultBusyTimeout)
+        return configuration
     }
 
     /// The URI opening the store immutable, read-only; nil while a `-wal` file exists.

@@ -23,9 +23,7 @@ public struct StoreMetadata: Equatable, Sendable {
             throw StoreError(path: url.path, reason: "no such store file")
         }
         do {
-            var configuration = Configuration()
-            configuration.busyMode = .timeout(StoreOptions.defaultBusyTimeout)
-            let queue = try StoreFiles(url: url).readOnlyQueue(configuration: configuration)
+            let queue = try StoreFiles(url: url).readOnlyQueue()
             defer { try? queue.close() }
             return try queue.read { db in
                 guard try db.tableExists("Z_METADATA") else {
