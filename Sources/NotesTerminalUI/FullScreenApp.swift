@@ -1,5 +1,4 @@
 import Foundation
-import ManagedStore
 import UnCloudNotesKit
 
 /// Runs the full-screen app on a real terminal: the migration screen when the store needs
@@ -16,8 +15,7 @@ public enum FullScreenApp {
         defer { screen.stop() }
         let log = try StandardErrorRedirection(to: logFile)
         defer { log.restore() }
-        guard let context = try openShowingUpgrade(stack, on: screen) else { return 1 }
-        let book = NoteBook(context: context)
+        guard let book = try openShowingUpgrade(stack, on: screen) else { return 1 }
         let app = try NotesApp(book: book, storePath: stack.storeURL.path, versionLabel: stack.versionLabel, colors: screen.colors)
         app.message = screen.notice
         while true {
@@ -49,20 +47,20 @@ public enum FullScreenApp {
 
     /// Opens the store, showing the migration screen while it upgrades; nil when the upgrade failed
     /// (after the user has read why).
-    private static func openShowingUpgrade(_ stack: UnCloudNotesStack, on screen: TerminalScreen) throws -> ManagedObjectContext? {
+    private static func openShowingUpgrade(_ stack: UnCloudNotesStack, on screen: TerminalScreen) throws -> NoteBook? {
         var state = MigrationScreenState(storePath: stack.storeURL.path)
         let show = {
             let size = screen.size
             screen.draw(state.render(width: size.columns, height: size.rows))
         }
         do {
-            let context = try stack.open { event in
+            let book = try stack.open { event in
                 state.apply(event)
                 show()
             }
             // The user sees what happened, and where the backup is, before the notes.
             if state.finished { waitForKeyPress(on: screen, redrawing: show) }
-            return context
+            return book
         } catch where !state.finished {
             state.failure = "\(error)"
             show()

@@ -6,17 +6,17 @@ import ManagedStore
 extension NoteBook {
     /// A number that changes whenever another connection commits to the store (SQLite's
     /// `PRAGMA data_version`); this book's own saves leave it as it is.
-    public func storeVersion() throws -> Int {
-        try context.store.database.read { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
+    public func storeVersion() throws(NoteBookError) -> Int {
+        do {
+            return try context.store.database.read { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
+        } catch {
+            throw .wrapping(error)
+        }
     }
 
-    /// Forgets the objects read so far, so the next reads see the store as it is now. Only
-    /// between edits: unsaved changes would be dropped, so it refuses while there are any.
-    /// - Returns: whether the cache was dropped.
-    @discardableResult
-    public func forgetReadNotes() -> Bool {
-        guard !context.hasChanges else { return false }
+    /// Forgets the notes read so far, so the next reads see the store as it is now. Every change
+    /// saves at once or is undone, so nothing unsaved is dropped.
+    public func forgetReadNotes() {
         context.reset()
-        return true
     }
 }

@@ -29,13 +29,16 @@ public struct NotesArchive: Codable, Equatable, Sendable {
     /// Every note of the book, oldest first.
     public init(book: NoteBook) throws {
         modelVersion = book.context.model.name
-        notes = try book.context.fetch(FetchRequest(entityName: "Note", sortDescriptors: [SortDescriptor("dateCreated"), SortDescriptor("displayIndex")]))
+        notes = try book.context.fetch(FetchRequest(entityName: NoteBook.noteEntity,
+                                                    sortDescriptors: [SortDescriptor("dateCreated"), SortDescriptor("displayIndex")]))
             .map { object in
                 let snapshot = book.snapshot(of: object)
                 return Note(title: snapshot.title, body: snapshot.body, dateCreated: snapshot.dateCreated,
                             images: snapshot.attachments.compactMap { attachment in
                                 guard let data = attachment.imageData else { return nil }
                                 let image = NoteImage(storedData: data)
+                                // An image whose header cannot be read is still exported, its bytes
+                                // as stored, without a size: the export must keep every note.
                                 let size = try? image.pixelSize()
                                 return Image(data: data, format: image.formatName, caption: attachment.caption,
                                              width: size?.width, height: size?.height, dateCreated: attachment.dateCreated)
@@ -58,24 +61,22 @@ public struct NotesArchive: Codable, Equatable, Sendable {
 
     /// Reads and checks an export: its format, and every image as `notes attach` checks it
     /// (format and pixel limit from the header, then a decode).
-    public static func read(_ data: Data, source: String) throws -> NotesArchive {
+    public static func read(_ data: Data, source: String) throws(NotesArchiveError) -> NotesArchive {
         let archive: NotesArchive
         do {
             archive = try decoder().decode(NotesArchive.self, from: data)
         } catch {
-            throw NoteBookError("\(source): not an UnCloudNotes export (\(Self.describe(error)))")
+            throw .notAnExport(source: source, reason: Self.describe(error))
         }
-        guard archive.format == "uncloudnotes-notes" else { throw NoteBookError("\(source): not an UnCloudNotes export (format \"\(archive.format)\")") }
-        guard archive.formatVersion <= 1 else { throw NoteBookError("\(source): written by a newer UnCloudNotes (export format \(archive.formatVersion))") }
+        guard archive.format == "uncloudnotes-notes" else { throw .notAnExport(source: source, reason: "format \"\(archive.format)\"") }
+        guard archive.formatVersion <= 1 else { throw .newerFormat(source: source, formatVersion: archive.formatVersion) }
         for (index, note) in archive.notes.enumerated() {
-            guard !note.title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
-                throw NoteBookError("\(source): note \(index + 1) has an empty title")
-            }
+            guard NoteDraft(title: note.title, body: note.body).hasTitle else { throw .emptyTitle(source: source, note: index + 1) }
             for (imageIndex, image) in note.images.enumerated() {
                 do {
                     _ = try NoteImage(validating: image.data)
                 } catch {
-                    throw NoteBookError("\(source): image \(imageIndex + 1) of note \(index + 1) (“\(note.title)”) is refused: \(error); nothing was imported")
+                    throw .imageRefused(source: source, note: index + 1, title: note.title, image: imageIndex + 1, underlying: error)
                 }
             }
         }
@@ -92,29 +93,53 @@ public struct NotesArchive: Codable, Equatable, Sendable {
     }
 }
 
+/// An export file `notes import` refuses; nothing was imported.
+public enum NotesArchiveError: Error, CustomStringConvertible {
+    case notAnExport(source: String, reason: String)
+    case newerFormat(source: String, formatVersion: Int)
+    case emptyTitle(source: String, note: Int)
+    case imageRefused(source: String, note: Int, title: String, image: Int, underlying: any Error)
+    /// A note holds more images than the version the app runs as allows.
+    case tooManyImages(title: String, count: Int, underlying: NoteBookError)
+
+    public var description: String {
+        switch self {
+        case .notAnExport(let source, let reason): "\(source): not an UnCloudNotes export (\(reason))"
+        case .newerFormat(let source, let version): "\(source): written by a newer UnCloudNotes (export format \(version))"
+        case .emptyTitle(let source, let note): "\(source): note \(note) has an empty title"
+        case .imageRefused(let source, let note, let title, let image, let underlying):
+            "\(source): image \(image) of note \(note) (“\(title)”) is refused: \(underlying); nothing was imported"
+        case .tooManyImages(let title, let count, let underlying):
+            "“\(title)” has \(count.counting("image")): \(underlying); nothing was imported"
+        }
+    }
+}
+
 extension NoteBook {
     /// Adds every note of an archive in one save: all of them, or none on error.
     /// - Returns: how many notes were added.
     @discardableResult
     public func importArchive(_ archive: NotesArchive) throws -> Int {
-        if let limit = capabilities.maxImagesPerNote, let note = archive.notes.first(where: { $0.images.count > limit }) {
-            throw NoteBookError("“\(note.title)” has \(note.images.count) images, but notes of this model version hold \(limit == 0 ? "none (run as v2 or later)" : "one (run as v3 or later)"); nothing was imported")
-        }
-        var index = try nextDisplayIndex()
         for note in archive.notes {
-            let object = try context.insertObject(entityName: "Note")
-            object.setValue(.string(note.title), forKey: "title")
-            object.setValue(.string(note.body), forKey: "body")
-            object.setValue(.date(note.dateCreated ?? Date()), forKey: "dateCreated")
-            object.setValue(.integer(index), forKey: "displayIndex")
-            index = try displayIndex(after: index)
-            for (offset, image) in note.images.enumerated() {
-                try attach(NoteImage(storedData: image.data), to: object,
-                           date: image.dateCreated ?? (note.dateCreated ?? Date()).addingTimeInterval(Double(offset) / 1000),
-                           caption: image.caption)
+            do {
+                try capabilities.checkAttaching(note.images.count, toNoteWith: 0, of: nil, replacing: false)
+            } catch {
+                throw NotesArchiveError.tooManyImages(title: note.title, count: note.images.count, underlying: error)
             }
         }
-        try saveOrRollBack()
+        var index = try nextDisplayIndex()
+        try changing {
+            for note in archive.notes {
+                let draft = NoteDraft(title: note.title, body: note.body)
+                let date = note.dateCreated ?? Date()
+                let object = try insertNote(try draft.checked(), date: date, displayIndex: index)
+                index = try displayIndex(after: index)
+                for (offset, image) in note.images.enumerated() {
+                    try attach(NoteImage(storedData: image.data), to: object, date: image.dateCreated ?? date.addingTimeInterval(Double(offset) / 1000),
+                               caption: image.caption)
+                }
+            }
+        }
         return archive.notes.count
     }
 }

@@ -27,4 +27,10 @@ public enum UnCloudNotesModel {
     public static func loadMappingModels(for model: VersionedModel) throws -> [MappingModel] {
         try mappingModelNames.map { try MappingModelReader.read(at: UnCloudNotesResources.url(named: $0), models: model) }
     }
+
+    /// Registers the `ImageTransformer` the model names, as the iOS app did at launch, before any
+    /// store of v2 or later is read or migrated. Safe to call more than once.
+    public static func registerValueTransformers() {
+        ValueTransformers.register(ImageTransformer(), forName: ImageTransformer.name)
+    }
 }

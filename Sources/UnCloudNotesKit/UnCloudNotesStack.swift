@@ -20,7 +20,7 @@ public struct UnCloudNotesStack {
         self.storeURL = storeURL
         self.options = options
         self.version = try versionName.map { try UnCloudNotesModel.resolveVersion(named: $0, in: model) } ?? model.current
-        UnCloudNotesEntities.registerValueTransformers()
+        UnCloudNotesModel.registerValueTransformers()
     }
 
     /// The migrator for this store and version.
@@ -34,12 +34,12 @@ public struct UnCloudNotesStack {
     /// Whether the store file exists yet (a first note creates it).
     public var storeExists: Bool { FileManager.default.fileExists(atPath: storeURL.path) }
 
-    /// Opens the store, migrating it when older; a store that cannot be written opens read-only. A missing store is created (its folders 0700)
-    /// only when `creatingIfMissing`: commands that only read must not turn a mistyped path into
-    /// folders and an empty store.
-    /// Objects are `Note`s when the app runs as the current version, untyped otherwise.
+    /// Opens the store's note book, migrating the store first when older; a store that cannot be
+    /// written opens read-only. A missing store is created (its folders 0700) only when
+    /// `creatingIfMissing`: commands that only read must not turn a mistyped path into folders
+    /// and an empty store.
     public func open(creatingIfMissing: Bool = true, observer: @escaping (MigrationEvent) -> Void = { _ in },
-                     cancellation: MigrationCancellation? = nil) throws -> ManagedObjectContext {
+                     cancellation: MigrationCancellation? = nil) throws -> NoteBook {
         if !storeExists {
             guard creatingIfMissing else {
                 throw StoreError(path: storeURL.path, reason: "no such store: check the path (--store); adding a note creates a new store")
@@ -47,12 +47,11 @@ public struct UnCloudNotesStack {
             try StoreLocation.createPrivateFolders(for: storeURL)
         }
         try migrator.migrateIfNeeded(observer: observer, cancellation: cancellation)
-        let classes = version.name == model.currentVersionName ? UnCloudNotesEntities.currentVersionClasses : [:]
         // A store the user cannot write (or in a read-only folder) can still be read.
         var options = self.options
         options.isReadOnly = options.isReadOnly || (storeExists && !StorePath.isWritable(storeURL))
-        return ManagedObjectContext(store: try PersistentStore.openOrCreate(at: storeURL, model: version, options: options),
-                                    entityClasses: classes)
+        let store = try PersistentStore.openOrCreate(at: storeURL, model: version, options: options)
+        return NoteBook(context: ManagedObjectContext(store: store), version: versionLabel)
     }
 }
 

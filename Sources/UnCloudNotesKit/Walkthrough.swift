@@ -50,9 +50,9 @@ public struct Walkthrough {
 
     private func stepOne() throws {
         let stack = try UnCloudNotesStack(storeURL: storeURL, versionName: "v1")
-        let book = NoteBook(context: try stack.open())
+        let book = try stack.open()
         for (index, title) in ["First note", "Shopping", "Ideas"].enumerated() {
-            try book.addNote(title: title, body: Self.loremIpsum, date: Date(timeIntervalSinceNow: Double(index - 3) * 60))
+            try book.add(NoteDraft(title: title, body: Self.loremIpsum), date: Date(timeIntervalSinceNow: Double(index - 3) * 60))
         }
         try book.context.store.close()
         print("The v1 app created \(storeURL.lastPathComponent) with three notes. Its tables:")
@@ -63,10 +63,9 @@ public struct Walkthrough {
 
     private func stepTwo() throws {
         let stack = try migrate(to: "v2")
-        let book = NoteBook(context: try stack.open())
-        let notes = try book.notes()
-        for (note, name) in zip(Array(notes.prefix(2)), ["sunset.png", "leaf.jpg"]) {
-            try book.attachImage(try sampleImage(name), to: note)
+        let book = try stack.open()
+        for (note, name) in zip(try book.noteIDs(page: ListPage(limit: 2)), ["sunset.png", "leaf.jpg"]) {
+            try book.attach([try sampleImage(name)], to: note)
         }
         try book.context.store.close()
         print("Two notes got an image (Note.image, through ImageTransformer).")
@@ -101,9 +100,9 @@ public struct Walkthrough {
         for (version, name) in [("v1", "skipping-from-v1.sqlite"), ("v2", "skipping-from-v2.sqlite")] {
             let url = folder.appendingPathComponent(name)
             let old = try UnCloudNotesStack(storeURL: url, versionName: version)
-            let book = NoteBook(context: try old.open())
+            let book = try old.open()
             let images = version == "v2" ? [try sampleImage("dots.png")] : []
-            try book.addNote(title: "Written by the \(version) app", body: Self.loremIpsum, images: images)
+            try book.add(NoteDraft(title: "Written by the \(version) app", body: Self.loremIpsum), images: images)
             try book.context.store.close()
             print("")
             print("A \(version) store, \(name), opened by the v4 app:")

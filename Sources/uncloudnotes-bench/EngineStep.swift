@@ -9,7 +9,7 @@ enum EngineMigration {
     static func migrate(storeAt url: URL, to version: Int) throws {
         let model = try UnCloudNotesModel.load()
         let mappings = try UnCloudNotesModel.loadMappingModels(for: model)
-        UnCloudNotesEntities.registerValueTransformers()
+        UnCloudNotesModel.registerValueTransformers()
         let migrator = StoreMigrator(storeURL: url, model: model, target: model.versions[version - 1], mappingModels: mappings,
                                      policies: UnCloudNotesModel.migrationPolicies, options: StoreOptions(sqlLogger: nil))
         try ChildProcess.printReport {

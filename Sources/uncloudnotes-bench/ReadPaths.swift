@@ -36,7 +36,7 @@ enum ReadPaths {
             let (launch, later) = try launchToFirstScreen(url)
             log.add(launch, to: "launch")
             log.add(later, to: "later")
-            let book = NoteBook(context: try UnCloudNotesStack(storeURL: url).open())
+            let book = try UnCloudNotesStack(storeURL: url).open()
             log.add(try search(book, rowsRead: screen.height), to: "searchFirst")
             let start = DispatchTime.now()
             matches = try readAllMatches(book)
@@ -57,7 +57,7 @@ enum ReadPaths {
         let start = DispatchTime.now()
         let stack = try UnCloudNotesStack(storeURL: url)
         guard case .current = try stack.migrator.state() else { throw BenchError("\(url.path): the read-path store is not current") }
-        let book = NoteBook(context: try stack.open())
+        let book = try stack.open()
         let app = try NotesApp(book: book, storePath: url.path, versionLabel: stack.versionLabel, colors: ColorSupport(depth: .indexed256))
         _ = app.render(width: screen.width, height: screen.height)
         let launch = seconds(since: start)
@@ -71,21 +71,17 @@ enum ReadPaths {
         return (launch, worst)
     }
 
-    /// The search the list runs as one types, until `rowsRead` matching titles are read.
+    /// The search the list runs as one types before the index is ready (the scan), until
+    /// `rowsRead` matching rows are read.
     private static func search(_ book: NoteBook, rowsRead: Int) throws -> Double {
         let start = DispatchTime.now()
-        let results = try book.notes(matching: NoteBook.searchPredicate(searchQuery))
-        for note in results.prefix(rowsRead) { _ = note.value(forKey: "title") }
-        if let failure = results.failure { throw failure }
+        _ = try book.rows(of: book.noteIDs(matching: searchQuery, page: ListPage(limit: rowsRead), usingIndex: false))
         return seconds(since: start)
     }
 
-    /// Every match's title read, as `notes list --search` needs them. - Returns: the number of matches.
+    /// Every match's row read by the scan. - Returns: the number of matches.
     private static func readAllMatches(_ book: NoteBook) throws -> Int {
-        let results = try book.notes(matching: NoteBook.searchPredicate(searchQuery))
-        for note in results { _ = note.value(forKey: "title") }
-        if let failure = results.failure { throw failure }
-        return results.count
+        try book.rows(of: book.noteIDs(matching: searchQuery, usingIndex: false)).count
     }
 
     private static func compareListOutputs(app: URL, script: URL, store: URL, scratch: URL) throws -> (rows: Int, match: Bool) {

@@ -49,7 +49,7 @@ struct StoreSelection: ParsableArguments {
             mappingModels += try MappingModelReader.readAll(in: fileURL(mappings), models: model)
         }
         let target = try (version ?? global.modelVersion).map { try UnCloudNotesModel.resolveVersion(named: $0, in: model) } ?? model.current
-        UnCloudNotesEntities.registerValueTransformers()
+        UnCloudNotesModel.registerValueTransformers()
         return UnCloudNotesModel.migrator(for: global.storeURL(path), model: model, target: target, mappingModels: mappingModels,
                                           options: global.storeOptions)
     }

@@ -89,7 +89,7 @@ struct MigrationCrashTests {
     private func makeStore(in folder: TemporaryFolder) throws -> URL {
         let url = folder.url.appendingPathComponent("base.sqlite")
         let stack = try UnCloudNotesStack(storeURL: url, versionName: "v2")
-        let context = try stack.open()
+        let context = try stack.open().context
         let png = TestImages.encoded(width: 16, height: 12, format: "png")
         for index in 0..<6000 {
             let note = try context.insertObject(entityName: "Note")

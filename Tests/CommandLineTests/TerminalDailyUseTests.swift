@@ -9,14 +9,14 @@ extension TerminalAppTests {
     /// A store with one note.
     private func store(title: String, body: String, in folder: TemporaryFolder) throws -> URL {
         let store = folder.url.appendingPathComponent("notes.sqlite")
-        try NoteBook(context: UnCloudNotesStack(storeURL: store).open()).addNote(title: title, body: body)
+        try UnCloudNotesStack(storeURL: store).open().add(NoteDraft(title: title, body: body))
         return store
     }
 
     /// The bodies of the store's notes, read after the app has quit.
     private func bodies(of store: URL) throws -> [String] {
-        let book = try NoteBook(context: UnCloudNotesStack(storeURL: store).open())
-        return try book.notes().map { book.snapshot(of: $0).body }
+        let book = try UnCloudNotesStack(storeURL: store).open()
+        return try book.noteIDs().map { try book.snapshot(of: $0).body }
     }
 
     @Test("Ctrl-E opens vim in the foreground: text typed there is saved, with no terminal replies in the body")
@@ -114,9 +114,9 @@ extension TerminalAppTests {
     func phonePhoto() throws {
         let folder = try TemporaryFolder()
         let store = folder.url.appendingPathComponent("notes.sqlite")
-        let book = try NoteBook(context: UnCloudNotesStack(storeURL: store).open())
-        try book.addNote(title: "Groceries", body: "milk")
-        try book.addNote(title: "Holiday photos", body: "beach")
+        let book = try UnCloudNotesStack(storeURL: store).open()
+        try book.add(NoteDraft(title: "Groceries", body: "milk"))
+        try book.add(NoteDraft(title: "Holiday photos", body: "beach"))
         let photo = try folder.writeImage(named: "IMG_0001.jpg", width: 4000, height: 3000, format: "jpeg")
         let tmux = try launch(store: store)
         try tmux.waitFor("›Holiday photos")

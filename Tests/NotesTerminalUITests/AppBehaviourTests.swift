@@ -19,8 +19,8 @@ struct AppBehaviourTests {
         harness.type("牛奶\ne\u{301}ggs")
         harness.press(.control("s"))
         #expect(try harness.titles() == ["Shopping 🛒"])
-        let note = try #require(try harness.book.notes().first)
-        #expect(harness.book.snapshot(of: note).body == "牛奶\néggs")
+        let note = try #require(try harness.book.noteIDs().first)
+        #expect(try harness.book.snapshot(of: note).body == "牛奶\néggs")
         #expect(harness.screen().contains("›Shopping 🛒"))
         #expect(harness.screen().contains("note created"))
     }
@@ -55,8 +55,8 @@ struct AppBehaviourTests {
         #expect(harness.press(.control("e")) == .editExternally("old body"))
         harness.app.finishExternalEdit("new body\n")
         harness.press(.control("s"))
-        let note = try #require(try harness.book.notes().first)
-        #expect(harness.book.snapshot(of: note).body == "new body")
+        let note = try #require(try harness.book.noteIDs().first)
+        #expect(try harness.book.snapshot(of: note).body == "new body")
     }
 
     @Test("search filters titles and bodies as it is typed, ignoring case and accents; Esc clears")

@@ -1,5 +1,4 @@
 import Foundation
-import ManagedStore
 import NotesTerminalUI
 import TestSupport
 import UnCloudNotesKit
@@ -23,12 +22,17 @@ struct AppHarness {
          colors: ColorSupport = ColorSupport(depth: .none)) throws {
         folder = try TemporaryFolder()
         stack = try UnCloudNotesStack(storeURL: folder.url.appendingPathComponent("notes.sqlite"), versionName: version)
-        book = NoteBook(context: try stack.open())
+        book = try stack.open()
         let image = try NoteImage(validating: Self.png)
+        let imagesPerNote = switch book.capabilities.images {
+        case .none: 0
+        case .one: 1
+        case .several: Int.max
+        }
         for (index, note) in notes.enumerated() {
-            let images = Array(repeating: image, count: min(note.2, book.capabilities.maxImagesPerNote ?? note.2))
-            try book.addNote(title: note.0, body: note.1, images: images,
-                             date: Date(timeIntervalSinceReferenceDate: 800_000_000 + Double(index) * 86_400))
+            let images = Array(repeating: image, count: min(note.2, imagesPerNote))
+            try book.add(NoteDraft(title: note.0, body: note.1), images: images,
+                         date: Date(timeIntervalSinceReferenceDate: 800_000_000 + Double(index) * 86_400))
         }
         app = try NotesApp(book: book, storePath: "/home/ann/.local/share/uncloudnotes/UnCloudNotesDataModel.sqlite",
                            versionLabel: stack.versionLabel, colors: colors, locale: Locale(identifier: "en_US_POSIX"),
@@ -73,7 +77,7 @@ struct AppHarness {
     }
 
     func titles() throws -> [String] {
-        try book.notes().map { $0.value(forKey: "title")?.displayText ?? "" }
+        try book.rows().map(\.title)
     }
 }
 

@@ -46,9 +46,9 @@ struct BackgroundSearchTests {
         harness.type("Milk run")
         harness.press(.control("s"))
         // A new note clears the search, so it shows among all the notes.
-        #expect(!harness.screen().contains("Search:") && harness.app.results.count == 5)
+        #expect(!harness.screen().contains("Search:") && harness.app.list.count == 5)
         harness.finishBackgroundWork()
-        #expect(harness.app.results.count == 5, "the answer for “milk” came too late to count")
+        #expect(harness.app.list.count == 5, "the answer for “milk” came too late to count")
         #expect(harness.screen().contains("Milk run") && harness.screen().contains("Trip"))
     }
 
@@ -72,11 +72,11 @@ struct BackgroundSearchTests {
         harness.indexing.runAll()
         harness.searches.runAll()
         let deliveries = harness.app.backgroundSearch.takeDeliveries()
-        #expect(deliveries.map(\.primaryKeys.count) == [BackgroundSearch.firstPageSize, notes.count])
+        #expect(deliveries.map(\.noteIDs.count) == [BackgroundSearch.firstPageSize, notes.count])
         #expect(deliveries.map(\.isComplete) == [false, true])
-        let all = try harness.book.notes().ids.compactMap(\.primaryKey)
-        #expect(deliveries.last?.primaryKeys == all)
-        #expect(deliveries.first?.primaryKeys == Array(all.prefix(BackgroundSearch.firstPageSize)))
+        let all = try harness.book.noteIDs()
+        #expect(deliveries.last?.noteIDs == all)
+        #expect(deliveries.first?.noteIDs == Array(all.prefix(BackgroundSearch.firstPageSize)))
     }
 
     @Test("searches of three characters or more build the index in the background; the scan answers meanwhile")

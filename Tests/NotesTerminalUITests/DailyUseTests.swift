@@ -18,8 +18,8 @@ struct DailyUseTests {
         #expect(harness.screen().contains("Quit and discard your changes? y/N"))
         harness.press(.character("n"))
         harness.press(.control("s"))
-        let note = try #require(try harness.book.notes().first)
-        #expect(harness.book.snapshot(of: note).body == "me and more")
+        let note = try #require(try harness.book.noteIDs().first)
+        #expect(try harness.book.snapshot(of: note).body == "me and more")
         harness.press(.character("e"))
         #expect(harness.press(.control("c")) == .quit, "nothing typed: nothing to lose")
         harness.press(.character("x"))
@@ -30,16 +30,16 @@ struct DailyUseTests {
     @Test("deleting an image names, shows and deletes the same image")
     func deleteShownImage() throws {
         let harness = try AppHarness()
-        let trip = try #require(try harness.book.notes().first)
-        let attachments = harness.book.snapshot(of: trip).attachments
-        try harness.book.setCaption("first", of: attachments[0])
-        try harness.book.setCaption("second", of: attachments[1])
+        let trip = try #require(try harness.book.noteIDs().first)
+        let attachments = try harness.book.snapshot(of: trip).attachments
+        try harness.book.setCaption("first", of: attachments[0].id)
+        try harness.book.setCaption("second", of: attachments[1].id)
         harness.press(.enter, .right, .character("x"))
         let asking = harness.screen(200, 60)
         #expect(asking.contains("Delete image 2 of “Trip”? y/N"))
         #expect(asking.contains("Image 2 of 2") && asking.contains("Caption: second"))
         harness.press(.character("y"))
-        #expect(harness.book.snapshot(of: trip).attachments.map(\.caption) == ["first"])
+        #expect(try harness.book.snapshot(of: trip).attachments.map(\.caption) == ["first"])
         #expect(harness.screen(200, 60).contains("Image 1 of 1"))
     }
 
@@ -52,8 +52,8 @@ struct DailyUseTests {
         harness.press(.enter)
         #expect(harness.screen().contains("replace the image of “One”? y/N"))
         harness.press(.character("n"))
-        let note = try #require(try harness.book.notes().first)
-        #expect(harness.book.snapshot(of: note).latestAttachment?.imageData == AppHarness.png)
+        let note = try #require(try harness.book.noteIDs().first)
+        #expect(try harness.book.snapshot(of: note).latestAttachment?.imageData == AppHarness.png)
         harness.press(.character("a"))
         harness.type(png.path)
         harness.press(.enter, .character("y"))
@@ -179,9 +179,9 @@ struct TerminalTextTests {
         harness.press(.backTab)
         harness.type("!")
         harness.press(.control("s"))
-        let note = try #require(try harness.book.notes().first)
-        #expect(harness.book.snapshot(of: note).body == "a\tb")
-        #expect(harness.book.snapshot(of: note).title == "Tabs!")
+        let note = try #require(try harness.book.noteIDs().first)
+        #expect(try harness.book.snapshot(of: note).body == "a\tb")
+        #expect(try harness.book.snapshot(of: note).title == "Tabs!")
     }
 
     @Test("control characters in titles and bodies show visibly and never reach the terminal")
@@ -256,7 +256,7 @@ struct OutsideChangesTests {
 
     /// A second connection to the harness's store, as another process would have.
     private func otherBook(_ harness: AppHarness) throws -> NoteBook {
-        NoteBook(context: try UnCloudNotesStack(storeURL: harness.stack.storeURL).open())
+        try UnCloudNotesStack(storeURL: harness.stack.storeURL).open()
     }
 
     @Test("a note added elsewhere shows when the app is idle; the selection stays")
@@ -265,7 +265,7 @@ struct OutsideChangesTests {
         harness.press(.down)
         #expect(harness.screen().contains("›Party 🎉"))
         #expect(!harness.app.catchUpWithStore(), "nothing changed yet")
-        try otherBook(harness).addNote(title: "Added elsewhere", body: "", date: Date(timeIntervalSinceReferenceDate: 900_000_000))
+        try otherBook(harness).add(NoteDraft(title: "Added elsewhere", body: ""), date: Date(timeIntervalSinceReferenceDate: 900_000_000))
         #expect(harness.app.catchUpWithStore())
         let screen = harness.screen()
         #expect(screen.contains("Added elsewhere") && screen.contains("›Party 🎉") && screen.contains("5 notes"))
@@ -276,15 +276,15 @@ struct OutsideChangesTests {
         let harness = try AppHarness()
         harness.press(.character("e"))
         let other = try otherBook(harness)
-        let trip = try #require(try other.notes().first)
-        try other.attachImage(try NoteImage(validating: AppHarness.png), to: trip)
+        let trip = try #require(try other.noteIDs().first)
+        try other.attach([try NoteImage(validating: AppHarness.png)], to: trip)
         harness.type(" plan")
         harness.press(.control("s"))
         #expect(harness.screen().contains("note saved"), "\(harness.screen())")
         let reader = try otherBook(harness)
-        let saved = try #require(try reader.notes().first)
-        #expect(reader.snapshot(of: saved).title == "Trip plan")
-        #expect(reader.snapshot(of: saved).attachments.count == 3)
+        let saved = try #require(try reader.noteIDs().first)
+        #expect(try reader.snapshot(of: saved).title == "Trip plan")
+        #expect(try reader.snapshot(of: saved).attachments.count == 3)
     }
 
     @Test("a note changed elsewhere while edited: the draft is kept and saved as a copy")
@@ -293,13 +293,13 @@ struct OutsideChangesTests {
         harness.press(.character("e"), .tab)
         harness.type(" My words.")
         let other = try otherBook(harness)
-        let trip = try #require(try other.notes().first)
-        try other.update(trip, title: "Trip", body: "Their words.")
+        let trip = try #require(try other.noteIDs().first)
+        try other.update(trip, with: NoteDraft(title: "Trip", body: "Their words."))
         harness.press(.control("s"))
         #expect(harness.screen().contains("Another program changed or deleted this note"))
         harness.press(.character("y"))
         let reader = try otherBook(harness)
-        let bodies = try reader.notes().map { reader.snapshot(of: $0).body }
+        let bodies = try reader.noteIDs().map { try reader.snapshot(of: $0).body }
         #expect(bodies.contains("Their words."))
         #expect(bodies.contains("Pack the tent, the stove and the maps. Leave early on Saturday. My words."))
     }

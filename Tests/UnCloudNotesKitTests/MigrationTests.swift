@@ -22,9 +22,8 @@ struct MigrationTests {
     }
 
     private func context(_ url: URL, version: Int) throws -> ManagedObjectContext {
-        UnCloudNotesEntities.registerValueTransformers()
-        return ManagedObjectContext(store: try PersistentStore.open(at: url, model: AppStores.version(version)),
-                                    entityClasses: version == 4 ? UnCloudNotesEntities.currentVersionClasses : [:])
+        UnCloudNotesModel.registerValueTransformers()
+        return ManagedObjectContext(store: try PersistentStore.open(at: url, model: AppStores.version(version)))
     }
 
     private func notes(_ context: ManagedObjectContext) throws -> [ManagedObject] {
@@ -91,22 +90,23 @@ struct MigrationTests {
         let url = try AppStores.make(version: 3, in: folder)
         let destination = try migrate(url, from: 3, to: 4, in: folder)
         let context = try context(destination, version: 4)
-        let migrated = try context.fetch(FetchRequest(entityName: "Note", sortDescriptors: [SortDescriptor("dateCreated")]), as: Note.self)
         #expect(try context.count(FetchRequest(entityName: "Attachment", includesSubentities: false)) == 0)
         #expect(try context.count(FetchRequest(entityName: "ImageAttachment")) == 4)
+        let book = NoteBook(context: context, version: "v4")
+        let migrated = try book.noteIDs().reversed().map { try book.snapshot(of: $0) }
+        #expect(migrated.map(\.title) == AppStores.notes.map(\.title))
         for (note, spec) in zip(migrated, AppStores.notes) {
-            let attachments = note.attachments.compactMap { $0 as? ImageAttachment }.sorted { $0.dateCreated < $1.dateCreated }
-            #expect(attachments.map { $0.image?.data } == spec.images.map { $0 }, "\(spec.title)")
-            for (attachment, data) in zip(attachments, spec.images) {
+            #expect(note.attachments.map(\.imageData) == spec.images.map { $0 }, "\(spec.title)")
+            for (attachment, data) in zip(note.attachments, spec.images) {
                 let size = try NoteImage(storedData: data).pixelSize()
-                #expect(attachment.width == Float(size.width) && attachment.height == Float(size.height))
+                #expect(attachment.width == Double(size.width) && attachment.height == Double(size.height))
                 #expect(attachment.caption == String(spec.body.prefix(80)))
             }
         }
         let long = try #require(migrated.first { $0.title == "Long" })
-        let caption = try #require((long.attachments.first as? ImageAttachment)?.caption)
+        let caption = try #require(long.attachments.first?.caption)
         #expect(caption.count == 80 && caption.hasSuffix("é🙂"))
-        #expect(migrated.first { $0.title == "Empty" }?.image?.data == AppStores.png)
+        #expect(migrated.first { $0.title == "Empty" }?.latestAttachment?.imageData == AppStores.png)
     }
 
     @Test("v3 -> v4 reads sizes from headers alone: a stored 30000x30000 bomb is sized, not decoded, and kept")

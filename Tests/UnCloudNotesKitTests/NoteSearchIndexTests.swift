@@ -10,13 +10,19 @@ import TestSupport
     /// A note book on a new store of the current version.
     private static func makeBook(in folder: TemporaryFolder) throws -> NoteBook {
         let url = folder.url.appendingPathComponent("notes.sqlite")
-        return NoteBook(context: try UnCloudNotesStack(storeURL: url).open())
+        return try UnCloudNotesStack(storeURL: url).open()
     }
 
-    private static func ids(_ results: FetchedResults) -> [ObjectID] { Array(results.ids) }
-
-    private static func scanned(_ book: NoteBook, _ text: String) throws -> [ObjectID] {
-        ids(try book.notes(matching: NoteBook.searchPredicate(text)))
+    /// The reference answer: the engine's `title CONTAINS[cd] text OR body CONTAINS[cd] text`,
+    /// evaluated by the engine's own predicate path, newest first.
+    static func engineMatches(_ book: NoteBook, _ text: String) throws -> [NoteID] {
+        let contains = { (key: String) in
+            ObjectPredicate.comparison(.keyPath(base: nil, components: [key]), .contains, .constant(.string(text)),
+                                       [.caseInsensitive, .diacriticInsensitive])
+        }
+        let request = FetchRequest(entityName: "Note", predicate: .or([contains("title"), contains("body")]),
+                                   sortDescriptors: [SortDescriptor("dateCreated", ascending: false)])
+        return try book.context.fetch(request).compactMap { $0.objectID.primaryKey.map(NoteID.init) }
     }
 
     private static func indexEntryCount(_ book: NoteBook) throws -> Int {
@@ -34,18 +40,18 @@ import TestSupport
             (0..<count).map { _ in pieces.randomElement(using: &generator) ?? "" }.joined()
         }
         func addNote(at date: Double) throws {
-            try book.addNote(title: text(Int.random(in: 1...4, using: &generator)), body: text(Int.random(in: 0...12, using: &generator)),
-                             date: Date(timeIntervalSinceReferenceDate: date))
+            try book.add(NoteDraft(title: text(Int.random(in: 1...4, using: &generator)), body: text(Int.random(in: 0...12, using: &generator))),
+                         date: Date(timeIntervalSinceReferenceDate: date))
         }
         // Notes written in date order, then among older ones (some share a date, so ties are
         // ordered too), then many into one gap until the index must number its entries again.
         for index in 0..<60 { try addNote(at: Double(index / 3)) }
-        _ = try book.notes(searching: "cafe")
+        _ = try book.noteIDs(matching: "cafe")
         for _ in 0..<40 { try addNote(at: Double(Int.random(in: -5...25, using: &generator))) }
         for step in 1...14 { try addNote(at: 1 - 1 / Double(1 << step)) }
-        let all = try book.notes()
+        let all = try book.noteIDs()
         for _ in 0..<10 {
-            try book.update(all[Int.random(in: 0..<all.count, using: &generator)], title: text(2), body: text(5))
+            try book.update(all[Int.random(in: 0..<all.count, using: &generator)], with: NoteDraft(title: text(2), body: text(5)))
         }
         var queries = pieces + ["afe", "CAF", "ïve", "AIV", "e ", "记会", "🎉☕", "\"\"x", "ss", "fi", "i̇", "zzz", "Заме"]
         for _ in 0..<60 {
@@ -55,10 +61,12 @@ import TestSupport
         }
         var indexed = 0, long = 0
         for query in queries where !query.isEmpty {
-            let expected = try Self.scanned(book, query)
-            #expect(Self.ids(try book.notes(searching: query)) == expected, "search for \(query.debugDescription)")
-            #expect(Self.ids(try book.notes(searching: query, limit: 7, offset: 3)) == Array(expected.dropFirst(3).prefix(7)),
+            let expected = try Self.engineMatches(book, query)
+            #expect(try book.noteIDs(matching: query) == expected, "search for \(query.debugDescription)")
+            #expect(try book.noteIDs(matching: query, usingIndex: false) == expected, "scan for \(query.debugDescription)")
+            #expect(try book.noteIDs(matching: query, page: ListPage(limit: 7, offset: 3)) == Array(expected.dropFirst(3).prefix(7)),
                     "a page of the search for \(query.debugDescription)")
+            #expect(try book.rows(matching: query).map(\.id) == expected, "rows of the search for \(query.debugDescription)")
             if try book.searchIndex?.primaryKeys(matching: query) != nil { indexed += 1 }
             if SearchFolding.caseAndAccentFolded(query).unicodeScalars.count >= 3 { long += 1 }
         }
@@ -71,32 +79,32 @@ import TestSupport
     @Test func theIndexFollowsTheAppsAddsEditsAndDeletes() throws {
         let folder = try TemporaryFolder()
         let book = try Self.makeBook(in: folder)
-        try book.addNote(title: "Groceries", body: "milk")
-        #expect(try book.notes(searching: "groc").count == 1)
-        let note = try book.addNote(title: "Crème brûlée", body: "sugar")
-        #expect(Self.ids(try book.notes(searching: "CREME")) == [note.objectID])
-        try book.update(note, title: "Tarte", body: "pommes")
-        #expect(try book.notes(searching: "creme").isEmpty)
-        #expect(Self.ids(try book.notes(searching: "pomme")) == [note.objectID])
+        try book.add(NoteDraft(title: "Groceries", body: "milk"))
+        #expect(try book.noteIDs(matching: "groc").count == 1)
+        let note = try book.add(NoteDraft(title: "Crème brûlée", body: "sugar"))
+        #expect(try book.noteIDs(matching: "CREME") == [note])
+        try book.update(note, with: NoteDraft(title: "Tarte", body: "pommes"))
+        #expect(try book.noteIDs(matching: "creme").isEmpty)
+        #expect(try book.noteIDs(matching: "pomme") == [note])
         try book.delete(note)
-        #expect(try book.notes(searching: "pomme").isEmpty)
+        #expect(try book.noteIDs(matching: "pomme").isEmpty)
         #expect(try Self.indexEntryCount(book) == 1)
     }
 
     @Test func changesMadeThroughAnotherConnectionAreFound() throws {
         let folder = try TemporaryFolder()
         let book = try Self.makeBook(in: folder)
-        let note = try book.addNote(title: "First", body: "plain")
-        #expect(try book.notes(searching: "plain").count == 1)
+        let note = try book.add(NoteDraft(title: "First", body: "plain"))
+        #expect(try book.noteIDs(matching: "plain").count == 1)
         // Another program (Core Data, a second process) writes the store.
         let other = try DatabaseQueue(path: book.context.store.url.path)
         try other.write { db in
-            try db.execute(sql: "UPDATE ZNOTE SET ZBODY = 'Jalapeño', Z_OPT = Z_OPT + 1 WHERE Z_PK = ?", arguments: [note.objectID.primaryKey])
+            try db.execute(sql: "UPDATE ZNOTE SET ZBODY = 'Jalapeño', Z_OPT = Z_OPT + 1 WHERE Z_PK = ?", arguments: [note.number])
         }
-        #expect(try book.notes(searching: "plain").isEmpty)
-        #expect(Self.ids(try book.notes(searching: "jalapeno")) == [note.objectID])
+        #expect(try book.noteIDs(matching: "plain").isEmpty)
+        #expect(try book.noteIDs(matching: "jalapeno") == [note])
         try other.write { db in try db.execute(sql: "DELETE FROM ZNOTE") }
-        #expect(try book.notes(searching: "jalapeno").isEmpty)
+        #expect(try book.noteIDs(matching: "jalapeno").isEmpty)
     }
 
     @Test func aMissingOrForeignIndexIsRebuiltPrivate() throws {
@@ -104,26 +112,26 @@ import TestSupport
         let url: URL
         do {
             let book = try Self.makeBook(in: folder)
-            try book.addNote(title: "Kept", body: "über")
+            try book.add(NoteDraft(title: "Kept", body: "über"))
             url = book.context.store.url
-            #expect(try book.notes(searching: "kept").count == 1)
+            #expect(try book.noteIDs(matching: "kept").count == 1)
             try FileManager.default.removeItem(atPath: url.path + "-search")
-            try book.addNote(title: "Second", body: "")
+            try book.add(NoteDraft(title: "Second", body: ""))
         }
         let side = URL(fileURLWithPath: url.path + "-search")
         // Saving notes makes no index: the first search does.
         #expect(!FileManager.default.fileExists(atPath: side.path))
-        let book = NoteBook(context: try UnCloudNotesStack(storeURL: url).open())
-        #expect(try book.notes(searching: "UBER").count == 1)
-        #expect(try book.notes(searching: "second").count == 1)
+        let book = try UnCloudNotesStack(storeURL: url).open()
+        #expect(try book.noteIDs(matching: "UBER").count == 1)
+        #expect(try book.noteIDs(matching: "second").count == 1)
         let mode = try FileManager.default.attributesOfItem(atPath: side.path)[.posixPermissions] as? Int
         #expect(mode == 0o600)
         // An index made from another store (the file replaced by a migration or a restore) is rebuilt.
         try DatabaseQueue(path: side.path).write { db in
             try db.execute(sql: "UPDATE meta SET value = 'another store'; INSERT INTO entry (pk, opt) VALUES (999, 1)")
         }
-        let reopened = NoteBook(context: try UnCloudNotesStack(storeURL: url).open())
-        #expect(try reopened.notes(searching: "uber").count == 1)
+        let reopened = try UnCloudNotesStack(storeURL: url).open()
+        #expect(try reopened.noteIDs(matching: "uber").count == 1)
         #expect(try Self.indexEntryCount(reopened) == 2)
     }
 }

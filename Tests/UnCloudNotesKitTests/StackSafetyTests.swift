@@ -57,7 +57,7 @@ struct StackSafetyTests {
         let folder = try TemporaryFolder()
         let url = try ProjectFixtures.copyStore("v2", into: folder)
         let stack = try UnCloudNotesStack(storeURL: url, versionName: "v2")
-        let context = try stack.open()
+        let context = try stack.open().context
         let note = try context.insertObject(entityName: "Note")
         note.setValue(.string("only in the wal"), forKey: "title")
         note.setValue(.string(""), forKey: "body")

@@ -113,7 +113,7 @@ struct StackTests {
     func createsMissing() throws {
         let folder = try TemporaryFolder()
         let url = folder.url.appendingPathComponent("deep/folder/UnCloudNotesDataModel.sqlite")
-        let context = try UnCloudNotesStack(storeURL: url, versionName: "v2").open()
+        let context = try UnCloudNotesStack(storeURL: url, versionName: "v2").open().context
         #expect(context.model.name == "UnCloudNotesDataModel v2")
         #expect(try StoreMetadata.read(storeAt: url).isCompatible(with: context.model))
     }

@@ -1,4 +1,3 @@
-import ManagedStore
 import UnCloudNotesKit
 
 extension NotesApp {
@@ -22,10 +21,9 @@ extension NotesApp {
     private func receiveSearchAnswer() -> Bool {
         guard let latest = backgroundSearch.takeDeliveries().last else { return false }
         if let failure = latest.failure { message = failure }
-        let ids = latest.primaryKeys.map { ObjectID(entityName: "Note", primaryKey: $0) }
-        results = book.context.results(for: ids, batchSize: BackgroundSearch.firstPageSize)
+        list = NoteList(ids: latest.noteIDs)
         // The full answer starts with the first page, so a selection made meanwhile stays put.
-        selected = min(selected, max(0, results.count - 1))
+        selected = min(selected, max(0, list.count - 1))
         if latest.isComplete { searchPending = false }
         return true
     }

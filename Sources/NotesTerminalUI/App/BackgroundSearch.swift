@@ -1,12 +1,11 @@
 import Foundation
-import ManagedStore
 import UnCloudNotesKit
 
 /// Searches the notes off the key loop, so typing never waits for a search.
 ///
 /// The app's context is not thread-safe, so each background job reads through its own read-only
-/// connection to the same store and hands back only primary keys; the key loop loads the notes
-/// with its own context. A newer search supersedes the older: a superseded job does not start,
+/// connection to the same store and hands back only note IDs; the key loop reads the notes
+/// through its own book. A newer search supersedes the older: a superseded job does not start,
 /// and whatever it found is dropped. Queries of three folded characters or more use the search
 /// index once it is built; it is built on its own queue (about half a minute at 100,000 notes),
 /// and the scan answers until then.
@@ -15,7 +14,7 @@ final class BackgroundSearch: @unchecked Sendable {
     /// (`isComplete` false), then every match.
     struct Delivery: Sendable {
         let generation: Int
-        let primaryKeys: [Int64]
+        let noteIDs: [NoteID]
         let isComplete: Bool
         let failure: String?
     }
@@ -23,8 +22,7 @@ final class BackgroundSearch: @unchecked Sendable {
     /// Matches sent ahead of the full answer: a screenful or two.
     static let firstPageSize = 100
 
-    private let storeURL: URL
-    private let model: ManagedObjectModel
+    private let store: NoteStoreAddress
     private let searchExecutor: any BackgroundExecutor
     private let indexExecutor: any BackgroundExecutor
     /// Guards `latestGeneration`, `deliveries`, `indexState`.
@@ -37,9 +35,8 @@ final class BackgroundSearch: @unchecked Sendable {
 
     private enum IndexState { case notStarted, building, ready, failed }
 
-    init(storeURL: URL, model: ManagedObjectModel, searchExecutor: any BackgroundExecutor, indexExecutor: any BackgroundExecutor) {
-        self.storeURL = storeURL
-        self.model = model
+    init(store: NoteStoreAddress, searchExecutor: any BackgroundExecutor, indexExecutor: any BackgroundExecutor) {
+        self.store = store
         self.searchExecutor = searchExecutor
         self.indexExecutor = indexExecutor
     }
@@ -50,11 +47,14 @@ final class BackgroundSearch: @unchecked Sendable {
             latestGeneration += 1
             return latestGeneration
         }
-        if SearchFolding.caseAndAccentFolded(text).unicodeScalars.count >= NoteSearchIndex.shortestIndexedPattern {
+        if NoteSearchIndex.canAnswer(text) {
             buildIndexOnce()
         }
         searchExecutor.run { [self] in search(text, generation: generation) }
     }
+
+    /// Whether the search index is built: until then searches scan, so none waits for it.
+    var isIndexReady: Bool { lock.withLock { indexState == .ready } }
 
     /// Drops every search under way (the key loop answered the question itself).
     func cancelAll() {
@@ -85,46 +85,26 @@ final class BackgroundSearch: @unchecked Sendable {
         guard isCurrent(generation) else { return }
         do {
             let book = try ownBook()
-            let useIndex = lock.withLock { indexState == .ready }
-            let firstPage = try primaryKeys(of: text, in: book, useIndex: useIndex, limit: Self.firstPageSize)
+            let useIndex = isIndexReady
+            let firstPage = try book.noteIDs(matching: text, page: ListPage(limit: Self.firstPageSize), usingIndex: useIndex)
             if firstPage.count < Self.firstPageSize {
-                deliver(Delivery(generation: generation, primaryKeys: firstPage, isComplete: true, failure: nil))
+                deliver(Delivery(generation: generation, noteIDs: firstPage, isComplete: true, failure: nil))
                 return
             }
-            deliver(Delivery(generation: generation, primaryKeys: firstPage, isComplete: false, failure: nil))
+            deliver(Delivery(generation: generation, noteIDs: firstPage, isComplete: false, failure: nil))
             guard isCurrent(generation) else { return }
-            let all = try primaryKeys(of: text, in: book, useIndex: useIndex, limit: nil)
-            deliver(Delivery(generation: generation, primaryKeys: all, isComplete: true, failure: nil))
+            let all = try book.noteIDs(matching: text, usingIndex: useIndex)
+            deliver(Delivery(generation: generation, noteIDs: all, isComplete: true, failure: nil))
         } catch {
-            deliver(Delivery(generation: generation, primaryKeys: [], isComplete: true, failure: "cannot search: \(error)"))
+            deliver(Delivery(generation: generation, noteIDs: [], isComplete: true, failure: "cannot search: \(error)"))
         }
-    }
-
-    /// With the index ready, `NoteBook.notes(searching:)` (index for long patterns, scan for
-    /// short); before, the scan alone, so no search waits for the index to be built.
-    private func primaryKeys(of text: String, in book: NoteBook, useIndex: Bool, limit: Int?) throws -> [Int64] {
-        let found: FetchedResults
-        if useIndex {
-            found = try limit.map { try book.notes(searching: text, limit: $0) } ?? book.notes(searching: text)
-        } else {
-            var request = FetchRequest(entityName: "Note", predicate: NoteBook.searchPredicate(text),
-                                       sortDescriptors: NoteBook.newestFirst, fetchBatchSize: Self.firstPageSize)
-            request.fetchLimit = limit
-            found = try book.context.fetchBatched(request)
-        }
-        return found.ids.compactMap(\.primaryKey)
     }
 
     private func ownBook() throws -> NoteBook {
         if let searchBook { return searchBook }
-        let book = try Self.openReadOnly(storeURL, model: model)
+        let book = try store.openReadOnly()
         searchBook = book
         return book
-    }
-
-    private static func openReadOnly(_ url: URL, model: ManagedObjectModel) throws -> NoteBook {
-        NoteBook(context: ManagedObjectContext(store: try PersistentStore.open(at: url, model: model,
-                                                                               options: StoreOptions(isReadOnly: true))))
     }
 
     /// Builds (or brings up to date) the index beside the store on its own queue and connection,
@@ -139,8 +119,7 @@ final class BackgroundSearch: @unchecked Sendable {
         indexExecutor.run { [self] in
             let state: IndexState
             do {
-                let book = try Self.openReadOnly(storeURL, model: model)
-                try NoteSearchIndex(beside: book.context).refreshIfStale()
+                try store.openReadOnly().prepareSearchIndex()
                 state = .ready
             } catch {
                 state = .failed

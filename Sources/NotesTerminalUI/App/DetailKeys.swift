@@ -1,14 +1,13 @@
-import ManagedStore
 import UnCloudNotesKit
 
 extension NotesApp {
     func handleDetail(_ key: Key, _ state: DetailState) throws -> Action {
-        guard let note = book.note(with: state.noteID) else {
+        guard let note = snapshot(of: state.noteID) else {
             screen = .list
             return .none
         }
         var state = state
-        let attachments = book.snapshot(of: note).attachments
+        let attachments = note.attachments
         switch key {
         case .up, .character("k"): state.scroll = scrolled(state.scroll, by: -1)
         case .down, .character("j"): state.scroll = scrolled(state.scroll, by: 1)
@@ -23,23 +22,23 @@ extension NotesApp {
             return .none
         case .character("a"):
             guard supportsImages else {
-                message = "notes of \(versionLabel) have no images (run as v2 or later)"
+                message = "\(NoteBookError.noImagesInThisVersion(version: versionLabel))"
                 break
             }
-            promptForImage(for: note.objectID, returningTo: .detail(state))
+            promptForImage(for: note.id, returningTo: .detail(state))
             return .none
         case .character("x"):
             guard state.attachment < attachments.count else { break }
             // The question, the preview behind it and the deletion are all about the image shown.
             let attachment = attachments[state.attachment]
-            screen = .confirm(ConfirmState(purpose: .deleteAttachment(note.objectID, attachment),
-                                           question: "Delete image \(state.attachment + 1) of “\(book.snapshot(of: note).title)”? y/N",
+            screen = .confirm(ConfirmState(purpose: .deleteAttachment(note.id, attachment.id),
+                                           question: "Delete image \(state.attachment + 1) of “\(note.title)”? y/N",
                                            previous: .detail(state)))
             return .none
         case .character("c"):
             guard supportsCaptions, state.attachment < attachments.count else { break }
             let attachment = attachments[state.attachment]
-            screen = .prompt(PromptState(purpose: .caption(note.objectID, attachment),
+            screen = .prompt(PromptState(purpose: .caption(note.id, attachment),
                                          input: TextBuffer(attachment.caption ?? "", allowsNewlines: false), previous: .detail(state)))
             return .none
         case .character("d"):

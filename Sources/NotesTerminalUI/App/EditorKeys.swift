@@ -1,4 +1,3 @@
-import ManagedStore
 import UnCloudNotesKit
 
 extension NotesApp {
@@ -35,9 +34,8 @@ extension NotesApp {
 
     /// Saves the draft; when the stored note changed meanwhile, asks to save it as a copy instead.
     private func save(_ state: EditorState) throws -> Action {
-        let title = state.title.text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !title.isEmpty else {
-            message = "empty titles are refused: type a title"
+        guard state.draft.hasTitle else {
+            message = "\(NoteBookError.emptyTitle)"
             var focused = state
             focused.focusOnBody = false
             screen = .editor(focused)
@@ -50,16 +48,16 @@ extension NotesApp {
                                            previous: .editor(state)))
             return .none
         }
-        if let id = state.noteID, let note = book.note(with: id) {
-            try book.update(note, title: title, body: state.body.text)
+        if let id = state.noteID {
+            try book.update(id, with: state.draft)
             screen = .detail(DetailState(noteID: id))
             try storeChanged(selecting: id)
             message = "note saved"
         } else {
-            let note = try book.addNote(title: title, body: state.body.text)
+            let id = try book.add(state.draft)
             screen = .list
             searchText = ""
-            try storeChanged(selecting: note.objectID)
+            try storeChanged(selecting: id)
             message = "note created"
         }
         return .none

@@ -1,4 +1,3 @@
-import ManagedStore
 import UnCloudNotesKit
 
 extension NotesApp {
@@ -27,25 +26,25 @@ extension NotesApp {
         }
         switch key {
         case .up, .character("k"): selected = max(0, selected - 1)
-        case .down, .character("j"): selected = min(max(0, results.count - 1), selected + 1)
+        case .down, .character("j"): selected = min(max(0, list.count - 1), selected + 1)
         case .pageUp: selected = max(0, selected - listPage)
-        case .pageDown: selected = min(max(0, results.count - 1), selected + listPage)
+        case .pageDown: selected = min(max(0, list.count - 1), selected + listPage)
         case .home, .character("g"): selected = 0
-        case .end, .character("G"): selected = max(0, results.count - 1)
+        case .end, .character("G"): selected = max(0, list.count - 1)
         case .enter:
-            if let note = selectedNote { screen = .detail(DetailState(noteID: note.objectID)) }
+            if let id = selectedNoteID { screen = .detail(DetailState(noteID: id)) }
         case .character("n"):
             openEditor(for: nil)
         case .character("e"):
-            if let note = selectedNote { openEditor(for: note) }
+            if let note = selectedNoteID.flatMap(snapshot) { openEditor(for: note) }
         case .character("d"):
-            if let note = selectedNote { confirmDelete(note, returningTo: .list) }
+            if let note = selectedNoteID.flatMap(snapshot) { confirmDelete(note, returningTo: .list) }
         case .character("a"):
             guard supportsImages else {
-                message = "notes of \(versionLabel) have no images (run as v2 or later)"
+                message = "\(NoteBookError.noImagesInThisVersion(version: versionLabel))"
                 break
             }
-            if let note = selectedNote { promptForImage(for: note.objectID, returningTo: .list) }
+            if let id = selectedNoteID { promptForImage(for: id, returningTo: .list) }
         case .character("/"):
             searchInput = TextBuffer(searchText, allowsNewlines: false)
         case .escape:
@@ -77,10 +76,19 @@ extension NotesApp {
         }
     }
 
-    func confirmDelete(_ note: ManagedObject, returningTo previous: Screen) {
-        let title = book.snapshot(of: note).title
-        screen = .confirm(ConfirmState(purpose: .deleteNote(note.objectID), question: "Delete the note “\(title)”? y/N",
+    func confirmDelete(_ note: NoteSnapshot, returningTo previous: Screen) {
+        screen = .confirm(ConfirmState(purpose: .deleteNote(note.id), question: "Delete the note “\(note.title)”? y/N",
                                        previous: previous))
+    }
+
+    /// Deletes a note; one another program deleted first is simply gone from the list read again.
+    private func deleteNote(_ id: NoteID) throws(NoteBookError) {
+        do {
+            try book.delete(id)
+            message = "note deleted"
+        } catch .noSuchNote {
+        }
+        try storeChanged()
     }
 
     func handleConfirm(_ key: Key, _ state: ConfirmState) throws -> Action {
@@ -91,34 +99,27 @@ extension NotesApp {
         switch state.purpose {
         case .deleteNote(let id):
             screen = .list
-            if let note = book.note(with: id) {
-                try book.delete(note)
-                message = "note deleted"
-            }
-            try storeChanged()
+            try deleteNote(id)
         case .deleteAttachment(let id, let attachment):
             screen = state.previous
-            if let note = book.note(with: id) {
-                try book.deleteAttachment(attachment, of: note)
-                message = "image deleted"
-                if case .detail(var detail) = state.previous {
-                    // The image after the deleted one takes its place; the last one's predecessor.
-                    detail.attachment = min(detail.attachment, max(0, book.attachmentCount(of: note) - 1))
-                    screen = .detail(detail)
-                }
-            }
+            try book.deleteAttachment(attachment)
+            message = "image deleted"
             try storeChanged(selecting: id)
+            if case .detail(var detail) = state.previous {
+                // The image after the deleted one takes its place; the last one's predecessor.
+                detail.attachment = min(detail.attachment, max(0, (snapshot(of: id)?.attachments.count ?? 0) - 1))
+                screen = .detail(detail)
+            }
         case .discardEdits(let editor):
             screen = editor.noteID.map { .detail(DetailState(noteID: $0)) } ?? .list
         case .quitDiscarding:
             return .quit
         case .replaceImage(let id, let image):
-            try attach(image, to: id)
+            try attach(image, to: id, replacing: true)
         case .saveAsCopy(let editor):
-            let title = editor.title.text.trimmingCharacters(in: .whitespacesAndNewlines)
-            let note = try book.addNote(title: title, body: editor.body.text)
-            screen = .detail(DetailState(noteID: note.objectID))
-            try storeChanged(selecting: note.objectID)
+            let id = try book.add(editor.draft)
+            screen = .detail(DetailState(noteID: id))
+            try storeChanged(selecting: id)
             message = "saved as a new note; the other program's version is kept too"
         }
         return .none

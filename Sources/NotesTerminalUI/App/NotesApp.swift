@@ -1,5 +1,4 @@
 import Foundation
-import ManagedStore
 import UnCloudNotesKit
 
 /// The full-screen app's state and key handling, with no terminal in sight: keys come in as
@@ -29,13 +28,13 @@ public final class NotesApp {
     }
 
     struct DetailState {
-        var noteID: ObjectID
+        var noteID: NoteID
         var scroll = 0
         var attachment = 0
     }
 
     struct EditorState {
-        var noteID: ObjectID?
+        var noteID: NoteID?
         var title: TextBuffer
         var body: TextBuffer
         var focusOnBody: Bool
@@ -44,10 +43,12 @@ public final class NotesApp {
         var scroll = 0
 
         var hasChanges: Bool { title.text != originalTitle || body.text != originalBody }
+
+        var draft: NoteDraft { NoteDraft(title: title.text, body: body.text) }
     }
 
     struct PromptState {
-        enum Purpose { case attachImage(ObjectID), caption(ObjectID, AttachmentSnapshot) }
+        enum Purpose { case attachImage(NoteID), caption(NoteID, AttachmentSnapshot) }
         var purpose: Purpose
         var input: TextBuffer
         var error: String?
@@ -57,13 +58,13 @@ public final class NotesApp {
 
     struct ConfirmState {
         enum Purpose {
-            case deleteNote(ObjectID)
-            case deleteAttachment(ObjectID, AttachmentSnapshot)
+            case deleteNote(NoteID)
+            case deleteAttachment(NoteID, AttachmentID)
             case discardEdits(EditorState)
             /// Ctrl-C with an unsaved draft: quit only when the user says so.
             case quitDiscarding
             /// v2 holds one image per note: attaching another replaces it.
-            case replaceImage(ObjectID, NoteImage)
+            case replaceImage(NoteID, NoteImage)
             /// The note was changed by another program while being edited: keep both.
             case saveAsCopy(EditorState)
         }
@@ -80,7 +81,9 @@ public final class NotesApp {
     var screen: Screen = .list
     /// The latest status or error message, shown in the status line until the next key.
     var message: String?
-    var results: FetchedResults
+    var list = NoteList()
+    /// Notes read for the detail view and the list's preview, until the store changes.
+    var snapshots: [NoteID: NoteSnapshot] = [:]
     var selected = 0
     var listTop = 0
     /// While typing a search; the filter applies as it is typed.
@@ -111,8 +114,7 @@ public final class NotesApp {
                 indexExecutor: any BackgroundExecutor = SerialQueueExecutor(label: "uncloudnotes.search-index"),
                 previewExecutor: any BackgroundExecutor = SerialQueueExecutor(label: "uncloudnotes.previews")) throws {
         self.book = book
-        backgroundSearch = BackgroundSearch(storeURL: book.context.store.url, model: book.context.model,
-                                            searchExecutor: searchExecutor, indexExecutor: indexExecutor)
+        backgroundSearch = BackgroundSearch(store: book.address, searchExecutor: searchExecutor, indexExecutor: indexExecutor)
         backgroundPreviews = BackgroundPreviews(executor: previewExecutor)
         self.storePath = storePath
         self.versionLabel = versionLabel
@@ -123,8 +125,8 @@ public final class NotesApp {
         dates.dateStyle = .medium
         dates.timeStyle = .short
         knownStoreVersion = try book.storeVersion()
-        results = try book.notes()
-        noteCount = results.count
+        list = NoteList(ids: try book.noteIDs())
+        noteCount = list.count
     }
 
     // MARK: Keys
@@ -164,14 +166,42 @@ public final class NotesApp {
 
     // MARK: Shared
 
-    var selectedNote: ManagedObject? {
-        guard selected >= 0, selected < results.count else { return nil }
-        return results[selected]
+    var selectedNoteID: NoteID? {
+        guard selected >= 0, selected < list.count else { return nil }
+        return list.ids[selected]
+    }
+
+    /// A note's content, read once until the store changes; nil (with a message) when it is gone
+    /// or cannot be read.
+    func snapshot(of id: NoteID) -> NoteSnapshot? {
+        if let known = snapshots[id] { return known }
+        do {
+            let snapshot = try book.snapshot(of: id)
+            snapshots[id] = snapshot
+            return snapshot
+        } catch .noSuchNote {
+            return nil
+        } catch {
+            message = "cannot read note \(id): \(error)"
+            return nil
+        }
+    }
+
+    /// The list row at `index`, reading the rows of a screenful around it when not read yet.
+    func row(at index: Int) -> NoteRow? {
+        if let known = list.row(at: index) { return known }
+        do {
+            list.remember(try book.rows(of: list.missingRows(in: index..<(index + max(listPage, 1) * 2))))
+        } catch {
+            message = "cannot read the list: \(error)"
+        }
+        return list.row(at: index)
     }
 
     /// After this app changed the store: previews may show images that changed or went, so they
     /// are made again; then the list is read again.
-    func storeChanged(selecting noteID: ObjectID? = nil) throws {
+    func storeChanged(selecting noteID: NoteID? = nil) throws(NoteBookError) {
+        snapshots = [:]
         previews.removeAll()
         backgroundPreviews.cancelAll()
         try reload(selecting: noteID)
@@ -179,17 +209,17 @@ public final class NotesApp {
 
     /// Reads the list again (after a change or a new search), keeping the selection on `noteID`.
     /// Previews stay cached: a search keystroke must not decode images again.
-    func reload(selecting noteID: ObjectID? = nil) throws {
+    func reload(selecting noteID: NoteID? = nil) throws(NoteBookError) {
         // This answer is newer than any search under way.
         backgroundSearch.cancelAll()
         searchPending = false
-        let keep = noteID ?? selectedNote?.objectID
-        results = try book.notes(matching: searchText.isEmpty ? nil : NoteBook.searchPredicate(searchText))
+        let keep = noteID ?? selectedNoteID
+        list = NoteList(ids: try book.noteIDs(matching: searchText, usingIndex: backgroundSearch.isIndexReady))
         noteCount = try book.count()
-        if let keep, let index = results.ids.firstIndex(of: keep) {
+        if let keep, let index = list.ids.firstIndex(of: keep) {
             selected = index
         } else {
-            selected = min(selected, max(0, results.count - 1))
+            selected = min(selected, max(0, list.count - 1))
         }
     }
 
@@ -212,22 +242,18 @@ public final class NotesApp {
         }
     }
 
-    var supportsImages: Bool { book.capabilities.maxImagesPerNote != 0 }
+    var supportsImages: Bool { book.capabilities.hasImages }
 
-    var supportsCaptions: Bool {
-        if case .attachments(_, captions: true) = book.capabilities.images { return true }
-        return false
-    }
+    var supportsCaptions: Bool { book.capabilities.hasCaptions }
 
-    func openEditor(for note: ManagedObject?) {
-        let snapshot = note.map(book.snapshot)
+    func openEditor(for snapshot: NoteSnapshot?) {
         let title = snapshot?.title ?? "", body = snapshot?.body ?? ""
         screen = .editor(EditorState(noteID: snapshot?.id, title: TextBuffer(title, allowsNewlines: false),
                                      body: TextBuffer(body, allowsNewlines: true), focusOnBody: false,
                                      originalTitle: title, originalBody: body))
     }
 
-    func promptForImage(for noteID: ObjectID, returningTo previous: Screen) {
+    func promptForImage(for noteID: NoteID, returningTo previous: Screen) {
         screen = .prompt(PromptState(purpose: .attachImage(noteID), input: TextBuffer(allowsNewlines: false), previous: previous))
     }
 }

@@ -1,4 +1,3 @@
-import ManagedStore
 import UnCloudNotesKit
 
 extension NotesApp {
@@ -8,10 +7,11 @@ extension NotesApp {
     public func catchUpWithStore() -> Bool {
         do {
             let version = try book.storeVersion()
-            guard version != knownStoreVersion, book.forgetReadNotes() else { return false }
+            guard version != knownStoreVersion else { return false }
             knownStoreVersion = version
+            book.forgetReadNotes()
             try storeChanged()
-            if case .detail(let state) = screen, book.note(with: state.noteID) == nil {
+            if case .detail(let state) = screen, snapshot(of: state.noteID) == nil {
                 screen = .list
                 message = "the note was deleted by another program"
             }
@@ -26,8 +26,7 @@ extension NotesApp {
     /// it would lose their change.
     func changedElsewhere(_ state: EditorState) -> Bool {
         guard let id = state.noteID else { return false }
-        guard let note = book.note(with: id) else { return true }
-        let stored = book.snapshot(of: note)
+        guard let stored = snapshot(of: id) else { return true }
         return stored.title != state.originalTitle || stored.body != state.originalBody
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import ManagedStore
 import UnCloudNotesKit
 
 extension NotesApp {
@@ -48,34 +47,38 @@ extension NotesApp {
                 screen = .prompt(state)
                 return
             }
-            guard let note = book.note(with: id) else {
-                screen = .list
-                return
-            }
-            if book.capabilities.maxImagesPerNote == 1, book.attachmentCount(of: note) > 0 {
-                screen = .confirm(ConfirmState(purpose: .replaceImage(id, image),
-                                               question: "Notes of \(versionLabel) hold one image: replace the image of “\(book.snapshot(of: note).title)”? y/N",
-                                               previous: state.previous))
-                return
-            }
-            try attach(image, to: id)
+            try attachAskingToReplace(image, to: id, returningTo: state.previous)
         case .caption(let id, let attachment):
-            try book.setCaption(state.input.text, of: attachment)
+            try book.setCaption(state.input.text, of: attachment.id)
             screen = state.previous
             try storeChanged(selecting: id)
             message = "caption saved"
         }
     }
 
+    /// Attaches the image; when the note has its one image (v2), asks whether to replace it.
+    private func attachAskingToReplace(_ image: NoteImage, to id: NoteID, returningTo previous: Screen) throws(NoteBookError) {
+        do {
+            try attach(image, to: id, replacing: false)
+        } catch .noteHasItsImage {
+            let title = snapshot(of: id)?.title ?? ""
+            screen = .confirm(ConfirmState(purpose: .replaceImage(id, image),
+                                           question: "Notes of \(versionLabel) hold one image: replace the image of “\(title)”? y/N",
+                                           previous: previous))
+        }
+    }
+
     /// Attaches and shows the new image in the note.
-    func attach(_ image: NoteImage, to id: ObjectID) throws {
-        guard let note = book.note(with: id) else {
+    func attach(_ image: NoteImage, to id: NoteID, replacing: Bool) throws(NoteBookError) {
+        let count: Int
+        do {
+            count = try book.attach([image], to: id, replacing: replacing)
+        } catch .noSuchNote {
             screen = .list
             return
         }
-        try book.attachImage(image, to: note)
         try storeChanged(selecting: id)
-        screen = .detail(DetailState(noteID: id, attachment: max(0, book.attachmentCount(of: note) - 1)))
+        screen = .detail(DetailState(noteID: id, attachment: max(0, count - 1)))
         message = "image attached"
     }
 

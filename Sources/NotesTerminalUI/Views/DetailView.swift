@@ -4,8 +4,7 @@ import UnCloudNotesKit
 extension NotesApp {
     /// A note: title, date, scrollable body and its images (with size, and caption in v4).
     func drawDetail(_ state: DetailState, into buffer: inout CellBuffer, area: Rect) {
-        guard let object = book.note(with: state.noteID) else { return }
-        let note = book.snapshot(of: object)
+        guard let note = snapshot(of: state.noteID) else { return }
         buffer.put(CellBuffer.truncate(note.title, to: area.width), in: area, row: 0, style: .bold)
         buffer.put(formatted(note.dateCreated), in: area, row: 1, style: .dim)
         let content = Rect(top: area.top + 3, left: area.left, width: area.width, height: area.height - 3)

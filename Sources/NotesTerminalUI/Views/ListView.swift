@@ -1,5 +1,4 @@
 import Foundation
-import ManagedStore
 import UnCloudNotesKit
 
 extension NotesApp {
@@ -7,7 +6,7 @@ extension NotesApp {
     /// when the terminal is wide, or below it when it is tall.
     func drawList(into buffer: inout CellBuffer, area: Rect) {
         let header = searchInput != nil || !searchText.isEmpty
-            ? "Search: \(searchInput?.text ?? searchText)\(searchInput != nil ? "▏" : "")  (\(searchPending ? "searching" : "\(results.count) found"))"
+            ? "Search: \(searchInput?.text ?? searchText)\(searchInput != nil ? "▏" : "")  (\(searchPending ? "searching" : "\(list.count) found"))"
             : "Notes"
         buffer.put(CellBuffer.truncate(header, to: area.width), in: area, row: 0, style: .bold)
         let body = Rect(top: area.top + 1, left: area.left, width: area.width, height: area.height - 1)
@@ -26,33 +25,33 @@ extension NotesApp {
             previewArea = nil
         }
         drawRows(into: &buffer, area: listArea)
-        if let previewArea, let note = selectedNote {
-            drawPreview(book.snapshot(of: note), into: &buffer, area: previewArea)
+        if let previewArea, let note = selectedNoteID.flatMap(snapshot) {
+            drawPreview(note, into: &buffer, area: previewArea)
         }
     }
 
     private func drawRows(into buffer: inout CellBuffer, area: Rect) {
         lastListHeight = area.height
-        guard results.count > 0 else {
+        guard list.count > 0 else {
             let empty = searchText.isEmpty ? "No notes yet: press n to write one." : "No note matches “\(searchText)”."
             buffer.put(CellBuffer.truncate(empty, to: area.width), in: area, row: 0, style: .dim)
             return
         }
         if selected < listTop { listTop = selected }
         if selected >= listTop + area.height { listTop = selected - area.height + 1 }
-        listTop = max(0, min(listTop, max(0, results.count - area.height)))
-        for row in 0..<min(area.height, results.count - listTop) {
+        listTop = max(0, min(listTop, max(0, list.count - area.height)))
+        for row in 0..<min(area.height, list.count - listTop) {
             let index = listTop + row
-            let note = results[index]
+            guard let note = self.row(at: index) else { continue }
             let isSelected = index == selected
             let style: CellStyle = isSelected ? .reverse : []
             if isSelected { buffer.clear(row: area.top + row, column: area.left, width: area.width, height: 1, style: .reverse) }
-            let count = book.attachmentCount(of: note)
+            let count = note.imageCount
             let marker = count == 0 ? "" : (count == 1 ? " [img]" : " [\(count) img]")
-            let date = formatted(note.value(forKey: "dateCreated").flatMap { if case .date(let value) = $0 { value } else { nil } })
+            let date = formatted(note.dateCreated)
             let right = marker + "  " + date
             let titleWidth = max(4, area.width - DisplayWidth.of(right) - 2)
-            let title = note.value(forKey: "title")?.displayText ?? ""
+            let title = note.title
             // The marker shows the selection without colour or reverse video too.
             buffer.put((isSelected ? "›" : " ") + CellBuffer.truncate(title, to: titleWidth), in: area, row: row, style: style.union(.bold))
             let rightStart = max(0, area.width - DisplayWidth.of(right) - 1)

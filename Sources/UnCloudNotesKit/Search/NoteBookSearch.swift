@@ -1,42 +1,91 @@
 import Foundation
 import ManagedStore
 
+/// The one definition of "search" for the screens and the command line: notes whose title or
+/// body contains the text, ignoring case and accents (`CONTAINS[cd]`), newest first. Patterns of
+/// three folded characters or more are looked up in the trigram index beside the store; shorter
+/// ones, and any search when the index cannot be used (a read-only folder), scan the notes with
+/// the same folding, so both paths give the same notes in the same order.
 extension NoteBook {
-    /// Notes whose title or body contains the text, ignoring case and accents, newest first and
-    /// read a batch at a time: the same notes, in the same order, as
-    /// `notes(matching: searchPredicate(text))`. Patterns of three characters or more are looked
-    /// up in the search index beside the store; shorter ones (and any search when the index
-    /// cannot be used, e.g. a read-only folder) scan the notes.
-    public func notes(searching text: String) throws -> FetchedResults {
-        try notes(searching: text, page: nil, offset: 0)
-    }
-
-    /// One page of `notes(searching:)`: `limit` notes from `offset`, so a first screen does not
-    /// wait for every match.
-    public func notes(searching text: String, limit: Int, offset: Int = 0) throws -> FetchedResults {
-        try notes(searching: text, page: max(limit, 0), offset: max(offset, 0))
-    }
-
-    private func notes(searching text: String, page limit: Int?, offset: Int) throws -> FetchedResults {
-        if !text.isEmpty, let index = searchIndex {
-            do {
-                if let keys = try index.primaryKeys(matching: text, limit: limit, offset: offset) {
-                    return context.results(for: keys.map { ObjectID(entityName: "Note", primaryKey: $0) }, batchSize: Self.searchBatchSize)
-                }
-            } catch {
-                // The index is only a faster path: without it the scan gives the same answer.
-                searchIndex = nil
-            }
+    /// The notes matching `search` (all when nil or empty), one page of them.
+    /// - Parameter usingIndex: false scans even for long patterns: the screens search this way
+    ///   while the index is being built on another thread, so no keystroke waits for it.
+    public func noteIDs(matching search: String? = nil, page: ListPage = ListPage(), usingIndex: Bool = true) throws(NoteBookError) -> [NoteID] {
+        do {
+            if usingIndex, let keys = indexedKeys(search, page: page) { return keys.map(NoteID.init) }
+            return try scannedIDs(.scan(search: search, page: page))
+        } catch {
+            throw .wrapping(error)
         }
-        var request = FetchRequest(entityName: "Note", predicate: text.isEmpty ? nil : Self.searchPredicate(text),
-                                   sortDescriptors: Self.newestFirst, fetchBatchSize: Self.searchBatchSize)
-        request.fetchLimit = limit
-        request.fetchOffset = offset
-        return try context.fetchBatched(request)
     }
 
-    /// Rows read per batch from search results: a screenful or two.
-    static let searchBatchSize = 100
+    /// Calls `body` for each list row matching `search`, newest first, as the rows are read
+    /// (`notes list` prints a million notes without holding them).
+    public func forEachRow(matching search: String? = nil, page: ListPage = ListPage(), _ body: (NoteRow) throws -> Void) throws {
+        if let keys = indexedKeys(search, page: page) {
+            for chunk in stride(from: 0, to: keys.count, by: Self.rowsPerQuery) {
+                for row in try rows(of: keys[chunk..<min(chunk + Self.rowsPerQuery, keys.count)].map(NoteID.init)) { try body(row) }
+            }
+            return
+        }
+        // The caller's errors pass through as they are; the store's become `NoteBookError`s.
+        struct CallerError: Error { let underlying: any Error }
+        do {
+            try forEachScannedRow(.scan(search: search, page: page)) { row in
+                do { try body(row) } catch { throw CallerError(underlying: error) }
+            }
+        } catch let error as CallerError {
+            throw error.underlying
+        } catch {
+            throw NoteBookError.wrapping(error)
+        }
+    }
+
+    /// The list rows matching `search`, one page of them.
+    public func rows(matching search: String? = nil, page: ListPage = ListPage()) throws -> [NoteRow] {
+        var rows: [NoteRow] = []
+        try forEachRow(matching: search, page: page) { rows.append($0) }
+        return rows
+    }
+
+    /// The list rows of these notes, in the given order; notes that are gone are left out.
+    public func rows(of ids: [NoteID]) throws(NoteBookError) -> [NoteRow] {
+        var found: [NoteID: NoteRow] = [:]
+        do {
+            for chunk in stride(from: 0, to: ids.count, by: Self.rowsPerQuery) {
+                let keys = ids[chunk..<min(chunk + Self.rowsPerQuery, ids.count)].map(\.number)
+                try forEachScannedRow(.keys(keys)) { found[$0.id] = $0 }
+            }
+        } catch {
+            throw .wrapping(error)
+        }
+        return ids.compactMap { found[$0] }
+    }
+
+    /// Builds the search index beside the store, or brings it up to date (slow the first time:
+    /// about half a minute at 100,000 notes), so later searches are fast.
+    public func prepareSearchIndex() throws(NoteBookError) {
+        do {
+            try NoteSearchIndex(beside: context).refreshIfStale()
+        } catch {
+            throw .wrapping(error)
+        }
+    }
+
+    /// Keys read per query when rows are read by key.
+    static let rowsPerQuery = 500
+
+    /// The index's answer; nil when the pattern is too short for it or the index cannot be used.
+    private func indexedKeys(_ search: String?, page: ListPage) -> [Int64]? {
+        guard let search, !search.isEmpty, let index = searchIndex else { return nil }
+        do {
+            return try index.primaryKeys(matching: search, limit: page.limit.map { max($0, 0) }, offset: max(page.offset, 0))
+        } catch {
+            // The index is only a faster path: the scan gives the same answer.
+            searchIndex = nil
+            return nil
+        }
+    }
 
     /// Brings the search index up to date with notes the app just saved. A store never searched
     /// gets no index here (the first search builds it). A failure leaves the index behind (the
@@ -58,7 +107,7 @@ struct PendingNoteChange {
     private let deletedKeys: [Int64]
 
     init(in context: ManagedObjectContext) {
-        let isNote = { (object: ManagedObject) in object.objectID.entityName == "Note" }
+        let isNote = { (object: ManagedObject) in object.objectID.entityName == NoteBook.noteEntity }
         written = (context.insertedObjectsList + context.updatedObjectsList).filter(isNote)
         deletedKeys = context.deletedObjectsList.filter(isNote).compactMap(\.objectID.primaryKey)
     }

@@ -15,7 +15,7 @@ public final class NoteSearchIndex {
     /// The side file's layout; a different one is dropped and rebuilt.
     static let format = 2
     /// Trigram search needs at least three characters.
-    public static let shortestIndexedPattern = 3
+    static let shortestIndexedPattern = 3
 
     public let url: URL
     private let side: DatabaseQueue
@@ -36,6 +36,11 @@ public final class NoteSearchIndex {
         try side.write { db in try Self.prepareSchema(db, identity: Self.identity(of: store)) }
     }
 
+    /// Whether the index answers this pattern: three folded characters or more (trigrams).
+    public static func canAnswer(_ pattern: String) -> Bool {
+        SearchFolding.caseAndAccentFolded(pattern).unicodeScalars.count >= shortestIndexedPattern
+    }
+
     /// Where the index of this store is kept.
     public static func url(beside store: PersistentStore) -> URL {
         URL(fileURLWithPath: store.url.path + "-search")
@@ -46,8 +51,8 @@ public final class NoteSearchIndex {
     /// the pattern is too short for the index (the caller scans instead). The text index is kept
     /// in that order, so a page is read without sorting the matches.
     public func primaryKeys(matching pattern: String, limit: Int? = nil, offset: Int = 0) throws -> [Int64]? {
+        guard Self.canAnswer(pattern) else { return nil }
         let folded = SearchFolding.caseAndAccentFolded(pattern)
-        guard folded.unicodeScalars.count >= Self.shortestIndexedPattern else { return nil }
         try refreshIfStale()
         let phrase = "\"" + folded.replacingOccurrences(of: "\"", with: "\"\"") + "\""
         return try side.read { db in

@@ -25,15 +25,14 @@ struct NotesAddCommand: ParsableCommand {
     @Flag(help: "Print the new note as JSON.") var json = false
 
     func validate() throws {
-        if title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { throw ValidationError("--title must not be empty") }
+        if !NoteDraft(title: title, body: "").hasTitle { throw ValidationError("--title must not be empty") }
     }
 
     func run() throws {
         let pictures = try loadImages(images)
         let text = try body.resolve(editing: "") ?? ""
         let book = try global.openNoteBook(creating: true)
-        let note = try book.addNote(title: title, body: text, images: pictures)
-        let id = note.objectID.primaryKey ?? 0
+        let id = try book.add(NoteDraft(title: title, body: text), images: pictures).number
         if json {
             try printJSON(["id": id, "images": pictures.count])
         } else {

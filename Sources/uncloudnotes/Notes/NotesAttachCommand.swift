@@ -31,18 +31,14 @@ struct NotesAttachCommand: ParsableCommand {
     func run() throws {
         let pictures = try loadImages(images)
         let book = try global.openNoteBook()
-        let note = try book.note(number: id)
-        if let limit = book.capabilities.maxImagesPerNote, pictures.count > limit {
-            throw CommandFailure(limit == 0 ? "notes of this model version have no images (run as v2 or later)"
-                                            : "notes of this model version hold one image (run as v3 or later for more)")
-        }
-        if book.capabilities.images == .one, book.attachmentCount(of: note) > 0, !replace {
+        let count: Int
+        do {
+            count = try book.attach(pictures, to: NoteID(id), replacing: replace)
+        } catch .noteHasItsImage {
             throw CommandFailure("note \(id) already has its one image (v2 holds one per note); nothing was changed: add --replace to replace it, or run as v3 or later for more")
         }
-        for picture in pictures { try book.attach(picture, to: note) }
-        try book.saveChanges()
         if json {
-            try printJSON(["id": id, "attached": pictures.count, "images": book.attachmentCount(of: note)])
+            try printJSON(["id": id, "attached": pictures.count, "images": count])
         } else {
             print("attached \(pictures.count.counting("image")) to note \(id)")
         }

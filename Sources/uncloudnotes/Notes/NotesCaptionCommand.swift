@@ -21,15 +21,11 @@ struct NotesCaptionCommand: ParsableCommand {
 
     func run() throws {
         let book = try global.openNoteBook()
-        guard case .attachments(_, captions: true) = book.capabilities.images else {
-            throw CommandFailure("images of this model version have no captions (run as v4)")
-        }
-        let note = try book.note(number: id)
-        let attachments = book.snapshot(of: note).attachments
+        let attachments = try book.snapshot(of: NoteID(id)).attachments
         guard attachments.indices.contains(image - 1) else {
             throw CommandFailure("note \(id) has no image \(image) (it has \(attachments.count.counting("image")); see uncloudnotes notes show \(id))")
         }
-        try book.setCaption(text, of: attachments[image - 1])
+        try book.setCaption(text, of: attachments[image - 1].id)
         if json {
             try printJSON(["id": id, "image": image, "caption": text])
         } else {

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import ManagedStore
 import UnCloudNotesKit
 
 struct NotesCommand: ParsableCommand {
@@ -29,7 +28,7 @@ extension GlobalOptions {
     func openNoteBook(creating: Bool = false) throws -> NoteBook {
         let stack = try stack()
         let isNew = !stack.storeExists
-        let context = try stack.open(creatingIfMissing: creating, observer: { event in
+        let book = try stack.open(creatingIfMissing: creating, observer: { event in
             switch event {
             case .waitingForLock:
                 let store = TerminalText.field(stack.storeURL.path)
@@ -43,20 +42,9 @@ extension GlobalOptions {
             }
         })
         if isNew { FileHandle.standardError.write(Data("created new store \(TerminalText.field(stack.storeURL.path))\n".utf8)) }
-        return NoteBook(context: context)
+        return book
     }
 }
-
-extension NoteBook {
-    /// The note with a number as `notes list` shows it, or a clear error (also when its row is damaged).
-    func note(number: Int64) throws -> ManagedObject {
-        guard let note = try context.existingObject(with: ObjectID(entityName: "Note", primaryKey: number)) else {
-            throw CommandFailure("there is no note \(number) (see uncloudnotes notes list)")
-        }
-        return note
-    }
-}
-
 
 /// Reads and checks image files (size from the header, within the pixel limit, decodable)
 /// before anything is stored.

@@ -18,9 +18,7 @@ struct NotesDeleteCommand: ParsableCommand {
 
     func run() throws {
         let book = try global.openNoteBook()
-        let note = try book.note(number: id)
-        let images = book.attachmentCount(of: note)
-        try book.delete(note)
+        let images = try book.delete(NoteID(id))
         if json {
             try printJSON(["id": id, "deleted": true, "images": images])
         } else {

@@ -26,12 +26,11 @@ struct NotesEditCommand: ParsableCommand {
 
     func run() throws {
         let book = try global.openNoteBook()
-        let note = try book.note(number: id)
-        let snapshot = book.snapshot(of: note)
+        let snapshot = try book.snapshot(of: NoteID(id))
         guard let newBody = try body.resolve(editing: title == nil ? snapshot.body : nil) ?? (title == nil ? nil : snapshot.body) else {
             throw ValidationError("nothing to change: give --title, --body, or a body on standard input (it was empty)")
         }
-        try book.update(note, title: title ?? snapshot.title, body: newBody)
+        try book.update(snapshot.id, with: NoteDraft(title: title ?? snapshot.title, body: newBody))
         let changed = [title.map { _ in "title" }, newBody == snapshot.body ? nil : "body"].compactMap { $0 }
         if json {
             try printJSON(["id": id, "changed": changed])

@@ -34,14 +34,14 @@ struct NotesListCommand: ParsableCommand {
         let dates = Date.ISO8601FormatStyle()
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        try book.forEachListRow(matching: search, page: ListPage(limit: limit, offset: offset)) { row in
+        try book.forEachRow(matching: search, page: ListPage(limit: limit, offset: offset)) { row in
             let date = row.dateCreated.map(dates.format)
             if json {
-                let line = JSONLine(id: row.number, title: row.title, dateCreated: date, images: row.imageCount)
+                let line = JSONLine(id: row.id.number, title: row.title, dateCreated: date, images: row.imageCount)
                 print(String(decoding: try encoder.encode(line), as: UTF8.self))
             } else {
                 let images = row.imageCount == 0 ? "" : row.imageCount.counting("image")
-                print("\(row.number)\t\(date ?? "-")\t\(TerminalText.field(row.title))\t\(images)")
+                print("\(row.id)\t\(date ?? "-")\t\(TerminalText.field(row.title))\t\(images)")
             }
         }
     }

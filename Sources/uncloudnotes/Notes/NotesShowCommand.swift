@@ -21,7 +21,7 @@ struct NotesShowCommand: ParsableCommand {
 
     func run() throws {
         let book = try global.openNoteBook()
-        let snapshot = book.snapshot(of: try book.note(number: id))
+        let snapshot = try book.snapshot(of: NoteID(id))
         let date = snapshot.dateCreated.map { $0.formatted(.iso8601) }
         let images = snapshot.attachments.map(ImageSummary.init)
         if json {

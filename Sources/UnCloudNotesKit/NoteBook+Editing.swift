@@ -1,0 +1,176 @@
+import Foundation
+import ManagedStore
+
+/// Changing notes. Each call saves once, or leaves the store as it was and throws.
+extension NoteBook {
+    /// Adds a note dated `date`, with its images as the version stores them.
+    /// - Returns: the new note's ID.
+    @discardableResult
+    public func add(_ draft: NoteDraft, images: [NoteImage] = [], date: Date = Date()) throws(NoteBookError) -> NoteID {
+        let draft = try draft.checked()
+        try capabilities.checkAttaching(images.count, toNoteWith: 0, of: nil, replacing: false)
+        let note = try changing {
+            let note = try insertNote(draft, date: date, displayIndex: try nextDisplayIndex())
+            for (offset, image) in images.enumerated() {
+                try attach(image, to: note, date: date.addingTimeInterval(Double(offset) / 1000), caption: nil)
+            }
+            return note
+        }
+        return noteID(of: note) ?? NoteID(0)
+    }
+
+    /// Changes a note's title and body.
+    public func update(_ id: NoteID, with draft: NoteDraft) throws(NoteBookError) {
+        let draft = try draft.checked()
+        let note = try object(for: id)
+        try changing {
+            note.setValue(.string(draft.title), forKey: "title")
+            note.setValue(.string(draft.body), forKey: "body")
+        }
+    }
+
+    /// Deletes a note; its attachments go with it.
+    /// - Returns: how many images went with it.
+    @discardableResult
+    public func delete(_ id: NoteID) throws(NoteBookError) -> Int {
+        let note = try object(for: id)
+        let images = imageCount(of: note)
+        try changing {
+            if case .several = capabilities.images { note.objects(forKey: "attachments").forEach(context.delete) }
+            context.delete(note)
+        }
+        return images
+    }
+
+    /// Attaches checked images to a note (the latest last), as the version stores them: refused in
+    /// v1, and in v2 beyond one image, or onto a note that has its image unless `replacing` it.
+    /// - Returns: how many images the note has now.
+    @discardableResult
+    public func attach(_ images: [NoteImage], to id: NoteID, caption: String? = nil, replacing: Bool = false) throws(NoteBookError) -> Int {
+        let note = try object(for: id)
+        try capabilities.checkAttaching(images.count, toNoteWith: imageCount(of: note), of: id, replacing: replacing)
+        let now = Date()
+        try changing {
+            for (offset, image) in images.enumerated() {
+                try attach(image, to: note, date: now.addingTimeInterval(Double(offset) / 1000), caption: caption)
+            }
+        }
+        return imageCount(of: note)
+    }
+
+    /// Removes one image: an attachment (v3, v4), or v2's image.
+    public func deleteAttachment(_ id: AttachmentID) throws(NoteBookError) {
+        switch id.storage {
+        case .noteImage(let noteID):
+            let note = try object(for: noteID)
+            guard note.value(forKey: "image") != nil else { throw .noSuchAttachment(id) }
+            try changing { note.setValue(nil, forKey: "image") }
+        case .object:
+            let attachment = try attachmentObject(id)
+            try changing { context.delete(attachment) }
+        }
+    }
+
+    /// Sets an image's caption (v4).
+    public func setCaption(_ caption: String, of id: AttachmentID) throws(NoteBookError) {
+        guard capabilities.hasCaptions else { throw .noCaptionsInThisVersion(version: capabilities.version) }
+        let attachment = try attachmentObject(id)
+        try changing { attachment.setValue(.string(caption), forKey: "caption") }
+    }
+
+    /// The caption a new image gets: the start of the note's body on one line, at most
+    /// `captionLength` characters (grapheme clusters), cut after a whole word; a single longer
+    /// word is cut at the length.
+    public static func defaultCaption(fromBody body: String) -> String {
+        let limit = AttachmentToImageAttachmentMigrationPolicyV3toV4.captionLength
+        let words = body.split(whereSeparator: \.isWhitespace)
+        var caption = ""
+        for word in words {
+            let candidate = caption.isEmpty ? String(word) : caption + " " + word
+            guard candidate.count <= limit else { break }
+            caption = candidate
+        }
+        if caption.isEmpty, let first = words.first { return String(first.prefix(limit)) }
+        return caption
+    }
+
+    // MARK: Inside the app layer
+
+    /// Runs `change` and saves it; on any error undoes everything it did, so the context holds
+    /// what the store holds.
+    @discardableResult
+    func changing<Result>(_ change: () throws -> Result) throws(NoteBookError) -> Result {
+        do {
+            let result = try change()
+            let pending = PendingNoteChange(in: context)
+            try context.save()
+            refreshSearchIndex(after: pending)
+            return result
+        } catch {
+            context.rollback()
+            throw .wrapping(error)
+        }
+    }
+
+    func insertNote(_ draft: NoteDraft, date: Date, displayIndex: Int64) throws -> ManagedObject {
+        let note = try context.insertObject(entityName: Self.noteEntity)
+        note.setValue(.string(draft.title), forKey: "title")
+        note.setValue(.string(draft.body), forKey: "body")
+        note.setValue(.date(date), forKey: "dateCreated")
+        note.setValue(.integer(displayIndex), forKey: "displayIndex")
+        return note
+    }
+
+    /// Stores one image the way the version does (v2 replaces the note's image); v4 records its
+    /// size and a caption (the given one, or the start of the body).
+    func attach(_ image: NoteImage, to note: ManagedObject, date: Date, caption: String?) throws {
+        guard let entity = capabilities.attachmentEntity else {
+            note.setValue(.data(image.data), forKey: "image")
+            return
+        }
+        let attachment = try context.insertObject(entityName: entity)
+        attachment.setValue(.date(date), forKey: "dateCreated")
+        attachment.setValue(.data(image.data), forKey: "image")
+        if capabilities.hasCaptions {
+            let size = try image.pixelSize()
+            attachment.setValue(.double(Double(size.width)), forKey: "width")
+            attachment.setValue(.double(Double(size.height)), forKey: "height")
+            let body = note.value(forKey: "body")?.stringValue ?? ""
+            attachment.setValue(.string(caption ?? Self.defaultCaption(fromBody: body)), forKey: "caption")
+        }
+        attachment.setObject(note, forKey: "note")
+    }
+
+    /// The next display index after the store's largest.
+    func nextDisplayIndex() throws(NoteBookError) -> Int64 {
+        let last: [ManagedObject]
+        do {
+            last = try context.fetch(FetchRequest(entityName: Self.noteEntity, sortDescriptors: [SortDescriptor("displayIndex", ascending: false)],
+                                                  fetchLimit: 1))
+        } catch {
+            throw .wrapping(error)
+        }
+        guard let index = last.first?.value(forKey: "displayIndex")?.integerValue else { return 0 }
+        return try displayIndex(after: index)
+    }
+
+    /// The display index after `index`; the largest possible one (from a damaged or hand-edited
+    /// store) is refused.
+    func displayIndex(after index: Int64) throws(NoteBookError) -> Int64 {
+        let (next, overflow) = index.addingReportingOverflow(1)
+        guard !overflow else { throw .displayIndexExhausted(store: storePath, index: index) }
+        return next
+    }
+
+    private func attachmentObject(_ id: AttachmentID) throws(NoteBookError) -> ManagedObject {
+        guard case .object(let objectID) = id.storage else { throw .noSuchAttachment(id) }
+        let found: ManagedObject?
+        do {
+            found = try context.existingObject(with: objectID)
+        } catch {
+            throw .wrapping(error)
+        }
+        guard let found, !found.isDeleted else { throw .noSuchAttachment(id) }
+        return found
+    }
+}

@@ -1,0 +1,71 @@
+import ManagedStore
+
+/// A refused or failed note operation. Callers react to the case (the screens point at the title
+/// field on `.emptyTitle`, ask before replacing on `.noteHasItsImage`); the description is the
+/// one-line message for the user. Engine failures keep their cause.
+public enum NoteBookError: Error, CustomStringConvertible {
+    case emptyTitle
+    /// v1: notes have no images.
+    case noImagesInThisVersion(version: String)
+    /// v2: a note holds one image; more than one was given.
+    case oneImagePerNote(version: String)
+    /// v2: the note has its one image already; attaching again must say it replaces it.
+    case noteHasItsImage(NoteID, version: String)
+    /// Only v4's image attachments have captions.
+    case noCaptionsInThisVersion(version: String)
+    case noSuchNote(NoteID)
+    case noSuchAttachment(AttachmentID)
+    /// The store's largest display index (a damaged or hand-edited store) leaves no next one.
+    case displayIndexExhausted(store: String, index: Int64)
+    /// Another process changed or deleted this note since it was read; nothing was written.
+    case conflict(NoteID?, underlying: ContextError)
+    /// An image could not be read (its header, its size).
+    case image(underlying: ImageError)
+    /// The store failed to read or write (validation, disk, a damaged row); nothing was written.
+    case store(underlying: any Error)
+
+    public var description: String {
+        switch self {
+        case .emptyTitle:
+            "empty titles are refused: type a title"
+        case .noImagesInThisVersion(let version):
+            "notes of \(version) have no images (run as v2 or later)"
+        case .oneImagePerNote(let version):
+            "notes of \(version) hold one image (run as v3 or later for more)"
+        case .noteHasItsImage(let id, let version):
+            "note \(id) already has its one image (\(version) holds one per note); nothing was changed"
+        case .noCaptionsInThisVersion(let version):
+            "images of \(version) have no captions (run as v4)"
+        case .noSuchNote(let id):
+            "there is no note \(id)"
+        case .noSuchAttachment(let id):
+            "there is no \(id)"
+        case .displayIndexExhausted(let store, let index):
+            "\(store): a note's display index is \(index), the largest possible; export the notes and import them into a new store"
+        case .conflict(_, let underlying):
+            "\(underlying)"
+        case .image(let underlying):
+            "\(underlying)"
+        case .store(let underlying):
+            "\(underlying)"
+        }
+    }
+
+    /// An engine error as the case callers react to.
+    static func wrapping(_ error: any Error) -> NoteBookError {
+        switch error {
+        case let error as NoteBookError:
+            error
+        case let error as ImageError:
+            .image(underlying: error)
+        case let error as ContextError:
+            if case .conflict(let entity, let primaryKey) = error {
+                .conflict(entity == NoteBook.noteEntity ? NoteID(primaryKey) : nil, underlying: error)
+            } else {
+                .store(underlying: error)
+            }
+        default:
+            .store(underlying: error)
+        }
+    }
+}

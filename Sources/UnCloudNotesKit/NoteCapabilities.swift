@@ -1,0 +1,53 @@
+import ManagedStore
+
+/// What notes can hold at the model version the app runs as, read from the model once (the one
+/// place versions are told apart): v1 has no images, v2 one image per note, v3 several
+/// attachments, v4 image attachments with a caption and size.
+public struct NoteCapabilities: Equatable, Sendable {
+    public enum Images: Equatable, Sendable {
+        case none
+        /// v2: the note's `image` property.
+        case one
+        /// v3: `Attachment` objects; v4: `ImageAttachment` objects with captions.
+        case several(captions: Bool)
+    }
+
+    public let images: Images
+    /// The short name of the version (`v1` … `v4`), for messages.
+    public let version: String
+    /// The entity new attachments are made of (v3, v4).
+    let attachmentEntity: String?
+
+    init(model: ManagedObjectModel, version: String) {
+        self.version = version
+        let noteAttributes = model.allAttributes(of: NoteBook.noteEntity).map(\.name)
+        if model.entity(named: "ImageAttachment") != nil {
+            attachmentEntity = "ImageAttachment"
+            images = .several(captions: model.allAttributes(of: "ImageAttachment").contains { $0.name == "caption" })
+        } else if model.entity(named: "Attachment") != nil {
+            attachmentEntity = "Attachment"
+            images = .several(captions: false)
+        } else {
+            attachmentEntity = nil
+            images = noteAttributes.contains("image") ? .one : .none
+        }
+    }
+
+    public var hasImages: Bool { images != .none }
+
+    public var hasCaptions: Bool { images == .several(captions: true) }
+
+    /// Refuses attaching `count` images to a note that has `existing` ones, unless `replacing`
+    /// v2's one image: the image rules of every version in one place.
+    func checkAttaching(_ count: Int, toNoteWith existing: Int, of id: NoteID?, replacing: Bool) throws(NoteBookError) {
+        switch images {
+        case .none:
+            guard count == 0 else { throw .noImagesInThisVersion(version: version) }
+        case .one:
+            guard count <= 1 else { throw .oneImagePerNote(version: version) }
+            if count == 1, existing > 0, !replacing, let id { throw .noteHasItsImage(id, version: version) }
+        case .several:
+            break
+        }
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import GRDB
+import ManagedStore
+import Testing
+import TestSupport
+@testable import UnCloudNotesKit
+
+/// The note book's value API at each model version: what it stores, and the error case each
+/// refused operation throws (callers react to the case, not the text).
+@Suite struct NoteBookTests {
+    private static func book(_ version: String, in folder: TemporaryFolder) throws -> NoteBook {
+        try UnCloudNotesStack(storeURL: folder.url.appendingPathComponent("notes.sqlite"), versionName: version).open()
+    }
+
+    private static let png = TestImages.encoded(width: 40, height: 30, format: "png")
+    private static let jpeg = TestImages.encoded(width: 64, height: 48, format: "jpeg")
+
+    @Test("v4: a note with images reads back as a snapshot, oldest image first, the latest last, sized and captioned")
+    func snapshotOfV4Note() throws {
+        let folder = try TemporaryFolder()
+        let book = try Self.book("v4", in: folder)
+        let date = Date(timeIntervalSinceReferenceDate: 700_000_000)
+        let id = try book.add(NoteDraft(title: "  Groceries 🛒 ", body: "milk, 牛奶 and more"),
+                              images: [try NoteImage(validating: Self.png)], date: date)
+        #expect(try book.attach([try NoteImage(validating: Self.jpeg)], to: id, caption: "the receipt") == 2)
+
+        let note = try book.snapshot(of: id)
+        #expect(note.id == id && note.title == "Groceries 🛒" && note.body == "milk, 牛奶 and more" && note.dateCreated == date)
+        #expect(note.attachments.map(\.imageData) == [Self.png, Self.jpeg])
+        #expect(note.attachments.map(\.caption) == ["milk, 牛奶 and more", "the receipt"])
+        #expect(note.latestAttachment?.imageData == Self.jpeg)
+        #expect(note.latestAttachment?.width == 64 && note.latestAttachment?.height == 48)
+        #expect(try book.rows() == [NoteRow(id: id, title: "Groceries 🛒", dateCreated: date, imageCount: 2)])
+
+        try book.setCaption("first", of: note.attachments[0].id)
+        try book.deleteAttachment(note.attachments[1].id)
+        #expect(try book.snapshot(of: id).attachments.map(\.caption) == ["first"])
+        #expect(try book.delete(id) == 1)
+        #expect(try book.count() == 0)
+    }
+
+    @Test("v2: the one image is an attachment of its own ID; a second is refused unless it replaces the first")
+    func oneImageInV2() throws {
+        let folder = try TemporaryFolder()
+        let book = try Self.book("v2", in: folder)
+        let id = try book.add(NoteDraft(title: "One", body: ""), images: [try NoteImage(validating: Self.png)])
+        let replacement = try NoteImage(validating: Self.jpeg)
+        #expect {
+            try book.attach([replacement], to: id)
+        } throws: { error in
+            guard case NoteBookError.noteHasItsImage(id, version: "v2")? = error as? NoteBookError else { return false }
+            return true
+        }
+        #expect(try book.snapshot(of: id).latestAttachment?.imageData == Self.png, "nothing was changed")
+        try book.attach([replacement], to: id, replacing: true)
+        let image = try #require(try book.snapshot(of: id).latestAttachment)
+        #expect(image.imageData == Self.jpeg)
+        try book.deleteAttachment(image.id)
+        #expect(try book.snapshot(of: id).attachments.isEmpty)
+        #expect(Self.refusal { try book.add(NoteDraft(title: "Two", body: ""), images: [replacement, replacement]) }
+            == "oneImagePerNote")
+        #expect(Self.refusal { try book.setCaption("x", of: image.id) } == "noCaptionsInThisVersion")
+        #expect(Self.refusal { try book.deleteAttachment(image.id) } == "noSuchAttachment")
+    }
+
+    @Test("each refusal is its own case, and the store is left as it was")
+    func refusals() throws {
+        let folder = try TemporaryFolder()
+        let v1 = try Self.book("v1", in: folder)
+        let id = try v1.add(NoteDraft(title: "Old", body: "text"))
+        let image = try NoteImage(validating: Self.png)
+        #expect(Self.refusal { try v1.add(NoteDraft(title: " \n\t", body: "lost?")) } == "emptyTitle")
+        #expect(Self.refusal { try v1.update(id, with: NoteDraft(title: "", body: "")) } == "emptyTitle")
+        #expect(Self.refusal { try v1.attach([image], to: id) } == "noImagesInThisVersion")
+        #expect(Self.refusal { try v1.add(NoteDraft(title: "t", body: ""), images: [image]) } == "noImagesInThisVersion")
+        #expect(Self.refusal { try v1.snapshot(of: NoteID(999)) } == "noSuchNote")
+        #expect(Self.refusal { try v1.delete(NoteID(999)) } == "noSuchNote")
+        #expect(try v1.rows().map(\.title) == ["Old"])
+        #expect(try v1.snapshot(of: id).body == "text")
+    }
+
+    @Test("a save that loses a race to another process is a conflict naming the note; nothing is written")
+    func conflictKeepsItsCause() throws {
+        let folder = try TemporaryFolder()
+        let book = try Self.book("v4", in: folder)
+        let id = try book.add(NoteDraft(title: "Mine", body: ""))
+        // The note as read before the other process writes (held, as during an edit).
+        let read = try book.object(for: id)
+        try DatabaseQueue(path: book.storePath).write { db in
+            try db.execute(sql: "UPDATE ZNOTE SET ZTITLE = 'Theirs', Z_OPT = Z_OPT + 1 WHERE Z_PK = ?", arguments: [id.number])
+        }
+        #expect {
+            try book.update(id, with: NoteDraft(title: "Mine again", body: ""))
+        } throws: { error in
+            guard case NoteBookError.conflict(id?, underlying: .conflict(entity: "Note", primaryKey: id.number))? = error as? NoteBookError else {
+                return false
+            }
+            return true
+        }
+        #expect(read.value(forKey: "title") == .string("Mine"), "the rollback kept the object as read")
+        book.forgetReadNotes()
+        #expect(try book.snapshot(of: id).title == "Theirs")
+    }
+
+    /// The name of the `NoteBookError` case `operation` throws, or what happened instead.
+    private static func refusal(_ operation: () throws -> Any) -> String {
+        do {
+            _ = try operation()
+            return "no error"
+        } catch let error as NoteBookError {
+            return caseName(error)
+        } catch {
+            return "another error: \(error)"
+        }
+    }
+
+    private static func caseName(_ error: NoteBookError) -> String {
+        switch error {
+        case .emptyTitle: "emptyTitle"
+        case .noImagesInThisVersion: "noImagesInThisVersion"
+        case .oneImagePerNote: "oneImagePerNote"
+        case .noteHasItsImage: "noteHasItsImage"
+        case .noCaptionsInThisVersion: "noCaptionsInThisVersion"
+        case .noSuchNote: "noSuchNote"
+        case .noSuchAttachment: "noSuchAttachment"
+        case .displayIndexExhausted: "displayIndexExhausted"
+        case .conflict: "conflict"
+        case .image: "image"
+        case .store: "store"
+        }
+    }
+}

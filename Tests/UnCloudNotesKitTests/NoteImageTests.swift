@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+import TestSupport
+import UnCloudNotesKit
+
+@Suite("Note images through gdk-pixbuf")
+struct NoteImageTests {
+    @Test("size from the header, for PNG and JPEG", arguments: ["png", "jpeg"])
+    func pixelSize(format: String) throws {
+        let image = try NoteImage(validating: TestImages.encoded(width: 123, height: 45, format: format))
+        #expect(try image.pixelSize() == (123, 45))
+        #expect(image.formatName == format)
+    }
+
+    @Test("the size is read from the header alone: a truncated file still tells it")
+    func sizeFromHeaderOnly() throws {
+        let png = TestImages.encoded(width: 300, height: 200, format: "png")
+        let truncated = NoteImage(storedData: png.prefix(100))
+        #expect(try truncated.pixelSize() == (300, 200))
+        #expect(throws: ImageError.self) { try NoteImage(validating: truncated.data) }
+    }
+
+    @Test("decoding scales down to fit a box, keeping the aspect ratio")
+    func scaledDecode() throws {
+        let image = try NoteImage(validating: TestImages.encoded(width: 400, height: 200, format: "jpeg"))
+        let decoded = try image.decoded(fittingWidth: 100, height: 100)
+        #expect(decoded.width == 100 && decoded.height == 50)
+        #expect(decoded.pixels.count >= decoded.rowStride * (decoded.height - 1) + decoded.width * 4)
+        let full = try image.decoded()
+        #expect(full.width == 400 && full.height == 200)
+    }
+
+    @Test("bytes that are not a decodable image are refused", arguments: [
+        Data(), Data("just text, not an image".utf8), Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]),
+        TestImages.encoded(width: 200, height: 200, format: "png").prefix(300),
+        TestImages.encoded(width: 200, height: 200, format: "jpeg").prefix(600),
+    ])
+    func refused(data: Data) {
+        #expect(throws: ImageError.self) { try NoteImage(validating: data) }
+    }
+
+    @Test("a missing file is refused with its path")
+    func missingFile() throws {
+        let error = try #require(throws: ImageError.self) { try NoteImage(contentsOf: URL(fileURLWithPath: "/nonexistent/cat.png")) }
+        #expect(error.reason == "/nonexistent/cat.png: cannot read the file")
+    }
+}
