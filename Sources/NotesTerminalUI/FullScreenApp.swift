@@ -18,10 +18,10 @@ public enum FullScreenApp {
         guard let book = try openShowingUpgrade(stack, on: screen) else { return 1 }
         let app = try NotesApp(book: book, storePath: stack.storeURL.path, versionLabel: stack.versionLabel, colors: screen.colors)
         app.message = screen.notice
+        _ = app.handle(.resize(columns: screen.size.columns, rows: screen.size.rows))
         while true {
             app.receiveBackgroundWork()
-            let size = screen.size
-            screen.draw(app.render(width: size.columns, height: size.rows))
+            screen.draw(app.frame().render())
             // While a search runs, wake often to show its matches; otherwise, idle for a second
             // means looking for changes other processes made to the store.
             let waiting = app.isWaitingForBackgroundWork

@@ -6,6 +6,7 @@ public enum Key: Equatable, Sendable {
     case up, down, left, right
     case home, end, pageUp, pageDown
     case enter, tab, backTab, escape, backspace, delete
-    /// The terminal changed size.
-    case resize
+    /// The terminal is now this size (also sent once at the start): screens lay themselves out
+    /// from this event, never from what the last frame measured.
+    case resize(columns: Int, rows: Int)
 }

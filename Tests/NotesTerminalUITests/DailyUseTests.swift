@@ -84,9 +84,9 @@ struct DailyUseTests {
     @Test("a resize answers no question and keeps the message")
     func resizeIsNoKey() throws {
         let harness = try AppHarness()
-        harness.press(.character("d"), .resize)
+        harness.press(.character("d"), .resize(columns: 80, rows: 24))
         #expect(harness.screen().contains("Delete the note “Trip”? y/N"))
-        harness.press(.character("y"), .resize)
+        harness.press(.character("y"), .resize(columns: 80, rows: 24))
         #expect(harness.screen().contains("note deleted"))
     }
 

@@ -8,13 +8,16 @@ extension NotesApp {
         }
         var state = state
         let attachments = note.attachments
+        // Scrolling stops at the last screenful instead of counting on past the end.
+        let maxScroll = detailMaxScroll(of: note)
+        let scrolled = { (step: Int) in min(max(0, state.scroll + step), maxScroll) }
         switch key {
-        case .up, .character("k"): state.scroll = scrolled(state.scroll, by: -1)
-        case .down, .character("j"): state.scroll = scrolled(state.scroll, by: 1)
-        case .pageUp: state.scroll = scrolled(state.scroll, by: -10)
-        case .pageDown: state.scroll = scrolled(state.scroll, by: 10)
+        case .up, .character("k"): state.scroll = scrolled(-1)
+        case .down, .character("j"): state.scroll = scrolled(1)
+        case .pageUp: state.scroll = scrolled(-10)
+        case .pageDown: state.scroll = scrolled(10)
         case .home, .character("g"): state.scroll = 0
-        case .end, .character("G"): state.scroll = lastDetailMaxScroll
+        case .end, .character("G"): state.scroll = maxScroll
         case .left, .character("["): state.attachment = max(0, state.attachment - 1)
         case .right, .character("]"): state.attachment = min(max(0, attachments.count - 1), state.attachment + 1)
         case .character("e"):
@@ -55,11 +58,5 @@ extension NotesApp {
         }
         screen = .detail(state)
         return .none
-    }
-
-    /// A scroll position moved by `step` lines, kept between the top and the last screenful
-    /// (as measured by the last render), so scrolling past the end does not keep counting.
-    private func scrolled(_ scroll: Int, by step: Int) -> Int {
-        min(max(0, scroll + step), lastDetailMaxScroll)
     }
 }

@@ -78,7 +78,7 @@ extension NotesApp {
     }
 
     private func editBody(_ state: inout EditorState, _ key: Key) {
-        let width = max(1, lastEditorWidth)
+        let width = editorWrapWidth
         switch key {
         case .enter: state.body.insert("\n")
         case .tab: state.body.insert("\t")

@@ -6,15 +6,15 @@ extension NotesApp {
         switch key {
         case .up, .character("k"): state.scroll -= 1
         case .down, .character("j"): state.scroll += 1
-        case .pageUp: state.scroll -= max(1, lastListHeight)
-        case .pageDown: state.scroll += max(1, lastListHeight)
+        case .pageUp: state.scroll -= max(1, helpRows)
+        case .pageDown: state.scroll += max(1, helpRows)
         case .home, .character("g"): state.scroll = 0
-        case .end, .character("G"): state.scroll = lastHelpMaxScroll
+        case .end, .character("G"): state.scroll = helpMaxScroll
         default:
             screen = state.previous
             return .none
         }
-        state.scroll = min(max(0, state.scroll), lastHelpMaxScroll)
+        state.scroll = min(max(0, state.scroll), helpMaxScroll)
         screen = .help(state)
         return .none
     }

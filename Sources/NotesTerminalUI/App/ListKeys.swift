@@ -1,9 +1,6 @@
 import UnCloudNotesKit
 
 extension NotesApp {
-    /// Rows of the list that fit on screen, for paging (set by the last render).
-    var listPage: Int { max(1, lastListHeight) }
-
     func handleList(_ key: Key) throws -> Action {
         if var input = searchInput {
             switch key {

@@ -4,7 +4,7 @@ import UnCloudNotesKit
 /// The full-screen app's state and key handling, with no terminal in sight: keys come in as
 /// `Key`s, and `render` draws the current screen into a `CellBuffer`. The terminal layer only
 /// copies buffers out and reads keys, so every screen can be tested as text.
-public final class NotesApp {
+public final class NotesApp: ScreenLayout {
     /// What the app asks of its runner after a key.
     public enum Action: Equatable {
         case none
@@ -85,7 +85,6 @@ public final class NotesApp {
     /// Notes read for the detail view and the list's preview, until the store changes.
     var snapshots: [NoteID: NoteSnapshot] = [:]
     var selected = 0
-    var listTop = 0
     /// While typing a search; the filter applies as it is typed.
     var searchInput: TextBuffer?
     var searchText = ""
@@ -97,12 +96,10 @@ public final class NotesApp {
     var previews = PreviewCache()
     /// The store's version when last read (see `catchUpWithStore`).
     var knownStoreVersion = 0
-    /// Measured by the last render: how many list rows fit, the body editor's width, and how far
-    /// the detail view's body and the help can scroll.
-    var lastListHeight = 10
-    var lastEditorWidth = 60
-    var lastDetailMaxScroll = 0
-    var lastHelpMaxScroll = 0
+    /// The terminal's size, from the last `resize` event; screens are laid out from it.
+    var size = TerminalSize(columns: 80, rows: 24)
+    /// The list's first visible row, kept so the list scrolls only as far as the selection needs.
+    var listTop = 0
 
     /// - Parameters:
     ///   - searchExecutor: runs searches off the key loop (tests pass one they drive by hand).
@@ -133,8 +130,11 @@ public final class NotesApp {
 
     /// Handles one key. Errors are shown as messages, never thrown: the app keeps running.
     public func handle(_ key: Key) -> Action {
-        // A resize only redraws: it answers no question and keeps the message on screen.
-        guard key != .resize else { return .none }
+        // A resize lays the screens out again: it answers no question and keeps the message on screen.
+        if case .resize(let columns, let rows) = key {
+            size = TerminalSize(columns: columns, rows: rows)
+            return .none
+        }
         message = nil
         do {
             if key == .control("c") { return quitAsking() }

@@ -14,6 +14,8 @@ public final class TerminalScreen {
     public private(set) var notice: String?
     private var palette: ColorPairs
     private let keyCodes: [Int32: Key]
+    /// ncurses' code for a size change, answered with the new size.
+    private let resizeCode: Int32
     private var running = true
 
     /// Starts full-screen mode; refuses without a terminal on stdin and stdout, or with TERM=dumb.
@@ -35,9 +37,10 @@ public final class TerminalScreen {
         let names: [(String, Key)] = [("up", .up), ("down", .down), ("left", .left), ("right", .right), ("home", .home),
                                       ("end", .end), ("pageup", .pageUp), ("pagedown", .pageDown),
                                       ("backspace", .backspace), ("delete", .delete), ("enter", .enter),
-                                      ("resize", .resize), ("btab", .backTab)]
+                                      ("btab", .backTab)]
         for (name, key) in names { codes[cterminal_key_code(name)] = key }
         keyCodes = codes
+        resizeCode = cterminal_key_code("resize")
         Self.restoreOnSignals()
     }
 
@@ -59,6 +62,7 @@ public final class TerminalScreen {
         var value: UInt32 = 0
         switch cterminal_read_key(timeoutMilliseconds, &value) {
         case 1:
+            if Int32(value) == resizeCode { return .resize(columns: size.columns, rows: size.rows) }
             return keyCodes[Int32(value)]
         case 0:
             return Self.key(forCharacter: value)

@@ -1,6 +1,6 @@
-extension NotesApp {
+extension NotesFrame {
     /// The title field and the wrapped body with its cursor.
-    func drawEditor(_ state: EditorState, into buffer: inout CellBuffer, area: Rect) {
+    func drawEditor(_ state: NotesApp.EditorState, into buffer: inout CellBuffer, area: Rect) {
         buffer.put(state.noteID == nil ? "New note" : "Edit note", in: area, row: 0, style: .bold)
         let label = "Title: "
         buffer.put(label, in: area, row: 2, style: state.focusOnBody ? [] : .bold)
@@ -9,10 +9,9 @@ extension NotesApp {
                   column: area.left + DisplayWidth.of(label), width: fieldWidth)
         buffer.put(String(repeating: "─", count: area.width), in: area, row: 3, style: .dim)
         buffer.put("Body:", in: area, row: 4, style: state.focusOnBody ? .bold : [])
-        let bodyArea = Rect(top: area.top + 5, left: area.left, width: area.width, height: area.height - 5)
-        lastEditorWidth = bodyArea.width - 1
+        let bodyArea = editorBodyArea
         let characters = state.body.characters
-        let lines = TextWrapper.wrap(characters, width: bodyArea.width - 1)
+        let lines = TextWrapper.wrap(characters, width: editorWrapWidth)
         let cursor = TextWrapper.locate(state.body.cursor, in: lines, characters: characters)
         var scroll = state.scroll
         if cursor.line < scroll { scroll = cursor.line }

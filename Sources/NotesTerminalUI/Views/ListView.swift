@@ -1,48 +1,30 @@
 import Foundation
 import UnCloudNotesKit
 
-extension NotesApp {
+extension NotesFrame {
     /// The notes list (newest first), with the selected note's body and latest image beside it
     /// when the terminal is wide, or below it when it is tall.
     func drawList(into buffer: inout CellBuffer, area: Rect) {
         let header = searchInput != nil || !searchText.isEmpty
-            ? "Search: \(searchInput?.text ?? searchText)\(searchInput != nil ? "▏" : "")  (\(searchPending ? "searching" : "\(list.count) found"))"
+            ? "Search: \(searchInput?.text ?? searchText)\(searchInput != nil ? "▏" : "")  (\(searchPending ? "searching" : "\(listCount) found"))"
             : "Notes"
         buffer.put(CellBuffer.truncate(header, to: area.width), in: area, row: 0, style: .bold)
-        let body = Rect(top: area.top + 1, left: area.left, width: area.width, height: area.height - 1)
-        let wide = body.width >= 100, tall = body.height >= 30
-        let listArea: Rect, previewArea: Rect?
-        if wide {
-            let listWidth = body.width * 11 / 20
-            listArea = Rect(top: body.top, left: body.left, width: listWidth, height: body.height)
-            previewArea = Rect(top: body.top, left: body.left + listWidth + 2, width: body.width - listWidth - 2, height: body.height)
-        } else if tall {
-            let listHeight = body.height / 2
-            listArea = Rect(top: body.top, left: body.left, width: body.width, height: listHeight)
-            previewArea = Rect(top: body.top + listHeight + 1, left: body.left, width: body.width, height: body.height - listHeight - 1)
-        } else {
-            listArea = body
-            previewArea = nil
-        }
+        let (listArea, previewArea) = listAreas
         drawRows(into: &buffer, area: listArea)
-        if let previewArea, let note = selectedNoteID.flatMap(snapshot) {
+        if let previewArea, let note = shownNote {
             drawPreview(note, into: &buffer, area: previewArea)
         }
     }
 
     private func drawRows(into buffer: inout CellBuffer, area: Rect) {
-        lastListHeight = area.height
-        guard list.count > 0 else {
+        guard listCount > 0 else {
             let empty = searchText.isEmpty ? "No notes yet: press n to write one." : "No note matches “\(searchText)”."
             buffer.put(CellBuffer.truncate(empty, to: area.width), in: area, row: 0, style: .dim)
             return
         }
-        if selected < listTop { listTop = selected }
-        if selected >= listTop + area.height { listTop = selected - area.height + 1 }
-        listTop = max(0, min(listTop, max(0, list.count - area.height)))
-        for row in 0..<min(area.height, list.count - listTop) {
+        for (row, note) in visibleRows.enumerated() {
+            guard let note else { continue }
             let index = listTop + row
-            guard let note = self.row(at: index) else { continue }
             let isSelected = index == selected
             let style: CellStyle = isSelected ? .reverse : []
             if isSelected { buffer.clear(row: area.top + row, column: area.left, width: area.width, height: 1, style: .reverse) }
@@ -63,15 +45,12 @@ extension NotesApp {
     private func drawPreview(_ note: NoteSnapshot, into buffer: inout CellBuffer, area: Rect) {
         guard area.width > 4, area.height > 2 else { return }
         let hasImage = note.latestAttachment?.imageData != nil
-        let textRows = hasImage ? min(max(2, area.height / 3), area.height) : area.height
+        let textRows = previewTextRows(in: area, hasImage: hasImage)
         let lines = TextWrapper.wrap(Array(note.body.isEmpty ? "(no text)" : note.body), width: area.width)
         for (row, line) in lines.prefix(textRows).enumerated() {
             buffer.put(line.text, in: area, row: row, style: note.body.isEmpty ? .dim : [])
         }
-        guard hasImage, let latest = note.latestAttachment else { return }
-        let imageRows = area.height - textRows - 1
-        guard imageRows >= 3 else { return }
-        let cells = preview(latest, note: note, index: note.attachments.count - 1, columns: area.width, rows: imageRows)
-        placePreview(cells, into: &buffer, area: area, top: textRows + 1)
+        guard hasImage, let place = previewImageRows(in: area) else { return }
+        placePreview(imageCells, into: &buffer, area: area, top: place.top)
     }
 }

@@ -1,6 +1,6 @@
-extension NotesApp {
+extension NotesFrame {
     /// The attach (or caption) prompt at the bottom of the screen, with its error and completions.
-    func drawPrompt(_ state: PromptState, into buffer: inout CellBuffer, area: Rect) {
+    func drawPrompt(_ state: NotesApp.PromptState, into buffer: inout CellBuffer, area: Rect) {
         let top = area.bottom - 4
         buffer.clear(row: top, column: area.left, width: area.width, height: 4)
         buffer.put(String(repeating: "─", count: area.width), row: top, column: area.left, style: .dim)
@@ -20,7 +20,7 @@ extension NotesApp {
     }
 
     /// A centred yes/no question.
-    func drawConfirm(_ state: ConfirmState, into buffer: inout CellBuffer, area: Rect) {
+    func drawConfirm(_ state: NotesApp.ConfirmState, into buffer: inout CellBuffer, area: Rect) {
         let text = CellBuffer.truncate(state.question, to: area.width - 6)
         let width = DisplayWidth.of(text) + 4
         let left = area.left + max(0, (area.width - width) / 2)
@@ -30,39 +30,17 @@ extension NotesApp {
     }
 
     /// The keys of the version, scrolled; the last row says when more is below.
-    func drawHelp(_ state: HelpState, into buffer: inout CellBuffer, area: Rect) {
-        // Long lines wrap rather than lose their ends on a narrow terminal.
-        let lines = helpLines().flatMap { TextWrapper.wrap(Array($0), width: area.width).map(\.text) }
+    func drawHelp(_ state: NotesApp.HelpState, into buffer: inout CellBuffer, area: Rect) {
+        let lines = helpLines
         let fitsWhole = lines.count <= area.height
-        let rows = fitsWhole ? area.height : max(1, area.height - 1)
-        lastHelpMaxScroll = max(0, lines.count - rows)
-        let scroll = min(state.scroll, lastHelpMaxScroll)
+        let rows = helpRows
+        let scroll = min(state.scroll, helpMaxScroll)
         for (row, line) in lines.dropFirst(scroll).prefix(rows).enumerated() {
             buffer.put(line, in: area, row: row, style: row + scroll == 0 ? .bold : [])
         }
         if !fitsWhole {
-            let more = scroll < lastHelpMaxScroll ? "↓ more below: ↑↓ PgUp PgDn scroll" : "(end of help)"
+            let more = scroll < helpMaxScroll ? "↓ more below: ↑↓ PgUp PgDn scroll" : "(end of help)"
             buffer.put(CellBuffer.truncate(more, to: area.width), in: area, row: rows, style: .dim)
         }
-    }
-
-    private func helpLines() -> [String] {
-        var lines = ["Keys", "", "Notes list",
-                     "  ↑ ↓  j k        move            PgUp PgDn  Home End   page, first, last",
-                     "  Enter           open the note   n          new note",
-                     "  e               edit            d          delete (asks first)",
-                     "  /               search titles and bodies as you type; Esc clears",
-                     "  q  Ctrl-C       quit (asks first when a draft is unsaved)"]
-        if supportsImages { lines.insert("  a               attach an image (path prompt: Tab completes, ~ works)", at: 7) }
-        lines += ["", "Note", "  ↑ ↓  PgUp PgDn  scroll the body        Home End g G  top, bottom",
-                  "  e               edit            d          delete          Esc  back"]
-        if supportsImages { lines.append("  ← →  [ ]        previous, next image    a  attach  x  delete the image") }
-        if supportsCaptions { lines.append("  c               edit the image's caption") }
-        lines += ["", "Editor",
-                  "  Tab             from the title to the body; in the body it inserts a tab",
-                  "  Shift-Tab       title / body     Ctrl-S  save     Esc  cancel (asks before discarding)",
-                  "  Ctrl-E          edit the body in $VISUAL or $EDITOR, then come back",
-                  "", "Running as \(versionLabel). Store: \(storePath)"]
-        return lines
     }
 }

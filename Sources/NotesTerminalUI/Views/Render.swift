@@ -5,21 +5,29 @@ extension NotesApp {
     /// Below this the app shows only a "too small" message.
     public static let minimumSize = (columns: 50, rows: 12)
 
-    /// Draws the current screen at the given size.
+    /// One frame at a size, as the runner makes it: the size arrives as a `resize` event, the
+    /// frame reads what the screen shows, and the frame is drawn.
     public func render(width: Int, height: Int) -> CellBuffer {
-        var buffer = CellBuffer(width: width, height: height)
-        guard width >= Self.minimumSize.columns, height >= Self.minimumSize.rows else {
+        if size != TerminalSize(columns: width, rows: height) { _ = handle(.resize(columns: width, rows: height)) }
+        return frame().render()
+    }
+}
+
+extension NotesFrame {
+    /// Draws the screen: a pure function of the frame.
+    public func render() -> CellBuffer {
+        var buffer = CellBuffer(width: size.columns, height: size.rows)
+        guard !isTooSmall else {
             drawTooSmall(into: &buffer)
             return buffer
         }
-        let content = Rect(top: 0, left: 0, width: width, height: height - 2)
-        draw(screen, into: &buffer, area: content)
-        drawStatus(into: &buffer, row: height - 2)
-        drawHints(into: &buffer, row: height - 1)
+        draw(screen, into: &buffer, area: contentArea)
+        drawStatus(into: &buffer, row: size.rows - 2)
+        drawHints(into: &buffer, row: size.rows - 1)
         return buffer
     }
 
-    private func draw(_ screen: Screen, into buffer: inout CellBuffer, area: Rect) {
+    private func draw(_ screen: NotesApp.Screen, into buffer: inout CellBuffer, area: Rect) {
         switch screen {
         case .list: drawList(into: &buffer, area: area)
         case .detail(let state): drawDetail(state, into: &buffer, area: area)
@@ -35,7 +43,7 @@ extension NotesApp {
     }
 
     private func drawTooSmall(into buffer: inout CellBuffer) {
-        let lines = ["Terminal too small", "need \(Self.minimumSize.columns)x\(Self.minimumSize.rows), have \(buffer.width)x\(buffer.height)",
+        let lines = ["Terminal too small", "need \(NotesApp.minimumSize.columns)x\(NotesApp.minimumSize.rows), have \(buffer.width)x\(buffer.height)",
                      "make it larger, or press q"]
         let top = max(0, (buffer.height - lines.count) / 2)
         for (index, line) in lines.enumerated() {
@@ -65,7 +73,7 @@ extension NotesApp {
     }
 
     /// The one-line hint bar: the keys of the current screen, most important first.
-    func keyHints(for screen: Screen) -> [(String, String)] {
+    func keyHints(for screen: NotesApp.Screen) -> [(String, String)] {
         switch screen {
         case .list where searchInput != nil:
             return [("type", "to search"), ("Enter", "keep"), ("Esc", "clear")]
@@ -88,19 +96,6 @@ extension NotesApp {
             return [("y", "yes"), ("any other key", "no")]
         case .help:
             return [("↑↓ PgUp PgDn", "scroll"), ("any other key", "back")]
-        }
-    }
-
-    func formatted(_ date: Date?) -> String {
-        date.map { dates.string(from: $0) } ?? "—"
-    }
-
-    /// A cached image preview of a note's attachment; nil while it is being made in the background.
-    func preview(_ attachment: AttachmentSnapshot, note: NoteSnapshot, index: Int, columns: Int, rows: Int) -> [[Cell]]? {
-        guard let data = attachment.imageData else { return [] }
-        let key = "\(note.id)#\(index)#\(data.count)#\(columns)x\(rows)"
-        return previews.cells(key: key) {
-            backgroundPreviews.request(key: key, image: NoteImage(storedData: data), columns: columns, rows: rows, colors: colors)
         }
     }
 

@@ -1,0 +1,106 @@
+import Foundation
+import UnCloudNotesKit
+
+/// One screen of the notes app, with everything it shows read beforehand (list rows, the note
+/// shown, its image preview): `render()` is a pure function of it, so drawing never reads the
+/// store, decodes an image or changes the app's state. `NotesApp.frame()` makes it.
+public struct NotesFrame: ScreenLayout {
+    let size: TerminalSize
+    let supportsImages: Bool
+    let supportsCaptions: Bool
+    let versionLabel: String
+    let storePath: String
+    let screen: NotesApp.Screen
+    let message: String?
+    let noteCount: Int
+    let dates: DateFormatter
+    let searchInput: TextBuffer?
+    let searchText: String
+    let searchPending: Bool
+    let listCount: Int
+    let listTop: Int
+    let selected: Int
+    /// The rows from `listTop` that fit (nil for a row that could not be read).
+    let visibleRows: [NoteRow?]
+    /// The note the screen shows: the detail view's, or the list's selected one beside it.
+    let shownNote: NoteSnapshot?
+    /// The preview of the image shown: nil while it is being made, empty when it cannot be shown.
+    let imageCells: [[Cell]]?
+    /// The shown image's size in pixels, from its header, when it could be read.
+    let imagePixelSize: (width: Int, height: Int)?
+
+    func formatted(_ date: Date?) -> String {
+        date.map { dates.string(from: $0) } ?? "—"
+    }
+}
+
+extension NotesApp {
+    /// Reads what the current screen shows, at the size of the last `resize` event: the list's
+    /// visible rows (keeping the selection in view), the note shown and its image preview (asked
+    /// of the background when not made yet).
+    public func frame() -> NotesFrame {
+        let top = listTopKeepingSelection()
+        listTop = top
+        let visible = (top..<min(top + listPage, list.count)).map { row(at: $0) }
+        let note = noteShown(on: screen).flatMap(snapshot)
+        let image = note.flatMap { imageShown(of: $0) }
+        return NotesFrame(size: size, supportsImages: supportsImages, supportsCaptions: supportsCaptions, versionLabel: versionLabel,
+                          storePath: storePath, screen: screen, message: message, noteCount: noteCount, dates: dates,
+                          searchInput: searchInput, searchText: searchText, searchPending: searchPending, listCount: list.count,
+                          listTop: top, selected: selected, visibleRows: visible, shownNote: note,
+                          imageCells: image.map(\.cells) ?? [], imagePixelSize: image?.pixelSize)
+    }
+
+    /// The first visible row: moved only as far as needed to show the selection.
+    private func listTopKeepingSelection() -> Int {
+        var top = listTop
+        if selected < top { top = selected }
+        if selected >= top + listPage { top = selected - listPage + 1 }
+        return max(0, min(top, max(0, list.count - listPage)))
+    }
+
+    /// The note a screen shows: the detail view's (also under a question or prompt), or the
+    /// list's selected note when the list has room for its preview.
+    private func noteShown(on screen: Screen) -> NoteID? {
+        switch screen {
+        case .detail(let state): state.noteID
+        case .list: listAreas.preview == nil ? nil : selectedNoteID
+        case .prompt(let state): noteShown(on: state.previous)
+        case .confirm(let state): noteShown(on: state.previous)
+        case .editor, .help: nil
+        }
+    }
+
+    /// The image a screen shows of the note, as a preview fitted to its place.
+    private func imageShown(of note: NoteSnapshot) -> (cells: [[Cell]]?, pixelSize: (width: Int, height: Int)?)? {
+        if case .detail(let state) = detailUnderneath(screen) {
+            guard !note.attachments.isEmpty, let area = detailAreas(hasImages: true).images else { return nil }
+            let index = min(state.attachment, note.attachments.count - 1)
+            let attachment = note.attachments[index]
+            // A header that cannot be read only leaves the size out of the caption line.
+            let pixelSize = attachment.imageData.flatMap { try? NoteImage(storedData: $0).pixelSize() }
+            guard let place = detailImageRows(in: area) else { return (nil, pixelSize) }
+            return (preview(attachment, note: note, index: index, columns: area.width, rows: place.rows), pixelSize)
+        }
+        guard let latest = note.latestAttachment, latest.imageData != nil, let area = listAreas.preview,
+              let place = previewImageRows(in: area) else { return nil }
+        return (preview(latest, note: note, index: note.attachments.count - 1, columns: area.width, rows: place.rows), nil)
+    }
+
+    private func detailUnderneath(_ screen: Screen) -> Screen {
+        switch screen {
+        case .prompt(let state): detailUnderneath(state.previous)
+        case .confirm(let state): detailUnderneath(state.previous)
+        default: screen
+        }
+    }
+
+    /// A cached image preview of a note's attachment; nil while it is being made in the background.
+    private func preview(_ attachment: AttachmentSnapshot, note: NoteSnapshot, index: Int, columns: Int, rows: Int) -> [[Cell]]? {
+        guard let data = attachment.imageData else { return [] }
+        let key = "\(note.id)#\(index)#\(data.count)#\(columns)x\(rows)"
+        return previews.cells(key: key) {
+            backgroundPreviews.request(key: key, image: NoteImage(storedData: data), columns: columns, rows: rows, colors: colors)
+        }
+    }
+}

@@ -1,0 +1,135 @@
+import UnCloudNotesKit
+
+/// The terminal's size, as the last `Key.resize` event gave it.
+public struct TerminalSize: Equatable, Sendable {
+    public var columns: Int
+    public var rows: Int
+
+    public init(columns: Int, rows: Int) {
+        self.columns = columns
+        self.rows = rows
+    }
+}
+
+/// What the notes screens' layout depends on: the size from the last `resize` event and what
+/// the version can show. The app (to page and scroll) and the frame (to draw) both lay screens
+/// out through this one extension, so keys and drawing agree without drawing measuring anything.
+protocol ScreenLayout {
+    var size: TerminalSize { get }
+    var supportsImages: Bool { get }
+    var supportsCaptions: Bool { get }
+    var versionLabel: String { get }
+    var storePath: String { get }
+}
+
+extension ScreenLayout {
+    var isTooSmall: Bool { size.columns < NotesApp.minimumSize.columns || size.rows < NotesApp.minimumSize.rows }
+
+    /// Everything above the status and hint lines.
+    var contentArea: Rect { Rect(top: 0, left: 0, width: size.columns, height: max(0, size.rows - 2)) }
+
+    /// The list's rows, and the selected note's preview beside them when wide, below when tall.
+    var listAreas: (rows: Rect, preview: Rect?) {
+        let area = contentArea
+        let body = Rect(top: area.top + 1, left: area.left, width: area.width, height: area.height - 1)
+        if body.width >= 100 {
+            let listWidth = body.width * 11 / 20
+            return (Rect(top: body.top, left: body.left, width: listWidth, height: body.height),
+                    Rect(top: body.top, left: body.left + listWidth + 2, width: body.width - listWidth - 2, height: body.height))
+        }
+        if body.height >= 30 {
+            let listHeight = body.height / 2
+            return (Rect(top: body.top, left: body.left, width: body.width, height: listHeight),
+                    Rect(top: body.top + listHeight + 1, left: body.left, width: body.width, height: body.height - listHeight - 1))
+        }
+        return (body, nil)
+    }
+
+    /// Rows of the list that fit on screen, for paging.
+    var listPage: Int { max(1, listAreas.rows.height) }
+
+    /// The preview's text rows above its image.
+    func previewTextRows(in area: Rect, hasImage: Bool) -> Int {
+        hasImage ? min(max(2, area.height / 3), area.height) : area.height
+    }
+
+    /// Where the list preview's image goes: the rows below the text and a blank line; nil when
+    /// there is no room for three rows.
+    func previewImageRows(in area: Rect) -> (top: Int, rows: Int)? {
+        guard area.width > 4, area.height > 2 else { return nil }
+        let textRows = previewTextRows(in: area, hasImage: true)
+        let rows = area.height - textRows - 1
+        return rows >= 3 ? (textRows + 1, rows) : nil
+    }
+
+    /// Where the detail view's image goes in its area: below the "Image n of m" line (and the
+    /// caption line in v4) and a blank line; nil when there is no room for two rows.
+    func detailImageRows(in area: Rect) -> (top: Int, rows: Int)? {
+        let captionRows = supportsCaptions ? 2 : 1
+        let rows = area.height - captionRows - 1
+        return area.height >= 3 && rows >= 2 ? (captionRows + 1, rows) : nil
+    }
+
+    /// The editor's body, below the title field.
+    var editorBodyArea: Rect {
+        let area = contentArea
+        return Rect(top: area.top + 5, left: area.left, width: area.width, height: area.height - 5)
+    }
+
+    /// The columns the editor's body wraps at.
+    var editorWrapWidth: Int { max(1, editorBodyArea.width - 1) }
+
+    /// A note's body (left or above) and its images (right or below), under the title and date.
+    func detailAreas(hasImages: Bool) -> (text: Rect, images: Rect?) {
+        let area = contentArea
+        let content = Rect(top: area.top + 3, left: area.left, width: area.width, height: area.height - 3)
+        guard hasImages else { return (content, nil) }
+        if content.width >= 100 {
+            let textWidth = content.width / 2
+            return (Rect(top: content.top, left: content.left, width: textWidth, height: content.height),
+                    Rect(top: content.top, left: content.left + textWidth + 2, width: content.width - textWidth - 2, height: content.height))
+        }
+        let textHeight = max(3, content.height / 3)
+        return (Rect(top: content.top, left: content.left, width: content.width, height: textHeight),
+                Rect(top: content.top + textHeight + 1, left: content.left, width: content.width, height: content.height - textHeight - 1))
+    }
+
+    /// The detail view's body, wrapped to its area.
+    func detailLines(of note: NoteSnapshot) -> [WrappedLine] {
+        let area = detailAreas(hasImages: !note.attachments.isEmpty).text
+        return TextWrapper.wrap(Array(note.body.isEmpty ? "(no text)" : note.body), width: area.width)
+    }
+
+    /// How far the detail view's body scrolls: to its last screenful.
+    func detailMaxScroll(of note: NoteSnapshot) -> Int {
+        max(0, detailLines(of: note).count - detailAreas(hasImages: !note.attachments.isEmpty).text.height)
+    }
+
+    /// The help's lines, wrapped rather than cut on a narrow terminal.
+    var helpLines: [String] {
+        var lines = ["Keys", "", "Notes list",
+                     "  ↑ ↓  j k        move            PgUp PgDn  Home End   page, first, last",
+                     "  Enter           open the note   n          new note",
+                     "  e               edit            d          delete (asks first)",
+                     "  /               search titles and bodies as you type; Esc clears",
+                     "  q  Ctrl-C       quit (asks first when a draft is unsaved)"]
+        if supportsImages { lines.insert("  a               attach an image (path prompt: Tab completes, ~ works)", at: 7) }
+        lines += ["", "Note", "  ↑ ↓  PgUp PgDn  scroll the body        Home End g G  top, bottom",
+                  "  e               edit            d          delete          Esc  back"]
+        if supportsImages { lines.append("  ← →  [ ]        previous, next image    a  attach  x  delete the image") }
+        if supportsCaptions { lines.append("  c               edit the image's caption") }
+        lines += ["", "Editor",
+                  "  Tab             from the title to the body; in the body it inserts a tab",
+                  "  Shift-Tab       title / body     Ctrl-S  save     Esc  cancel (asks before discarding)",
+                  "  Ctrl-E          edit the body in $VISUAL or $EDITOR, then come back",
+                  "", "Running as \(versionLabel). Store: \(storePath)"]
+        return lines.flatMap { TextWrapper.wrap(Array($0), width: contentArea.width).map(\.text) }
+    }
+
+    /// The help's rows: all of the area when it fits whole, else one less for the "more" line.
+    var helpRows: Int {
+        helpLines.count <= contentArea.height ? contentArea.height : max(1, contentArea.height - 1)
+    }
+
+    var helpMaxScroll: Int { max(0, helpLines.count - helpRows) }
+}
