@@ -17,6 +17,7 @@ public enum FullScreenApp {
         defer { log.restore() }
         guard let book = try openShowingUpgrade(stack, on: screen) else { return 1 }
         let app = try NotesApp(book: book, storePath: stack.storeURL.path, versionLabel: stack.versionLabel, colors: screen.colors)
+        let runner = NotesEffectRunner(book: book)
         app.message = screen.notice
         _ = app.handle(.resize(columns: screen.size.columns, rows: screen.size.rows))
         while true {
@@ -26,20 +27,23 @@ public enum FullScreenApp {
             // means looking for changes other processes made to the store.
             let waiting = app.isWaitingForBackgroundWork
             guard let key = screen.readKey(timeoutMilliseconds: waiting ? 30 : 1000) else {
-                if !waiting { app.catchUpWithStore() }
+                if !waiting { _ = runner.perform(app.catchUpWithStore(), on: app) }
                 continue
             }
-            switch app.handle(key) {
-            case .none:
-                continue
-            case .quit:
-                return 0
-            case .editExternally(let text):
-                do {
-                    let edited = try ExternalEditor.fromEnvironment(environment).edit(text) { run in try screen.suspended(run) }
-                    app.finishExternalEdit(edited, error: nil)
-                } catch {
-                    app.finishExternalEdit(nil, error: "\(error)")
+            for effect in runner.perform(app.handle(key), on: app) {
+                switch effect {
+                case .quit:
+                    return 0
+                case .openEditor(let text):
+                    let event: NotesEvent
+                    do {
+                        event = .edited(try ExternalEditor.fromEnvironment(environment).edit(text) { run in try screen.suspended(run) })
+                    } catch {
+                        event = .editorFailed("\(error)")
+                    }
+                    _ = runner.perform(app.receive(event), on: app)
+                default:
+                    break
                 }
             }
         }

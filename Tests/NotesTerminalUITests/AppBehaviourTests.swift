@@ -52,8 +52,8 @@ struct AppBehaviourTests {
     func externalEditor() throws {
         let harness = try AppHarness(notes: [("Draft", "old body", 0)])
         harness.press(.character("e"))
-        #expect(harness.press(.control("e")) == .editExternally("old body"))
-        harness.app.finishExternalEdit("new body\n")
+        #expect(harness.press(.control("e")) == [.openEditor("old body")])
+        _ = harness.runner.perform(harness.app.receive(.edited("new body\n")), on: harness.app)
         harness.press(.control("s"))
         let note = try #require(try harness.book.noteIDs().first)
         #expect(try harness.book.snapshot(of: note).body == "new body")
@@ -157,7 +157,7 @@ struct AppBehaviourTests {
         #expect(harness.screen().contains("›note 99"))
         harness.press(.up, .character("j"), .character("j"), .character("k"))
         #expect(harness.screen().contains("›note 98"))
-        #expect(harness.press(.character("q")) == .quit)
+        #expect(harness.press(.character("q")) == [.quit])
     }
 }
 

@@ -10,6 +10,8 @@ struct AppHarness {
     let stack: UnCloudNotesStack
     let book: NoteBook
     let app: NotesApp
+    /// Carries out the store effects keys return, as the terminal loop does.
+    let runner: NotesEffectRunner
     /// Background searches and index builds wait here until the test runs them.
     let searches = ManualExecutor()
     let indexing = ManualExecutor()
@@ -38,6 +40,7 @@ struct AppHarness {
                            versionLabel: stack.versionLabel, colors: colors, locale: Locale(identifier: "en_US_POSIX"),
                            timeZone: TimeZone(identifier: "UTC")!, searchExecutor: searches, indexExecutor: indexing,
                            previewExecutor: previewing)
+        runner = NotesEffectRunner(book: book)
     }
 
     static let sampleNotes: [(String, String, Int)] = [
@@ -47,14 +50,22 @@ struct AppHarness {
         ("Trip", "Pack the tent, the stove and the maps. Leave early on Saturday.", 2),
     ]
 
-    /// Sends keys one by one; returns the last action.
+    /// Sends keys one by one, the runner carrying out their store effects.
+    /// - Returns: what the last key leaves for the terminal (quitting, the external editor).
     @discardableResult
-    func press(_ keys: Key...) -> NotesApp.Action {
-        keys.reduce(NotesApp.Action.none) { _, key in app.handle(key) }
+    func press(_ keys: Key...) -> [NotesEffect] {
+        keys.reduce([]) { _, key in runner.perform(app.handle(key), on: app) }
     }
 
     func type(_ text: String) {
-        for character in text { _ = app.handle(.character(character)) }
+        for character in text { _ = runner.perform(app.handle(.character(character)), on: app) }
+    }
+
+    /// What the terminal loop does when the user is idle. - Returns: whether the store had changed.
+    func catchUp() -> Bool {
+        let effects = app.catchUpWithStore()
+        _ = runner.perform(effects, on: app)
+        return !effects.isEmpty
     }
 
     /// Lets the index build, every search and preview finish, and the app take their answers.

@@ -1,10 +1,10 @@
 import UnCloudNotesKit
 
 extension NotesApp {
-    func handleDetail(_ key: Key, _ state: DetailState) throws -> Action {
+    func handleDetail(_ key: Key, _ state: DetailState) -> [NotesEffect] {
         guard let note = snapshot(of: state.noteID) else {
             screen = .list
-            return .none
+            return []
         }
         var state = state
         let attachments = note.attachments
@@ -22,14 +22,14 @@ extension NotesApp {
         case .right, .character("]"): state.attachment = min(max(0, attachments.count - 1), state.attachment + 1)
         case .character("e"):
             openEditor(for: note)
-            return .none
+            return []
         case .character("a"):
             guard supportsImages else {
                 message = "\(NoteBookError.noImagesInThisVersion(version: versionLabel))"
                 break
             }
             promptForImage(for: note.id, returningTo: .detail(state))
-            return .none
+            return []
         case .character("x"):
             guard state.attachment < attachments.count else { break }
             // The question, the preview behind it and the deletion are all about the image shown.
@@ -37,26 +37,26 @@ extension NotesApp {
             screen = .confirm(ConfirmState(purpose: .deleteAttachment(note.id, attachment.id),
                                            question: "Delete image \(state.attachment + 1) of “\(note.title)”? y/N",
                                            previous: .detail(state)))
-            return .none
+            return []
         case .character("c"):
             guard supportsCaptions, state.attachment < attachments.count else { break }
             let attachment = attachments[state.attachment]
             screen = .prompt(PromptState(purpose: .caption(note.id, attachment),
                                          input: TextBuffer(attachment.caption ?? "", allowsNewlines: false), previous: .detail(state)))
-            return .none
+            return []
         case .character("d"):
             confirmDelete(note, returningTo: .detail(state))
-            return .none
+            return []
         case .character("?"):
             screen = .help(HelpState(previous: .detail(state)))
-            return .none
+            return []
         case .escape, .character("q"), .backspace:
             screen = .list
-            return .none
+            return []
         default:
             break
         }
         screen = .detail(state)
-        return .none
+        return []
     }
 }

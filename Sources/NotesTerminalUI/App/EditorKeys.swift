@@ -1,11 +1,11 @@
 import UnCloudNotesKit
 
 extension NotesApp {
-    func handleEditor(_ key: Key, _ state: EditorState) throws -> Action {
+    func handleEditor(_ key: Key, _ state: EditorState) -> [NotesEffect] {
         var state = state
         switch key {
         case .control("s"):
-            return try save(state)
+            return save(state)
         case .escape:
             if state.hasChanges {
                 screen = .confirm(ConfirmState(purpose: .discardEdits(state), question: "Discard your changes? y/N",
@@ -13,10 +13,10 @@ extension NotesApp {
             } else {
                 screen = state.noteID.map { .detail(DetailState(noteID: $0)) } ?? .list
             }
-            return .none
+            return []
         case .control("e"):
             screen = .editor(state)
-            return .editExternally(state.body.text)
+            return [.openEditor(state.body.text)]
         case .backTab:
             state.focusOnBody.toggle()
         case .tab where !state.focusOnBody, .enter where !state.focusOnBody:
@@ -29,38 +29,26 @@ extension NotesApp {
             }
         }
         screen = .editor(state)
-        return .none
+        return []
     }
 
     /// Saves the draft; when the stored note changed meanwhile, asks to save it as a copy instead.
-    private func save(_ state: EditorState) throws -> Action {
+    private func save(_ state: EditorState) -> [NotesEffect] {
         guard state.draft.hasTitle else {
             message = "\(NoteBookError.emptyTitle)"
             var focused = state
             focused.focusOnBody = false
             screen = .editor(focused)
-            return .none
+            return []
         }
-        catchUpWithStore()
+        let caughtUp = catchUpWithStore()
         if changedElsewhere(state) {
             screen = .confirm(ConfirmState(purpose: .saveAsCopy(state),
                                            question: "Another program changed or deleted this note: save your text as a new note? y/N",
                                            previous: .editor(state)))
-            return .none
+            return caughtUp
         }
-        if let id = state.noteID {
-            try book.update(id, with: state.draft)
-            screen = .detail(DetailState(noteID: id))
-            try storeChanged(selecting: id)
-            message = "note saved"
-        } else {
-            let id = try book.add(state.draft)
-            screen = .list
-            searchText = ""
-            try storeChanged(selecting: id)
-            message = "note created"
-        }
-        return .none
+        return caughtUp + [.save(state.draft, over: state.noteID)]
     }
 
     /// Keys of a one-line field.

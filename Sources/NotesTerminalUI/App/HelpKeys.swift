@@ -1,7 +1,7 @@
 extension NotesApp {
     /// The help scrolls with the arrows and pages (it is longer than a small terminal); any other
     /// key goes back.
-    func handleHelp(_ key: Key, _ state: HelpState) -> Action {
+    func handleHelp(_ key: Key, _ state: HelpState) -> [NotesEffect] {
         var state = state
         switch key {
         case .up, .character("k"): state.scroll -= 1
@@ -12,10 +12,10 @@ extension NotesApp {
         case .end, .character("G"): state.scroll = helpMaxScroll
         default:
             screen = state.previous
-            return .none
+            return []
         }
         state.scroll = min(max(0, state.scroll), helpMaxScroll)
         screen = .help(state)
-        return .none
+        return []
     }
 }

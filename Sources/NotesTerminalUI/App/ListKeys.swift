@@ -1,25 +1,25 @@
 import UnCloudNotesKit
 
 extension NotesApp {
-    func handleList(_ key: Key) throws -> Action {
+    func handleList(_ key: Key) -> [NotesEffect] {
         if var input = searchInput {
             switch key {
             case .escape:
                 searchInput = nil
                 searchText = ""
-                try reload()
+                return [reload()]
             case .enter:
                 searchInput = nil
             case .backspace:
                 input.deleteBackward()
-                try applySearch(input)
+                return applySearch(input)
             case .character(let character):
                 input.insert(character)
-                try applySearch(input)
+                return applySearch(input)
             default:
                 break
             }
-            return .none
+            return []
         }
         switch key {
         case .up, .character("k"): selected = max(0, selected - 1)
@@ -47,30 +47,27 @@ extension NotesApp {
         case .escape:
             if !searchText.isEmpty {
                 searchText = ""
-                try reload()
+                return [reload()]
             }
         case .character("?"):
             screen = .help(HelpState(previous: .list))
         case .character("q"):
-            return .quit
+            return [.quit]
         default:
             break
         }
-        return .none
+        return []
     }
 
     /// The query changes at once; its matches arrive from the background (`receiveBackgroundWork`).
-    private func applySearch(_ input: TextBuffer) throws {
+    private func applySearch(_ input: TextBuffer) -> [NotesEffect] {
         searchInput = input
         searchText = input.text
         selected = 0
-        if searchText.isEmpty {
-            try reload(selecting: nil)
-            selected = 0
-        } else {
-            backgroundSearch.start(searchText)
-            searchPending = true
-        }
+        if searchText.isEmpty { return [.reload(search: "", usingIndex: false, selecting: nil)] }
+        backgroundSearch.start(searchText)
+        searchPending = true
+        return []
     }
 
     func confirmDelete(_ note: NoteSnapshot, returningTo previous: Screen) {
@@ -78,47 +75,29 @@ extension NotesApp {
                                        previous: previous))
     }
 
-    /// Deletes a note; one another program deleted first is simply gone from the list read again.
-    private func deleteNote(_ id: NoteID) throws(NoteBookError) {
-        do {
-            try book.delete(id)
-            message = "note deleted"
-        } catch .noSuchNote {
-        }
-        try storeChanged()
-    }
-
-    func handleConfirm(_ key: Key, _ state: ConfirmState) throws -> Action {
+    func handleConfirm(_ key: Key, _ state: ConfirmState) -> [NotesEffect] {
         guard key == .character("y") || key == .character("Y") else {
             screen = state.previous
-            return .none
+            return []
         }
         switch state.purpose {
         case .deleteNote(let id):
             screen = .list
-            try deleteNote(id)
+            return [.delete(id)]
         case .deleteAttachment(let id, let attachment):
             screen = state.previous
-            try book.deleteAttachment(attachment)
-            message = "image deleted"
-            try storeChanged(selecting: id)
-            if case .detail(var detail) = state.previous {
-                // The image after the deleted one takes its place; the last one's predecessor.
-                detail.attachment = min(detail.attachment, max(0, (snapshot(of: id)?.attachments.count ?? 0) - 1))
-                screen = .detail(detail)
-            }
+            return [.deleteAttachment(attachment, of: id)]
         case .discardEdits(let editor):
             screen = editor.noteID.map { .detail(DetailState(noteID: $0)) } ?? .list
         case .quitDiscarding:
-            return .quit
-        case .replaceImage(let id, let image):
-            try attach(image, to: id, replacing: true)
+            return [.quit]
+        case .replaceImage(let id, let path):
+            screen = state.previous
+            return [.attach(path: path, to: id, replacing: true)]
         case .saveAsCopy(let editor):
-            let id = try book.add(editor.draft)
-            screen = .detail(DetailState(noteID: id))
-            try storeChanged(selecting: id)
-            message = "saved as a new note; the other program's version is kept too"
+            screen = state.previous
+            return [.saveAsCopy(editor.draft)]
         }
-        return .none
+        return []
     }
 }

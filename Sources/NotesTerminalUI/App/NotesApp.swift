@@ -2,17 +2,11 @@ import Foundation
 import UnCloudNotesKit
 
 /// The full-screen app's state and key handling, with no terminal in sight: keys come in as
-/// `Key`s, and `render` draws the current screen into a `CellBuffer`. The terminal layer only
-/// copies buffers out and reads keys, so every screen can be tested as text.
+/// `Key`s and change the state, returning the `NotesEffect`s they need (saving, deleting,
+/// attaching, the external editor); a runner carries them out and hands back `NotesEvent`s.
+/// `frame()` reads what the screen shows and `NotesFrame.render()` draws it into a `CellBuffer`,
+/// so every screen can be tested as text and every key by the effects it returns.
 public final class NotesApp: ScreenLayout {
-    /// What the app asks of its runner after a key.
-    public enum Action: Equatable {
-        case none
-        case quit
-        /// Open this text in `$VISUAL`/`$EDITOR` and hand the result to `finishExternalEdit`.
-        case editExternally(String)
-    }
-
     indirect enum Screen {
         case list
         case detail(DetailState)
@@ -64,7 +58,7 @@ public final class NotesApp: ScreenLayout {
             /// Ctrl-C with an unsaved draft: quit only when the user says so.
             case quitDiscarding
             /// v2 holds one image per note: attaching another replaces it.
-            case replaceImage(NoteID, NoteImage)
+            case replaceImage(NoteID, path: String)
             /// The note was changed by another program while being edited: keep both.
             case saveAsCopy(EditorState)
         }
@@ -128,39 +122,22 @@ public final class NotesApp: ScreenLayout {
 
     // MARK: Keys
 
-    /// Handles one key. Errors are shown as messages, never thrown: the app keeps running.
-    public func handle(_ key: Key) -> Action {
+    /// Handles one key. Nothing here writes the store: what the key needs done is returned.
+    public func handle(_ key: Key) -> [NotesEffect] {
         // A resize lays the screens out again: it answers no question and keeps the message on screen.
         if case .resize(let columns, let rows) = key {
             size = TerminalSize(columns: columns, rows: rows)
-            return .none
+            return []
         }
         message = nil
-        do {
-            if key == .control("c") { return quitAsking() }
-            switch screen {
-            case .list: return try handleList(key)
-            case .detail(let state): return try handleDetail(key, state)
-            case .editor(let state): return try handleEditor(key, state)
-            case .prompt(let state): return try handlePrompt(key, state)
-            case .confirm(let state): return try handleConfirm(key, state)
-            case .help(let state): return handleHelp(key, state)
-            }
-        } catch {
-            message = "\(error)"
-            return .none
-        }
-    }
-
-    /// Receives the text back from the external editor (nil when it failed or was cancelled).
-    public func finishExternalEdit(_ text: String?, error: String? = nil) {
-        guard case .editor(var state) = screen else { return }
-        if let text {
-            state.body.replaceAll(with: text.hasSuffix("\n") ? String(text.dropLast()) : text)
-            screen = .editor(state)
-            message = "body taken back from the editor"
-        } else {
-            message = error ?? "the editor failed; the body is unchanged"
+        if key == .control("c") { return quitAsking() }
+        switch screen {
+        case .list: return handleList(key)
+        case .detail(let state): return handleDetail(key, state)
+        case .editor(let state): return handleEditor(key, state)
+        case .prompt(let state): return handlePrompt(key, state)
+        case .confirm(let state): return handleConfirm(key, state)
+        case .help(let state): return handleHelp(key, state)
         }
     }
 
@@ -198,25 +175,29 @@ public final class NotesApp: ScreenLayout {
         return list.row(at: index)
     }
 
-    /// After this app changed the store: previews may show images that changed or went, so they
-    /// are made again; then the list is read again.
-    func storeChanged(selecting noteID: NoteID? = nil) throws(NoteBookError) {
+    /// After the store changed: notes and previews read so far may be stale, so they are read
+    /// and made again; the list is read again, keeping the selection on `noteID`.
+    func storeChanged(selecting noteID: NoteID? = nil) -> [NotesEffect] {
         snapshots = [:]
         previews.removeAll()
         backgroundPreviews.cancelAll()
-        try reload(selecting: noteID)
+        return [reload(selecting: noteID)]
     }
 
-    /// Reads the list again (after a change or a new search), keeping the selection on `noteID`.
-    /// Previews stay cached: a search keystroke must not decode images again.
-    func reload(selecting noteID: NoteID? = nil) throws(NoteBookError) {
-        // This answer is newer than any search under way.
+    /// Reading the list again (after a change or a new search), keeping the selection on
+    /// `noteID`, or on the selected note. Previews stay cached: a search keystroke must not
+    /// decode images again.
+    func reload(selecting noteID: NoteID? = nil) -> NotesEffect {
+        .reload(search: searchText, usingIndex: backgroundSearch.isIndexReady, selecting: noteID ?? selectedNoteID)
+    }
+
+    /// Shows the list read again; this answer is newer than any search under way.
+    func showList(_ ids: [NoteID], total: Int, selecting noteID: NoteID?) {
         backgroundSearch.cancelAll()
         searchPending = false
-        let keep = noteID ?? selectedNoteID
-        list = NoteList(ids: try book.noteIDs(matching: searchText, usingIndex: backgroundSearch.isIndexReady))
-        noteCount = try book.count()
-        if let keep, let index = list.ids.firstIndex(of: keep) {
+        list = NoteList(ids: ids)
+        noteCount = total
+        if let noteID, let index = ids.firstIndex(of: noteID) {
             selected = index
         } else {
             selected = min(selected, max(0, list.count - 1))
@@ -224,11 +205,11 @@ public final class NotesApp: ScreenLayout {
     }
 
     /// Ctrl-C quits, unless a draft would be lost: then it asks, as Esc does in the editor.
-    func quitAsking() -> Action {
-        guard let draft = unsavedDraft(in: screen) else { return .quit }
+    func quitAsking() -> [NotesEffect] {
+        guard let draft = unsavedDraft(in: screen) else { return [.quit] }
         let editor = Screen.editor(draft)
         screen = .confirm(ConfirmState(purpose: .quitDiscarding, question: "Quit and discard your changes? y/N", previous: editor))
-        return .none
+        return []
     }
 
     /// The editor with unsaved changes under the current screen (a question or help may be over it).

@@ -2,23 +2,22 @@ import UnCloudNotesKit
 
 extension NotesApp {
     /// Called when the user is idle and before saving: when another process changed the store,
-    /// reads it again, keeping the selection. Returns whether anything changed (to redraw).
-    @discardableResult
-    public func catchUpWithStore() -> Bool {
+    /// forgets what was read and returns the effect reading the list again (the selection kept).
+    public func catchUpWithStore() -> [NotesEffect] {
         do {
             let version = try book.storeVersion()
-            guard version != knownStoreVersion else { return false }
+            guard version != knownStoreVersion else { return [] }
             knownStoreVersion = version
             book.forgetReadNotes()
-            try storeChanged()
+            let effects = storeChanged()
             if case .detail(let state) = screen, snapshot(of: state.noteID) == nil {
                 screen = .list
                 message = "the note was deleted by another program"
             }
-            return true
+            return effects
         } catch {
             message = "cannot read the store again: \(error)"
-            return true
+            return []
         }
     }
 

@@ -1,0 +1,44 @@
+import UnCloudNotesKit
+
+/// What handling a key (or an event) asks the runner to do. The screens change no store and run
+/// no program themselves: `NotesEffectRunner` does the store's part and feeds the outcome back as a
+/// `NotesEvent`; quitting and the external editor are the terminal's part (`FullScreenApp`).
+public enum NotesEffect: Equatable, Sendable {
+    case quit
+    /// Edit this text in `$VISUAL`/`$EDITOR`; the result comes back as `.edited`.
+    case openEditor(String)
+    /// Save the draft over the note, or as a new note when there is none.
+    case save(NoteDraft, over: NoteID?)
+    /// Save the draft as a new note, keeping the one another program changed meanwhile.
+    case saveAsCopy(NoteDraft)
+    case delete(NoteID)
+    case deleteAttachment(AttachmentID, of: NoteID)
+    /// Read and check the image file, then attach it (v2: `replacing` its one image).
+    case attach(path: String, to: NoteID, replacing: Bool)
+    case setCaption(String, of: AttachmentID, note: NoteID)
+    /// Read the list again, for this search, keeping the selection on `selecting`.
+    case reload(search: String, usingIndex: Bool, selecting: NoteID?)
+}
+
+/// What came of an effect, fed back to `NotesApp.receive`.
+public enum NotesEvent {
+    /// The external editor's text; nil when it failed or was cancelled.
+    case edited(String?)
+    case editorFailed(String)
+    case saved(NoteID, NoteSaving)
+    case deleted
+    case attachmentDeleted(of: NoteID)
+    case attached(to: NoteID, imageCount: Int)
+    /// The image file was refused (missing, a folder, not an image): the prompt says why.
+    case imageRefused(String)
+    /// v2: the note has its one image; the user is asked before it is replaced.
+    case replaceAsked(NoteID, path: String)
+    case captionSaved(NoteID)
+    case listRead([NoteID], total: Int, selecting: NoteID?)
+    case failed(NoteBookError)
+}
+
+/// How a draft was saved.
+public enum NoteSaving: Equatable, Sendable {
+    case updated, created, copied
+}

@@ -1,0 +1,96 @@
+import Foundation
+import UnCloudNotesKit
+
+/// Does the store's part of the effects key handling returns, and feeds each outcome back to the
+/// app as an event, until nothing is left to do. Both the terminal loop and the tests run the
+/// app through it, so what a key does to the store is tested as it runs.
+public struct NotesEffectRunner {
+    let book: NoteBook
+
+    public init(book: NoteBook) {
+        self.book = book
+    }
+
+    /// Runs the store effects and those the app asks for in answer to their events.
+    /// - Returns: the effects only the terminal can carry out (quit, the external editor), in order.
+    public func perform(_ effects: [NotesEffect], on app: NotesApp) -> [NotesEffect] {
+        var queue = effects[...]
+        var forTerminal: [NotesEffect] = []
+        while let effect = queue.popFirst() {
+            if let event = run(effect) {
+                queue += app.receive(event)
+            } else {
+                forTerminal.append(effect)
+            }
+        }
+        return forTerminal
+    }
+
+    /// The outcome of one store effect; nil for effects the terminal carries out.
+    public func run(_ effect: NotesEffect) -> NotesEvent? {
+        do {
+            return try changeStore(effect)
+        } catch {
+            return .failed(error)
+        }
+    }
+
+    private func changeStore(_ effect: NotesEffect) throws(NoteBookError) -> NotesEvent? {
+        switch effect {
+        case .quit, .openEditor:
+            return nil
+        case .save(let draft, over: let id?):
+            try book.update(id, with: draft)
+            return .saved(id, .updated)
+        case .save(let draft, over: nil):
+            return .saved(try book.add(draft), .created)
+        case .saveAsCopy(let draft):
+            return .saved(try book.add(draft), .copied)
+        case .delete(let id):
+            do {
+                try book.delete(id)
+            } catch .noSuchNote {
+                // Another program deleted it first: it is gone all the same.
+            }
+            return .deleted
+        case .deleteAttachment(let attachment, let id):
+            try book.deleteAttachment(attachment)
+            return .attachmentDeleted(of: id)
+        case .attach(let path, let id, let replacing):
+            let image: NoteImage
+            switch Self.readImage(at: path) {
+            case .success(let read): image = read
+            case .failure(let refusal): return .imageRefused(refusal.reason)
+            }
+            do {
+                return .attached(to: id, imageCount: try book.attach([image], to: id, replacing: replacing))
+            } catch .noteHasItsImage {
+                return .replaceAsked(id, path: path)
+            }
+        case .setCaption(let caption, let attachment, let id):
+            try book.setCaption(caption, of: attachment)
+            return .captionSaved(id)
+        case .reload(let search, let usingIndex, let selecting):
+            return .listRead(try book.noteIDs(matching: search, usingIndex: usingIndex), total: try book.count(), selecting: selecting)
+        }
+    }
+
+    /// Why an image file is refused: the reason first, then the file's name, so a long path
+    /// cannot push the reason off screen.
+    struct ImageRefusal: Error {
+        let reason: String
+    }
+
+    /// Reads and checks the image file at a path as typed in the prompt.
+    static func readImage(at path: String) -> Result<NoteImage, ImageRefusal> {
+        let name = (path as NSString).lastPathComponent
+        do {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw ImageError("no such file") }
+            guard !isDirectory.boolValue else { throw ImageError("a folder, not an image file") }
+            return .success(try NoteImage(validating: try Data(contentsOf: URL(fileURLWithPath: path))))
+        } catch {
+            return .failure(ImageRefusal(reason: "\(error) (\(name))"))
+        }
+    }
+}

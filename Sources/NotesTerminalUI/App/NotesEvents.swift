@@ -1,0 +1,77 @@
+import UnCloudNotesKit
+
+extension NotesApp {
+    /// Takes in what came of an effect: shows it, and returns what to do next (reading the list
+    /// again after a change).
+    public func receive(_ event: NotesEvent) -> [NotesEffect] {
+        switch event {
+        case .edited(let text):
+            takeBackFromEditor(text)
+        case .editorFailed(let reason):
+            message = reason
+        case .saved(let id, let saving):
+            switch saving {
+            case .updated:
+                screen = .detail(DetailState(noteID: id))
+                message = "note saved"
+            case .created:
+                screen = .list
+                searchText = ""
+                message = "note created"
+            case .copied:
+                screen = .detail(DetailState(noteID: id))
+                message = "saved as a new note; the other program's version is kept too"
+            }
+            return storeChanged(selecting: id)
+        case .deleted:
+            message = "note deleted"
+            return storeChanged()
+        case .attachmentDeleted(let id):
+            message = "image deleted"
+            let effects = storeChanged(selecting: id)
+            if case .detail(var detail) = screen {
+                // The image after the deleted one takes its place; the last one's predecessor.
+                detail.attachment = min(detail.attachment, max(0, (snapshot(of: id)?.attachments.count ?? 0) - 1))
+                screen = .detail(detail)
+            }
+            return effects
+        case .attached(let id, let imageCount):
+            screen = .detail(DetailState(noteID: id, attachment: max(0, imageCount - 1)))
+            message = "image attached"
+            return storeChanged(selecting: id)
+        case .imageRefused(let reason):
+            if case .prompt(var state) = screen {
+                state.error = reason
+                screen = .prompt(state)
+            } else {
+                message = reason
+            }
+        case .replaceAsked(let id, let path):
+            let previous = if case .prompt(let state) = screen { state.previous } else { screen }
+            let title = snapshot(of: id)?.title ?? ""
+            screen = .confirm(ConfirmState(purpose: .replaceImage(id, path: path),
+                                           question: "Notes of \(versionLabel) hold one image: replace the image of “\(title)”? y/N",
+                                           previous: previous))
+        case .captionSaved(let id):
+            message = "caption saved"
+            return storeChanged(selecting: id)
+        case .listRead(let ids, let total, let noteID):
+            showList(ids, total: total, selecting: noteID)
+        case .failed(let error):
+            message = "\(error)"
+        }
+        return []
+    }
+
+    /// The external editor's text becomes the body (nil: it failed or was cancelled).
+    private func takeBackFromEditor(_ text: String?) {
+        guard case .editor(var state) = screen else { return }
+        if let text {
+            state.body.replaceAll(with: text.hasSuffix("\n") ? String(text.dropLast()) : text)
+            screen = .editor(state)
+            message = "body taken back from the editor"
+        } else {
+            message = "the editor failed; the body is unchanged"
+        }
+    }
+}
