@@ -11,7 +11,8 @@ public final class NoteBook {
     package let context: ManagedObjectContext
     public let capabilities: NoteCapabilities
     /// The search index beside the store, opened on first use; nil when it cannot be opened or
-    /// failed (searches then scan, which gives the same answer).
+    /// failed (a read-only folder): searches then scan, which gives the same answer, so the
+    /// failure is no error.
     lazy var searchIndex: NoteSearchIndex? = try? NoteSearchIndex(beside: context)
 
     /// - Parameter version: the short name of the version the store is read as, for messages.
@@ -26,7 +27,7 @@ public final class NoteBook {
     }
 
     /// The path of the store file, for messages.
-    public var storePath: String { context.store.url.path }
+    var storePath: String { context.store.url.path }
 
     /// How many notes the store holds.
     public func count() throws(NoteBookError) -> Int {

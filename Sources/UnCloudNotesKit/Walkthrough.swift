@@ -149,6 +149,7 @@ public struct Walkthrough {
 
     private func showSchema(of url: URL) throws {
         let queue = try DatabaseQueue(path: url.path)
+        // Closing a read-only connection after reading has nothing left to lose.
         defer { try? queue.close() }
         let statements = try queue.read { db in
             try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND sql IS NOT NULL ORDER BY name")
@@ -158,6 +159,7 @@ public struct Walkthrough {
 
     private func showContents(_ stack: UnCloudNotesStack) throws {
         let store = try PersistentStore.open(at: stack.storeURL, model: stack.version, options: StoreOptions(isReadOnly: true))
+        // Closing a read-only store after reading has nothing left to lose.
         defer { try? store.close() }
         print("Contents at \(stack.versionLabel):")
         try StoreTable.lines(for: ManagedObjectContext(store: store)).forEach(print)

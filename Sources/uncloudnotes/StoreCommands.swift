@@ -188,6 +188,7 @@ struct StoreExportCommand: ParsableCommand {
         var options = migrator.options
         options.isReadOnly = true
         let store = try PersistentStore.open(at: migrator.storeURL, model: version, options: options)
+        // Closing a read-only store after reading has nothing left to lose.
         defer { try? store.close() }
         try StoreExport(context: ManagedObjectContext(store: store)).write(json: json) { print($0) }
     }

@@ -34,6 +34,7 @@ struct WalkthroughCommand: ParsableCommand {
         let folder: URL
         if let dir {
             folder = fileURL(dir)
+            // A folder that does not exist yet is empty.
             let existing = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
             guard existing.isEmpty else { throw CommandFailure("\(folder.path): not empty; the walkthrough needs a new or empty folder") }
         } else {

@@ -88,7 +88,7 @@ struct AppHarness {
     }
 
     func titles() throws -> [String] {
-        try book.rows().map(\.title)
+        try book.rows(of: book.noteIDs()).map(\.title)
     }
 }
 

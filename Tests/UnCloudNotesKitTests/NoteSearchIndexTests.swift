@@ -66,7 +66,9 @@ import TestSupport
             #expect(try book.noteIDs(matching: query, usingIndex: false) == expected, "scan for \(query.debugDescription)")
             #expect(try book.noteIDs(matching: query, page: ListPage(limit: 7, offset: 3)) == Array(expected.dropFirst(3).prefix(7)),
                     "a page of the search for \(query.debugDescription)")
-            #expect(try book.rows(matching: query).map(\.id) == expected, "rows of the search for \(query.debugDescription)")
+            var listed: [NoteID] = []
+            try book.forEachRow(matching: query) { listed.append($0.id) }
+            #expect(listed == expected, "list rows of the search for \(query.debugDescription)")
             if try book.searchIndex?.primaryKeys(matching: query) != nil { indexed += 1 }
             if SearchFolding.caseAndAccentFolded(query).unicodeScalars.count >= 3 { long += 1 }
         }

@@ -32,6 +32,7 @@ final class BackgroundPreviews: @unchecked Sendable {
             return generation
         }
         executor.run { [self] in
+            // An image that cannot be previewed shows as "(this image cannot be shown)" (no cells).
             let cells = (try? ImagePreview.cells(for: image, columns: columns, rows: rows, colors: colors)) ?? []
             lock.withLock {
                 inFlight -= 1

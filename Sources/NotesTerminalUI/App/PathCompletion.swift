@@ -14,6 +14,7 @@ public enum PathCompletion {
         let expanded = expand(text)
         let folder = text.hasSuffix("/") || expanded.isEmpty ? (expanded.isEmpty ? "." : expanded) : (expanded as NSString).deletingLastPathComponent
         let prefix = text.hasSuffix("/") ? "" : (expanded as NSString).lastPathComponent
+        // A folder that cannot be listed completes nothing, as in a shell.
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? [])
             .filter { $0.hasPrefix(prefix) && (prefix.hasPrefix(".") || !$0.hasPrefix(".")) }
             .sorted()

@@ -41,13 +41,6 @@ extension NoteBook {
         }
     }
 
-    /// The list rows matching `search`, one page of them.
-    public func rows(matching search: String? = nil, page: ListPage = ListPage()) throws -> [NoteRow] {
-        var rows: [NoteRow] = []
-        try forEachRow(matching: search, page: page) { rows.append($0) }
-        return rows
-    }
-
     /// The list rows of these notes, in the given order; notes that are gone are left out.
     public func rows(of ids: [NoteID]) throws(NoteBookError) -> [NoteRow] {
         var found: [NoteID: NoteRow] = [:]

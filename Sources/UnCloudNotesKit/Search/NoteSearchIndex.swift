@@ -100,6 +100,7 @@ public final class NoteSearchIndex {
     }
 
     private static func prepareSchema(_ db: Database, identity: String) throws {
+        // A side file without its meta table (new, or of an older layout) is simply rebuilt.
         let stored = try? String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'identity'")
         guard stored != identity else { return }
         try db.execute(sql: """

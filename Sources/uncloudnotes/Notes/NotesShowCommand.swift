@@ -47,6 +47,7 @@ private struct ImageSummary {
 
     init(_ attachment: AttachmentSnapshot) {
         bytes = attachment.imageData?.count ?? 0
+        // A header that cannot be read only leaves the size out.
         size = attachment.imageData.flatMap { try? NoteImage(storedData: $0).pixelSize() }
         caption = attachment.caption
     }
