@@ -27,6 +27,8 @@ struct NotesCommandTests {
         #expect(try app(store, "notes", "list", "--search", "EGG").standardOutput.contains("\tGroceries\t1 image\n"))
         #expect(try app(store, "notes", "delete", "2").exitCode == 0)
         #expect(try app(store, "notes", "list").standardOutput.split(separator: "\n").count == 1)
+        let gone = try app(store, "notes", "show", "2")
+        #expect(gone.exitCode == 1 && gone.standardError == "uncloudnotes: there is no note 2 (see uncloudnotes notes list)\n")
     }
 
     @Test("errors: one line on stderr, exit code 1 for failures and 2 for usage", arguments: [

@@ -3,7 +3,7 @@ import NotesTerminalUI
 import TestSupport
 import UnCloudNotesKit
 
-/// A `NotesApp` on a temporary store, with fixed locale, time zone and dates, so screens render
+/// A `NotesApp` on a temporary store, with fixed dates written in a fixed pattern, so screens render
 /// the same on every machine.
 struct AppHarness {
     let folder: TemporaryFolder
@@ -18,6 +18,14 @@ struct AppHarness {
     let previewing = ManualExecutor()
 
     static let png = TestImages.encoded(width: 64, height: 32, format: "png")
+
+    /// Dates as "2026-05-12 06:13" in UTC, the same with every toolchain.
+    static let dates = DateText { date in
+        let style = Date.VerbatimFormatStyle(
+            format: "\(year: .defaultDigits)-\(month: .twoDigits)-\(day: .twoDigits) \(hour: .twoDigits(clock: .twentyFourHour, hourCycle: .zeroBased)):\(minute: .twoDigits)",
+            timeZone: .gmt, calendar: Calendar(identifier: .gregorian))
+        return date.formatted(style)
+    }
 
     /// - Parameter notes: title, body and number of images of each note, oldest first.
     init(version: String = "v4", notes: [(String, String, Int)] = AppHarness.sampleNotes,
@@ -37,8 +45,7 @@ struct AppHarness {
                          date: Date(timeIntervalSinceReferenceDate: 800_000_000 + Double(index) * 86_400))
         }
         app = try NotesApp(book: book, storePath: "/home/ann/.local/share/uncloudnotes/UnCloudNotesDataModel.sqlite",
-                           versionLabel: stack.versionLabel, colors: colors, locale: Locale(identifier: "en_US_POSIX"),
-                           timeZone: TimeZone(identifier: "UTC")!, searchExecutor: searches, indexExecutor: indexing,
+                           versionLabel: stack.versionLabel, colors: colors, dates: Self.dates, searchExecutor: searches, indexExecutor: indexing,
                            previewExecutor: previewing)
         runner = NotesEffectRunner(book: book)
     }

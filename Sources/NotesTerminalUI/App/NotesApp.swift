@@ -71,7 +71,7 @@ public final class NotesApp: ScreenLayout {
     public let storePath: String
     public let versionLabel: String
     public let colors: ColorSupport
-    let dates: DateFormatter
+    let dates: DateText
     var screen: Screen = .list
     /// The latest status or error message, shown in the status line until the next key.
     var message: String?
@@ -100,7 +100,7 @@ public final class NotesApp: ScreenLayout {
     ///   - indexExecutor: builds the search index, apart from searches so they need not wait for it.
     ///   - previewExecutor: decodes and renders image previews.
     public init(book: NoteBook, storePath: String, versionLabel: String, colors: ColorSupport,
-                locale: Locale = .current, timeZone: TimeZone = .current,
+                dates: DateText = .userLocale,
                 searchExecutor: any BackgroundExecutor = SerialQueueExecutor(label: "uncloudnotes.search"),
                 indexExecutor: any BackgroundExecutor = SerialQueueExecutor(label: "uncloudnotes.search-index"),
                 previewExecutor: any BackgroundExecutor = SerialQueueExecutor(label: "uncloudnotes.previews")) throws {
@@ -110,11 +110,7 @@ public final class NotesApp: ScreenLayout {
         self.storePath = storePath
         self.versionLabel = versionLabel
         self.colors = colors
-        dates = DateFormatter()
-        dates.locale = locale
-        dates.timeZone = timeZone
-        dates.dateStyle = .medium
-        dates.timeStyle = .short
+        self.dates = dates
         knownStoreVersion = try book.storeVersion()
         list = NoteList(ids: try book.noteIDs())
         noteCount = list.count

@@ -30,7 +30,7 @@ extension NotesFrame {
             if isSelected { buffer.clear(row: area.top + row, column: area.left, width: area.width, height: 1, style: .reverse) }
             let count = note.imageCount
             let marker = count == 0 ? "" : (count == 1 ? " [img]" : " [\(count) img]")
-            let date = formatted(note.dateCreated)
+            let date = dates(note.dateCreated)
             let right = marker + "  " + date
             let titleWidth = max(4, area.width - DisplayWidth.of(right) - 2)
             let title = note.title

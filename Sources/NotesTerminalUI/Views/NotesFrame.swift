@@ -13,7 +13,7 @@ public struct NotesFrame: ScreenLayout {
     let screen: NotesApp.Screen
     let message: String?
     let noteCount: Int
-    let dates: DateFormatter
+    let dates: DateText
     let searchInput: TextBuffer?
     let searchText: String
     let searchPending: Bool
@@ -28,10 +28,6 @@ public struct NotesFrame: ScreenLayout {
     let imageCells: [[Cell]]?
     /// The shown image's size in pixels, from its header, when it could be read.
     let imagePixelSize: (width: Int, height: Int)?
-
-    func formatted(_ date: Date?) -> String {
-        date.map { dates.string(from: $0) } ?? "—"
-    }
 }
 
 extension NotesApp {

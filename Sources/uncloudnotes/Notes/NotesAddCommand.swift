@@ -34,9 +34,15 @@ struct NotesAddCommand: ParsableCommand {
         let book = try global.openNoteBook(creating: true)
         let id = try book.add(NoteDraft(title: title, body: text), images: pictures).number
         if json {
-            try printJSON(["id": id, "images": pictures.count])
+            try printJSON(Report(id: id, images: pictures.count))
         } else {
             print("added note \(id)")
         }
     }
+}
+
+/// What `notes add --json` prints.
+private struct Report: Encodable {
+    let id: Int64
+    let images: Int
 }

@@ -31,16 +31,19 @@ struct NotesAttachCommand: ParsableCommand {
     func run() throws {
         let pictures = try loadImages(images)
         let book = try global.openNoteBook()
-        let count: Int
-        do {
-            count = try book.attach(pictures, to: NoteID(id), replacing: replace)
-        } catch .noteHasItsImage {
-            throw CommandFailure("note \(id) already has its one image (v2 holds one per note); nothing was changed: add --replace to replace it, or run as v3 or later for more")
-        }
+        let count = try book.attach(pictures, to: NoteID(id), replacing: replace)
         if json {
-            try printJSON(["id": id, "attached": pictures.count, "images": count])
+            try printJSON(Report(id: id, attached: pictures.count, images: count))
         } else {
             print("attached \(pictures.count.counting("image")) to note \(id)")
         }
     }
+}
+
+/// What `notes attach --json` prints.
+private struct Report: Encodable {
+    let id: Int64
+    let attached: Int
+    /// The note's images now.
+    let images: Int
 }

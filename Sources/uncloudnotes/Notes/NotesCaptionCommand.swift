@@ -27,9 +27,16 @@ struct NotesCaptionCommand: ParsableCommand {
         }
         try book.setCaption(text, of: attachments[image - 1].id)
         if json {
-            try printJSON(["id": id, "image": image, "caption": text])
+            try printJSON(Report(id: id, image: image, caption: text))
         } else {
             print("captioned image \(image) of note \(id)")
         }
     }
+}
+
+/// What `notes caption --json` prints.
+private struct Report: Encodable {
+    let id: Int64
+    let image: Int
+    let caption: String
 }

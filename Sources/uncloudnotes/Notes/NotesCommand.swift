@@ -52,7 +52,10 @@ func loadImages(_ paths: [String]) throws -> [NoteImage] {
     try paths.map { try NoteImage(contentsOf: fileURL($0)) }
 }
 
-/// Prints one JSON object on one line; the encoder escapes control characters.
-func printJSON(_ object: [String: Any]) throws {
-    print(String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self))
+/// Prints a command's report as one JSON object on one line, keys sorted; the encoder escapes
+/// control characters.
+func printJSON(_ report: some Encodable) throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    print(String(decoding: try encoder.encode(report), as: UTF8.self))
 }

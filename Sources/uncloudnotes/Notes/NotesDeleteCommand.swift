@@ -20,9 +20,17 @@ struct NotesDeleteCommand: ParsableCommand {
         let book = try global.openNoteBook()
         let images = try book.delete(NoteID(id))
         if json {
-            try printJSON(["id": id, "deleted": true, "images": images])
+            try printJSON(Report(id: id, deleted: true, images: images))
         } else {
             print(images == 0 ? "deleted note \(id)" : "deleted note \(id) and its \(images.counting("image"))")
         }
     }
+}
+
+/// What `notes delete --json` prints.
+private struct Report: Encodable {
+    let id: Int64
+    let deleted: Bool
+    /// The images deleted with the note.
+    let images: Int
 }

@@ -33,9 +33,16 @@ struct NotesEditCommand: ParsableCommand {
         try book.update(snapshot.id, with: NoteDraft(title: title ?? snapshot.title, body: newBody))
         let changed = [title.map { _ in "title" }, newBody == snapshot.body ? nil : "body"].compactMap { $0 }
         if json {
-            try printJSON(["id": id, "changed": changed])
+            try printJSON(Report(id: id, changed: changed))
         } else {
             print("updated note \(id)")
         }
     }
+}
+
+/// What `notes edit --json` prints.
+private struct Report: Encodable {
+    let id: Int64
+    /// "title", "body": the fields whose text changed.
+    let changed: [String]
 }

@@ -44,9 +44,16 @@ struct NotesExportCommand: ParsableCommand {
             return
         }
         if json {
-            try printJSON(["notes": archive.notes.count, "path": written.path])
+            try printJSON(Report(notes: archive.notes.count, path: written.path))
         } else {
             print("wrote \(archive.notes.count.counting("note")) to \(TerminalText.field(written.path))")
         }
     }
+}
+
+/// What `notes export --json` prints.
+private struct Report: Encodable {
+    /// How many notes were written.
+    let notes: Int
+    let path: String
 }

@@ -25,8 +25,7 @@ struct NotesShowCommand: ParsableCommand {
         let date = snapshot.dateCreated.map { $0.formatted(.iso8601) }
         let images = snapshot.attachments.map(ImageSummary.init)
         if json {
-            try printJSON(["id": id, "title": snapshot.title, "body": snapshot.body, "dateCreated": date ?? NSNull(),
-                           "images": images.map(\.json)])
+            try printJSON(Report(id: id, title: snapshot.title, body: snapshot.body, dateCreated: date, images: images))
             return
         }
         print(TerminalText.field(snapshot.title))
@@ -39,28 +38,47 @@ struct NotesShowCommand: ParsableCommand {
     }
 }
 
-/// What `notes show` says about one image: size from the header, bytes, caption.
-private struct ImageSummary {
+/// What `notes show --json` prints; a note without a date has `"dateCreated": null`.
+private struct Report: Encodable {
+    let id: Int64
+    let title: String
+    let body: String
+    let dateCreated: String?
+    let images: [ImageSummary]
+
+    private enum CodingKeys: String, CodingKey {
+        case id, title, body, dateCreated, images
+    }
+
+    func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(title, forKey: .title)
+        try container.encode(body, forKey: .body)
+        try container.encode(dateCreated, forKey: .dateCreated)
+        try container.encode(images, forKey: .images)
+    }
+}
+
+/// What `notes show` says about one image: size from the header, bytes, caption (in JSON, the
+/// size and caption only when known).
+private struct ImageSummary: Encodable {
     let bytes: Int
-    let size: (width: Int, height: Int)?
+    let width: Int?
+    let height: Int?
     let caption: String?
 
     init(_ attachment: AttachmentSnapshot) {
         bytes = attachment.imageData?.count ?? 0
         // A header that cannot be read only leaves the size out.
-        size = attachment.imageData.flatMap { try? NoteImage(storedData: $0).pixelSize() }
+        let size = attachment.imageData.flatMap { try? NoteImage(storedData: $0).pixelSize() }
+        width = size?.width
+        height = size?.height
         caption = attachment.caption
     }
 
-    var json: [String: Any] {
-        var item: [String: Any] = ["bytes": bytes]
-        if let size { item["width"] = size.width; item["height"] = size.height }
-        if let caption { item["caption"] = caption }
-        return item
-    }
-
     var line: String {
-        let dimensions = size.map { "\($0.width)x\($0.height) px, " } ?? ""
+        let dimensions = width.flatMap { width in height.map { "\(width)x\($0) px, " } } ?? ""
         let captionText = caption.map { ", caption: \(TerminalText.field($0))" } ?? ""
         return "\(dimensions)\(bytes.counting("byte"))\(captionText)"
     }

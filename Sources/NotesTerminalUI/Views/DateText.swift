@@ -1,0 +1,20 @@
+import Foundation
+
+/// How the screens write a note's date. The app uses the user's locale and time zone through a
+/// format style; tests fix a verbatim pattern, so golden screens do not change with the
+/// toolchain's locale data.
+public struct DateText: Sendable {
+    private let format: @Sendable (Date) -> String
+
+    public init(_ format: @escaping @Sendable (Date) -> String) {
+        self.format = format
+    }
+
+    /// "May 12, 2026 at 6:13 AM", or however the user's locale writes it.
+    public static let userLocale = DateText { $0.formatted(date: .abbreviated, time: .shortened) }
+
+    /// "—" for a note without a date.
+    func callAsFunction(_ date: Date?) -> String {
+        date.map(format) ?? "—"
+    }
+}
