@@ -47,6 +47,9 @@ public struct CellBuffer: Equatable, Sendable {
     public let width: Int
     public let height: Int
     private var cells: [Cell]
+    /// Where image previews were placed: tests compare these areas by size and colour, not by
+    /// the glyphs libchafa chose.
+    public private(set) var imageAreas: [Rect] = []
 
     public init(width: Int, height: Int) {
         self.width = max(0, width)
@@ -111,10 +114,19 @@ public struct CellBuffer: Equatable, Sendable {
         }
     }
 
-    /// Places a single cell (an image preview's), replacing what was there.
-    public mutating func place(_ cell: Cell, row: Int, column: Int) {
-        guard row >= 0, row < height, column >= 0, column < width else { return }
-        set(row, column, cell)
+    /// Places an image preview's cells with their top left corner at (row, column), replacing
+    /// what was there, and records the area they cover.
+    public mutating func placeImage(_ image: [[Cell]], row: Int, column: Int) {
+        let columns = image.map(\.count).max() ?? 0
+        for (y, line) in image.enumerated() where row + y >= 0 && row + y < height {
+            for (x, cell) in line.enumerated() where column + x >= 0 && column + x < width {
+                set(row + y, column + x, cell)
+            }
+        }
+        let top = max(0, row), left = max(0, column)
+        let area = Rect(top: top, left: left, width: max(0, min(width, column + columns) - left),
+                        height: max(0, min(height, row + image.count) - top))
+        if area.width > 0, area.height > 0 { imageAreas.append(area) }
     }
 
     /// The buffer as text, one line per row, trailing spaces removed: what a snapshot test compares.

@@ -104,20 +104,65 @@ struct AppHarness {
 enum Snapshot {
     static let folder = SharedFixtures.packageRoot.appendingPathComponent("Tests/NotesTerminalUITests/Snapshots")
 
-    /// Compares a screen's text with `<name>.txt` and its styles with `<name>.styles.txt`: one
-    /// hexadecimal digit per cell, the `CellStyle` bits (1 bold, 2 reverse, 4 dim, 8 underline).
+    /// Compares a screen with `<name>.txt` (its text), `<name>.styles.txt` (one hexadecimal digit
+    /// per cell: the `CellStyle` bits, 1 bold, 2 reverse, 4 dim, 8 underline) and
+    /// `<name>.colors.txt` (the rows with coloured text, one character per cell: `.` none, the
+    /// palette index 0-f, `p` a higher one, `t` true colour; then each image). Image previews are compared by their area and whether they are in
+    /// colour, never by the glyphs libchafa chose: their cells show as `░`.
     static func matches(_ buffer: CellBuffer, named name: String) throws -> Bool {
-        let text = try matches(buffer.lines.joined(separator: "\n"), named: name)
+        let text = try matches(textLines(of: buffer).joined(separator: "\n"), named: name)
         let styles = try matches(styleLines(of: buffer).joined(separator: "\n"), named: name + ".styles")
-        return text && styles
+        let colors = try matches(colorLines(of: buffer).joined(separator: "\n"), named: name + ".colors")
+        return text && styles && colors
+    }
+
+    private static func isImage(_ buffer: CellBuffer, _ row: Int, _ column: Int) -> Bool {
+        buffer.imageAreas.contains { $0.contains(row: row, column: column) }
+    }
+
+    /// One line per row, trailing blanks removed; `mark` gives each cell's character, nil to skip it.
+    private static func lines(of buffer: CellBuffer, blank: Character, _ mark: (Int, Int) -> Character?) -> [String] {
+        (0..<buffer.height).map { row in
+            var line = String((0..<buffer.width).compactMap { mark(row, $0) })
+            while line.last == blank { line.removeLast() }
+            return line
+        }
+    }
+
+    static func textLines(of buffer: CellBuffer) -> [String] {
+        lines(of: buffer, blank: " ") { row, column in
+            if isImage(buffer, row, column) { return "░" }
+            if case .character(let character) = buffer[row, column].content { return character }
+            return nil
+        }
     }
 
     static func styleLines(of buffer: CellBuffer) -> [String] {
-        (0..<buffer.height).map { row in
-            var line = (0..<buffer.width).map { String(buffer[row, $0].style.rawValue, radix: 16) }.joined()
-            while line.last == "0" { line.removeLast() }
-            return line
+        lines(of: buffer, blank: "0") { row, column in
+            isImage(buffer, row, column) ? "0" : Character(String(buffer[row, column].style.rawValue, radix: 16))
         }
+    }
+
+    /// The rows with coloured text, then one line per image: its area and whether it has colour.
+    static func colorLines(of buffer: CellBuffer) -> [String] {
+        func colorClass(_ color: TerminalColor?) -> Character? {
+            switch color {
+            case nil: nil
+            case .palette(let index)?: index < 16 ? Character(String(index, radix: 16)) : "p"
+            case .rgb?: "t"
+            }
+        }
+        let cells = lines(of: buffer, blank: ".") { row, column in
+            let cell = buffer[row, column]
+            return isImage(buffer, row, column) ? "." : colorClass(cell.foreground) ?? colorClass(cell.background) ?? "."
+        }.enumerated().filter { !$0.element.isEmpty }.map { "row \($0.offset): \($0.element)" }
+        let images = buffer.imageAreas.map { area in
+            let colored = (area.top..<area.bottom).contains { row in
+                (area.left..<area.right).contains { buffer[row, $0].foreground != nil || buffer[row, $0].background != nil }
+            }
+            return "image at row \(area.top), column \(area.left): \(area.width)x\(area.height), \(colored ? "in colour" : "without colour")"
+        }
+        return cells + images
     }
 
     static func matches(_ text: String, named name: String) throws -> Bool {

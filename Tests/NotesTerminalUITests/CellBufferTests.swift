@@ -53,4 +53,16 @@ struct CellBufferTests {
         #expect(buffer.lines == [""])
         #expect(buffer[0, 3].style == .reverse)
     }
+
+    @Test("an image's cells are placed clipped to the buffer, and the area they cover is recorded")
+    func imageAreas() {
+        var buffer = CellBuffer(width: 10, height: 4)
+        let red = Cell(content: .character("▀"), foreground: .palette(1))
+        buffer.placeImage(Array(repeating: Array(repeating: red, count: 3), count: 2), row: 1, column: 8)
+        #expect(buffer.imageAreas == [Rect(top: 1, left: 8, width: 2, height: 2)])
+        #expect(buffer.lines == ["", "        ▀▀", "        ▀▀", ""])
+        #expect(buffer[2, 9].foreground == .palette(1))
+        buffer.placeImage([], row: 0, column: 0)
+        #expect(buffer.imageAreas.count == 1, "an empty preview covers nothing")
+    }
 }

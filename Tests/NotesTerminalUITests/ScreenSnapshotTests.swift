@@ -20,6 +20,13 @@ struct ScreenSnapshotTests {
         #expect(try Snapshot.matches(harness.settledRender(width: width, height: height), named: "detail-\(width)x\(height)"))
     }
 
+    @Test("a note's image in 256 colours is compared by its area and that it has colour, not by glyph")
+    func detailInColour() throws {
+        let harness = try AppHarness(colors: ColorSupport(depth: .indexed256))
+        harness.press(.home, .enter)
+        #expect(try Snapshot.matches(harness.settledRender(width: 80, height: 24), named: "detail-256-80x24"))
+    }
+
     @Test("the editor wraps CJK text by display width and shows the cursor")
     func editor() throws {
         let harness = try AppHarness()
@@ -34,7 +41,7 @@ struct ScreenSnapshotTests {
         let small = harness.screen(40, 10)
         #expect(small.contains("Terminal too small"))
         #expect(small.contains("need 50x12, have 40x10"))
-        #expect(try Snapshot.matches(harness.settledRender(width: 80, height: 24).lines.joined(separator: "\n"),
+        #expect(try Snapshot.matches(Snapshot.textLines(of: harness.settledRender(width: 80, height: 24)).joined(separator: "\n"),
                                      named: "list-after-resize-80x24"))
         #expect(harness.screen(80, 24).components(separatedBy: "\n").count == 24)
     }

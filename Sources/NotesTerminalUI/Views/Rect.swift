@@ -1,12 +1,23 @@
 /// A rectangle of cells on the screen.
-struct Rect: Equatable {
-    var top: Int
-    var left: Int
-    var width: Int
-    var height: Int
+public struct Rect: Equatable, Sendable {
+    public var top: Int
+    public var left: Int
+    public var width: Int
+    public var height: Int
 
-    var bottom: Int { top + height }
-    var right: Int { left + width }
+    public init(top: Int, left: Int, width: Int, height: Int) {
+        self.top = top
+        self.left = left
+        self.width = width
+        self.height = height
+    }
+
+    public var bottom: Int { top + height }
+    public var right: Int { left + width }
+
+    public func contains(row: Int, column: Int) -> Bool {
+        row >= top && row < bottom && column >= left && column < right
+    }
 }
 
 extension CellBuffer {

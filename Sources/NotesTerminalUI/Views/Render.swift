@@ -106,12 +106,6 @@ extension NotesFrame {
             return
         }
         if cells.isEmpty { buffer.put("(this image cannot be shown)", in: area, row: top, style: .dim) }
-        place(cells, into: &buffer, top: area.top + top, left: area.left)
-    }
-
-    func place(_ cells: [[Cell]], into buffer: inout CellBuffer, top: Int, left: Int) {
-        for (y, row) in cells.enumerated() {
-            for (x, cell) in row.enumerated() { buffer.place(cell, row: top + y, column: left + x) }
-        }
+        buffer.placeImage(cells, row: area.top + top, column: area.left)
     }
 }
