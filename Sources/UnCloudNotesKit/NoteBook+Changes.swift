@@ -14,9 +14,11 @@ extension NoteBook {
         }
     }
 
-    /// Forgets the notes read so far, so the next reads see the store as it is now. Every change
-    /// saves at once or is undone, so nothing unsaved is dropped.
+    /// Forgets the notes read so far, so the next reads see the store as it is now (and changes
+    /// are checked against that). Every change saves at once or is undone, so nothing unsaved is
+    /// dropped.
     public func forgetReadNotes() {
+        readNotes = [:]
         context.reset()
     }
 }

@@ -39,6 +39,7 @@ extension NoteBook {
             if case .several = capabilities.images { note.objects(forKey: "attachments").forEach(context.delete) }
             context.delete(note)
         }
+        readNotes[id] = nil
         return images
     }
 

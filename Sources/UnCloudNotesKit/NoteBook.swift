@@ -14,6 +14,9 @@ public final class NoteBook {
     /// failed (a read-only folder): searches then scan, which gives the same answer, so the
     /// failure is no error.
     lazy var searchIndex: NoteSearchIndex? = try? NoteSearchIndex(beside: context)
+    /// The notes read so far, kept as they were read: a later change saves only if nobody else
+    /// changed the note since (the engine's optimistic locking), instead of writing over it.
+    var readNotes: [NoteID: ManagedObject] = [:]
 
     /// - Parameter version: the short name of the version the store is read as, for messages.
     package init(context: ManagedObjectContext, version: String) {
@@ -43,8 +46,9 @@ public final class NoteBook {
         snapshot(of: try object(for: id))
     }
 
-    /// The note's object; `.noSuchNote` when it is gone, an error when its row is damaged.
+    /// The note's object as first read; `.noSuchNote` when it is gone, an error when its row is damaged.
     func object(for id: NoteID) throws(NoteBookError) -> ManagedObject {
+        if let known = readNotes[id], !known.isDeleted { return known }
         let found: ManagedObject?
         do {
             found = try context.existingObject(with: id.objectID)
@@ -52,6 +56,7 @@ public final class NoteBook {
             throw .wrapping(error)
         }
         guard let found, !found.isDeleted else { throw .noSuchNote(id) }
+        readNotes[id] = found
         return found
     }
 
