@@ -38,7 +38,7 @@ struct WalkthroughCommand: ParsableCommand {
             let existing = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
             guard existing.isEmpty else { throw CommandFailure("\(folder.path): not empty; the walkthrough needs a new or empty folder") }
         } else {
-            let stamp = ISO8601DateFormatter().string(from: Date()).replacingOccurrences(of: ":", with: "")
+            let stamp = Date().formatted(.iso8601).replacingOccurrences(of: ":", with: "")
             folder = FileManager.default.temporaryDirectory.appendingPathComponent("uncloudnotes-walkthrough-\(stamp)")
         }
         let openApp: ((UnCloudNotesStack) throws -> Void)? = interactive ? { try runFullScreen($0) } : nil

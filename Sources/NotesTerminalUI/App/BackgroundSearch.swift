@@ -1,4 +1,4 @@
-import Foundation
+import Synchronization
 import UnCloudNotesKit
 
 /// Searches the notes off the key loop, so typing never waits for a search.
@@ -9,7 +9,7 @@ import UnCloudNotesKit
 /// and whatever it found is dropped. Queries of three folded characters or more use the search
 /// index once it is built; it is built on its own queue (about half a minute at 100,000 notes),
 /// and the scan answers until then.
-final class BackgroundSearch: @unchecked Sendable {
+final class BackgroundSearch: Sendable {
     /// What a job found for the search numbered `generation`: the first screenful is sent ahead
     /// (`isComplete` false), then every match.
     struct Delivery: Sendable {
@@ -22,18 +22,22 @@ final class BackgroundSearch: @unchecked Sendable {
     /// Matches sent ahead of the full answer: a screenful or two.
     static let firstPageSize = 100
 
+    private enum IndexState { case notStarted, building, ready, failed }
+
+    /// What the key loop and the jobs share.
+    private struct Shared {
+        var latestGeneration = 0
+        var deliveries: [Delivery] = []
+        var indexState = IndexState.notStarted
+    }
+
     private let store: NoteStoreAddress
     private let searchExecutor: any BackgroundExecutor
     private let indexExecutor: any BackgroundExecutor
-    /// Guards `latestGeneration`, `deliveries`, `indexState`.
-    private let lock = NSLock()
-    private var latestGeneration = 0
-    private var deliveries: [Delivery] = []
-    private var indexState = IndexState.notStarted
-    /// Used only by jobs on `searchExecutor`, which runs one at a time.
-    private var searchBook: NoteBook?
-
-    private enum IndexState { case notStarted, building, ready, failed }
+    private let shared = Mutex(Shared())
+    /// The search jobs' own read-only book, opened by the first job. Only jobs on
+    /// `searchExecutor` use it, one at a time, so its lock is never waited for.
+    private let searchBook = Mutex<NoteBook?>(nil)
 
     init(store: NoteStoreAddress, searchExecutor: any BackgroundExecutor, indexExecutor: any BackgroundExecutor) {
         self.store = store
@@ -43,9 +47,9 @@ final class BackgroundSearch: @unchecked Sendable {
 
     /// Starts searching for `text`, superseding any earlier search.
     func start(_ text: String) {
-        let generation = lock.withLock { () -> Int in
-            latestGeneration += 1
-            return latestGeneration
+        let generation = shared.withLock { shared in
+            shared.latestGeneration += 1
+            return shared.latestGeneration
         }
         if NoteSearchIndex.canAnswer(text) {
             buildIndexOnce()
@@ -54,65 +58,61 @@ final class BackgroundSearch: @unchecked Sendable {
     }
 
     /// Whether the search index is built: until then searches scan, so none waits for it.
-    var isIndexReady: Bool { lock.withLock { indexState == .ready } }
+    var isIndexReady: Bool { shared.withLock { $0.indexState == .ready } }
 
     /// Drops every search under way (the key loop answered the question itself).
     func cancelAll() {
-        lock.withLock { latestGeneration += 1 }
+        shared.withLock { $0.latestGeneration += 1 }
     }
 
     /// Takes what finished searches found, those of the latest search only, oldest first.
     func takeDeliveries() -> [Delivery] {
-        lock.withLock {
-            let current = deliveries.filter { $0.generation == latestGeneration }
-            deliveries = []
+        shared.withLock { shared in
+            let current = shared.deliveries.filter { $0.generation == shared.latestGeneration }
+            shared.deliveries = []
             return current
         }
     }
 
     private func isCurrent(_ generation: Int) -> Bool {
-        lock.withLock { generation == latestGeneration }
+        shared.withLock { generation == $0.latestGeneration }
     }
 
     private func deliver(_ delivery: Delivery) {
-        lock.withLock {
-            guard delivery.generation == latestGeneration else { return }
-            deliveries.append(delivery)
+        shared.withLock { shared in
+            guard delivery.generation == shared.latestGeneration else { return }
+            shared.deliveries.append(delivery)
         }
     }
 
     private func search(_ text: String, generation: Int) {
         guard isCurrent(generation) else { return }
-        do {
-            let book = try ownBook()
-            let useIndex = isIndexReady
-            let firstPage = try book.noteIDs(matching: text, page: ListPage(limit: Self.firstPageSize), usingIndex: useIndex)
-            if firstPage.count < Self.firstPageSize {
-                deliver(Delivery(generation: generation, noteIDs: firstPage, isComplete: true, failure: nil))
-                return
+        let useIndex = isIndexReady
+        searchBook.withLock { searchBook in
+            do {
+                let book = try searchBook ?? store.openReadOnly()
+                searchBook = book
+                let firstPage = try book.noteIDs(matching: text, page: ListPage(limit: Self.firstPageSize), usingIndex: useIndex)
+                if firstPage.count < Self.firstPageSize {
+                    deliver(Delivery(generation: generation, noteIDs: firstPage, isComplete: true, failure: nil))
+                    return
+                }
+                deliver(Delivery(generation: generation, noteIDs: firstPage, isComplete: false, failure: nil))
+                guard isCurrent(generation) else { return }
+                let all = try book.noteIDs(matching: text, usingIndex: useIndex)
+                deliver(Delivery(generation: generation, noteIDs: all, isComplete: true, failure: nil))
+            } catch {
+                deliver(Delivery(generation: generation, noteIDs: [], isComplete: true, failure: "cannot search: \(error)"))
             }
-            deliver(Delivery(generation: generation, noteIDs: firstPage, isComplete: false, failure: nil))
-            guard isCurrent(generation) else { return }
-            let all = try book.noteIDs(matching: text, usingIndex: useIndex)
-            deliver(Delivery(generation: generation, noteIDs: all, isComplete: true, failure: nil))
-        } catch {
-            deliver(Delivery(generation: generation, noteIDs: [], isComplete: true, failure: "cannot search: \(error)"))
         }
-    }
-
-    private func ownBook() throws -> NoteBook {
-        if let searchBook { return searchBook }
-        let book = try store.openReadOnly()
-        searchBook = book
-        return book
     }
 
     /// Builds (or brings up to date) the index beside the store on its own queue and connection,
     /// once; when that fails, searches go on scanning.
     private func buildIndexOnce() {
-        let shouldStart = lock.withLock { () -> Bool in
-            guard indexState == .notStarted else { return false }
-            indexState = .building
+        let shouldStart = shared.withLock { shared in
+            guard shared.indexState == .notStarted else { return false }
+            shared.indexState = .building
             return true
         }
         guard shouldStart else { return }
@@ -124,7 +124,7 @@ final class BackgroundSearch: @unchecked Sendable {
             } catch {
                 state = .failed
             }
-            lock.withLock { indexState = state }
+            shared.withLock { $0.indexState = state }
         }
     }
 }
