@@ -37,6 +37,7 @@ public struct StoreReport: Codable, Sendable {
     public init(migrator: StoreMigrator) throws {
         let url = migrator.storeURL
         path = url.path
+        // A side file (-wal, -shm) that is absent is simply not listed.
         files = StoreFiles(url: url).all.compactMap { file in
             guard let size = (try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? NSNumber else { return nil }
             return File(name: file.lastPathComponent, bytes: size.int64Value)
@@ -79,6 +80,7 @@ public struct StoreReport: Codable, Sendable {
         var options = options
         options.isReadOnly = true
         let store = try PersistentStore.open(at: url, model: version, options: options)
+        // Closing a read-only connection cannot lose anything; the answer is already read.
         defer { try? store.close() }
         let context = ManagedObjectContext(store: store)
         var counts: [String: Int] = [:]

@@ -100,6 +100,7 @@ public final class PersistentStore: @unchecked Sendable {
                 ? try StoreFiles(url: url).readOnlyQueue(configuration: configuration(options))
                 : try DatabaseQueue(path: url.path, configuration: configuration(options))
             if let mismatch = try database.read(StoreSchemaCheck(schema: schema).firstMismatch) {
+                // The mismatch is the error to report; closing a connection that wrote nothing cannot lose data.
                 try? database.close()
                 throw StoreError(path: url.path, mismatch: mismatch)
             }
