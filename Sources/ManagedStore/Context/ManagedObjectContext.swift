@@ -205,7 +205,7 @@ public final class ManagedObjectContext {
 
     /// Reads the bookkeeping columns of a row of this store's table, with errors naming the file.
     /// A checked reader of one row of `table` (see `RowReader`).
-    public func rowReader(_ row: Row, table: String) -> RowReader {
+    package func rowReader(_ row: Row, table: String) -> RowReader {
         RowReader(row: row, table: table, path: store.url.path)
     }
 

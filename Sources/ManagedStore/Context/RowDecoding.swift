@@ -87,7 +87,7 @@ public struct RowReader {
     }
 
     /// The raw value of a column the query selected.
-    public func value(_ column: String) throws -> DatabaseValue {
+    package func value(_ column: String) throws -> DatabaseValue {
         guard row.hasColumn(column) else {
             throw StoreError(path: path, mismatch: .missingColumn(table: table, column: column))
         }

@@ -1,11 +1,11 @@
 import GRDB
 
 /// A piece of SQL with its bound arguments.
-public struct SQLFragment {
-    public var sql: String
-    public var arguments: [DatabaseValue]
+package struct SQLFragment {
+    package var sql: String
+    package var arguments: [DatabaseValue]
 
-    public init(_ sql: String, _ arguments: [DatabaseValue] = []) {
+    package init(_ sql: String, _ arguments: [DatabaseValue] = []) {
         self.sql = sql
         self.arguments = arguments
     }

@@ -11,7 +11,7 @@ public final class PersistentStore: @unchecked Sendable {
     public let metadata: StoreMetadata
     public let options: StoreOptions
     /// The SQLite connection. All access is serialized by GRDB's queue.
-    public let database: DatabaseQueue
+    package let database: DatabaseQueue
 
     public var model: ManagedObjectModel { schema.model }
 

@@ -23,7 +23,7 @@ public struct StoreFiles: Sendable {
     /// `-wal`/`-shm` files (a read-only connection could not remove them afterwards).
     /// The default configuration waits out another process's write (as every store connection
     /// does) instead of failing at once with "database is locked".
-    public func readOnlyQueue(configuration: Configuration = StoreFiles.waitingConfiguration) throws -> DatabaseQueue {
+    package func readOnlyQueue(configuration: Configuration = StoreFiles.waitingConfiguration) throws -> DatabaseQueue {
         var configuration = configuration
         configuration.readonly = true
         // An immutable connection is only an optimisation for files nobody can write: when it
@@ -37,7 +37,7 @@ public struct StoreFiles: Sendable {
     }
 
     /// A connection configuration with the stores' busy timeout.
-    public static var waitingConfiguration: Configuration {
+    package static var waitingConfiguration: Configuration {
         var configuration = Configuration()
         configuration.busyMode = .timeout(StoreOptions.defaultBusyTimeout)
         return configuration
