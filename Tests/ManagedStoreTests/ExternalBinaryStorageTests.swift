@@ -134,3 +134,118 @@ struct ExternalBinaryReadingTests {
         }
     }
 }
+
+@Suite("External binary storage: writing")
+struct ExternalBinaryWritingTests {
+    let folder: TemporaryFolder
+    let store: PersistentStore
+
+    init() throws {
+        folder = try TemporaryFolder()
+        store = try PersistentStore.create(at: folder.url.appendingPathComponent("Photos.sqlite"), model: PhotoModel.load())
+    }
+
+    private func insertPhoto(image: Data?, plain: Data? = nil, in context: ManagedObjectContext) throws -> ManagedObject {
+        let photo = try context.insertObject(entityName: "Photo")
+        photo.setValue(.string("photo"), forKey: "name")
+        photo.setValue(image.map(AttributeValue.data), forKey: "image")
+        photo.setValue(plain.map(AttributeValue.data), forKey: "plain")
+        return photo
+    }
+
+    private func storedImage(_ key: Int64?) throws -> Data? {
+        try store.database.read { try Data.fetchOne($0, sql: "SELECT ZIMAGE FROM ZPHOTO WHERE Z_PK = ?", arguments: [key]) }
+    }
+
+    private func mode(_ url: URL) throws -> Int {
+        try #require(try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int)
+    }
+
+    @Test("small values are stored inline after tag 0x01, large ones in a 0600 file named after tag 0x02")
+    func tagLayoutOnDisk() throws {
+        let context = ManagedObjectContext(store: store)
+        let small = PhotoModel.bytes(ExternalBinaryBlob.externalThreshold)
+        let large = PhotoModel.bytes(ExternalBinaryBlob.externalThreshold + 1)
+        let inline = try insertPhoto(image: small, plain: large, in: context)
+        let external = try insertPhoto(image: large, in: context)
+        let empty = try insertPhoto(image: nil, in: context)
+        try context.save()
+
+        #expect(try storedImage(inline.objectID.primaryKey) == Data([0x01]) + small)
+        #expect(try store.database.read { try Data.fetchOne($0, sql: "SELECT ZPLAIN FROM ZPHOTO WHERE Z_PK = ?",
+                                                            arguments: [inline.objectID.primaryKey]) } == large)
+        #expect(try storedImage(empty.objectID.primaryKey) == nil)
+        let stored = try #require(try storedImage(external.objectID.primaryKey))
+        #expect(stored.count == 37 && stored.first == 0x02)
+        let name = String(decoding: stored.dropFirst(), as: UTF8.self)
+        #expect(UUID(uuidString: name)?.uuidString == name)
+        let file = folder.url.appendingPathComponent(".Photos_SUPPORT/_EXTERNAL_DATA/\(name)")
+        #expect(try Data(contentsOf: file) == large)
+        #expect(try mode(file) == 0o600)
+        #expect(try mode(file.deletingLastPathComponent()) == 0o700)
+        #expect(try mode(file.deletingLastPathComponent().deletingLastPathComponent()) == 0o700)
+    }
+
+    @Test("small and large values come back the same through a new connection")
+    func roundTrip() throws {
+        let context = ManagedObjectContext(store: store)
+        let values = [Data(), Data("tiny".utf8), PhotoModel.bytes(5_000), PhotoModel.bytes(400_000, seed: 3)]
+        let photos = try values.map { try insertPhoto(image: $0, in: context) }
+        try context.save()
+        let reopened = ManagedObjectContext(store: try PersistentStore.open(at: store.url, model: store.model))
+        let fetched = try reopened.fetch(FetchRequest(entityName: "Photo"))
+        for (photo, value) in zip(photos, values) {
+            let read = try #require(fetched.first { $0.objectID.primaryKey == photo.objectID.primaryKey })
+            #expect(read.value(forKey: "image") == .data(value))
+        }
+    }
+
+    @Test("a replaced or deleted value's file is removed after the commit; an unchanged one keeps its file")
+    func filesFollowValues() throws {
+        let context = ManagedObjectContext(store: store)
+        let photo = try insertPhoto(image: PhotoModel.bytes(200_000), in: context)
+        try context.save()
+        let first = store.externalData.fileNames()
+        #expect(first.count == 1)
+
+        photo.setValue(.string("renamed"), forKey: "name")
+        try context.save()
+        #expect(store.externalData.fileNames() == first)
+
+        photo.setValue(.data(PhotoModel.bytes(250_000, seed: 9)), forKey: "image")
+        try context.save()
+        let second = store.externalData.fileNames()
+        #expect(second.count == 1 && second != first)
+
+        photo.setValue(.data(Data("small now".utf8)), forKey: "image")
+        try context.save()
+        #expect(store.externalData.fileNames().isEmpty)
+
+        photo.setValue(.data(PhotoModel.bytes(250_000)), forKey: "image")
+        try context.save()
+        #expect(store.externalData.fileNames().count == 1)
+        context.delete(photo)
+        try context.save()
+        #expect(store.externalData.fileNames().isEmpty)
+    }
+
+    @Test("a save that fails leaves no file behind and the stored value as it was")
+    func failedSaveRemovesItsFiles() throws {
+        let context = ManagedObjectContext(store: store)
+        let photo = try insertPhoto(image: PhotoModel.bytes(200_000), in: context)
+        try context.save()
+        let before = store.externalData.fileNames()
+        let key = try #require(photo.objectID.primaryKey)
+        let stored = try storedImage(key)
+
+        // Another connection saves the object first: this save is a conflict and rolls back.
+        let other = ManagedObjectContext(store: try PersistentStore.open(at: store.url, model: store.model))
+        let theirs = try #require(try other.fetch(FetchRequest(entityName: "Photo")).first)
+        theirs.setValue(.string("theirs"), forKey: "name")
+        try other.save()
+        photo.setValue(.data(PhotoModel.bytes(300_000, seed: 1)), forKey: "image")
+        #expect(throws: ContextError.self) { try context.save() }
+        #expect(store.externalData.fileNames() == before)
+        #expect(try storedImage(key) == stored)
+    }
+}
