@@ -185,8 +185,12 @@ public final class StoreMigrator {
         // The store's own -wal must not outlive its main file: fold it before the rename.
         try MigrationFiles.fold(files.store)
         try DurableFiles.rename(files.partialBackup, to: files.backup)
+        try ExternalDataFolder(storeAt: files.partialBackup).move(to: ExternalDataFolder(storeAt: files.backup))
         observer(.backupCreated(path: files.backup.path))
-        try DurableFiles.rename(files.working, to: files.store)
+        try ExternalDataFolder.replaceStoreFiles(of: ExternalDataFolder(storeAt: files.store),
+                                                 with: ExternalDataFolder(storeAt: files.working)) {
+            try DurableFiles.rename(files.working, to: files.store)
+        }
     }
 
     // MARK: Steps

@@ -77,22 +77,27 @@ public struct ExternalDataFolder: Sendable, Equatable {
         ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted()
     }
 
-    /// Makes this folder hold the same files as `other`: hard links (a copy where links cannot be
-    /// made), so the two stores share no file that either may change, since values' files are
-    /// never changed, only made and removed. Whatever this folder held before is removed first.
+    /// Makes this folder hold the same files as `other`, as hard links: values' files are never
+    /// changed, only made and removed, so two stores may share them. Whatever this folder held
+    /// before is removed first.
     public func replaceContents(withFilesOf other: ExternalDataFolder) throws {
         removeSupportFolder()
-        let names = other.fileNames()
-        guard !names.isEmpty else { return }
-        try createFolders()
-        for name in names {
-            let source = other.file(named: name).path, destination = file(named: name).path
-            guard link(source, destination) != 0 else { continue }
-            guard errno == EXDEV || errno == EPERM else { throw failure("cannot link \(source) to \(destination)") }
-            try FileManager.default.copyItem(atPath: source, toPath: destination)
-            chmod(destination, 0o600)
-        }
-        try syncFolder()
+        try add(other.fileNames(), from: other)
+    }
+
+    /// Gives a migration's working copy the store's files, and clears the folder of the file
+    /// copying steps write (an interrupted run may have left one).
+    static func prepareWorkingCopy(of store: URL, working: URL, nextWorking: URL) throws {
+        ExternalDataFolder(storeAt: nextWorking).removeSupportFolder()
+        try ExternalDataFolder(storeAt: working).replaceContents(withFilesOf: ExternalDataFolder(storeAt: store))
+    }
+
+    /// Removes the folder of a store a failed copying migration was writing, unless the source
+    /// store uses the same folder (`A.sqlite` copied to `A.store`): its files are the source's too.
+    static func removeAfterFailedCopy(to destination: URL, from source: URL) {
+        let folder = ExternalDataFolder(storeAt: StorePath.real(destination))
+        guard folder != ExternalDataFolder(storeAt: StorePath.real(source)) else { return }
+        folder.removeSupportFolder()
     }
 
     /// Moves this folder into `other`'s place (replacing it), as the file it belongs to is renamed.
@@ -102,6 +107,40 @@ public struct ExternalDataFolder: Sendable, Equatable {
         guard rename(supportFolder.path, other.supportFolder.path) == 0 else {
             throw failure("cannot rename \(supportFolder.path) to \(other.supportFolder.lastPathComponent)")
         }
+    }
+
+    /// Gives the store exactly the files of the migrated working copy around `replaceStore`, the
+    /// rename of the working copy over the store (the migration's commit). The new files are
+    /// linked in first, so the renamed store finds every file it names; if the rename fails they
+    /// are removed again and the store's folder is as it was. After it, the files only the old
+    /// store used go (its backup keeps its own links) and the working copy's folder goes.
+    public static func replaceStoreFiles(of store: ExternalDataFolder, with working: ExternalDataFolder,
+                                         around replaceStore: () throws -> Void) throws {
+        let wanted = Set(working.fileNames()), present = Set(store.fileNames())
+        let added = wanted.subtracting(present).sorted()
+        try store.add(added, from: working)
+        do {
+            try replaceStore()
+        } catch {
+            store.remove(added)
+            throw error
+        }
+        store.remove(present.subtracting(wanted))
+        working.removeSupportFolder()
+    }
+
+    /// Links files of another folder into this one (a copy where no link can be made), synced.
+    private func add(_ names: [String], from other: ExternalDataFolder) throws {
+        guard !names.isEmpty else { return }
+        try createFolders()
+        for name in names {
+            let source = other.file(named: name).path, destination = file(named: name).path
+            guard link(source, destination) != 0 else { continue }
+            guard errno == EXDEV || errno == EPERM else { throw failure("cannot link \(source) to \(destination)") }
+            try DurableFiles.copyPrivately(other.file(named: name), to: file(named: name))
+            try DurableFiles.sync(file(named: name))
+        }
+        try syncFolder()
     }
 
     /// Removes `.<name>_SUPPORT` and everything in it; a missing folder is fine.

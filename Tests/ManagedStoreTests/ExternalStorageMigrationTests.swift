@@ -1,0 +1,139 @@
+import Foundation
+import GRDB
+import ManagedStore
+import Testing
+import TestSupport
+
+/// Migrations of a store whose attributes allow external storage: v1 -> v2 adds an attribute (in
+/// place), v2 -> v3 moves external storage from `image` to `plain` (a copy that converts values).
+@Suite("External binary storage through migrations and backups")
+struct ExternalStorageMigrationTests {
+    let folder: TemporaryFolder
+    let model: VersionedModel
+    let storeURL: URL
+    let large = PhotoModel.bytes(300_000)
+    let largePlain = PhotoModel.bytes(200_000, seed: 5)
+    let small = Data("small".utf8)
+
+    private static func photo(imageExternal: Bool, plainExternal: Bool, caption: Bool) -> String {
+        """
+        <entity name="Photo">
+            <attribute name="name" attributeType="String"/>
+            <attribute name="image" optional="YES" attributeType="Binary" allowsExternalBinaryDataStorage="\(imageExternal ? "YES" : "NO")"/>
+            <attribute name="plain" optional="YES" attributeType="Binary" allowsExternalBinaryDataStorage="\(plainExternal ? "YES" : "NO")"/>
+            \(caption ? #"<attribute name="caption" optional="YES" attributeType="String"/>"# : "")
+        </entity>
+        """
+    }
+
+    init() throws {
+        folder = try TemporaryFolder()
+        let bundle = folder.url.appendingPathComponent("Photos.xcdatamodeld")
+        let versions = [Self.photo(imageExternal: true, plainExternal: false, caption: false),
+                        Self.photo(imageExternal: true, plainExternal: false, caption: true),
+                        Self.photo(imageExternal: false, plainExternal: true, caption: true)]
+        for (index, xml) in versions.enumerated() {
+            try ModelFiles.writeVersion(index == 0 ? "Photos" : "Photos v\(index + 1)", entities: xml, in: bundle)
+        }
+        try folder.write(ModelFiles.currentVersion("Photos v3"), to: "Photos.xcdatamodeld/.xccurrentversion")
+        model = try ModelFileReader.read(at: bundle)
+        storeURL = folder.url.appendingPathComponent("Photos.sqlite")
+        let store = try PersistentStore.create(at: storeURL, model: model.versions[0])
+        let context = ManagedObjectContext(store: store)
+        for (name, image, plain) in [("large", large, largePlain), ("small", small, small)] {
+            let photo = try context.insertObject(entityName: "Photo")
+            photo.setValue(.string(name), forKey: "name")
+            photo.setValue(.data(image), forKey: "image")
+            photo.setValue(.data(plain), forKey: "plain")
+        }
+        try context.save()
+        try store.close()
+    }
+
+    private func migrate(to version: Int, cancellation: MigrationCancellation? = nil,
+                         observer: @escaping (MigrationEvent) -> Void = { _ in }) throws {
+        try StoreMigrator(storeURL: storeURL, model: model, target: model.versions[version - 1])
+            .migrateIfNeeded(observer: observer, cancellation: cancellation)
+    }
+
+    /// name -> (image, plain), read through a context.
+    private func values(at url: URL, version: Int) throws -> [String: [AttributeValue?]] {
+        let store = try PersistentStore.open(at: url, model: model.versions[version - 1])
+        defer { try? store.close() }
+        let photos = try ManagedObjectContext(store: store).fetch(FetchRequest(entityName: "Photo"))
+        return Dictionary(uniqueKeysWithValues: photos.map { photo in
+            (photo.value(forKey: "name")?.displayText ?? "", [photo.value(forKey: "image"), photo.value(forKey: "plain")])
+        })
+    }
+
+    private var expected: [String: [AttributeValue?]] {
+        ["large": [.data(large), .data(largePlain)], "small": [.data(small), .data(small)]]
+    }
+
+    private func storedColumns(_ column: String) throws -> [Data] {
+        let queue = try DatabaseQueue(path: storeURL.path)
+        defer { try? queue.close() }
+        return try queue.read { try Data.fetchAll($0, sql: "SELECT \(column) FROM ZPHOTO ORDER BY ZNAME") }
+    }
+
+    /// Every file in the folder with its content, and every entry beside the store.
+    private func snapshot() throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        let enumerator = FileManager.default.enumerator(at: folder.url, includingPropertiesForKeys: nil)
+        while let url = enumerator?.nextObject() as? URL {
+            let relative = String(url.path.dropFirst(folder.url.path.count))
+            files[relative] = (try? Data(contentsOf: url)) ?? Data()
+        }
+        return files
+    }
+
+    @Test("an in-place step leaves the stored tags and the support folder as they were")
+    func inPlaceKeepsFiles() throws {
+        let external = ExternalDataFolder(storeAt: storeURL)
+        let files = external.fileNames()
+        #expect(files.count == 1)
+        let tags = try storedColumns("ZIMAGE")
+        try migrate(to: 2)
+        #expect(try StoreMetadata.read(storeAt: storeURL).isCompatible(with: model.versions[1]))
+        #expect(external.fileNames() == files)
+        #expect(try storedColumns("ZIMAGE") == tags)
+        #expect(try values(at: storeURL, version: 2) == expected)
+    }
+
+    @Test("a step that moves external storage converts every value: files inlined, large values written out")
+    func copyConvertsLayouts() throws {
+        let oldFiles = ExternalDataFolder(storeAt: storeURL).fileNames()
+        try migrate(to: 3)
+        #expect(try values(at: storeURL, version: 3) == expected)
+        // image lost the flag: raw bytes; plain gained it: tagged, the large one in a file.
+        #expect(try storedColumns("ZIMAGE") == [large, small])
+        let plain = try storedColumns("ZPLAIN")
+        #expect(plain[1] == Data([0x01]) + small)
+        #expect(plain[0].first == 0x02)
+        let name = String(decoding: plain[0].dropFirst(), as: UTF8.self)
+        #expect(ExternalDataFolder(storeAt: storeURL).fileNames() == [name])
+        #expect(try Data(contentsOf: ExternalDataFolder(storeAt: storeURL).file(named: name)) == largePlain)
+
+        // The backup carries the files of the store as it was.
+        let backup = URL(fileURLWithPath: StorePath.real(storeURL).path + ".v1-backup")
+        #expect(ExternalDataFolder(storeAt: backup).fileNames() == oldFiles)
+        #expect(try values(at: backup, version: 1) == expected)
+        // Nothing of the working copies is left.
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.contains("migrating") || $0.contains("partial") }
+        #expect(leftovers.isEmpty)
+    }
+
+    @Test("a migration that fails at its end leaves the store and its support folder exactly as they were")
+    func failedMigrationChangesNothing() throws {
+        let before = try snapshot()
+        let cancellation = MigrationCancellation()
+        #expect(throws: MigrationError.self) {
+            try migrate(to: 3, cancellation: cancellation) { event in
+                if case .stepFinished(index: 1) = event { cancellation.cancel() }
+            }
+        }
+        var after = try snapshot()
+        after = after.filter { !$0.key.hasSuffix(".lock") }
+        #expect(after == before)
+    }
+}
