@@ -136,4 +136,13 @@ struct ExternalStorageMigrationTests {
         after = after.filter { !$0.key.hasSuffix(".lock") }
         #expect(after == before)
     }
+
+    @Test("store info names the attributes that allow external storage and what their folder holds")
+    func storeInfo() throws {
+        let report = try StoreReport(migrator: StoreMigrator(storeURL: storeURL, model: model))
+        let external = try #require(report.externalStorage)
+        #expect(external.attributes == ["Photo.image"])
+        #expect(external.files == 1 && external.bytes == Int64(large.count))
+        #expect(report.text.contains("external storage: Photo.image (\(ExternalDataFolder(storeAt: StorePath.real(storeURL)).url.path): 1 file, \(large.count) bytes)"))
+    }
 }
