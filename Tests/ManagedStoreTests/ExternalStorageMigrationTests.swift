@@ -70,8 +70,8 @@ struct ExternalStorageMigrationTests {
         ["large": [.data(large), .data(largePlain)], "small": [.data(small), .data(small)]]
     }
 
-    private func storedColumns(_ column: String) throws -> [Data] {
-        let queue = try DatabaseQueue(path: storeURL.path)
+    private func storedColumns(_ column: String, of url: URL? = nil) throws -> [Data] {
+        let queue = try DatabaseQueue(path: (url ?? storeURL).path)
         defer { try? queue.close() }
         return try queue.read { try Data.fetchAll($0, sql: "SELECT \(column) FROM ZPHOTO ORDER BY ZNAME") }
     }
@@ -144,5 +144,52 @@ struct ExternalStorageMigrationTests {
         #expect(external.attributes == ["Photo.image"])
         #expect(external.files == 1 && external.bytes == Int64(large.count))
         #expect(report.text.contains("external storage: Photo.image (\(ExternalDataFolder(storeAt: StorePath.real(storeURL)).url.path): 1 file, \(large.count) bytes)"))
+    }
+
+    /// Copies the v1 store into a new v2 store with the inferred mapping, as a mapping model.
+    private func copyToVersion2(_ adjust: (inout MappingModel) -> Void = { _ in }) throws -> URL {
+        var mapping = try MappingInference.infer(from: model.versions[0], to: model.versions[1]).mappingModel
+        adjust(&mapping)
+        let copy = folder.url.appendingPathComponent("Copy.sqlite")
+        try MigrationManager.migrateStore(from: storeURL, sourceModel: model.versions[0], to: copy,
+                                          destinationModel: model.versions[1], mappingModel: mapping)
+        return copy
+    }
+
+    private func inode(_ url: URL) throws -> Int {
+        try #require(try FileManager.default.attributesOfItem(atPath: url.path)[.systemFileNumber] as? Int)
+    }
+
+    @Test("a copying migration between versions that both store externally copies tags as they are and links their files")
+    func copyKeepsTags() throws {
+        let copy = try copyToVersion2()
+        #expect(try storedColumns("ZIMAGE", of: copy) == storedColumns("ZIMAGE"))
+        let name = try #require(ExternalDataFolder(storeAt: storeURL).fileNames().first)
+        let copied = ExternalDataFolder(storeAt: copy)
+        #expect(copied.url.path.hasSuffix("/.Copy_SUPPORT/_EXTERNAL_DATA"))
+        #expect(copied.fileNames() == [name])
+        #expect(try inode(copied.file(named: name)) == inode(ExternalDataFolder(storeAt: storeURL).file(named: name)))
+        #expect(try values(at: copy, version: 2) == expected)
+    }
+
+    @Test("a file two copied rows would name is copied, so each row owns its file")
+    func duplicatedReferencesGetTheirOwnFiles() throws {
+        let copy = try copyToVersion2 { mapping in
+            var twin = mapping.entityMappings[0]
+            twin.name += "Twin"
+            mapping.entityMappings.append(twin)
+        }
+        let tags = try storedColumns("ZIMAGE", of: copy).filter { $0.first == 0x02 }
+        #expect(tags.count == 2 && Set(tags).count == 2)
+        #expect(ExternalDataFolder(storeAt: copy).fileNames().count == 2)
+        let store = try PersistentStore.open(at: copy, model: model.versions[1])
+        let context = ManagedObjectContext(store: store)
+        let photos = try context.fetch(FetchRequest(entityName: "Photo", predicate: try ObjectPredicate(format: "name == 'large'")))
+        #expect(photos.count == 2)
+        context.delete(photos[0])
+        try context.save()
+        let remaining = ManagedObjectContext(store: store)
+        let kept = try remaining.fetch(FetchRequest(entityName: "Photo", predicate: try ObjectPredicate(format: "name == 'large'")))
+        #expect(kept.map { $0.value(forKey: "image") } == [.data(large)])
     }
 }

@@ -117,6 +117,7 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
             try createDestinationInstances(index)
             try policies[index].endInstanceCreation(for: mapping, manager: self)
         }
+        try ExternalDataAdoption.adoptFiles(of: destinationStore, from: sourceStore)
         for (index, mapping) in mappings.enumerated() {
             currentEntityMapping = mapping
             try createRelationships(index)

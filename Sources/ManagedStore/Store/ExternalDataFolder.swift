@@ -130,7 +130,7 @@ public struct ExternalDataFolder: Sendable, Equatable {
     }
 
     /// Links files of another folder into this one (a copy where no link can be made), synced.
-    private func add(_ names: [String], from other: ExternalDataFolder) throws {
+    func add(_ names: [String], from other: ExternalDataFolder) throws {
         guard !names.isEmpty else { return }
         try createFolders()
         for name in names {

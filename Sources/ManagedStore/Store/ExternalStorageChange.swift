@@ -21,9 +21,16 @@ enum ExternalStorageChange {
         return nil
     }
 
-    /// Whether a copying migration may compute a destination attribute with SQL over the source
-    /// row: not when it stores externally, since its tags and files are written by saving objects.
-    static func allowsSQL(into attribute: AttributeDescription) -> Bool {
-        !attribute.storesExternally
+    /// For a destination attribute that stores externally, the source column a copying migration
+    /// may copy into it with SQL, as it is (`s.ZIMAGE`): only when its expression is `$source.<name>`
+    /// of a source attribute that stores externally too (the files named are linked across by
+    /// `ExternalDataAdoption`). Nil otherwise: the value is then converted by saving objects.
+    static func copiedTaggedColumn(_ expression: ValueExpression?, from sourceEntity: EntityStorage,
+                                   model: ManagedObjectModel) -> String? {
+        guard case .keyPath(let base, let components)? = expression, base == nil || base == .variable("source"),
+              components.count == 1,
+              model.allAttributes(of: sourceEntity.name).first(where: { $0.name == components[0] })?.storesExternally == true,
+              let column = sourceEntity.attributeColumns[components[0]] else { return nil }
+        return "s.\(column.name)"
     }
 }
