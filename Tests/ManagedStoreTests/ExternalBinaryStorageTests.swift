@@ -26,8 +26,8 @@ enum PhotoModel {
     }
 }
 
-@Suite("External binary storage: reading")
-struct ExternalBinaryReadingTests {
+@Suite("External binary storage: reading and writing")
+struct ExternalBinaryStorageTests {
     let folder: TemporaryFolder
     let store: PersistentStore
 
@@ -51,6 +51,13 @@ struct ExternalBinaryReadingTests {
         let external = folder.url.appendingPathComponent(".Photos_SUPPORT/_EXTERNAL_DATA")
         try FileManager.default.createDirectory(at: external, withIntermediateDirectories: true)
         try content.write(to: external.appendingPathComponent(name))
+    }
+
+    /// Writes the value's file and a row naming it.
+    private func insertExternalRow(_ key: Int64, _ content: Data) throws {
+        let name = UUID().uuidString
+        try writeExternalFile(name, content)
+        try insertRow(key, image: (Data([0x02]) + Data(name.utf8)).databaseValue)
     }
 
     private func image(of key: Int64) throws -> AttributeValue? {
@@ -111,9 +118,7 @@ struct ExternalBinaryReadingTests {
     @Test("store export shows an external value's real bytes")
     func exportReadsFiles() throws {
         let large = PhotoModel.bytes(200_000)
-        let name = "A0A0A0A0-B1B1-C2C2-D3D3-E4E4E4E4E4E4"
-        try writeExternalFile(name, large)
-        try insertRow(1, image: (Data([0x02]) + Data(name.utf8)).databaseValue)
+        try insertExternalRow(1, large)
         var output = ""
         try StoreExport(context: ManagedObjectContext(store: store)).write(json: true) { output += $0 }
         #expect(output.contains(large.base64EncodedString()))
@@ -122,9 +127,7 @@ struct ExternalBinaryReadingTests {
     @Test("a predicate comparing an external value is answered from the real bytes")
     func predicateOnExternalValue() throws {
         let large = PhotoModel.bytes(150_000)
-        let name = "F0F0F0F0-B1B1-C2C2-D3D3-E4E4E4E4E4E4"
-        try writeExternalFile(name, large)
-        try insertRow(1, image: (Data([0x02]) + Data(name.utf8)).databaseValue)
+        try insertExternalRow(1, large)
         try insertRow(2, image: (Data([0x01]) + Data("small".utf8)).databaseValue)
         let context = ManagedObjectContext(store: store)
         for (value, key) in [(large, Int64(1)), (Data("small".utf8), Int64(2))] {
@@ -133,17 +136,8 @@ struct ExternalBinaryReadingTests {
             #expect(found.map(\.objectID.primaryKey) == [key])
         }
     }
-}
 
-@Suite("External binary storage: writing")
-struct ExternalBinaryWritingTests {
-    let folder: TemporaryFolder
-    let store: PersistentStore
-
-    init() throws {
-        folder = try TemporaryFolder()
-        store = try PersistentStore.create(at: folder.url.appendingPathComponent("Photos.sqlite"), model: PhotoModel.load())
-    }
+    // MARK: Writing
 
     private func insertPhoto(image: Data?, plain: Data? = nil, in context: ManagedObjectContext) throws -> ManagedObject {
         let photo = try context.insertObject(entityName: "Photo")
@@ -151,6 +145,14 @@ struct ExternalBinaryWritingTests {
         photo.setValue(image.map(AttributeValue.data), forKey: "image")
         photo.setValue(plain.map(AttributeValue.data), forKey: "plain")
         return photo
+    }
+
+    /// A photo saved with the image, and its context.
+    private func savedPhoto(image: Data) throws -> (ManagedObjectContext, ManagedObject) {
+        let context = ManagedObjectContext(store: store)
+        let photo = try insertPhoto(image: image, in: context)
+        try context.save()
+        return (context, photo)
     }
 
     private func storedImage(_ key: Int64?) throws -> Data? {
@@ -202,9 +204,7 @@ struct ExternalBinaryWritingTests {
 
     @Test("a replaced or deleted value's file is removed after the commit; an unchanged one keeps its file")
     func filesFollowValues() throws {
-        let context = ManagedObjectContext(store: store)
-        let photo = try insertPhoto(image: PhotoModel.bytes(200_000), in: context)
-        try context.save()
+        let (context, photo) = try savedPhoto(image: PhotoModel.bytes(200_000))
         let first = store.externalData.fileNames()
         #expect(first.count == 1)
 
@@ -231,9 +231,7 @@ struct ExternalBinaryWritingTests {
 
     @Test("a save that fails leaves no file behind and the stored value as it was")
     func failedSaveRemovesItsFiles() throws {
-        let context = ManagedObjectContext(store: store)
-        let photo = try insertPhoto(image: PhotoModel.bytes(200_000), in: context)
-        try context.save()
+        let (context, photo) = try savedPhoto(image: PhotoModel.bytes(200_000))
         let before = store.externalData.fileNames()
         let key = try #require(photo.objectID.primaryKey)
         let stored = try storedImage(key)
