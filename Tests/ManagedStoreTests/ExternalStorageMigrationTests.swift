@@ -4,6 +4,19 @@ import ManagedStore
 import Testing
 import TestSupport
 
+/// A custom policy that reads the source's image: it must see the value, not its tag.
+final class ImageSizeCaption: EntityMigrationPolicy {
+    override func createDestinationInstances(forSource source: ManagedObject, in mapping: EntityMapping,
+                                             manager: MigrationManager) throws {
+        let destination = try manager.insertDestinationObject(entityName: "Photo")
+        for key in ["name", "image", "plain"] { destination.setValue(source.value(forKey: key), forKey: key) }
+        if case .data(let bytes)? = source.value(forKey: "image") {
+            destination.setValue(.string("\(bytes.count) bytes"), forKey: "caption")
+        }
+        manager.associate(source: source, destination: destination, mapping: mapping)
+    }
+}
+
 /// Migrations of a store whose attributes allow external storage: v1 -> v2 adds an attribute (in
 /// place), v2 -> v3 moves external storage from `image` to `plain` (a copy that converts values).
 @Suite("External binary storage through migrations and backups")
@@ -147,12 +160,13 @@ struct ExternalStorageMigrationTests {
     }
 
     /// Copies the v1 store into a new v2 store with the inferred mapping, as a mapping model.
-    private func copyToVersion2(_ adjust: (inout MappingModel) -> Void = { _ in }) throws -> URL {
+    private func copyToVersion2(policies: MigrationPolicyRegistry = MigrationPolicyRegistry(),
+                                _ adjust: (inout MappingModel) -> Void = { _ in }) throws -> URL {
         var mapping = try MappingInference.infer(from: model.versions[0], to: model.versions[1]).mappingModel
         adjust(&mapping)
         let copy = folder.url.appendingPathComponent("Copy.sqlite")
         try MigrationManager.migrateStore(from: storeURL, sourceModel: model.versions[0], to: copy,
-                                          destinationModel: model.versions[1], mappingModel: mapping)
+                                          destinationModel: model.versions[1], mappingModel: mapping, policies: policies)
         return copy
     }
 
@@ -191,5 +205,20 @@ struct ExternalStorageMigrationTests {
         let remaining = ManagedObjectContext(store: store)
         let kept = try remaining.fetch(FetchRequest(entityName: "Photo", predicate: try ObjectPredicate(format: "name == 'large'")))
         #expect(kept.map { $0.value(forKey: "image") } == [.data(large)])
+    }
+
+    @Test("a custom policy reads the real bytes of an external value, and its copy is saved with a file of its own")
+    func policyReadsRealBytes() throws {
+        var policies = MigrationPolicyRegistry()
+        policies.register(ImageSizeCaption.self, as: "Tests.ImageSizeCaption")
+        let copy = try copyToVersion2(policies: policies) { $0.entityMappings[0].policyClassName = "Tests.ImageSizeCaption" }
+        #expect(try values(at: copy, version: 2) == expected)
+        let store = try PersistentStore.open(at: copy, model: model.versions[1])
+        defer { try? store.close() }
+        let captions = try ManagedObjectContext(store: store).fetch(FetchRequest(entityName: "Photo", sortDescriptors: [SortDescriptor("name")]))
+            .map { $0.value(forKey: "caption") }
+        #expect(captions == [.string("\(large.count) bytes"), .string("\(small.count) bytes")])
+        let files = ExternalDataFolder(storeAt: copy).fileNames()
+        #expect(files.count == 1 && files != ExternalDataFolder(storeAt: storeURL).fileNames())
     }
 }
