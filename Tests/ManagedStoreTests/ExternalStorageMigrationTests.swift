@@ -221,4 +221,22 @@ struct ExternalStorageMigrationTests {
         let files = ExternalDataFolder(storeAt: copy).fileNames()
         #expect(files.count == 1 && files != ExternalDataFolder(storeAt: storeURL).fileNames())
     }
+
+    @Test("a migration run by root leaves the store's and the backup's support folders to the store's owner",
+          .enabled(if: geteuid() == 0, "only root can give files to another user"))
+    func ownerKeepsTheFolders() throws {
+        let user: uid_t = 4321, group: gid_t = 4321
+        #expect(chown(storeURL.path, user, group) == 0)
+        try migrate(to: 3)
+        let backup = URL(fileURLWithPath: StorePath.real(storeURL).path + ".v1-backup")
+        let entries = [storeURL, backup].map(ExternalDataFolder.init(storeAt:)).flatMap { folder in
+            [folder.supportFolder, folder.url] + folder.fileNames().map(folder.file(named:))
+        }
+        #expect(entries.count == 6)
+        for entry in entries {
+            var status = stat()
+            #expect(stat(entry.path, &status) == 0)
+            #expect(status.st_uid == user && status.st_gid == group, "\(entry.path)")
+        }
+    }
 }

@@ -175,6 +175,7 @@ public final class StoreMigrator {
         try files.makeWorkingCopy()
         try files.writePartialBackup()
         owner.applyOwner(to: files.partialBackup)
+        ExternalDataFolder(storeAt: files.partialBackup).entries.forEach(owner.applyOwner)
         for (index, step) in plan.steps.enumerated() {
             try run(step, index: index, of: plan.steps.count, files: files, observer: observer, cancellation: cancellation)
         }
@@ -191,6 +192,7 @@ public final class StoreMigrator {
                                                  with: ExternalDataFolder(storeAt: files.working)) {
             try DurableFiles.rename(files.working, to: files.store)
         }
+        ExternalDataFolder(storeAt: files.store).entries.forEach(owner.applyOwner)
     }
 
     // MARK: Steps

@@ -74,4 +74,11 @@ extension ExternalDataFolder {
         }
         try syncFolder()
     }
+
+    /// The support folder, its `_EXTERNAL_DATA` folder and every file in it, for a migration run
+    /// by root to hand them to the store's owner.
+    var entries: [URL] {
+        guard FileManager.default.fileExists(atPath: supportFolder.path) else { return [] }
+        return [supportFolder, url] + fileNames().map(file(named:))
+    }
 }
