@@ -28,6 +28,8 @@ public struct StoreReport: Codable, Sendable {
     /// The store's entity hashes (hex), shown when they match no known version.
     public var storeHashes: [String: String]?
     public var entityCounts: [String: Int]?
+    /// Attributes that keep large values in files, and the folder holding them.
+    public var externalStorage: ExternalStorageReport?
     public var plan: [Step]?
     /// Why the store cannot be migrated to the target (no plan, or custom policies this program
     /// lacks): information, since the store can still be read.
@@ -73,6 +75,7 @@ public struct StoreReport: Codable, Sendable {
             version = detected.name
             versionLabel = migrator.label(of: detected)
             entityCounts = try Self.count(url, version: detected, options: migrator.options)
+            externalStorage = ExternalStorageReport(store: url, version: detected)
         }
     }
 
@@ -105,6 +108,7 @@ public struct StoreReport: Codable, Sendable {
         if let entityCounts {
             lines.append("objects: " + entityCounts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
         }
+        if let externalStorage { lines.append(externalStorage.text) }
         switch state {
         case .current: lines.append("migration: not needed (\(targetVersion) is the version in use)")
         case .newer: lines.append("migration: refused: the store is newer than \(targetVersion)")

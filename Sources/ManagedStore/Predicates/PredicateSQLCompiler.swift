@@ -232,8 +232,9 @@ struct PredicateSQLCompiler {
     private func keyPath(_ components: [String], from storage: EntityStorage, alias: String, depth: Int) -> Operand? {
         let key = components[0]
         if let column = storage.attributeColumns[key] {
+            // A value stored externally is in a file or behind a tag byte: compared in memory.
             guard components.count == 1, let attribute = schema.model.allAttributes(of: storage.name)
-                .first(where: { $0.name == key }) else { return nil }
+                .first(where: { $0.name == key }), !attribute.storesExternally else { return nil }
             let family: Operand.Family = switch ColumnType(attribute.type) {
             case .integer, .float, .decimal, .timestamp: .numeric
             case .varchar: .text
