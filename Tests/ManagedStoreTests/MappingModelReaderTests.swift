@@ -234,4 +234,14 @@ struct MappingModelReaderTests {
         #expect(error.file.hasSuffix("Test.cdm"))
         #expect(error.reason == "compiled mapping models are not read: pass the .xcmappingmodel")
     }
+
+    @Test("a folder of mapping models that does not exist is an error naming it, not an empty list")
+    func missingMappingFolder() throws {
+        let folder = try TemporaryFolder()
+        let (_, models) = try write(mappingObjects: entityMapping() + attributeMapping("z3", "title"), in: folder)
+        let missing = folder.url.appendingPathComponent("no-such-folder")
+        let error = try #require(throws: ModelError.self) { try MappingModelReader.readAll(in: missing, models: models) }
+        #expect(error.file == missing.path)
+        #expect(error.reason.hasPrefix("cannot read the folder of mapping models"))
+    }
 }

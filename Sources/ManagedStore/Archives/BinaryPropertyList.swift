@@ -15,7 +15,8 @@ indirect enum PropertyListValue: Equatable {
     case dictionary([String: PropertyListValue])
 }
 
-/// Reads `bplist00` data: header, objects, offset table, trailer.
+/// Reads `bplist00` data: header, objects, offset table, trailer. `BinaryPropertyListTests`
+/// pins it to `PropertyListSerialization` on the compiled models Apple wrote into real stores.
 struct BinaryPropertyListReader {
     struct Failure: Error, CustomStringConvertible {
         var description: String

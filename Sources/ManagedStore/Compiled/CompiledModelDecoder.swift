@@ -31,6 +31,8 @@ struct CompiledModelDecoder {
             throw ModelError(file: sourceName, reason: "the archive holds no NSManagedObjectModel")
         }
         let entities = try entityObjects(root["NSEntities"]).map(entity)
+        // Version identifiers are optional and never hashed: an archive without them (or with a
+        // form this reader does not know) gives none, and nothing the migration trusts depends on them.
         let identifiers = (try? archive.array(root["NSVersionIdentifiers"]))?.compactMap(archive.text) ?? []
         return try ManagedObjectModel(name: name, versionIdentifier: identifiers.sorted().first ?? "",
                                       entities: entities, sourceName: sourceName)
@@ -185,6 +187,8 @@ struct CompiledModelDecoder {
         }
     }
 
+    /// Absent constraints are the common case, hence no error. Constraints are hashed, so one
+    /// misread here makes the entity's hash differ from `VersionInfo.plist`'s and the model is refused.
     private func uniquenessConstraints(_ reference: PropertyListValue?) -> [[String]] {
         guard let tuples = try? archive.array(reference) else { return [] }
         return tuples.compactMap { tuple in

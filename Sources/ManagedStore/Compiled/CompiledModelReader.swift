@@ -18,8 +18,13 @@ enum CompiledModelReader {
     /// Every `.mom` of a `.momd` folder; each version's hashes must equal those Xcode recorded in
     /// `VersionInfo.plist`, so a model this reader misunderstands is refused, not trusted.
     static func readVersioned(at url: URL) throws -> VersionedModel {
-        let moms = ((try? FileManager.default.contentsOfDirectory(at: url, includingPropertiesForKeys: nil)) ?? [])
-            .filter { $0.pathExtension == "mom" }
+        let moms: [URL]
+        do {
+            moms = try FileManager.default.contentsOfDirectory(at: url, includingPropertiesForKeys: nil)
+                .filter { $0.pathExtension == "mom" }
+        } catch {
+            throw ModelError(file: url.path, reason: "cannot read the folder: \(error.localizedDescription)")
+        }
         guard !moms.isEmpty else {
             throw ModelError(file: url.path, reason: "the folder holds no .mom version")
         }
@@ -52,11 +57,13 @@ private struct VersionInfo {
     /// Nil when the file is absent.
     init?(url: URL) throws {
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-        let contents = try? Data(contentsOf: url)
-        guard let contents, let plist = try? PropertyListSerialization.propertyList(from: contents, format: nil)
-                as? [String: Any] else {
-            throw ModelError(file: url.path, reason: "not a readable property list")
+        let plist: [String: Any]?
+        do {
+            plist = try PropertyListSerialization.propertyList(from: Data(contentsOf: url), format: nil) as? [String: Any]
+        } catch {
+            throw ModelError(file: url.path, reason: "not a readable property list: \(error.localizedDescription)")
         }
+        guard let plist else { throw ModelError(file: url.path, reason: "not a property list of keys and values") }
         currentVersionName = plist["NSManagedObjectModel_CurrentVersionName"] as? String
         let versions = plist["NSManagedObjectModel_VersionHashes"] as? [String: Any] ?? [:]
         hashes = versions.compactMapValues { $0 as? [String: Data] }

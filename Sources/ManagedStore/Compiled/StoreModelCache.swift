@@ -34,6 +34,7 @@ public enum StoreModelCache {
         let compressed: Data?
         do {
             let queue = try StoreFiles(url: url).readOnlyQueue()
+            // Closing a read-only connection cannot lose anything; the answer is already read.
             defer { try? queue.close() }
             compressed = try queue.read { db in
                 guard try db.tableExists("Z_MODELCACHE") else { return nil }

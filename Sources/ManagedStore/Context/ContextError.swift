@@ -8,6 +8,10 @@ public enum ContextError: Error, Sendable, CustomStringConvertible {
     case conflict(entity: String, primaryKey: Int64)
     /// The save's transaction failed (disk, a damaged store…) and was rolled back: nothing was written.
     case saveFailed(cause: any Error)
+    /// An object's row or a relationship's members could not be read (a damaged store, a lost
+    /// file) while a property was being read. The object stays a fault, so nothing half-read is
+    /// ever saved; `checkReads()` and the next `save()` throw this.
+    case readFailed(entity: String, primaryKey: Int64?, cause: any Error)
 
     public init(_ message: String) {
         self = .refused(message)
@@ -22,6 +26,8 @@ public enum ContextError: Error, Sendable, CustomStringConvertible {
                 + "was changed or deleted by someone else since it was read"
         case .saveFailed(let cause):
             "the save was rolled back, nothing was written: \(cause)"
+        case .readFailed(let entity, let primaryKey, let cause):
+            "could not read \(entity)\(primaryKey.map { " \($0)" } ?? ""): \(cause)"
         }
     }
 

@@ -17,6 +17,8 @@ public final class ManagedObjectContext {
     private var registered: [ObjectID: WeakObject] = [:]
     private var entityInfos: [String: EntityInfo] = [:]
     private var insertions = 0
+    /// A read that failed inside a property accessor, not yet thrown by `checkReads()`.
+    private var unreportedReadFailure: ContextError?
     private let entityClasses: [String: ManagedObject.Type]
 
     /// - Parameter entityClasses: the Swift class to instantiate for each entity that has one
@@ -87,6 +89,7 @@ public final class ManagedObjectContext {
     /// - Parameter validating: false skips validation, as Core Data's migrations do while copying
     ///   (they validate the whole store at the end instead).
     public func save(validating: Bool = true) throws {
+        try checkReads()
         guard hasChanges else { return }
         try SaveOperation(context: self, validating: validating).run()
     }
@@ -202,7 +205,7 @@ public final class ManagedObjectContext {
 
     /// Reads the bookkeeping columns of a row of this store's table, with errors naming the file.
     /// A checked reader of one row of `table` (see `RowReader`).
-    public func rowReader(_ row: Row, table: String) -> RowReader {
+    package func rowReader(_ row: Row, table: String) -> RowReader {
         RowReader(row: row, table: table, path: store.url.path)
     }
 
@@ -220,18 +223,39 @@ public final class ManagedObjectContext {
         updatedObjects[id] = object
     }
 
-    /// Reads a fault's row. A row deleted meanwhile leaves the object empty.
+    /// Reads a fault's row. A row deleted meanwhile leaves the object empty; a row that cannot be
+    /// read leaves it a fault and is kept for `checkReads()` (property accessors cannot throw).
     func fulfillFault(_ object: ManagedObject) {
         guard let storage = schema.entity(named: object.entity.name), let key = object.objectID.primaryKey else {
             object.isFault = false
             return
         }
         object.isFault = false
-        _ = try? store.database.read { db in
-            if let row = try Row.fetchOne(db, sql: "SELECT * FROM \(storage.tableName) WHERE Z_PK = ?", arguments: [key]) {
-                try RowDecoding.fill(object, from: row, storage: storage, context: self)
+        do {
+            try store.database.read { db in
+                if let row = try Row.fetchOne(db, sql: "SELECT * FROM \(storage.tableName) WHERE Z_PK = ?", arguments: [key]) {
+                    try RowDecoding.fill(object, from: row, storage: storage, context: self)
+                }
             }
+        } catch {
+            object.isFault = true
+            recordReadFailure(.readFailed(entity: object.entity.name, primaryKey: key, cause: error))
         }
+    }
+
+    /// Keeps the first read that failed inside a property accessor until `checkReads()` reports it.
+    func recordReadFailure(_ failure: ContextError) {
+        if unreportedReadFailure == nil { unreportedReadFailure = failure }
+    }
+
+    /// Throws the first read that failed inside a property accessor (a fault whose row, or a
+    /// relationship whose members, could not be read) since the last call, then forgets it.
+    /// Accessors keep Core Data's non-throwing shape, so callers that build values from objects
+    /// call this afterwards; `save()` calls it first, so nothing half-read is written back.
+    public func checkReads() throws {
+        guard let failure = unreportedReadFailure else { return }
+        unreportedReadFailure = nil
+        throw failure
     }
 
     func info(for entityName: String) -> EntityInfo {

@@ -3,14 +3,21 @@ import GRDB
 /// Relationship changes, kept consistent on both sides: setting `attachment.note` also adds the
 /// attachment to `note.attachments` and removes it from its former note's.
 extension ManagedObjectContext {
-    /// The IDs of a to-many relationship's members, read from the store on first use.
+    /// The IDs of a to-many relationship's members, read from the store on first use. Members
+    /// that cannot be read come back empty, are not remembered (the next use reads again), and
+    /// are kept for `checkReads()`.
     func memberIDs(forKey key: String, of object: ManagedObject) -> [ObjectID] {
         object.fulfill()
         if let loaded = object.toManyMembers[key] { return loaded }
         var members: [ObjectID] = []
         let storage = info(for: object.entity.name).storage.toManyStorage[key]
         if let storage, let primaryKey = object.objectID.primaryKey {
-            members = (try? loadMembers(storage, owner: primaryKey)) ?? []
+            do {
+                members = try loadMembers(storage, owner: primaryKey)
+            } catch {
+                recordReadFailure(.readFailed(entity: object.entity.name, primaryKey: primaryKey, cause: error))
+                return []
+            }
         }
         object.toManyMembers[key] = members
         object.committedToManyMembers[key] = members

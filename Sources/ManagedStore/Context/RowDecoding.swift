@@ -12,7 +12,10 @@ enum RowDecoding {
         for (name, column) in storage.attributeColumns {
             guard let attribute = info.attributes[name] else { continue }
             do {
-                if let value = try StoreValueCoding.attributeValue(try reader.value(column.name), type: attribute.type) {
+                let stored = try context.store.plainColumnValue(try reader.value(column.name), of: attribute,
+                                                                table: storage.tableName, column: column.name,
+                                                                primaryKey: primaryKey)
+                if let value = try StoreValueCoding.attributeValue(stored, type: attribute.type) {
                     values[name] = value
                 }
             } catch let error as StoreError where error.mismatch == nil {
@@ -87,7 +90,7 @@ public struct RowReader {
     }
 
     /// The raw value of a column the query selected.
-    public func value(_ column: String) throws -> DatabaseValue {
+    package func value(_ column: String) throws -> DatabaseValue {
         guard row.hasColumn(column) else {
             throw StoreError(path: path, mismatch: .missingColumn(table: table, column: column))
         }

@@ -26,23 +26,27 @@ struct SaveOperation {
         }
 
         var permanentIDs: [ObjectID: ObjectID] = [:]
+        let externalData = ExternalDataSave(store: context.store)
         do {
             try context.store.database.writeWithoutTransaction { db in try db.inTransaction(.immediate) {
                 permanentIDs = try allocatePrimaryKeys(for: inserted, in: db)
                 let resolve = { (id: ObjectID) -> Int64? in (permanentIDs[id] ?? id).primaryKey }
-                for object in inserted { try writeRow(of: object, isNew: true, resolve: resolve, in: db) }
-                for object in updated { try writeRow(of: object, isNew: false, resolve: resolve, in: db) }
-                for object in deleted { try deleteRow(of: object, in: db) }
+                for object in inserted { try writeRow(of: object, isNew: true, resolve: resolve, externalData: externalData, in: db) }
+                for object in updated { try writeRow(of: object, isNew: false, resolve: resolve, externalData: externalData, in: db) }
+                for object in deleted { try deleteRow(of: object, externalData: externalData, in: db) }
                 for object in inserted + updated {
                     try writeToManyChanges(of: object, resolve: resolve, in: db)
                 }
                 return .commit
             } }
         } catch let error as ContextError {
+            externalData.didRollBack()
             throw error
         } catch {
+            externalData.didRollBack()
             throw ContextError.saveFailed(cause: error)
         }
+        externalData.didCommit()
         for object in inserted { object.optimisticVersion = 1 }
         for object in updated { object.optimisticVersion += 1 }
         context.didSave(permanentIDs: permanentIDs)
@@ -71,13 +75,20 @@ struct SaveOperation {
     }
 
     private func writeRow(of object: ManagedObject, isNew: Bool, resolve: (ObjectID) -> Int64?,
-                          in db: Database) throws {
+                          externalData: ExternalDataSave, in db: Database) throws {
         let storage = schema.entity(named: object.entity.name)!
+        guard let primaryKey = resolve(object.objectID) else { return }
+        let attributes = context.info(for: storage.name).attributes
+        let storedRow = isNew ? nil : try externalData.storedRow(
+            of: storage.tableName, primaryKey: primaryKey,
+            columns: ExternalDataSave.taggedColumns(of: storage, attributes: attributes), in: db)
         var columns: [String] = []
         var values: [DatabaseValue] = []
         for (name, column) in storage.attributeColumns.sorted(by: { $0.value.name < $1.value.name }) {
+            guard let attribute = attributes[name] else { continue }
             columns.append(column.name)
-            values.append(StoreValueCoding.databaseValue(object.values[name]))
+            values.append(try externalData.columnValue(of: object, attribute: attribute, column: column.name,
+                                                       storedRow: storedRow))
         }
         for (name, foreignKey) in storage.toOneColumns.sorted(by: { $0.value.key.name < $1.value.key.name }) {
             let target = object.toOneTargets[name]
@@ -88,7 +99,6 @@ struct SaveOperation {
                 values.append(target.flatMap { schema.entity(named: $0.entityName)?.number }?.databaseValue ?? .null)
             }
         }
-        guard let primaryKey = resolve(object.objectID) else { return }
         if isNew {
             let names = (["Z_PK", "Z_ENT", "Z_OPT"] + columns).joined(separator: ", ")
             let marks = Array(repeating: "?", count: columns.count + 3).joined(separator: ", ")
@@ -117,9 +127,12 @@ struct SaveOperation {
         return next
     }
 
-    private func deleteRow(of object: ManagedObject, in db: Database) throws {
+    private func deleteRow(of object: ManagedObject, externalData: ExternalDataSave, in db: Database) throws {
         guard let primaryKey = object.objectID.primaryKey else { return }
         let storage = schema.entity(named: object.entity.name)!
+        let tagged = ExternalDataSave.taggedColumns(of: storage, attributes: context.info(for: storage.name).attributes)
+        externalData.rowWillBeDeleted(try externalData.storedRow(of: storage.tableName, primaryKey: primaryKey,
+                                                                 columns: tagged, in: db), columns: tagged)
         try db.execute(sql: "DELETE FROM \(storage.tableName) WHERE Z_PK = ?", arguments: [primaryKey])
         for case .joinTable(let table, let ownerColumn, _, _, _) in storage.toManyStorage.values {
             try db.execute(sql: "DELETE FROM \(table) WHERE \(ownerColumn) = ?", arguments: [primaryKey])

@@ -64,7 +64,14 @@ public struct Transformed<Value> {
         storage storageKeyPath: ReferenceWritableKeyPath<Object, Self>
     ) -> Value? {
         get {
-            (try? object.transformedValue(forKey: object[keyPath: storageKeyPath].key)) as? Value
+            do {
+                return try object.transformedValue(forKey: object[keyPath: storageKeyPath].key) as? Value
+            } catch {
+                // A getter cannot throw: the stored bytes that do not decode are kept for `checkReads()`.
+                object.managedObjectContext?.recordReadFailure(.readFailed(
+                    entity: object.entity.name, primaryKey: object.objectID.primaryKey, cause: error))
+                return nil
+            }
         }
         set {
             let key = object[keyPath: storageKeyPath].key

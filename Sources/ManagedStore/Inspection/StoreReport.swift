@@ -28,6 +28,8 @@ public struct StoreReport: Codable, Sendable {
     /// The store's entity hashes (hex), shown when they match no known version.
     public var storeHashes: [String: String]?
     public var entityCounts: [String: Int]?
+    /// Attributes that keep large values in files, and the folder holding them.
+    public var externalStorage: ExternalStorageReport?
     public var plan: [Step]?
     /// Why the store cannot be migrated to the target (no plan, or custom policies this program
     /// lacks): information, since the store can still be read.
@@ -37,6 +39,7 @@ public struct StoreReport: Codable, Sendable {
     public init(migrator: StoreMigrator) throws {
         let url = migrator.storeURL
         path = url.path
+        // A side file (-wal, -shm) that is absent is simply not listed.
         files = StoreFiles(url: url).all.compactMap { file in
             guard let size = (try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? NSNumber else { return nil }
             return File(name: file.lastPathComponent, bytes: size.int64Value)
@@ -72,6 +75,7 @@ public struct StoreReport: Codable, Sendable {
             version = detected.name
             versionLabel = migrator.label(of: detected)
             entityCounts = try Self.count(url, version: detected, options: migrator.options)
+            externalStorage = ExternalStorageReport(store: url, version: detected)
         }
     }
 
@@ -79,6 +83,7 @@ public struct StoreReport: Codable, Sendable {
         var options = options
         options.isReadOnly = true
         let store = try PersistentStore.open(at: url, model: version, options: options)
+        // Closing a read-only connection cannot lose anything; the answer is already read.
         defer { try? store.close() }
         let context = ManagedObjectContext(store: store)
         var counts: [String: Int] = [:]
@@ -103,6 +108,7 @@ public struct StoreReport: Codable, Sendable {
         if let entityCounts {
             lines.append("objects: " + entityCounts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
         }
+        if let externalStorage { lines.append(externalStorage.text) }
         switch state {
         case .current: lines.append("migration: not needed (\(targetVersion) is the version in use)")
         case .newer: lines.append("migration: refused: the store is newer than \(targetVersion)")

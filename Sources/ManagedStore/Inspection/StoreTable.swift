@@ -41,7 +41,7 @@ public enum StoreTable {
         case nil: return "nil"
         case .data(let bytes)?: return "<\(bytes.count) bytes>"
         case .string(let text)?: return text.replacingOccurrences(of: "\n", with: "⏎")
-        case .date(let date)?: return ISO8601DateFormatter().string(from: date)
+        case .date(let date)?: return date.formatted(.iso8601)
         case let value?: return value.displayText
         }
     }

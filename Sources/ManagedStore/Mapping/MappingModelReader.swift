@@ -42,7 +42,12 @@ public enum MappingModelReader {
     /// the mapping the user meant; so are two mapping models for one pair of versions, since
     /// which one would run is then a guess.
     public static func readAll(in folder: URL, models: VersionedModel) throws -> [MappingModel] {
-        let urls = (try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)) ?? []
+        let urls: [URL]
+        do {
+            urls = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
+        } catch {
+            throw ModelError(file: folder.path, reason: "cannot read the folder of mapping models: \(error.localizedDescription)")
+        }
         var found: [(url: URL, mapping: MappingModel)] = []
         for url in urls.sorted(by: { $0.lastPathComponent < $1.lastPathComponent })
         where ["xcmappingmodel", "cdm"].contains(url.pathExtension) {
@@ -157,6 +162,11 @@ private struct MappingDecoder {
     private func userInfo(_ object: XMLStoreDocument.Object) throws -> [String: String] {
         guard let text = object.attributes["userinfodata"], !text.isEmpty,
               let data = Data(base64Encoded: text, options: .ignoreUnknownCharacters) else { return [:] }
-        return (try? ArchivedExpressionDecoder.decodeStringDictionary(data)) ?? [:]
+        do {
+            return try ArchivedExpressionDecoder.decodeStringDictionary(data)
+        } catch {
+            throw ModelError(file: document.fileName, line: object.line, entity: Self.name(of: object),
+                             reason: "its user info cannot be read: \(error)")
+        }
     }
 }

@@ -25,7 +25,8 @@ struct InPlaceMigrationPlanner {
     /// and the metadata to write.
     mutating func plan(sourceMaxima: [String: Int64], metadataPlist: [UInt8]) -> InPlaceMigrationScript? {
         var script = InPlaceMigrationScript()
-        if let change = relationshipStorageChange() {
+        if let change = relationshipStorageChange()
+            ?? ExternalStorageChange.first(in: inferred, from: source.model, to: destination.model) {
             declined = change
             return nil
         }

@@ -68,6 +68,7 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
             try? destinationStore?.close()
             try? sourceStore.close()
             StoreFiles(url: destinationURL).remove()
+            ExternalDataFolder.removeAfterFailedCopy(to: destinationURL, from: sourceURL)
             // A store error names its file and what differs in it: callers react to it as it is.
             if error is MigrationError || error is StoreError { throw error }
             throw MigrationError("the migration from \(sourceModel.name) to \(destinationModel.name) failed: \(error)")
@@ -116,6 +117,7 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
             try createDestinationInstances(index)
             try policies[index].endInstanceCreation(for: mapping, manager: self)
         }
+        try ExternalDataAdoption.adoptFiles(of: destinationStore, from: sourceStore)
         for (index, mapping) in mappings.enumerated() {
             currentEntityMapping = mapping
             try createRelationships(index)

@@ -32,6 +32,12 @@ struct SetBasedMigration {
         for attribute in manager.destinationModel.allAttributes(of: destinationName) where !attribute.isTransient {
             guard let column = target.attributeColumns[attribute.name] else { continue }
             statement.columns.append(column.name)
+            if attribute.storesExternally {
+                guard let copied = ExternalStorageChange.copiedTaggedColumn(expressions[attribute.name] ?? nil, from: sourceEntity,
+                                                                            model: manager.sourceModel) else { return nil }
+                statement.values.append(copied)
+                continue
+            }
             if let expression = expressions[attribute.name] ?? nil {
                 guard let (fragment, type) = compiler.valueSQL(expression) else { return nil }
                 if let type, ColumnType(type) != ColumnType(attribute.type) { return nil }

@@ -23,7 +23,7 @@ public enum AttributeValue: Hashable, Sendable {
         case .decimal(let value): "\(value)"
         case .string(let value): value
         case .bool(let value): value ? "YES" : "NO"
-        case .date(let value): ISO8601DateFormatter().string(from: value)
+        case .date(let value): value.formatted(.iso8601)
         case .data(let value): "<\(value.count) bytes>"
         case .uuid(let value): value.uuidString
         case .uri(let value): value.absoluteString

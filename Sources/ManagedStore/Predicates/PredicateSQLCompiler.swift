@@ -1,11 +1,11 @@
 import GRDB
 
 /// A piece of SQL with its bound arguments.
-public struct SQLFragment {
-    public var sql: String
-    public var arguments: [DatabaseValue]
+package struct SQLFragment {
+    package var sql: String
+    package var arguments: [DatabaseValue]
 
-    public init(_ sql: String, _ arguments: [DatabaseValue] = []) {
+    package init(_ sql: String, _ arguments: [DatabaseValue] = []) {
         self.sql = sql
         self.arguments = arguments
     }
@@ -232,8 +232,9 @@ struct PredicateSQLCompiler {
     private func keyPath(_ components: [String], from storage: EntityStorage, alias: String, depth: Int) -> Operand? {
         let key = components[0]
         if let column = storage.attributeColumns[key] {
+            // A value stored externally is in a file or behind a tag byte: compared in memory.
             guard components.count == 1, let attribute = schema.model.allAttributes(of: storage.name)
-                .first(where: { $0.name == key }) else { return nil }
+                .first(where: { $0.name == key }), !attribute.storesExternally else { return nil }
             let family: Operand.Family = switch ColumnType(attribute.type) {
             case .integer, .float, .decimal, .timestamp: .numeric
             case .varchar: .text

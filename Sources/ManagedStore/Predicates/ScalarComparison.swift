@@ -118,6 +118,8 @@ enum StringMatching {
         case .like: return wildcard(Array(text), Array(pattern))
         case .matches:
             let options: NSRegularExpression.Options = caseInsensitive ? [.caseInsensitive] : []
+            // A pattern that is not a regular expression matches no text (the SQL side's
+            // MATCHES function answers the same), rather than failing a whole fetch.
             guard let regex = try? NSRegularExpression(pattern: "^(?:\(pattern))$", options: options) else { return false }
             return regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
         default: return false

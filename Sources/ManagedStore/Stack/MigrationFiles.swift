@@ -40,6 +40,7 @@ struct MigrationFiles {
             try DurableFiles.copyPrivately(original, to: copy)
         }
         try Self.fold(working)
+        try ExternalDataFolder.prepareWorkingCopy(of: store, working: working, nextWorking: nextWorking)
     }
 
     /// Writes the backup under its partial name (the working copy before any step: the store's
@@ -47,6 +48,7 @@ struct MigrationFiles {
     func writePartialBackup() throws {
         try DurableFiles.copyPrivately(working, to: partialBackup)
         try DurableFiles.sync(partialBackup)
+        try ExternalDataFolder(storeAt: partialBackup).replaceContents(withFilesOf: ExternalDataFolder(storeAt: working))
     }
 
     /// Replaces the working copy with the output of a copying step.
@@ -54,11 +56,13 @@ struct MigrationFiles {
         try Self.fold(nextWorking)
         Self.withCompanions(working).forEach { DurableFiles.removeFile($0) }
         try DurableFiles.renameQuickly(nextWorking, to: working)
+        try ExternalDataFolder(storeAt: nextWorking).move(to: ExternalDataFolder(storeAt: working))
     }
 
     /// Removes every file of this run (after a failure): only the names it creates.
     func removeCreated() {
         created.forEach { DurableFiles.removeFile($0) }
+        [working, nextWorking, partialBackup].forEach { ExternalDataFolder(storeAt: $0).removeSupportFolder() }
     }
 
     /// Checkpoints a database's `-wal` into its main file and closes it, so SQLite removes the

@@ -175,6 +175,7 @@ public final class StoreMigrator {
         try files.makeWorkingCopy()
         try files.writePartialBackup()
         owner.applyOwner(to: files.partialBackup)
+        ExternalDataFolder(storeAt: files.partialBackup).entries.forEach(owner.applyOwner)
         for (index, step) in plan.steps.enumerated() {
             try run(step, index: index, of: plan.steps.count, files: files, observer: observer, cancellation: cancellation)
         }
@@ -185,8 +186,13 @@ public final class StoreMigrator {
         // The store's own -wal must not outlive its main file: fold it before the rename.
         try MigrationFiles.fold(files.store)
         try DurableFiles.rename(files.partialBackup, to: files.backup)
+        try ExternalDataFolder(storeAt: files.partialBackup).move(to: ExternalDataFolder(storeAt: files.backup))
         observer(.backupCreated(path: files.backup.path))
-        try DurableFiles.rename(files.working, to: files.store)
+        try ExternalDataFolder.replaceStoreFiles(of: ExternalDataFolder(storeAt: files.store),
+                                                 with: ExternalDataFolder(storeAt: files.working)) {
+            try DurableFiles.rename(files.working, to: files.store)
+        }
+        ExternalDataFolder(storeAt: files.store).entries.forEach(owner.applyOwner)
     }
 
     // MARK: Steps

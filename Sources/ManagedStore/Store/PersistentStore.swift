@@ -11,7 +11,7 @@ public final class PersistentStore: @unchecked Sendable {
     public let metadata: StoreMetadata
     public let options: StoreOptions
     /// The SQLite connection. All access is serialized by GRDB's queue.
-    public let database: DatabaseQueue
+    package let database: DatabaseQueue
 
     public var model: ManagedObjectModel { schema.model }
 
@@ -100,6 +100,7 @@ public final class PersistentStore: @unchecked Sendable {
                 ? try StoreFiles(url: url).readOnlyQueue(configuration: configuration(options))
                 : try DatabaseQueue(path: url.path, configuration: configuration(options))
             if let mismatch = try database.read(StoreSchemaCheck(schema: schema).firstMismatch) {
+                // The mismatch is the error to report; closing a connection that wrote nothing cannot lose data.
                 try? database.close()
                 throw StoreError(path: url.path, mismatch: mismatch)
             }

@@ -32,6 +32,8 @@ public enum StoreMismatch: Error, Equatable, Sendable, CustomStringConvertible {
     case rowEntity(table: String, primaryKey: Int64, entityNumber: Int64?)
     /// A value the engine cannot read as its column's type (text in `Z_OPT`, 1e300 in a key…).
     case unreadableValue(table: String, column: String, primaryKey: Int64?, found: String)
+    /// A value of an attribute that allows external storage whose tag, file name or file is wrong.
+    case externalData(table: String, column: String, primaryKey: Int64, problem: ExternalDataProblem)
     /// A counter (`Z_MAX`, `Z_OPT`) at the largest value it can hold: nothing can be added.
     case exhaustedCounter(table: String, column: String)
 
@@ -48,6 +50,8 @@ public enum StoreMismatch: Error, Equatable, Sendable, CustomStringConvertible {
                 + "which is no entity stored in that table"
         case .unreadableValue(let table, let column, let primaryKey, let found):
             "\(table).\(column)\(primaryKey.map { " of row \($0)" } ?? "") holds \(found)"
+        case .externalData(let table, let column, let primaryKey, let problem):
+            "\(table).\(column) of row \(primaryKey) holds \(problem)"
         case .exhaustedCounter(let table, let column):
             "\(table).\(column) is at the largest number it can hold, so nothing more can be saved"
         }

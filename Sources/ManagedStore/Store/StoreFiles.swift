@@ -23,9 +23,11 @@ public struct StoreFiles: Sendable {
     /// `-wal`/`-shm` files (a read-only connection could not remove them afterwards).
     /// The default configuration waits out another process's write (as every store connection
     /// does) instead of failing at once with "database is locked".
-    public func readOnlyQueue(configuration: Configuration = StoreFiles.waitingConfiguration) throws -> DatabaseQueue {
+    package func readOnlyQueue(configuration: Configuration = StoreFiles.waitingConfiguration) throws -> DatabaseQueue {
         var configuration = configuration
         configuration.readonly = true
+        // An immutable connection is only an optimisation for files nobody can write: when it
+        // cannot be opened or read, the plain read-only connection below is used and reports errors.
         if let uri = readOnlyURI,
            let immutable = try? DatabaseQueue(path: uri, configuration: configuration),
            (try? immutable.read({ try Int.fetchOne($0, sql: "SELECT count(*) FROM sqlite_master") })) != nil {
@@ -35,7 +37,7 @@ public struct StoreFiles: Sendable {
     }
 
     /// A connection configuration with the stores' busy timeout.
-    public static var waitingConfiguration: Configuration {
+    package static var waitingConfiguration: Configuration {
         var configuration = Configuration()
         configuration.busyMode = .timeout(StoreOptions.defaultBusyTimeout)
         return configuration
@@ -46,7 +48,8 @@ public struct StoreFiles: Sendable {
         FileManager.default.fileExists(atPath: url.path + "-wal") ? nil : url.absoluteString + "?mode=ro&immutable=1"
     }
 
-    /// Removes every file of the set; missing ones are fine.
+    /// Removes every file of the set; missing ones are fine (hence no error: each removal is
+    /// best effort, for cleaning up after a failure that is itself reported).
     public func remove() {
         for file in all { try? FileManager.default.removeItem(at: file) }
     }

@@ -24,6 +24,7 @@ public struct StoreMetadata: Equatable, Sendable {
         }
         do {
             let queue = try StoreFiles(url: url).readOnlyQueue()
+            // Closing a read-only connection cannot lose anything; the answer is already read.
             defer { try? queue.close() }
             return try queue.read { db in
                 guard try db.tableExists("Z_METADATA") else {
@@ -61,6 +62,7 @@ public struct StoreMetadata: Equatable, Sendable {
     }
 
     private static func decode(plist data: Data, uuid: String, path: String) throws -> StoreMetadata {
+        // Why the plist is unreadable does not help the user: the error below says what is wrong.
         let object = try? PropertyListSerialization.propertyList(from: data, format: nil)
         guard let dictionary = object as? [String: Any] else {
             throw StoreError(path: path, reason: "the Core Data metadata is not a readable property list")

@@ -3,8 +3,8 @@ import GRDB
 
 /// How attribute values are written to and read from SQLite columns, as Core Data encodes them:
 /// dates as seconds since 2001-01-01, UUIDs as 16 bytes, booleans as 0/1, decimals as numbers.
-public enum StoreValueCoding {
-    public static func databaseValue(_ value: AttributeValue?) -> DatabaseValue {
+package enum StoreValueCoding {
+    package static func databaseValue(_ value: AttributeValue?) -> DatabaseValue {
         guard let value else { return .null }
         switch value {
         case .integer(let number): return number.databaseValue
@@ -20,7 +20,7 @@ public enum StoreValueCoding {
     }
 
     /// Reads a column as the attribute's type; a value the type cannot hold is an error naming it.
-    public static func attributeValue(_ value: DatabaseValue, type: AttributeType) throws -> AttributeValue? {
+    package static func attributeValue(_ value: DatabaseValue, type: AttributeType) throws -> AttributeValue? {
         switch value.storage {
         case .null:
             return nil

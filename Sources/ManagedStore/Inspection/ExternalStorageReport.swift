@@ -1,0 +1,33 @@
+import Foundation
+
+/// The external-storage part of `store info`: which attributes of the store's version keep large
+/// values in files, and what the support folder holds, so a user copying the store by hand knows
+/// the folder belongs to it.
+public struct ExternalStorageReport: Codable, Sendable, Equatable {
+    /// `Entity.attribute`, sorted.
+    public var attributes: [String]
+    public var folder: String
+    public var files: Int
+    public var bytes: Int64
+
+    /// Nil when no attribute of the version allows external storage.
+    public init?(store: URL, version: ManagedObjectModel) {
+        attributes = version.entities.flatMap { entity in
+            entity.attributes.filter(\.storesExternally).map { "\(entity.name).\($0.name)" }
+        }.sorted()
+        guard !attributes.isEmpty else { return nil }
+        let external = ExternalDataFolder(storeAt: StorePath.real(store))
+        folder = external.url.path
+        let names = external.fileNames()
+        files = names.count
+        bytes = names.reduce(0) { total, name in
+            let size = (try? FileManager.default.attributesOfItem(atPath: external.file(named: name).path))?[.size] as? NSNumber
+            return total + (size?.int64Value ?? 0)
+        }
+    }
+
+    /// One line for the text report.
+    public var text: String {
+        "external storage: \(attributes.joined(separator: ", ")) (\(folder): \(files) file\(files == 1 ? "" : "s"), \(bytes) bytes)"
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// How a store's external files follow it through a migration (`MigrationFiles`, `StoreMigrator`):
+/// the working copy and the backup get the store's files as hard links in their own folders
+/// (values' files are never changed, only made and removed, so stores may share them), and the
+/// store takes the working copy's files only at the final rename.
+extension ExternalDataFolder {
+    /// Makes this folder hold the same files as `other`, as hard links; whatever it held before
+    /// is removed first.
+    func replaceContents(withFilesOf other: ExternalDataFolder) throws {
+        removeSupportFolder()
+        try add(other.fileNames(), from: other)
+    }
+
+    /// Gives a migration's working copy the store's files, and clears the folder of the file
+    /// copying steps write (an interrupted run may have left one).
+    static func prepareWorkingCopy(of store: URL, working: URL, nextWorking: URL) throws {
+        ExternalDataFolder(storeAt: nextWorking).removeSupportFolder()
+        try ExternalDataFolder(storeAt: working).replaceContents(withFilesOf: ExternalDataFolder(storeAt: store))
+    }
+
+    /// Removes the folder of a store a failed copying migration was writing, unless the source
+    /// store uses the same folder (`A.sqlite` copied to `A.store`): its files are the source's too.
+    static func removeAfterFailedCopy(to destination: URL, from source: URL) {
+        let folder = ExternalDataFolder(storeAt: StorePath.real(destination))
+        guard folder != ExternalDataFolder(storeAt: StorePath.real(source)) else { return }
+        folder.removeSupportFolder()
+    }
+
+    /// Moves this folder into `other`'s place (replacing it), as the file it belongs to is renamed.
+    func move(to other: ExternalDataFolder) throws {
+        other.removeSupportFolder()
+        guard FileManager.default.fileExists(atPath: supportFolder.path) else { return }
+        guard rename(supportFolder.path, other.supportFolder.path) == 0 else {
+            throw failure("cannot rename \(supportFolder.path) to \(other.supportFolder.lastPathComponent)")
+        }
+    }
+
+    /// Gives the store exactly the files of the migrated working copy around `replaceStore`, the
+    /// rename of the working copy over the store (the migration's commit). The new files are
+    /// linked in first, so the renamed store finds every file it names; if the rename fails they
+    /// are removed again and the store's folder is as it was. After it, the files only the old
+    /// store used go (its backup keeps its own links) and the working copy's folder goes.
+    static func replaceStoreFiles(of store: ExternalDataFolder, with working: ExternalDataFolder,
+                                         around replaceStore: () throws -> Void) throws {
+        let wanted = Set(working.fileNames()), present = Set(store.fileNames())
+        let added = wanted.subtracting(present).sorted()
+        try store.add(added, from: working)
+        do {
+            try replaceStore()
+        } catch {
+            store.remove(added)
+            throw error
+        }
+        store.remove(present.subtracting(wanted))
+        working.removeSupportFolder()
+    }
+
+    /// Links files of another folder into this one (a copy where no link can be made), synced.
+    func add(_ names: [String], from other: ExternalDataFolder) throws {
+        guard !names.isEmpty else { return }
+        try createFolders()
+        for name in names {
+            let source = other.file(named: name).path, destination = file(named: name).path
+            guard link(source, destination) != 0 else { continue }
+            guard errno == EXDEV || errno == EPERM else { throw failure("cannot link \(source) to \(destination)") }
+            try DurableFiles.copyPrivately(other.file(named: name), to: file(named: name))
+            try DurableFiles.sync(file(named: name))
+        }
+        try syncFolder()
+    }
+
+    /// The support folder, its `_EXTERNAL_DATA` folder and every file in it, for a migration run
+    /// by root to hand them to the store's owner.
+    var entries: [URL] {
+        guard FileManager.default.fileExists(atPath: supportFolder.path) else { return [] }
+        return [supportFolder, url] + fileNames().map(file(named:))
+    }
+}
