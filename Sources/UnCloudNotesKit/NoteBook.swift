@@ -41,9 +41,10 @@ public final class NoteBook {
         }
     }
 
-    /// The note's content and images; `.noSuchNote` when it is gone.
+    /// The note's content and images; `.noSuchNote` when it is gone, an error when any of it
+    /// cannot be read (never a note that merely looks empty).
     public func snapshot(of id: NoteID) throws(NoteBookError) -> NoteSnapshot {
-        snapshot(of: try object(for: id))
+        try snapshot(of: try object(for: id))
     }
 
     /// The note's object as first read; `.noSuchNote` when it is gone, an error when its row is damaged.
@@ -64,7 +65,7 @@ public final class NoteBook {
         object.objectID.primaryKey.map(NoteID.init)
     }
 
-    func snapshot(of note: ManagedObject) -> NoteSnapshot {
+    func snapshot(of note: ManagedObject) throws(NoteBookError) -> NoteSnapshot {
         let id = noteID(of: note) ?? NoteID(0)
         var attachments: [AttachmentSnapshot] = []
         switch capabilities.images {
@@ -85,8 +86,16 @@ public final class NoteBook {
                                    height: attachment.value(forKey: "height")?.doubleValue)
             }.sorted(by: AttachmentSnapshot.isOlder)
         }
-        return NoteSnapshot(id: id, title: note.value(forKey: "title")?.stringValue ?? "", body: note.value(forKey: "body")?.stringValue ?? "",
-                            dateCreated: note.value(forKey: "dateCreated")?.dateValue, attachments: attachments)
+        let snapshot = NoteSnapshot(id: id, title: note.value(forKey: "title")?.stringValue ?? "", body: note.value(forKey: "body")?.stringValue ?? "",
+                                    dateCreated: note.value(forKey: "dateCreated")?.dateValue, attachments: attachments)
+        // The engine's accessors cannot throw: a row or relationship that failed to load is
+        // reported here instead of reading as empty.
+        do {
+            try context.checkReads()
+        } catch {
+            throw .wrapping(error)
+        }
+        return snapshot
     }
 
     /// How many images a note has, as the list counts them.

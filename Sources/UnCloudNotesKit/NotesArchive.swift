@@ -32,7 +32,7 @@ public struct NotesArchive: Codable, Equatable, Sendable {
         notes = try book.context.fetch(FetchRequest(entityName: NoteBook.noteEntity,
                                                     sortDescriptors: [SortDescriptor("dateCreated"), SortDescriptor("displayIndex")]))
             .map { object in
-                let snapshot = book.snapshot(of: object)
+                let snapshot = try book.snapshot(of: object)
                 return Note(title: snapshot.title, body: snapshot.body, dateCreated: snapshot.dateCreated,
                             images: snapshot.attachments.compactMap { attachment in
                                 guard let data = attachment.imageData else { return nil }

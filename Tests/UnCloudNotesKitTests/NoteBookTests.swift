@@ -101,6 +101,22 @@ import TestSupport
         #expect(try book.snapshot(of: id).title == "Theirs")
     }
 
+    @Test("a note whose images cannot be read is an error, not a note without images")
+    func unreadableAttachmentsAreAnError() throws {
+        let folder = try TemporaryFolder()
+        let url: URL
+        do {
+            let book = try Self.book("v4", in: folder)
+            try book.add(NoteDraft(title: "Trip", body: ""), images: [try NoteImage(validating: Self.png)])
+            url = URL(fileURLWithPath: book.storePath)
+        }
+        // The attachment's row is damaged: its optimistic lock holds text.
+        try DatabaseQueue(path: url.path).write { db in try db.execute(sql: "UPDATE ZATTACHMENT SET Z_OPT = 'x'") }
+        let book = try UnCloudNotesStack(storeURL: url).open()
+        let id = try #require(try book.noteIDs().first)
+        #expect(Self.refusal { try book.snapshot(of: id) } == "store")
+    }
+
     /// The name of the `NoteBookError` case `operation` throws, or what happened instead.
     private static func refusal(_ operation: () throws -> Any) -> String {
         do {
