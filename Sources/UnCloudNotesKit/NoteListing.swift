@@ -46,7 +46,7 @@ extension NoteBook {
     private func read(_ selection: RowSelection, columns: Columns, _ body: (RowReader, Row) throws -> Void) throws {
         let query = try listQuery(selection, columns: columns)
         try context.store.database.read { db in
-            let rows = try Row.fetchCursor(db, sql: query.sql, arguments: StatementArguments(query.arguments))
+            let rows = try Row.fetchCursor(db, SQLRequest<Row>(literal: query.sql))
             while let row = try rows.next() {
                 // Bookkeeping checked as for fetched objects: a damaged row is an error, never skipped.
                 let reader = context.rowReader(row, table: query.table)
@@ -57,64 +57,67 @@ extension NoteBook {
         }
     }
 
-    private func listQuery(_ selection: RowSelection, columns: Columns) throws -> (sql: String, arguments: [DatabaseValue], table: String) {
+    /// The query, as GRDB's SQL literal: identifiers quoted, values bound.
+    private func listQuery(_ selection: RowSelection, columns: Columns) throws -> (sql: SQL, table: String) {
         guard let note = context.schema.entity(named: Self.noteEntity) else {
             throw NoteListingError.missingColumn(entity: Self.noteEntity, attribute: "its table")
         }
-        func column(_ attribute: String) throws -> String {
+        func column(_ attribute: String) throws -> SQL {
             guard let column = note.attributeColumns[attribute] else { throw NoteListingError.missingColumn(entity: Self.noteEntity, attribute: attribute) }
-            return "n.\(column.name)"
+            return "n.\(identifier: column.name)"
         }
         let (title, date) = (try column("title"), try column("dateCreated"))
         // Rows of other entities sharing the table are left out; any other Z_ENT (NULL, unknown) is
         // read, so that the row check reports it.
         let siblings = context.schema.entities.filter { $0.tableName == note.tableName && !note.kindNumbers.contains($0.number) }
-        var conditions = siblings.isEmpty ? ["1"] : ["coalesce(n.Z_ENT IN (\(siblings.map { String($0.number) }.joined(separator: ", "))), 0) = 0"]
-        var arguments: [DatabaseValue] = []
-        var tail = ""
+        var conditions: [SQL] = siblings.isEmpty ? ["1"] : ["coalesce(n.Z_ENT IN \(siblings.map(\.number)), 0) = 0"]
+        var tail: SQL = ""
         switch selection {
         case .scan(let search, let page):
             if let search, !search.isEmpty {
-                let (test, pattern) = Self.containsTest(search)
-                conditions.append("(\(test(title)) OR \(test(try column("body"))))")
-                arguments += [pattern, pattern]
+                let contains = Self.containsTest(search)
+                conditions.append("(\(literal: contains(title)) OR \(literal: contains(try column("body"))))")
             }
-            tail = "ORDER BY \(date) DESC, n.Z_PK DESC LIMIT ? OFFSET ?"
-            arguments += [(page.limit ?? -1).databaseValue, max(page.offset, 0).databaseValue]
+            tail = "ORDER BY \(literal: date) DESC, n.Z_PK DESC LIMIT \(page.limit ?? -1) OFFSET \(max(page.offset, 0))"
         case .keys(let keys):
-            conditions.append("n.Z_PK IN (\(keys.map { _ in "?" }.joined(separator: ", ")))")
-            arguments += keys.map(\.databaseValue)
+            conditions.append("n.Z_PK IN \(keys)")
         }
-        let selected = columns == .keys ? "" : ", \(title) AS title, \(date) AS date, \(try imageCountSQL(note: note)) AS images"
-        let sql = "SELECT n.Z_PK, n.Z_ENT, n.Z_OPT\(selected) FROM \(note.tableName) n WHERE \(conditions.joined(separator: " AND ")) \(tail)"
-        return (sql, arguments, note.tableName)
+        let selected: SQL = columns == .keys
+            ? ""
+            : ", \(literal: title) AS title, \(literal: date) AS date, \(literal: try imageCountSQL(note: note)) AS images"
+        let sql: SQL = """
+            SELECT n.Z_PK, n.Z_ENT, n.Z_OPT\(literal: selected) FROM \(identifier: note.tableName) n
+            WHERE \(literal: conditions.joined(separator: " AND ")) \(literal: tail)
+            """
+        return (sql, note.tableName)
     }
 
     /// SQL testing that a column contains the search text ignoring case and accents (`CONTAINS[cd]`),
     /// through the engine's SQL functions: `MS_FOLD_CONTAINS` (which reads each row's bytes in
     /// place) for an ASCII search, whose folded form is its lowercase, and the general
     /// `MS_COMPARE` otherwise.
-    private static func containsTest(_ search: String) -> (sql: (String) -> String, pattern: DatabaseValue) {
+    private static func containsTest(_ search: String) -> (SQL) -> SQL {
         if search.utf8.allSatisfy({ $0 < 0x80 }) {
-            return ({ "MS_FOLD_CONTAINS(\($0), ?, 1)" }, search.lowercased().databaseValue)
+            let pattern = search.lowercased()
+            return { column in "MS_FOLD_CONTAINS(\(literal: column), \(pattern), 1)" }
         }
-        let options = ComparisonOptions([.caseInsensitive, .diacriticInsensitive]).rawValue
-        return ({ "MS_COMPARE('\(ComparisonOperator.contains.rawValue)', \(options), \($0), ?)" }, search.databaseValue)
+        let options = Int(ComparisonOptions([.caseInsensitive, .diacriticInsensitive]).rawValue)
+        return { column in "MS_COMPARE(\(ComparisonOperator.contains.rawValue), \(options), \(literal: column), \(search))" }
     }
 
-    private func imageCountSQL(note: EntityStorage) throws -> String {
+    private func imageCountSQL(note: EntityStorage) throws -> SQL {
         switch capabilities.images {
         case .none:
             return "0"
         case .one:
             guard let image = note.attributeColumns["image"] else { throw NoteListingError.missingColumn(entity: Self.noteEntity, attribute: "image") }
-            return "(n.\(image.name) IS NOT NULL)"
+            return "(n.\(identifier: image.name) IS NOT NULL)"
         case .several:
             switch note.toManyStorage["attachments"] {
             case .inverseForeignKey(let table, let column, _, _)?:
-                return "(SELECT COUNT(*) FROM \(table) a WHERE a.\(column) = n.Z_PK)"
+                return "(SELECT COUNT(*) FROM \(identifier: table) a WHERE a.\(identifier: column) = n.Z_PK)"
             case .joinTable(let table, let ownerColumn, _, _, _)?:
-                return "(SELECT COUNT(*) FROM \(table) j WHERE j.\(ownerColumn) = n.Z_PK)"
+                return "(SELECT COUNT(*) FROM \(identifier: table) j WHERE j.\(identifier: ownerColumn) = n.Z_PK)"
             case nil:
                 throw NoteListingError.missingColumn(entity: Self.noteEntity, attribute: "attachments")
             }
