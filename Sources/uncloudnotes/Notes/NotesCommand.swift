@@ -52,10 +52,27 @@ func loadImages(_ paths: [String]) throws -> [NoteImage] {
     try paths.map { try NoteImage(contentsOf: fileURL($0)) }
 }
 
-/// Prints a command's report as one JSON object on one line, keys sorted; the encoder escapes
+/// The encoder of every `--json` report: keys sorted, slashes left as they are; it escapes
 /// control characters.
-func printJSON(_ report: some Encodable) throws {
+func makeReportEncoder() -> JSONEncoder {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return encoder
+}
+
+/// Prints a command's report as one JSON object on one line (`notes list` passes the encoder it
+/// reuses for every row).
+func printJSON(_ report: some Encodable, encoder: JSONEncoder = makeReportEncoder()) throws {
     print(String(decoding: try encoder.encode(report), as: UTF8.self))
+}
+
+/// A report field that is always there: `null` when there is no value (synthesized encoding
+/// leaves absent optionals out).
+struct OrNull<Value: Encodable>: Encodable {
+    let value: Value?
+
+    func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        if let value { try container.encode(value) } else { try container.encodeNil() }
+    }
 }

@@ -32,13 +32,12 @@ struct NotesListCommand: ParsableCommand {
     func run() throws {
         let book = try global.openNoteBook()
         let dates = Date.ISO8601FormatStyle()
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let encoder = makeReportEncoder()
         try book.forEachRow(matching: search, page: ListPage(limit: limit, offset: offset)) { row in
             let date = row.dateCreated.map(dates.format)
             if json {
-                let line = JSONLine(id: row.id.number, title: row.title, dateCreated: date, images: row.imageCount)
-                print(String(decoding: try encoder.encode(line), as: UTF8.self))
+                try printJSON(JSONLine(id: row.id.number, title: row.title, dateCreated: OrNull(value: date), images: row.imageCount),
+                              encoder: encoder)
             } else {
                 let images = row.imageCount == 0 ? "" : row.imageCount.counting("image")
                 print("\(row.id)\t\(date ?? "-")\t\(TerminalText.field(row.title))\t\(images)")
@@ -47,23 +46,10 @@ struct NotesListCommand: ParsableCommand {
     }
 }
 
-/// One line of `notes list --json`, encoded by one reused encoder (which escapes control
-/// characters); a note without a date has `"dateCreated": null`.
+/// One line of `notes list --json`; a note without a date has `"dateCreated": null`.
 private struct JSONLine: Encodable {
     let id: Int64
     let title: String
-    let dateCreated: String?
+    let dateCreated: OrNull<String>
     let images: Int
-
-    private enum CodingKeys: String, CodingKey {
-        case id, title, dateCreated, images
-    }
-
-    func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(title, forKey: .title)
-        try container.encode(dateCreated, forKey: .dateCreated)
-        try container.encode(images, forKey: .images)
-    }
 }

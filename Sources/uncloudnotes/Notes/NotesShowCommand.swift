@@ -25,7 +25,7 @@ struct NotesShowCommand: ParsableCommand {
         let date = snapshot.dateCreated.map { $0.formatted(.iso8601) }
         let images = snapshot.attachments.map(ImageSummary.init)
         if json {
-            try printJSON(Report(id: id, title: snapshot.title, body: snapshot.body, dateCreated: date, images: images))
+            try printJSON(Report(id: id, title: snapshot.title, body: snapshot.body, dateCreated: OrNull(value: date), images: images))
             return
         }
         print(TerminalText.field(snapshot.title))
@@ -43,21 +43,8 @@ private struct Report: Encodable {
     let id: Int64
     let title: String
     let body: String
-    let dateCreated: String?
+    let dateCreated: OrNull<String>
     let images: [ImageSummary]
-
-    private enum CodingKeys: String, CodingKey {
-        case id, title, body, dateCreated, images
-    }
-
-    func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(title, forKey: .title)
-        try container.encode(body, forKey: .body)
-        try container.encode(dateCreated, forKey: .dateCreated)
-        try container.encode(images, forKey: .images)
-    }
 }
 
 /// What `notes show` says about one image: size from the header, bytes, caption (in JSON, the
