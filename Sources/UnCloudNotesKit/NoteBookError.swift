@@ -1,8 +1,8 @@
 import ManagedStore
 
-/// A refused or failed note operation. Callers react to the case (the screens point at the title
-/// field on `.emptyTitle`, ask before replacing on `.noteHasItsImage`); the description is the
-/// one-line message for the user. Engine failures keep their cause.
+/// A refused or failed note operation. Callers react to the case (the screens ask before
+/// replacing on `.noteHasItsImage`, the command line points at `notes list` on `.noSuchNote`); the
+/// description is the one-line message for the user. Engine failures keep their cause.
 public enum NoteBookError: Error, CustomStringConvertible {
     case emptyTitle
     /// v1: notes have no images.
