@@ -98,6 +98,7 @@ final class ImageDimensions: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if data != image {
+            // As the app's policy does: an image whose header cannot be read gets 0 x 0.
             size = (try? NoteImage(storedData: image).pixelSize()) ?? (width: 0, height: 0)
             data = image
         }

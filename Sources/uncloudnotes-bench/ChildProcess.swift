@@ -12,8 +12,10 @@ enum ChildProcess {
 
     static func measure(_ arguments: [String]) throws -> Report {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("bench-child-\(UUID().uuidString)")
+        // Removing a temporary file is best effort.
         defer { try? FileManager.default.removeItem(at: output) }
         _ = try run(selfExecutable.path, arguments, standardOutput: output.path)
+        // A child that printed nothing (or not UTF-8) is reported by the decoding below.
         let printed = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
         func value(_ key: String) -> Substring? {
             printed.split(separator: "\n").first { $0.hasPrefix(key + "=") }?.dropFirst(key.count + 1)

@@ -43,6 +43,7 @@ enum ProcessCounters {
     static func peakMemory() -> Int64? { field("VmHWM", in: "/proc/self/status", separator: ":").map { $0 * 1024 } }
 
     private static func field(_ name: String, in file: String, separator: Character) -> Int64? {
+        // A /proc file that cannot be read leaves the figure out of the report.
         guard let text = try? String(contentsOfFile: file, encoding: .utf8),
               let line = text.split(separator: "\n").first(where: { $0.hasPrefix(name + String(separator)) }) else { return nil }
         return line.dropFirst(name.count + 1).split(whereSeparator: \.isWhitespace).first.flatMap { Int64($0) }
@@ -62,6 +63,7 @@ enum DiskSync {
 
     /// A copy of `source` at `destination`, synced with its folder before anything is timed on it.
     static func syncedCopy(of source: URL, at destination: URL) throws {
+        // There is usually no earlier copy to remove.
         try? FileManager.default.removeItem(at: destination)
         try FileManager.default.copyItem(at: source, to: destination)
         try sync(destination)

@@ -72,6 +72,7 @@ enum MigrationBenchmark {
 
     /// The physical floor of copying: `cp` of the store to a new file, then fsync of it and its folder.
     private static func copyFloor(_ source: URL, to destination: URL) throws -> Double {
+        // Removing the measured copy is best effort.
         defer { try? FileManager.default.removeItem(at: destination) }
         let start = DispatchTime.now()
         try ChildProcess.run("/bin/cp", ["--reflink=never", source.path, destination.path])
@@ -81,6 +82,7 @@ enum MigrationBenchmark {
 
     /// The floor of rewriting the store with SQLite: `VACUUM INTO` a new file, then its fsync.
     private static func vacuumFloor(_ source: URL, to destination: URL) throws -> Double {
+        // Removing the measured copy is best effort.
         defer { try? FileManager.default.removeItem(at: destination) }
         let start = DispatchTime.now()
         var configuration = Configuration()
@@ -97,6 +99,7 @@ enum MigrationBenchmark {
     private static func sameContents(_ engine: URL, _ baseline: URL, version: ManagedObjectModel) throws {
         func summary(_ url: URL) throws -> [Double] {
             let store = try PersistentStore.open(at: url, model: version, options: StoreOptions(isReadOnly: true, sqlLogger: nil))
+            // Closing a read-only store cannot lose anything.
             defer { try? store.close() }
             let context = ManagedObjectContext(store: store)
             let counts = try version.entities.map { Double(try context.count(FetchRequest(entityName: $0.name))) }
@@ -110,6 +113,7 @@ enum MigrationBenchmark {
         guard a == b else { throw BenchError("the engine's store (\(a)) and the baseline's (\(b)) differ at \(version.name)") }
     }
 
+    /// The size of a file, 0 when it does not exist (a -wal that was folded away).
     static func fileSize(_ url: URL) -> Int64 {
         ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber)?.int64Value ?? 0
     }

@@ -86,6 +86,7 @@ enum ReadPaths {
 
     private static func compareListOutputs(app: URL, script: URL, store: URL, scratch: URL) throws -> (rows: Int, match: Bool) {
         let appOutput = scratch.appendingPathComponent("list-app.txt"), pythonOutput = scratch.appendingPathComponent("list-python.txt")
+        // Removing the temporary outputs is best effort.
         defer { [appOutput, pythonOutput].forEach { try? FileManager.default.removeItem(at: $0) } }
         try ChildProcess.run(app.path, ["notes", "list", "--store", store.path], standardOutput: appOutput.path)
         try ChildProcess.run("/usr/bin/env", ["python3", script.path, store.path], standardOutput: pythonOutput.path)

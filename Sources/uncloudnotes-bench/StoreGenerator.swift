@@ -30,6 +30,7 @@ enum StoreGenerator {
     static func addImages(toV2StoreAt url: URL, kind: ImageKind) throws {
         let images = kind.samples
         let queue = try DatabaseQueue(path: url.path)
+        // Every write is committed before the close; closing cannot lose any.
         defer { try? queue.close() }
         try queue.write { db in
             let statement = try db.makeStatement(sql: "UPDATE ZNOTE SET ZIMAGE = ? WHERE Z_PK = ?")

@@ -37,6 +37,7 @@ struct StoreMasters {
 
     /// Removes every file made beside the masters (backups, lock files) after the run.
     func remove() {
+        // Best effort: the folder is temporary.
         try? FileManager.default.removeItem(at: folder)
     }
 
@@ -45,6 +46,7 @@ struct StoreMasters {
                                      mappingModels: try UnCloudNotesModel.loadMappingModels(for: model),
                                      policies: UnCloudNotesModel.migrationPolicies, options: StoreOptions(sqlLogger: nil))
         try migrator.migrateIfNeeded()
+        // A master needs no backup; there may be none to remove.
         try? FileManager.default.removeItem(at: migrator.backupURL(for: model.versions[version - 2]))
     }
 }

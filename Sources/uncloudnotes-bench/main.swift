@@ -49,6 +49,7 @@ struct Bench: ParsableCommand {
             guard let kinds = self.kinds, let readKind = kinds.first else { throw ValidationError("--images takes small, big or both, comma-separated") }
             let folder = URL(fileURLWithPath: work ?? FileManager.default.temporaryDirectory.appendingPathComponent("uncloudnotes-bench-\(UUID().uuidString.prefix(8))").path)
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            // Removing the temporary stores is best effort.
             defer { if work == nil { try? FileManager.default.removeItem(at: folder) } }
             var report = BenchReport(date: ISO8601DateFormatter().string(from: Date()), machine: Machine.description, runs: runs, note: note, sizes: [])
             for count in counts {
@@ -119,6 +120,7 @@ enum Machine {
         uname(&name)
         let system = withUnsafeBytes(of: &name.sysname) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         let release = withUnsafeBytes(of: &name.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        // The CPU name only labels the report; without /proc/cpuinfo it is left out.
         let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
             .split(separator: "\n").first { $0.hasPrefix("model name") }?
             .split(separator: ":").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "unknown CPU"

@@ -94,6 +94,7 @@ final class MigrationReporter {
     }
 
     private func emit(_ object: [String: Any]) {
+        // Only strings, numbers and arrays of them are passed, which JSONSerialization always encodes.
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return }
         print(String(decoding: data, as: UTF8.self))
         fflush(nil)

@@ -21,6 +21,7 @@ public struct ExternalStorageReport: Codable, Sendable, Equatable {
         let names = external.fileNames()
         files = names.count
         bytes = names.reduce(0) { total, name in
+            // A file removed while the folder is listed counts as empty: the count is a report, not a check.
             let size = (try? FileManager.default.attributesOfItem(atPath: external.file(named: name).path))?[.size] as? NSNumber
             return total + (size?.int64Value ?? 0)
         }

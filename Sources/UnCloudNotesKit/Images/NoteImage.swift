@@ -38,12 +38,14 @@ public struct NoteImage: Equatable, Sendable {
     /// Width and height in pixels, from the image header only (never decoded): parsed in
     /// Swift for the accepted formats, asked of gdk-pixbuf's loader for others a store may hold.
     public func pixelSize() throws -> (width: Int, height: Int) {
+        // A format the Swift reader does not know is gdk-pixbuf's to answer, with its error.
         if let header = try? ImageHeader(data) { return (header.width, header.height) }
         let header = try PixbufLoader.header(of: data)
         return (header.width, header.height)
     }
 
-    /// The format's short name ("png", "jpeg", …), from the header.
+    /// The format's short name ("png", "jpeg", …), from the header; nil when neither reader
+    /// knows it (shown as an unknown format, never an error).
     public var formatName: String? {
         (try? ImageHeader(data))?.format.rawValue ?? (try? PixbufLoader.header(of: data))?.format
     }
