@@ -67,4 +67,16 @@ struct HostileModelFileTests {
         #expect(error.entity == "Person" && error.property == "address")
         #expect(error.reason.contains("composite attributes"))
     }
+
+    @Test("an Xcode 3 binary-format model is named as such, with an elements file or a binary contents file",
+          arguments: ["elements", "contents"])
+    func binaryFormatModel(file: String) throws {
+        let folder = try TemporaryFolder()
+        let version = folder.url.appendingPathComponent("Old.xcdatamodel")
+        try FileManager.default.createDirectory(at: version, withIntermediateDirectories: true)
+        try Data("bplist00\u{0}\u{1}".utf8).write(to: version.appendingPathComponent(file))
+        let error = try #require(throws: ModelError.self) { try ModelFileReader.read(at: version) }
+        #expect(error.file == version.path)
+        #expect(error.reason.hasPrefix("an old binary-format model (Xcode 3) is not read"))
+    }
 }

@@ -48,6 +48,7 @@ public enum ModelFileReader {
     public static func readVersion(at url: URL) throws -> ManagedObjectModel {
         try requireDirectory(url)
         let contents = url.appendingPathComponent("contents")
+        try refuseBinaryFormat(url, contents: contents)
         let tree = try XMLTreeReader.read(contentsOf: contents, displayName: contents.path)
         return try ModelXMLDecoder(fileName: contents.path)
             .decodeModel(tree, versionName: url.deletingPathExtension().lastPathComponent)
@@ -71,6 +72,18 @@ public enum ModelFileReader {
             throw ModelError(file: file.path, reason: "no _XCCurrentVersionName key")
         }
         return (folder as NSString).deletingPathExtension
+    }
+
+    /// Models saved by Xcode 3 keep their entities in a binary archive (`elements`, no `contents`),
+    /// which this reader does not decode: named as such, rather than as a missing or broken file.
+    private static func refuseBinaryFormat(_ url: URL, contents: URL) throws {
+        let elements = url.appendingPathComponent("elements")
+        let contentsIsBinary = FileHandle(forReadingAtPath: contents.path)
+            .map { handle in defer { try? handle.close() }; return handle.readData(ofLength: 6) == Data("bplist".utf8) } ?? false
+        guard contentsIsBinary || (!FileManager.default.fileExists(atPath: contents.path)
+                                   && FileManager.default.fileExists(atPath: elements.path)) else { return }
+        throw ModelError(file: url.path, reason: "an old binary-format model (Xcode 3) is not read: open it in a "
+                             + "current Xcode, which saves it as XML, or pass the compiled .mom or .momd")
     }
 
     private static func requireDirectory(_ url: URL) throws {
