@@ -147,7 +147,11 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
                 try? db.execute(sql: "DETACH DATABASE src")
                 try db.execute(sql: "ATTACH DATABASE ? AS src", arguments: [url.path])
             }
-            for index in mappingModel.entityMappings.indices {
+            for (index, mapping) in mappingModel.entityMappings.enumerated() {
+                let computed = try (policies[index] as? SetBasedMigrationPolicy)?.computedValues(for: mapping) ?? [:]
+                for value in computed.values {
+                    db.add(function: value.function.databaseFunction(argumentCount: value.arguments.count))
+                }
                 try db.execute(sql: "CREATE TEMP TABLE \(Self.association(index)) (spk INTEGER NOT NULL, sent INTEGER NOT NULL, dpk INTEGER NOT NULL, dent INTEGER NOT NULL)")
                 try db.execute(sql: "CREATE INDEX temp.\(Self.association(index))_S ON \(Self.association(index)) (spk, sent)")
                 try db.execute(sql: "CREATE INDEX temp.\(Self.association(index))_D ON \(Self.association(index)) (dpk)")
@@ -202,8 +206,9 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
     private func createDestinationInstances(_ index: Int) throws {
         let mapping = mappingModel.entityMappings[index]
         guard mapping.destinationEntityName != nil, let selection = try sourceSelection(index) else { return }
-        if mapping.policyClassName == nil, selection.residual == nil,
-           let statement = SetBasedMigration(manager: self).instanceCreation(index) {
+        let computing = policies[index] as? SetBasedMigrationPolicy
+        if mapping.policyClassName == nil || computing != nil, selection.residual == nil,
+           let statement = SetBasedMigration(manager: self).instanceCreation(index, computed: try computing?.computedValues(for: mapping) ?? [:]) {
             try SetBasedMigration(manager: self).createInstances(index, selection: selection, statement: statement) { [self] count in
                 try advance(by: count, .creatingObjects, mapping.name)
             }

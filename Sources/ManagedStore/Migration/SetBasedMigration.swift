@@ -20,7 +20,9 @@ struct SetBasedMigration {
         var sourceTable: String
     }
 
-    func instanceCreation(_ index: Int) -> InstanceStatement? {
+    /// `computed` are a `SetBasedMigrationPolicy`'s values, which take precedence over the
+    /// mapping's expressions; nil when an argument needs per-object evaluation too.
+    func instanceCreation(_ index: Int, computed: [String: ComputedValue]) -> InstanceStatement? {
         let mapping = manager.mappingModel.entityMappings[index]
         guard let sourceName = mapping.sourceEntityName, let sourceEntity = source.entity(named: sourceName),
               let destinationName = mapping.destinationEntityName, let target = destination.entity(named: destinationName)
@@ -32,7 +34,12 @@ struct SetBasedMigration {
         for attribute in manager.destinationModel.allAttributes(of: destinationName) where !attribute.isTransient {
             guard let column = target.attributeColumns[attribute.name] else { continue }
             statement.columns.append(column.name)
-            if let expression = expressions[attribute.name] ?? nil {
+            if let value = computed[attribute.name] {
+                let fragments = value.arguments.compactMap { compiler.valueSQL($0)?.fragment }
+                guard fragments.count == value.arguments.count else { return nil }
+                statement.values.append("\(value.function.name)(\(fragments.map(\.sql).joined(separator: ", ")))")
+                statement.arguments += fragments.flatMap(\.arguments)
+            } else if let expression = expressions[attribute.name] ?? nil {
                 guard let (fragment, type) = compiler.valueSQL(expression) else { return nil }
                 if let type, ColumnType(type) != ColumnType(attribute.type) { return nil }
                 statement.values.append(fragment.sql)
