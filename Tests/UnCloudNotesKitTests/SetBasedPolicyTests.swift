@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 import UnCloudNotesKit
 
-@Suite("The v3 -> v4 policy as SQL functions")
+@Suite("The app's mappings as SQL: the v3 -> v4 policy's functions, rows written once")
 struct SetBasedPolicyTests {
     let mappings = try! UnCloudNotesModel.loadMappingModels(for: AppStores.model)
 
@@ -66,6 +66,25 @@ struct SetBasedPolicyTests {
         let store = try migrate(url, mapping: mapping, policies: counting, into: TemporaryFolder())
         #expect(CountingSetBasedPolicy.perObjectCalls.value == 0)
         #expect(store.contains { $0.contains("ZWIDTH:300.0") && $0.contains("ZHEIGHT:2.0") })
+    }
+
+    @Test("v2 -> v3 and v3 -> v4 write each row once: foreign keys are set when rows are inserted, never by an UPDATE", arguments: [2, 3])
+    func rowsWrittenOnce(from version: Int) throws {
+        let folder = try TemporaryFolder()
+        let url = try version == 3 ? v3Store(in: folder) : AppStores.make(version: 2, in: folder)
+        let statements = LogCollector()
+        let destination = folder.url.appendingPathComponent("next.sqlite")
+        let mapping = try #require(MappingModel.find(in: mappings, from: AppStores.version(version), to: AppStores.version(version + 1)))
+        try MigrationManager.migrateStore(from: url, sourceModel: AppStores.version(version), to: destination,
+                                          destinationModel: AppStores.version(version + 1), mappingModel: mapping,
+                                          policies: UnCloudNotesModel.migrationPolicies, options: StoreOptions(sqlLogger: statements.logger))
+        let updates = statements.messages.filter { $0.range(of: "^\\s*UPDATE (main\\.)?Z(?!_PRIMARYKEY)", options: .regularExpression) != nil }
+        #expect(updates.isEmpty, "\(updates)")
+        #expect(statements.messages.contains { $0.contains("INSERT INTO main.ZATTACHMENT") && $0.contains("LEFT JOIN temp.MS_LINK") })
+        let attachments = try PersistentStore.open(at: destination, model: AppStores.version(version + 1)).database.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ZATTACHMENT a JOIN ZNOTE n ON n.Z_PK = a.ZNOTE")
+        }
+        #expect(attachments == (version == 2 ? 3 : 4 + Self.images.count))
     }
 
     @Test("the functions: sizes from headers (0 when unreadable), captions by grapheme cluster")

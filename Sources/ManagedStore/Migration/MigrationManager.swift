@@ -110,15 +110,29 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
         let sourceCounts = try mappings.indices.map(countSourceInstances)
         workTotal = max(1, 2 * sourceCounts.reduce(0, +) + 1)
 
+        let plans = try mappings.indices.map(instancePlan)
+        // When every mapping runs as SQL, all are numbered first, so each row is inserted whole,
+        // its foreign keys included, and stage 2 has only join tables left to fill.
+        var links: [[InsertLink]]?
+        let numbered = plans.allSatisfy(\.isSetBased) && policies.allSatisfy(\.createsRelationshipsFromMappingExpressions)
+        if numbered {
+            let setBased = SetBasedMigration(manager: self)
+            for (index, plan) in plans.enumerated() {
+                if case .setBased(let selection, let statement) = plan {
+                    try setBased.numberInstances(index, selection: selection, destination: statement.destination)
+                }
+            }
+            links = try setBased.makeInsertLinks()
+        }
         for (index, mapping) in mappings.enumerated() {
             currentEntityMapping = mapping
             try policies[index].beginEntityMapping(mapping, manager: self)
-            try createDestinationInstances(index)
+            try createDestinationInstances(index, plans[index], numbered: numbered, links: links?[index] ?? [])
             try policies[index].endInstanceCreation(for: mapping, manager: self)
         }
         for (index, mapping) in mappings.enumerated() {
             currentEntityMapping = mapping
-            try createRelationships(index)
+            try createRelationships(index, onlyJoinTables: links != nil)
             try policies[index].endRelationshipCreation(for: mapping, manager: self)
         }
         currentEntityMapping = nil
@@ -164,6 +178,9 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
             for index in mappingModel.entityMappings.indices {
                 try db.execute(sql: "DROP TABLE IF EXISTS temp.\(Self.association(index))")
             }
+            for table in try String.fetchAll(db, sql: "SELECT name FROM temp.sqlite_master WHERE type = 'table' AND name LIKE 'MS\\_LINK\\_%' ESCAPE '\\'") {
+                try db.execute(sql: "DROP TABLE temp.\(table)")
+            }
             try db.execute(sql: "DETACH DATABASE src")
         }
     }
@@ -203,25 +220,51 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
 
     // MARK: Stage 1
 
-    private func createDestinationInstances(_ index: Int) throws {
+    /// How stage 1 makes a mapping's destination objects.
+    enum InstancePlan {
+        /// No source or no destination entity: nothing to make.
+        case nothing
+        case setBased(SourceSelection, SetBasedMigration.InstanceStatement)
+        case perObject(SourceSelection)
+
+        var isSetBased: Bool {
+            if case .perObject = self { false } else { true }
+        }
+    }
+
+    /// Set-based when the mapping has no policy or a `SetBasedMigrationPolicy`, and SQL can
+    /// express its filter and every value.
+    private func instancePlan(_ index: Int) throws -> InstancePlan {
         let mapping = mappingModel.entityMappings[index]
-        guard mapping.destinationEntityName != nil, let selection = try sourceSelection(index) else { return }
+        guard mapping.destinationEntityName != nil, let selection = try sourceSelection(index) else { return .nothing }
         let computing = policies[index] as? SetBasedMigrationPolicy
-        if mapping.policyClassName == nil || computing != nil, selection.residual == nil,
-           let statement = SetBasedMigration(manager: self).instanceCreation(index, computed: try computing?.computedValues(for: mapping) ?? [:]) {
-            try SetBasedMigration(manager: self).createInstances(index, selection: selection, statement: statement) { [self] count in
+        guard mapping.policyClassName == nil || computing != nil, selection.residual == nil,
+              let statement = SetBasedMigration(manager: self).instanceCreation(index, computed: try computing?.computedValues(for: mapping) ?? [:])
+        else { return .perObject(selection) }
+        return .setBased(selection, statement)
+    }
+
+    private func createDestinationInstances(_ index: Int, _ plan: InstancePlan, numbered: Bool, links: [InsertLink]) throws {
+        let mapping = mappingModel.entityMappings[index]
+        switch plan {
+        case .nothing:
+            return
+        case .setBased(let selection, let statement):
+            let setBased = SetBasedMigration(manager: self)
+            if !numbered { try setBased.numberInstances(index, selection: selection, destination: statement.destination) }
+            try setBased.insertInstances(index, statement: statement, links: links) { [self] count in
                 try advance(by: count, .creatingObjects, mapping.name)
             }
-            return
-        }
-        let evaluator = ExpressionEvaluator()
-        try forEachSourceBatch(selection) { sources in
-            for source in sources {
-                if let residual = selection.residual, try !evaluator.evaluate(residual, on: .object(source)) { continue }
-                try policies[index].createDestinationInstances(forSource: source, in: mapping, manager: self)
+        case .perObject(let selection):
+            let evaluator = ExpressionEvaluator()
+            try forEachSourceBatch(selection) { sources in
+                for source in sources {
+                    if let residual = selection.residual, try !evaluator.evaluate(residual, on: .object(source)) { continue }
+                    try policies[index].createDestinationInstances(forSource: source, in: mapping, manager: self)
+                }
+                try flushDestination()
+                try advance(by: sources.count, .creatingObjects, mapping.name)
             }
-            try flushDestination()
-            try advance(by: sources.count, .creatingObjects, mapping.name)
         }
     }
 
@@ -265,16 +308,22 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
 
     // MARK: Stage 2
 
-    private func createRelationships(_ index: Int) throws {
+    /// `onlyJoinTables`: the foreign keys were computed when the rows were inserted.
+    private func createRelationships(_ index: Int, onlyJoinTables: Bool) throws {
         let mapping = mappingModel.entityMappings[index]
-        guard mapping.destinationEntityName != nil else { return }
+        guard let destinationName = mapping.destinationEntityName else { return }
         let created = try destinationStore.database.read { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM temp.\(Self.association(index))") ?? 0
         }
         var perObject = mapping.relationshipMappings
+        if onlyJoinTables, let entity = destinationStore.schema.entity(named: destinationName) {
+            perObject = perObject.filter {
+                if case .joinTable? = entity.toManyStorage[$0.name] { true } else { false }
+            }
+        }
         if policies[index].createsRelationshipsFromMappingExpressions {
             let setBased = SetBasedMigration(manager: self)
-            perObject = try mapping.relationshipMappings.filter { try !setBased.linkRelationship($0, of: index) }
+            perObject = try perObject.filter { try !setBased.linkRelationship($0, of: index) }
             if perObject.isEmpty {
                 try advance(by: created, .creatingRelationships, mapping.name)
                 return
