@@ -2,8 +2,9 @@ import Foundation
 import GRDB
 
 /// Migrates a store with a mapping model, in Core Data's three stages: create the destination
-/// objects (attributes), recreate the relationships, validate. The destination is a new file;
-/// the source is only read, so a failure leaves it exactly as it was (and the new file is removed).
+/// objects (attributes), recreate the relationships, validate. The destination is a new file,
+/// written as scratch (no journal, no syncs: the caller syncs it); the source is only read, so a
+/// failure leaves it exactly as it was (and the new file is removed).
 ///
 /// Entity mappings that SQL can express (plain `$source` key paths, constants, the
 /// `destinationInstances…` function over a key path, SQL-able filters) run set-based, as
@@ -56,11 +57,12 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
             let destination = try PersistentStore.create(at: destinationURL, model: destinationModel,
                                                          storeUUID: sourceStore.metadata.storeUUID, options: options)
             destinationStore = destination
+            try useAsScratch(destination, sizedFor: sourceURL)
             let manager = MigrationManager(mappingModel: mappingModel, sourceStore: sourceStore, destinationStore: destination,
                                            policies: resolved, progress: progress, cancellation: cancellation)
             try manager.run(sourceURL: sourceURL)
             try destination.database.writeWithoutTransaction { db in
-                _ = try Row.fetchAll(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+                _ = try Row.fetchAll(db, sql: "PRAGMA journal_mode = \(options.journalMode.rawValue)")
             }
             try destination.close()
             try sourceStore.close()
@@ -73,6 +75,22 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
             throw MigrationError("the migration from \(sourceModel.name) to \(destinationModel.name) failed: \(error)")
         }
     }
+
+    /// The new file is scratch until the migration is complete (a failure removes it), so it is
+    /// written without a journal or syncs, every byte once, with a page cache sized for the work.
+    /// The caller syncs it once before relying on it; it leaves in the store's journal mode.
+    private static func useAsScratch(_ store: PersistentStore, sizedFor sourceURL: URL) throws {
+        let sourceBytes = (try? FileManager.default.attributesOfItem(atPath: sourceURL.path)[.size] as? Int) ?? 0
+        let cacheKiB = min(max(sourceBytes / 1024, 2048), scratchCacheLimitKiB)
+        try store.database.writeWithoutTransaction { db in
+            _ = try Row.fetchAll(db, sql: "PRAGMA journal_mode = OFF")
+            try db.execute(sql: "PRAGMA synchronous = OFF")
+            try db.execute(sql: "PRAGMA cache_size = -\(cacheKiB)")
+        }
+    }
+
+    /// The largest page cache of a new file: memory stays flat however big the store.
+    static let scratchCacheLimitKiB = 16 * 1024
 
     private init(mappingModel: MappingModel, sourceStore: PersistentStore, destinationStore: PersistentStore,
                  policies: [EntityMigrationPolicy], progress: ((MigrationProgress) -> Void)?, cancellation: MigrationCancellation?) {

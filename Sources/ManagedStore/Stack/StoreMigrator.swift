@@ -8,9 +8,11 @@ import Foundation
 ///   the way. A refused migration creates nothing but the lock file.
 /// - The store's real path is used (a symbolic link is followed and stays a link); the lock
 ///   (`StoreLock`), the backup and the working files live beside the real file, so aliases share them.
-/// - The whole chain runs on a working copy (`MigrationFiles`); the store is only read until the
-///   end, when a fresh backup and then the migrated copy are renamed into place, synced. Failed,
-///   cancelled or killed at any moment, the store is left byte for byte as it was.
+/// - Copying steps read the store and write the new file as scratch (`MigrationFiles`); the store
+///   is only read until the end, when it becomes the backup (a hard link) and the new file, synced
+///   once, is renamed into place. A plan of one in-place step changes the store itself, in one
+///   transaction, after a real backup. Failed, cancelled or killed at any moment, the store is
+///   left as it was, or is the complete new version.
 /// - The files a run creates are recorded by name in the lock file first; the next run removes
 ///   exactly those after an interruption.
 /// - The migrated store keeps the original's permissions and owner; backups are 0600.
@@ -172,26 +174,43 @@ public final class StoreMigrator {
 
     private func run(_ plan: MigrationPlan, files: MigrationFiles, owner: FileOwnership,
                      observer: @escaping (MigrationEvent) -> Void, cancellation: MigrationCancellation?) throws {
-        try files.makeWorkingCopy()
-        try files.writePartialBackup()
-        owner.applyOwner(to: files.partialBackup)
+        // The store's own -wal is folded into its main file first: the backup and every read
+        // then see one complete file (a checkpoint changes no content).
+        try MigrationFiles.fold(files.store)
+        if plan.steps.count == 1, case .inPlace = plan.steps[0].kind {
+            // One transaction in the store itself, after a real backup: the store is then the old
+            // version or the new one, and nothing of its size is copied but the backup.
+            try files.writeBackup(linking: false)
+            owner.applyOwner(to: files.backup)
+            observer(.backupCreated(path: files.backup.path))
+            try run(plan.steps[0], index: 0, of: 1, on: files.store, files: files, observer: observer, cancellation: cancellation)
+            return
+        }
+        var current = files.store
         for (index, step) in plan.steps.enumerated() {
-            try run(step, index: index, of: plan.steps.count, files: files, observer: observer, cancellation: cancellation)
+            if case .inPlace = step.kind, current == files.store {
+                try files.makeWorkingCopy()
+                current = files.working
+            }
+            try run(step, index: index, of: plan.steps.count, on: current, files: files, observer: observer, cancellation: cancellation)
+            if case .inPlace = step.kind { continue }
+            current = files.working
         }
         if cancellation?.isCancelled == true { throw MigrationError.cancelled }
         try MigrationFiles.fold(files.working)
         try owner.apply(to: files.working)
         try DurableFiles.sync(files.working)
-        // The store's own -wal must not outlive its main file: fold it before the rename.
-        try MigrationFiles.fold(files.store)
-        try DurableFiles.rename(files.partialBackup, to: files.backup)
+        // The store was only read: it becomes the backup, through a hard link.
+        if !(try files.writeBackup(linking: true)) { owner.applyOwner(to: files.backup) }
         observer(.backupCreated(path: files.backup.path))
         try DurableFiles.rename(files.working, to: files.store)
     }
 
     // MARK: Steps
 
-    private func run(_ step: MigrationStep, index: Int, of count: Int, files: MigrationFiles,
+    /// Runs one step on `store` (the store itself, or the working copy): an in-place step changes
+    /// it, a copying step writes the new working copy from it.
+    private func run(_ step: MigrationStep, index: Int, of count: Int, on store: URL, files: MigrationFiles,
                      observer: @escaping (MigrationEvent) -> Void, cancellation: MigrationCancellation?) throws {
         observer(.stepStarted(index: index, step: step))
         observer(.message("Source model entity hashes: " + describe(step.source)))
@@ -205,28 +224,29 @@ public final class StoreMigrator {
             observer(.message("Inferred mapping (in place): " + inferred.changes.joined(separator: "; ")))
             progress(0, nil)
             if cancellation?.isCancelled == true { throw MigrationError.cancelled }
-            guard try InPlaceMigration.migrate(storeAt: files.working, from: step.source, to: step.destination,
+            guard try InPlaceMigration.migrate(storeAt: store, from: step.source, to: step.destination,
                                                inferred: inferred, options: options) else {
                 throw MigrationError("the in-place migration declined a step it had planned")
             }
         case .inferredCopy(let inferred, let reason):
             observer(.message("Inferred mapping (copied\(reason.map { ": \($0)" } ?? "")): " + inferred.changes.joined(separator: "; ")))
             progress(0, nil)
-            try copy(step, mapping: inferred.mappingModel, files: files, progress: progress, cancellation: cancellation)
+            try copy(step, from: store, mapping: inferred.mappingModel, files: files, progress: progress, cancellation: cancellation)
         case .mappingModel(let mapping):
             observer(.message("Mapping model: \(mapping.name) (\(mapping.entityMappings.map(\.name).joined(separator: ", ")))"))
             progress(0, nil)
-            try copy(step, mapping: mapping, files: files, progress: progress, cancellation: cancellation)
+            try copy(step, from: store, mapping: mapping, files: files, progress: progress, cancellation: cancellation)
         }
         progress(1, nil)
         observer(.message("Migration Completed Successfully"))
         observer(.stepFinished(index: index))
     }
 
-    /// Migrates the working copy into a new file, which then becomes the working copy.
-    private func copy(_ step: MigrationStep, mapping: MappingModel, files: MigrationFiles,
+    /// Migrates `source` (the store, only read, or the working copy) into a new file, which then
+    /// becomes the working copy.
+    private func copy(_ step: MigrationStep, from source: URL, mapping: MappingModel, files: MigrationFiles,
                       progress: @escaping (Double, String?) -> Void, cancellation: MigrationCancellation?) throws {
-        try MigrationManager.migrateStore(from: files.working, sourceModel: step.source, to: files.nextWorking,
+        try MigrationManager.migrateStore(from: source, sourceModel: step.source, to: files.nextWorking,
                                           destinationModel: step.destination, mappingModel: mapping, policies: policies,
                                           options: options, progress: { progress($0.fraction, $0.entityMappingName) },
                                           cancellation: cancellation)

@@ -40,6 +40,9 @@ public final class AttachmentToImageAttachmentMigrationPolicyV3toV4: EntityMigra
         guard !mapping.attributeMappings.isEmpty else {
             throw MigrationError("\(mapping.name) has no attribute mappings: the policy needs them to copy the attachment")
         }
+        if let missing = mapping.attributeMappings.first(where: { $0.valueExpression == nil }) {
+            throw MigrationError("\(mapping.name).\(missing.name) has no value expression")
+        }
     }
 
     /// Width and height from the image the mapping gives the attachment, the caption from its note's body.
