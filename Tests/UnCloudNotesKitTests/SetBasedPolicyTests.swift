@@ -78,13 +78,29 @@ struct SetBasedPolicyTests {
         try MigrationManager.migrateStore(from: url, sourceModel: AppStores.version(version), to: destination,
                                           destinationModel: AppStores.version(version + 1), mappingModel: mapping,
                                           policies: UnCloudNotesModel.migrationPolicies, options: StoreOptions(sqlLogger: statements.logger))
-        let updates = statements.messages.filter { $0.range(of: "^\\s*UPDATE (main\\.)?Z(?!_PRIMARYKEY)", options: .regularExpression) != nil }
+        let updates = statements.messages.filter { $0.range(of: "^sql:\\s*UPDATE\\s+(main\\.)?Z(?!_PRIMARYKEY)", options: .regularExpression) != nil }
         #expect(updates.isEmpty, "\(updates)")
+        #expect(statements.messages.contains { $0.hasPrefix("sql: UPDATE Z_PRIMARYKEY") }, "the statements are logged as the filter expects")
         #expect(statements.messages.contains { $0.contains("INSERT INTO main.ZATTACHMENT") && $0.contains("LEFT JOIN temp.MS_LINK") })
         let attachments = try PersistentStore.open(at: destination, model: AppStores.version(version + 1)).database.read { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ZATTACHMENT a JOIN ZNOTE n ON n.Z_PK = a.ZNOTE")
         }
         #expect(attachments == (version == 2 ? 3 : 4 + Self.images.count))
+    }
+
+    @Test("validation reads each table of the new store once")
+    func validationScansEachTableOnce() throws {
+        let folder = try TemporaryFolder()
+        let url = try v3Store(in: folder)
+        let statements = LogCollector()
+        let validationStart = LockedCounter()
+        try MigrationManager.migrateStore(from: url, sourceModel: AppStores.version(3), to: folder.url.appendingPathComponent("v4.sqlite"),
+                                          destinationModel: AppStores.version(4), mappingModel: mapping,
+                                          policies: UnCloudNotesModel.migrationPolicies, options: StoreOptions(sqlLogger: statements.logger),
+                                          progress: { if $0.stage == .validating, validationStart.value == 0 { validationStart.set(statements.messages.count) } })
+        let reads = statements.messages.dropFirst(validationStart.value)
+            .filter { $0.hasPrefix("sql: SELECT") && !$0.contains("sqlite_master") }
+        #expect(reads.count == 2, "\(reads)")  // ZNOTE and ZATTACHMENT
     }
 
     @Test("the functions: sizes from headers (0 when unreadable), captions by grapheme cluster")
@@ -141,5 +157,6 @@ final class LockedCounter: @unchecked Sendable {
     private var count = 0
 
     func increment() { lock.withLock { count += 1 } }
+    func set(_ value: Int) { lock.withLock { count = value } }
     var value: Int { lock.withLock { count } }
 }
