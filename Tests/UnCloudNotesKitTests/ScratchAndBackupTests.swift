@@ -17,6 +17,13 @@ struct ScratchAndBackupTests {
         try #require((try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? NSNumber)?.intValue)
     }
 
+    /// A fixture store of `version` with the given mode, its bytes and its inode.
+    private func store(_ version: String, mode: Int, in folder: TemporaryFolder) throws -> (url: URL, bytes: Data, inode: Int) {
+        let url = try ProjectFixtures.copyStore(version, into: folder)
+        try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: url.path)
+        return (url, try Data(contentsOf: url), try inode(url))
+    }
+
     /// Migrates the store to the current version, noting the backup and the files beside the
     /// store at each progress event of a copying step.
     private func migrate(_ url: URL) throws -> (backup: URL, filesWhileCopying: Set<String>) {
@@ -39,10 +46,7 @@ struct ScratchAndBackupTests {
     @Test("v2 -> v4: the store is only read and becomes the backup (a hard link); the new file has no journal while written")
     func storeBecomesTheBackup() throws {
         let folder = try TemporaryFolder()
-        let url = try ProjectFixtures.copyStore("v2", into: folder)
-        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
-        let before = try Data(contentsOf: url)
-        let original = try inode(url)
+        let (url, before, original) = try store("v2", mode: 0o600, in: folder)
         let (backup, seen) = try migrate(url)
         #expect(try inode(backup) == original)
         #expect(try Data(contentsOf: backup) == before)
@@ -56,10 +60,7 @@ struct ScratchAndBackupTests {
     @Test("a store that is not 0600 is backed up as a private copy, never a link sharing its mode")
     func sharedModeStoreIsCopied() throws {
         let folder = try TemporaryFolder()
-        let url = try ProjectFixtures.copyStore("v2", into: folder)
-        try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: url.path)
-        let before = try Data(contentsOf: url)
-        let original = try inode(url)
+        let (url, before, original) = try store("v2", mode: 0o640, in: folder)
         let (backup, _) = try migrate(url)
         #expect(try inode(backup) != original)
         #expect(try Data(contentsOf: backup) == before)
@@ -69,10 +70,7 @@ struct ScratchAndBackupTests {
     @Test("v1 -> v2 alone changes the store itself in one transaction, after a real backup; no working copy")
     func inPlaceStepChangesTheStore() throws {
         let folder = try TemporaryFolder()
-        let url = try ProjectFixtures.copyStore("v1", into: folder)
-        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
-        let before = try Data(contentsOf: url)
-        let original = try inode(url)
+        let (url, before, original) = try store("v1", mode: 0o600, in: folder)
         var backup: URL?
         var workingCopyMade = false
         let stack = try UnCloudNotesStack(storeURL: url, versionName: "v2")

@@ -120,20 +120,15 @@ struct SetBasedPolicyTests {
 final class ObjectByObjectV3toV4Policy: EntityMigrationPolicy {
     override func createDestinationInstances(forSource source: ManagedObject, in mapping: EntityMapping,
                                              manager: MigrationManager) throws {
-        guard let entityName = mapping.destinationEntityName else { return }
-        let attachment = try manager.insertDestinationObject(entityName: entityName)
-        for attributeMapping in mapping.attributeMappings {
-            guard let expression = attributeMapping.valueExpression else { continue }
-            try manager.setAttribute(manager.evaluate(expression, source: source, mapping: mapping, policy: self),
-                                     forKey: attributeMapping.name, of: attachment)
-        }
+        try super.createDestinationInstances(forSource: source, in: mapping, manager: manager)
+        guard let attachment = try manager.destinationInstances(forEntityMappingNamed: mapping.name, sourceInstances: [source]).first
+        else { throw MigrationError("no attachment was made from \(source.objectID)") }
         if case .data(let bytes)? = attachment.value(forKey: "image"), let size = try? NoteImage(storedData: bytes).pixelSize() {
             attachment.setValue(.double(Double(size.width)), forKey: "width")
             attachment.setValue(.double(Double(size.height)), forKey: "height")
         }
         let body: String = if case .string(let text)? = source.object(forKey: "note")?.value(forKey: "body") { text } else { "" }
         attachment.setValue(.string(String(body.prefix(80))), forKey: "caption")
-        manager.associate(source: source, destination: attachment, mapping: mapping)
     }
 }
 
