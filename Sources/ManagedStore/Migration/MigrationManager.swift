@@ -45,6 +45,17 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
                                     progress: ((MigrationProgress) -> Void)? = nil,
                                     cancellation: MigrationCancellation? = nil) throws {
         let resolved = try mappingModel.entityMappings.map { try policies.makePolicy(named: $0.policyClassName, for: $0.name) }
+        try migrateStore(from: sourceURL, sourceModel: sourceModel, to: destinationURL, destinationModel: destinationModel,
+                         mappingModel: mappingModel, resolvedPolicies: resolved, options: options, progress: progress,
+                         cancellation: cancellation)
+    }
+
+    /// The same, with the policy of each entity mapping given (a composed chain's, say).
+    static func migrateStore(from sourceURL: URL, sourceModel: ManagedObjectModel,
+                             to destinationURL: URL, destinationModel: ManagedObjectModel,
+                             mappingModel: MappingModel, resolvedPolicies resolved: [EntityMigrationPolicy],
+                             options: StoreOptions, progress: ((MigrationProgress) -> Void)?,
+                             cancellation: MigrationCancellation?) throws {
         try checkEntities(of: mappingModel, source: sourceModel, destination: destinationModel)
         guard !FileManager.default.fileExists(atPath: destinationURL.path) else {
             throw MigrationError("\(destinationURL.path): a file is already there; the migration writes a new store")

@@ -177,24 +177,24 @@ public final class StoreMigrator {
         // The store's own -wal is folded into its main file first: the backup and every read
         // then see one complete file (a checkpoint changes no content).
         try MigrationFiles.fold(files.store)
-        if plan.steps.count == 1, case .inPlace = plan.steps[0].kind {
+        let passes = try MigrationPass.passes(of: plan, registry: policies)
+        if passes.count == 1, passes[0].isInPlace {
             // One transaction in the store itself, after a real backup: the store is then the old
             // version or the new one, and nothing of its size is copied but the backup.
             try files.writeBackup(linking: false)
             owner.applyOwner(to: files.backup)
             observer(.backupCreated(path: files.backup.path))
-            try run(plan.steps[0], index: 0, of: 1, on: files.store, files: files, observer: observer, cancellation: cancellation)
+            try run(passes[0], of: plan, on: files.store, files: files, observer: observer, cancellation: cancellation)
             return
         }
         var current = files.store
-        for (index, step) in plan.steps.enumerated() {
-            if case .inPlace = step.kind, current == files.store {
+        for pass in passes {
+            if pass.isInPlace, current == files.store {
                 try files.makeWorkingCopy()
                 current = files.working
             }
-            try run(step, index: index, of: plan.steps.count, on: current, files: files, observer: observer, cancellation: cancellation)
-            if case .inPlace = step.kind { continue }
-            current = files.working
+            try run(pass, of: plan, on: current, files: files, observer: observer, cancellation: cancellation)
+            if !pass.isInPlace { current = files.working }
         }
         if cancellation?.isCancelled == true { throw MigrationError.cancelled }
         try MigrationFiles.fold(files.working)
@@ -208,49 +208,57 @@ public final class StoreMigrator {
 
     // MARK: Steps
 
-    /// Runs one step on `store` (the store itself, or the working copy): an in-place step changes
-    /// it, a copying step writes the new working copy from it.
-    private func run(_ step: MigrationStep, index: Int, of count: Int, on store: URL, files: MigrationFiles,
+    /// Runs one pass on `store` (the store itself, or the working copy): an in-place step changes
+    /// it, a copying pass writes the new working copy from it. Each step of the pass is announced
+    /// and finished as the chapter's app printed it.
+    private func run(_ pass: MigrationPass, of plan: MigrationPlan, on store: URL, files: MigrationFiles,
                      observer: @escaping (MigrationEvent) -> Void, cancellation: MigrationCancellation?) throws {
+        let count = Double(plan.steps.count)
+        for index in pass.steps { announce(plan.steps[index], index: index, observer: observer) }
+        let progress = { (fraction: Double, detail: String?) in
+            let position = Double(pass.steps.lowerBound) + fraction * Double(pass.steps.count)
+            let index = min(pass.steps.upperBound - 1, Int(position))
+            observer(.progress(step: index, stepFraction: position - Double(index), overallFraction: position / count, detail: detail))
+        }
+        progress(0, nil)
+        let first = plan.steps[pass.steps.lowerBound], last = plan.steps[pass.steps.upperBound - 1]
+        if let mapping = pass.mapping {
+            if pass.steps.count > 1 {
+                observer(.message("One pass from \(first.source.name) to \(last.destination.name): \(mapping.name) (\(mapping.entityMappings.map(\.name).joined(separator: ", ")))"))
+            }
+            try MigrationManager.migrateStore(from: store, sourceModel: first.source, to: files.nextWorking,
+                                              destinationModel: last.destination, mappingModel: mapping, resolvedPolicies: pass.policies,
+                                              options: options, progress: { progress($0.fraction, $0.entityMappingName) },
+                                              cancellation: cancellation)
+            try files.promoteNextWorking()
+        } else if case .inPlace(let inferred) = first.kind {
+            if cancellation?.isCancelled == true { throw MigrationError.cancelled }
+            guard try InPlaceMigration.migrate(storeAt: store, from: first.source, to: first.destination,
+                                               inferred: inferred, options: options) else {
+                throw MigrationError("the in-place migration declined a step it had planned")
+            }
+        }
+        for index in pass.steps {
+            observer(.progress(step: index, stepFraction: 1, overallFraction: Double(index + 1) / count, detail: nil))
+            observer(.message("Migration Completed Successfully"))
+            observer(.stepFinished(index: index))
+        }
+    }
+
+    /// What the chapter's app printed as a step began: both models' hashes and the mapping.
+    private func announce(_ step: MigrationStep, index: Int, observer: (MigrationEvent) -> Void) {
         observer(.stepStarted(index: index, step: step))
         observer(.message("Source model entity hashes: " + describe(step.source)))
         observer(.message("Destination model entity hashes: " + describe(step.destination)))
         observer(.message("Migrating store \(storeURL.path) from \(step.source.name) to \(step.destination.name)"))
-        let progress = { (fraction: Double, detail: String?) in
-            observer(.progress(step: index, stepFraction: fraction, overallFraction: (Double(index) + fraction) / Double(count), detail: detail))
-        }
         switch step.kind {
         case .inPlace(let inferred):
             observer(.message("Inferred mapping (in place): " + inferred.changes.joined(separator: "; ")))
-            progress(0, nil)
-            if cancellation?.isCancelled == true { throw MigrationError.cancelled }
-            guard try InPlaceMigration.migrate(storeAt: store, from: step.source, to: step.destination,
-                                               inferred: inferred, options: options) else {
-                throw MigrationError("the in-place migration declined a step it had planned")
-            }
         case .inferredCopy(let inferred, let reason):
             observer(.message("Inferred mapping (copied\(reason.map { ": \($0)" } ?? "")): " + inferred.changes.joined(separator: "; ")))
-            progress(0, nil)
-            try copy(step, from: store, mapping: inferred.mappingModel, files: files, progress: progress, cancellation: cancellation)
         case .mappingModel(let mapping):
             observer(.message("Mapping model: \(mapping.name) (\(mapping.entityMappings.map(\.name).joined(separator: ", ")))"))
-            progress(0, nil)
-            try copy(step, from: store, mapping: mapping, files: files, progress: progress, cancellation: cancellation)
         }
-        progress(1, nil)
-        observer(.message("Migration Completed Successfully"))
-        observer(.stepFinished(index: index))
-    }
-
-    /// Migrates `source` (the store, only read, or the working copy) into a new file, which then
-    /// becomes the working copy.
-    private func copy(_ step: MigrationStep, from source: URL, mapping: MappingModel, files: MigrationFiles,
-                      progress: @escaping (Double, String?) -> Void, cancellation: MigrationCancellation?) throws {
-        try MigrationManager.migrateStore(from: source, sourceModel: step.source, to: files.nextWorking,
-                                          destinationModel: step.destination, mappingModel: mapping, policies: policies,
-                                          options: options, progress: { progress($0.fraction, $0.entityMappingName) },
-                                          cancellation: cancellation)
-        try files.promoteNextWorking()
     }
 
     private func describe(_ version: ManagedObjectModel) -> String {
