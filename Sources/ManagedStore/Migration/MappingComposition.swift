@@ -230,19 +230,18 @@ struct MappingComposition {
 /// B's set-based policy run over the composed mapping: its functions' arguments rewritten over
 /// the v1 object; its lifecycle sees B's own mapping.
 final class ComposedPolicy: EntityMigrationPolicy, SetBasedMigrationPolicy {
-    private var inner: (EntityMigrationPolicy & SetBasedMigrationPolicy)!
-    private var original: EntityMapping!
+    /// B's policy and mapping; nil only for an instance the registry made, which is never used.
+    private var inner: (policy: EntityMigrationPolicy & SetBasedMigrationPolicy, mapping: EntityMapping)?
     private var values: [String: ComputedValue] = [:]
 
     required init() {}
 
     /// Nil when an argument cannot be rewritten.
-    init?(_ inner: EntityMigrationPolicy & SetBasedMigrationPolicy, original: EntityMapping,
+    init?(_ policy: EntityMigrationPolicy & SetBasedMigrationPolicy, original: EntityMapping,
           rewrite: (ValueExpression) -> ValueExpression?) throws {
         super.init()
-        self.inner = inner
-        self.original = original
-        for (name, value) in try inner.computedValues(for: original) {
+        inner = (policy, original)
+        for (name, value) in try policy.computedValues(for: original) {
             let arguments = value.arguments.compactMap(rewrite)
             guard arguments.count == value.arguments.count else { return nil }
             values[name] = ComputedValue(value.function, arguments)
@@ -251,23 +250,27 @@ final class ComposedPolicy: EntityMigrationPolicy, SetBasedMigrationPolicy {
 
     func computedValues(for mapping: EntityMapping) throws -> [String: ComputedValue] { values }
 
+    private func forward(_ call: (EntityMigrationPolicy, EntityMapping) throws -> Void) rethrows {
+        if let inner { try call(inner.policy, inner.mapping) }
+    }
+
     override func beginEntityMapping(_ mapping: EntityMapping, manager: MigrationManager) throws {
-        try inner.beginEntityMapping(original, manager: manager)
+        try forward { try $0.beginEntityMapping($1, manager: manager) }
     }
 
     override func endInstanceCreation(for mapping: EntityMapping, manager: MigrationManager) throws {
-        try inner.endInstanceCreation(for: original, manager: manager)
+        try forward { try $0.endInstanceCreation(for: $1, manager: manager) }
     }
 
     override func endRelationshipCreation(for mapping: EntityMapping, manager: MigrationManager) throws {
-        try inner.endRelationshipCreation(for: original, manager: manager)
+        try forward { try $0.endRelationshipCreation(for: $1, manager: manager) }
     }
 
     override func performCustomValidation(for mapping: EntityMapping, manager: MigrationManager) throws {
-        try inner.performCustomValidation(for: original, manager: manager)
+        try forward { try $0.performCustomValidation(for: $1, manager: manager) }
     }
 
     override func endEntityMapping(_ mapping: EntityMapping, manager: MigrationManager) throws {
-        try inner.endEntityMapping(original, manager: manager)
+        try forward { try $0.endEntityMapping($1, manager: manager) }
     }
 }
