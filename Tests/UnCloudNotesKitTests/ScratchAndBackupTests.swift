@@ -87,6 +87,24 @@ struct ScratchAndBackupTests {
     }
 }
 
+extension ScratchAndBackupTests {
+    @Test("v1 -> v2 alone, failing after its backup was made: the store unchanged, no backup left")
+    func failedInPlaceStepLeavesNoBackup() throws {
+        let folder = try TemporaryFolder()
+        let (url, before, _) = try store("v1", mode: 0o600, in: folder)
+        let cancellation = MigrationCancellation()
+        let error = try #require(throws: MigrationError.self) {
+            try UnCloudNotesStack(storeURL: url, versionName: "v2").migrator.migrateIfNeeded(observer: { event in
+                if case .backupCreated = event { cancellation.cancel() }
+            }, cancellation: cancellation)
+        }
+        #expect(error == .cancelled)
+        #expect(try Data(contentsOf: url) == before)
+        let left = Set(try FileManager.default.contentsOfDirectory(atPath: folder.url.path))
+        #expect(left == [url.lastPathComponent, url.lastPathComponent + ".lock"], "\(left)")
+    }
+}
+
 private extension StoreMigrator.State {
     var isCurrent: Bool {
         if case .current = self { true } else { false }

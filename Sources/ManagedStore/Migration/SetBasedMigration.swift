@@ -79,27 +79,31 @@ struct SetBasedMigration {
     }
 
     /// Inserts the destination rows of a numbered mapping, in batches of keys, each row whole:
-    /// its attributes and the foreign keys `links` computed for its table.
+    /// its attributes and the foreign keys `links` computed for its table. Each batch is a range
+    /// of destination keys read through the association's index, in key order: no sort of rows
+    /// (with their images) in a temporary B-tree.
     func insertInstances(_ index: Int, statement: InstanceStatement, links: [InsertLink],
                          progress: (Int) throws -> Void) throws {
         let association = "temp.\(MigrationManager.association(index))"
         let insertColumns = (["Z_PK", "Z_ENT", "Z_OPT"] + statement.columns + links.flatMap(\.columns)).joined(separator: ", ")
         let selectValues = (["a.dpk", "a.dent", "1"] + statement.values + links.flatMap(\.values)).joined(separator: ", ")
         let joins = links.map(\.join).joined(separator: " ")
-        var last: Int64 = 0
-        while true {
+        let bounds = try manager.destinationStore.database.read { db in
+            try Row.fetchOne(db, sql: "SELECT MIN(dpk) AS low, MAX(dpk) AS high FROM \(association)")
+        }
+        guard let low: Int64 = bounds?["low"], let high: Int64 = bounds?["high"] else { return }
+        var start = low - 1
+        while start < high {
+            let end = min(high, start + Int64(MigrationManager.batchSize))
             let count = try manager.destinationStore.database.write { db -> Int in
                 try db.execute(sql: """
                     INSERT INTO main.\(statement.destination.tableName) (\(insertColumns))
-                    SELECT \(selectValues) FROM (SELECT * FROM \(association) WHERE dpk > ? ORDER BY dpk LIMIT \(MigrationManager.batchSize)) a
-                    JOIN src.\(statement.sourceTable) s ON s.Z_PK = a.spk \(joins) ORDER BY a.dpk
-                    """, arguments: StatementArguments(statement.arguments + [last.databaseValue]))
-                let inserted = db.changesCount
-                last = try Int64.fetchOne(db, sql: "SELECT MAX(dpk) FROM (SELECT dpk FROM \(association) WHERE dpk > ? ORDER BY dpk LIMIT \(MigrationManager.batchSize))",
-                                          arguments: [last]) ?? last
-                return inserted
+                    SELECT \(selectValues) FROM \(association) a JOIN src.\(statement.sourceTable) s ON s.Z_PK = a.spk \(joins)
+                    WHERE a.dpk > ? AND a.dpk <= ? ORDER BY a.dpk
+                    """, arguments: StatementArguments(statement.arguments + [start.databaseValue, end.databaseValue]))
+                return db.changesCount
             }
-            guard count > 0 else { return }
+            start = end
             try progress(count)
         }
     }

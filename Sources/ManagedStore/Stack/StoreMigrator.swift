@@ -184,7 +184,13 @@ public final class StoreMigrator {
             try files.writeBackup(linking: false)
             owner.applyOwner(to: files.backup)
             observer(.backupCreated(path: files.backup.path))
-            try run(passes[0], of: plan, on: files.store, files: files, observer: observer, cancellation: cancellation)
+            do {
+                try run(passes[0], of: plan, on: files.store, files: files, observer: observer, cancellation: cancellation)
+            } catch {
+                // The store is unchanged (the transaction rolled back): a failed migration leaves no backup.
+                DurableFiles.removeFile(files.backup)
+                throw error
+            }
             return
         }
         var current = files.store
