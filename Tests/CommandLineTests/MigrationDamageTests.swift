@@ -9,12 +9,12 @@ import TestSupport
 @Suite("uncloudnotes store migrate on damaged rows")
 struct MigrationDamageTests {
     /// Damages a copy of a project fixture, migrates it, and checks the refusal.
-    private func expectRefusedMigration(of fixture: String, damage: String, message: String) throws {
+    private func expectRefusedMigration(of fixture: String, damage: String, message: String, arguments: [String] = []) throws {
         let folder = try TemporaryFolder()
         let store = try ProjectFixtures.copyStore(fixture, into: folder)
         try StoreDamage.apply(sql: damage, to: store)
         let before = try Data(contentsOf: store)
-        let result = try BuiltExecutable.run(["store", "migrate", store.path])
+        let result = try BuiltExecutable.run(["store", "migrate", store.path] + arguments)
         #expect(!result.endedBySignal)
         #expect(result.exitCode == 1, "\(result.standardError)")
         #expect(result.standardError.contains("\(store.path): the store does not match its model: \(message)"), "\(result.standardError)")
@@ -40,6 +40,8 @@ struct MigrationDamageTests {
               ("UPDATE Z_PRIMARYKEY SET Z_NAME = NULL WHERE Z_ENT = 1", "Z_PRIMARYKEY.Z_NAME holds NULL"),
           ])
     func unreadablePrimaryKeyCounter(damage: String, message: String) throws {
-        try expectRefusedMigration(of: "v1", damage: damage, message: message)
+        // To v2 alone: the in-place step reads the counters (a chain to v4 runs as one pass that
+        // numbers the new store's rows afresh, reading no counter of the old one).
+        try expectRefusedMigration(of: "v1", damage: damage, message: message, arguments: ["--to", "v2"])
     }
 }

@@ -18,7 +18,7 @@ struct StackSafetyTests {
         (try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? NSNumber)?.intValue ?? -1
     }
 
-    @Test("a chain failing at its last step (after an in-place and a copying step) leaves the store byte for byte, and no new file but the lock")
+    @Test("a chain failing after its last step (all three run as one pass) leaves the store byte for byte, and no new file but the lock")
     func failedChainLeavesStore() throws {
         let folder = try TemporaryFolder()
         let url = try ProjectFixtures.copyStore("v1", into: folder)
@@ -29,11 +29,11 @@ struct StackSafetyTests {
             try UnCloudNotesStack(storeURL: url).migrator.migrateIfNeeded(observer: { event in
                 guard case .stepFinished = event else { return }
                 steps += 1
-                if steps == 2 { cancellation.cancel() }
+                if steps == 3 { cancellation.cancel() }
             }, cancellation: cancellation)
         }
         #expect(error == .cancelled)
-        #expect(steps == 2, "the failure must come after two finished steps")
+        #expect(steps == 3, "the failure must come after every step finished, just before the store is replaced")
         #expect(try Data(contentsOf: url) == before)
         #expect(try folderContents(folder) == [Self.storeName, Self.storeName + ".lock"])
     }

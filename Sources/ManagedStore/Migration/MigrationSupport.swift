@@ -59,8 +59,8 @@ open class EntityMigrationPolicy: KeyValueReadable, ExpressionFunctionTarget {
     open func beginEntityMapping(_ mapping: EntityMapping, manager: MigrationManager) throws {}
 
     /// Creates the destination object(s) for one source object: by default one object of the
-    /// mapping's destination entity, its attributes set from the mapping's value expressions, and
-    /// associated with the source.
+    /// mapping's destination entity, its attributes set from the mapping's value expressions (and
+    /// a `SetBasedMigrationPolicy`'s computed values), and associated with the source.
     open func createDestinationInstances(forSource source: ManagedObject, in mapping: EntityMapping,
                                          manager: MigrationManager) throws {
         guard let entityName = mapping.destinationEntityName else { return }
@@ -70,6 +70,7 @@ open class EntityMigrationPolicy: KeyValueReadable, ExpressionFunctionTarget {
             let value = try manager.evaluate(expression, source: source, mapping: mapping, policy: self)
             try manager.setAttribute(value, forKey: attribute.name, of: destination)
         }
+        try (self as? SetBasedMigrationPolicy)?.setComputedValues(of: destination, from: source, in: mapping, manager: manager)
         manager.associate(source: source, destination: destination, mapping: mapping)
     }
 

@@ -1,37 +1,55 @@
 import GRDB
 
-/// Stage 3 of a migration: validates the whole destination store with SQL (required values,
-/// value types, relationship counts), since objects were saved without validation while copying.
+/// Stage 3 of a migration: validates the destination store with SQL, since objects were saved
+/// without validation while copying. Each table is read once: one `SELECT` counts, for every
+/// entity stored in it, the rows failing each check (a required value missing, a value of
+/// another type, a required to-one missing, a foreign key naming no row of its entity, a to-many
+/// count out of bounds).
 struct MigrationValidation {
     let store: PersistentStore
 
-    func run() throws {
-        var problems: [ValidationError.Problem] = []
-        try store.database.read { db in
-            for entity in store.schema.entities {
-                problems += try check(entity, in: db)
-            }
-        }
-        guard problems.isEmpty else {
-            throw MigrationError("the migrated store does not validate: " + ValidationError(problems: problems).description)
-        }
+    /// Rows of one entity failing one condition (on the table's row `o`).
+    private struct Check {
+        let entity: EntityStorage
+        let property: String
+        let condition: String
+        let reason: (Int) -> String
     }
 
-    private func check(_ entity: EntityStorage, in db: Database) throws -> [ValidationError.Problem] {
-        let model = store.model
-        let rows = "FROM \(entity.tableName) WHERE Z_ENT = \(entity.number)"
-        guard try (Int.fetchOne(db, sql: "SELECT COUNT(*) \(rows)") ?? 0) > 0 else { return [] }
-        var problems: [ValidationError.Problem] = []
-        func count(_ condition: String) throws -> Int {
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) \(rows) AND \(condition)") ?? 0
+    func run() throws {
+        let checksByTable = Dictionary(grouping: store.schema.entities.flatMap(checks), by: \.entity.tableName)
+        var failures: [(check: Check, count: Int)] = []
+        try store.database.read { db in
+            for (table, checks) in checksByTable.sorted(by: { $0.key < $1.key }) {
+                // CASE, not AND: a check's subqueries run only on its entity's rows.
+                let counts = checks.map { "COALESCE(SUM(CASE WHEN o.Z_ENT = \($0.entity.number) THEN (\($0.condition)) END), 0)" }
+                guard let row = try Row.fetchOne(db, sql: "SELECT \(counts.joined(separator: ", ")) FROM \(table) o") else { continue }
+                for (index, check) in checks.enumerated() {
+                    let count: Int = row[index]
+                    if count > 0 { failures.append((check, count)) }
+                }
+            }
         }
-        func problem(_ property: String, _ reason: String) {
-            problems.append(ValidationError.Problem(entity: entity.name, property: property, reason: reason))
+        guard !failures.isEmpty else { return }
+        // In the schema's order of entities, each entity's checks in the order made.
+        let order = Dictionary(uniqueKeysWithValues: store.schema.entities.enumerated().map { ($1.name, $0) })
+        let problems = failures.enumerated()
+            .sorted { (order[$0.element.check.entity.name] ?? 0, $0.offset) < (order[$1.element.check.entity.name] ?? 0, $1.offset) }
+            .map { ValidationError.Problem(entity: $0.element.check.entity.name, property: $0.element.check.property,
+                                           reason: $0.element.check.reason($0.element.count)) }
+        throw MigrationError("the migrated store does not validate: " + ValidationError(problems: problems).description)
+    }
+
+    private func checks(_ entity: EntityStorage) -> [Check] {
+        let model = store.model
+        var checks: [Check] = []
+        func check(_ property: String, _ condition: String, _ reason: @escaping (Int) -> String) {
+            checks.append(Check(entity: entity, property: property, condition: condition, reason: reason))
         }
         for attribute in model.allAttributes(of: entity.name) where !attribute.isTransient {
             guard let column = entity.attributeColumns[attribute.name] else { continue }
-            if !attribute.isOptional, case let missing = try count("\(column.name) IS NULL"), missing > 0 {
-                problem(attribute.name, "\(objectCount(missing)) without a value, but a value is required")
+            if !attribute.isOptional {
+                check(attribute.name, "o.\(column.name) IS NULL") { "\(objectCount($0)) without a value, but a value is required" }
             }
             let allowed: String = switch column.type {
             case .integer: "'integer'"
@@ -39,14 +57,21 @@ struct MigrationValidation {
             case .varchar: "'text'"
             case .blob: "'blob'"
             }
-            if case let wrong = try count("\(column.name) IS NOT NULL AND typeof(\(column.name)) NOT IN (\(allowed))"), wrong > 0 {
-                problem(attribute.name, "\(objectCount(wrong)) with a value that is not a \(attribute.type.rawValue)")
+            check(attribute.name, "o.\(column.name) IS NOT NULL AND typeof(o.\(column.name)) NOT IN (\(allowed))") {
+                "\(objectCount($0)) with a value that is not a \(attribute.type.rawValue)"
             }
         }
         for relationship in model.allRelationships(of: entity.name) where !relationship.isTransient {
             if let columns = entity.toOneColumns[relationship.name] {
-                if !relationship.isOptional, case let missing = try count("\(columns.key.name) IS NULL"), missing > 0 {
-                    problem(relationship.name, "\(objectCount(missing)) without a related object, but one is required")
+                if !relationship.isOptional {
+                    check(relationship.name, "o.\(columns.key.name) IS NULL") { "\(objectCount($0)) without a related object, but one is required" }
+                }
+                if let target = store.schema.entity(named: relationship.destinationEntityName) {
+                    let kinds = target.kindNumbers.map(String.init).joined(separator: ", ")
+                    check(relationship.name, "o.\(columns.key.name) IS NOT NULL AND NOT EXISTS "
+                        + "(SELECT 1 FROM \(target.tableName) t WHERE t.Z_PK = o.\(columns.key.name) AND t.Z_ENT IN (\(kinds)))") {
+                        "\(objectCount($0)) whose related object is missing"
+                    }
                 }
                 continue
             }
@@ -64,11 +89,10 @@ struct MigrationValidation {
             if minimum > 0 { conditions.append("(\(membersPerOwner) BETWEEN 1 AND \(minimum - 1)\(relationship.isOptional ? "" : " OR \(membersPerOwner) = 0"))") }
             if relationship.maxCount > 0 { conditions.append("\(membersPerOwner) > \(relationship.maxCount)") }
             guard !conditions.isEmpty else { continue }
-            let wrong = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(entity.tableName) o WHERE o.Z_ENT = \(entity.number) AND (\(conditions.joined(separator: " OR ")))") ?? 0
-            if wrong > 0 {
-                problem(relationship.name, "\(objectCount(wrong)) with a number of related objects outside \(minimum)...\(relationship.maxCount == 0 ? "" : String(relationship.maxCount))")
+            check(relationship.name, conditions.joined(separator: " OR ")) {
+                "\(objectCount($0)) with a number of related objects outside \(minimum)...\(relationship.maxCount == 0 ? "" : String(relationship.maxCount))"
             }
         }
-        return problems
+        return checks
     }
 }

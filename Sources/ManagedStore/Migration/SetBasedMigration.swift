@@ -7,7 +7,7 @@ struct SetBasedMigration {
     let manager: MigrationManager
 
     private var source: StoreSchema { manager.sourceStore.schema }
-    private var destination: StoreSchema { manager.destinationStore.schema }
+    var destination: StoreSchema { manager.destinationStore.schema }
 
     /// The destination columns and the SQL computing each from the source row `s`, or nil when
     /// an attribute's expression needs per-object evaluation.
@@ -20,7 +20,9 @@ struct SetBasedMigration {
         var sourceTable: String
     }
 
-    func instanceCreation(_ index: Int) -> InstanceStatement? {
+    /// `computed` are a `SetBasedMigrationPolicy`'s values, which take precedence over the
+    /// mapping's expressions; nil when an argument needs per-object evaluation too.
+    func instanceCreation(_ index: Int, computed: [String: ComputedValue]) -> InstanceStatement? {
         let mapping = manager.mappingModel.entityMappings[index]
         guard let sourceName = mapping.sourceEntityName, let sourceEntity = source.entity(named: sourceName),
               let destinationName = mapping.destinationEntityName, let target = destination.entity(named: destinationName)
@@ -33,12 +35,19 @@ struct SetBasedMigration {
             guard let column = target.attributeColumns[attribute.name] else { continue }
             statement.columns.append(column.name)
             if attribute.storesExternally {
-                guard let copied = ExternalStorageChange.copiedTaggedColumn(expressions[attribute.name] ?? nil, from: sourceEntity,
+                // A tagged column is copied as it is, never computed: anything else converts objects.
+                guard computed[attribute.name] == nil,
+                      let copied = ExternalStorageChange.copiedTaggedColumn(expressions[attribute.name] ?? nil, from: sourceEntity,
                                                                             model: manager.sourceModel) else { return nil }
                 statement.values.append(copied)
                 continue
             }
-            if let expression = expressions[attribute.name] ?? nil {
+            if let value = computed[attribute.name] {
+                let fragments = value.arguments.compactMap { compiler.valueSQL($0)?.fragment }
+                guard fragments.count == value.arguments.count else { return nil }
+                statement.values.append("\(value.function.name)(\(fragments.map(\.sql).joined(separator: ", ")))")
+                statement.arguments += fragments.flatMap(\.arguments)
+            } else if let expression = expressions[attribute.name] ?? nil {
                 guard let (fragment, type) = compiler.valueSQL(expression) else { return nil }
                 if let type, ColumnType(type) != ColumnType(attribute.type) { return nil }
                 statement.values.append(fragment.sql)
@@ -51,15 +60,12 @@ struct SetBasedMigration {
         return statement
     }
 
-    /// Runs stage 1 for a mapping in batches: number the selected source rows into the
-    /// association table (keys continue the destination hierarchy's `Z_MAX`), then insert the
-    /// destination rows from them.
-    func createInstances(_ index: Int, selection: MigrationManager.SourceSelection,
-                         statement: InstanceStatement, progress: (Int) throws -> Void) throws {
+    /// Numbers the selected source rows of a mapping into its association table, in batches:
+    /// destination keys continue the destination hierarchy's `Z_MAX`. No row is written yet, so
+    /// every mapping can be numbered before any row is inserted and rows can name their targets.
+    func numberInstances(_ index: Int, selection: MigrationManager.SourceSelection, destination target: EntityStorage) throws {
         let association = "temp.\(MigrationManager.association(index))"
-        let rootNumber = destination.entity(named: statement.destination.rootName)!.number
-        let insertColumns = (["Z_PK", "Z_ENT", "Z_OPT"] + statement.columns).joined(separator: ", ")
-        let selectValues = (["a.dpk", "a.dent", "1"] + statement.values).joined(separator: ", ")
+        let rootNumber = destination.entity(named: target.rootName)!.number
         var last: Int64 = 0
         while true {
             let count = try manager.destinationStore.database.write { db -> Int in
@@ -68,20 +74,44 @@ struct SetBasedMigration {
                     INSERT INTO \(association) (spk, sent, dpk, dent)
                     SELECT s.Z_PK, s.Z_ENT, ? + ROW_NUMBER() OVER (ORDER BY s.Z_PK), ? FROM \(selection.from) AND s.Z_PK > ?
                     ORDER BY s.Z_PK LIMIT \(MigrationManager.batchSize)
-                    """, arguments: StatementArguments([base.databaseValue, statement.destination.number.databaseValue]
+                    """, arguments: StatementArguments([base.databaseValue, target.number.databaseValue]
                                                       + selection.arguments + [last.databaseValue]))
                 let inserted = db.changesCount
                 guard inserted > 0 else { return 0 }
-                try db.execute(sql: """
-                    INSERT INTO main.\(statement.destination.tableName) (\(insertColumns))
-                    SELECT \(selectValues) FROM \(association) a JOIN src.\(statement.sourceTable) s ON s.Z_PK = a.spk
-                    WHERE a.dpk > ? ORDER BY a.dpk
-                    """, arguments: StatementArguments(statement.arguments + [base.databaseValue]))
                 try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", arguments: [base + Int64(inserted), rootNumber])
                 last = try Int64.fetchOne(db, sql: "SELECT MAX(spk) FROM \(association) WHERE dpk > ?", arguments: [base]) ?? last
                 return inserted
             }
             guard count > 0 else { return }
+        }
+    }
+
+    /// Inserts the destination rows of a numbered mapping, in batches of keys, each row whole:
+    /// its attributes and the foreign keys `links` computed for its table. Each batch is a range
+    /// of destination keys read through the association's index, in key order: no sort of rows
+    /// (with their images) in a temporary B-tree.
+    func insertInstances(_ index: Int, statement: InstanceStatement, links: [InsertLink],
+                         progress: (Int) throws -> Void) throws {
+        let association = "temp.\(MigrationManager.association(index))"
+        let insertColumns = (["Z_PK", "Z_ENT", "Z_OPT"] + statement.columns + links.flatMap(\.columns)).joined(separator: ", ")
+        let selectValues = (["a.dpk", "a.dent", "1"] + statement.values + links.flatMap(\.values)).joined(separator: ", ")
+        let joins = links.map(\.join).joined(separator: " ")
+        let bounds = try manager.destinationStore.database.read { db in
+            try Row.fetchOne(db, sql: "SELECT MIN(dpk) AS low, MAX(dpk) AS high FROM \(association)")
+        }
+        guard let low: Int64 = bounds?["low"], let high: Int64 = bounds?["high"] else { return }
+        var start = low - 1
+        while start < high {
+            let end = min(high, start + Int64(MigrationManager.batchSize))
+            let count = try manager.destinationStore.database.write { db -> Int in
+                try db.execute(sql: """
+                    INSERT INTO main.\(statement.destination.tableName) (\(insertColumns))
+                    SELECT \(selectValues) FROM \(association) a JOIN src.\(statement.sourceTable) s ON s.Z_PK = a.spk \(joins)
+                    WHERE a.dpk > ? AND a.dpk <= ? ORDER BY a.dpk
+                    """, arguments: StatementArguments(statement.arguments + [start.databaseValue, end.databaseValue]))
+                return db.changesCount
+            }
+            start = end
             try progress(count)
         }
     }
@@ -93,14 +123,9 @@ struct SetBasedMigration {
     /// - Returns: false when the expression has another form (it is then evaluated per object).
     func linkRelationship(_ propertyMapping: PropertyMapping, of index: Int) throws -> Bool {
         let mapping = manager.mappingModel.entityMappings[index]
-        guard let expression = propertyMapping.valueExpression,
-              case .function(.variable("manager"), let selector, let arguments) = expression,
-              arguments.count == 2, case .constant(.string(let name)?) = arguments[0],
-              let targets = associations(selector: selector, name: name),
-              let sourceName = mapping.sourceEntityName, let sourceEntity = source.entity(named: sourceName),
-              let destinationName = mapping.destinationEntityName, let owner = destination.entity(named: destinationName),
+        guard let destinationName = mapping.destinationEntityName, let owner = destination.entity(named: destinationName),
               let relationship = manager.destinationModel.allRelationships(of: destinationName).first(where: { $0.name == propertyMapping.name }),
-              let pairs = pairsSQL(arguments[1], owners: index, targets: targets, sourceEntity: sourceEntity)
+              let pairs = pairs(for: propertyMapping, of: index)
         else { return false }
         // Owners a range of keys at a time, each range in its own transaction: SQLite's temporary
         // structures for the joins stay small however many objects there are.
@@ -122,6 +147,19 @@ struct SetBasedMigration {
         return true
     }
 
+    /// `SELECT owner, oent, target, tent, position` for a relationship mapping of the form
+    /// `linkRelationship` takes; nil for another form.
+    func pairs(for propertyMapping: PropertyMapping, of index: Int) -> String? {
+        let mapping = manager.mappingModel.entityMappings[index]
+        guard let expression = propertyMapping.valueExpression,
+              case .function(.variable("manager"), let selector, let arguments) = expression,
+              arguments.count == 2, case .constant(.string(let name)?) = arguments[0],
+              let targets = associations(selector: selector, name: name),
+              let sourceName = mapping.sourceEntityName, let sourceEntity = source.entity(named: sourceName)
+        else { return nil }
+        return pairsSQL(arguments[1], owners: index, targets: targets, sourceEntity: sourceEntity)
+    }
+
     /// Owners linked per transaction.
     static let relationshipChunk = 20_000
 
@@ -139,12 +177,12 @@ struct SetBasedMigration {
         }
     }
 
-    /// `SELECT owner, target, tent, position`: destination owners and the destination objects
+    /// `SELECT owner, oent, target, tent, position`: destination owners and the destination objects
     /// their source's key path leads to, through the given associations; `position` keeps the
     /// source's order for ordered relationships.
     private func pairsSQL(_ keyPath: ValueExpression, owners: Int, targets m: String, sourceEntity: EntityStorage) -> String? {
         let a = "temp.\(MigrationManager.association(owners))"
-        let select = "SELECT a.dpk AS owner, m.dpk AS target, m.dent AS tent"
+        let select = "SELECT a.dpk AS owner, a.dent AS oent, m.dpk AS target, m.dent AS tent"
         if keyPath == .variable("source") {
             return "\(select), 0 AS position FROM \(a) a JOIN \(m) m ON m.spk = a.spk AND m.sent = a.sent"
         }
@@ -168,7 +206,7 @@ struct SetBasedMigration {
 
     /// Sets the relationship of every owner to its targets (nil or empty when it has none), and
     /// the inverse side where it has storage of its own.
-    private func apply(_ pairs: String, to relationship: RelationshipDescription, owner: EntityStorage, ownerKeys: String,
+    func apply(_ pairs: String, to relationship: RelationshipDescription, owner: EntityStorage, ownerKeys: String,
                        in db: Database) throws {
         if let columns = owner.toOneColumns[relationship.name] {
             let table = "main.\(owner.tableName)"

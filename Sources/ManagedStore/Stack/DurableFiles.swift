@@ -11,8 +11,10 @@ import Darwin
 enum DurableFiles {
     #if canImport(Glibc)
     private static let systemRename = Glibc.rename
+    private static let systemLink = Glibc.link
     #else
     private static let systemRename = Darwin.rename
+    private static let systemLink = Darwin.link
     #endif
 
     /// Makes every sync of the task fail with this `errno`, as a failing disk would. Only tests
@@ -55,6 +57,13 @@ enum DurableFiles {
         guard systemRename(source.path, destination.path) == 0 else {
             throw failure("cannot rename \(source.path) to \(destination.lastPathComponent)")
         }
+    }
+
+    /// Gives the file `source` a second name, `destination` (a hard link: the same bytes, no
+    /// copy). The destination must not exist.
+    /// - Returns: false when the file system refuses (no hard links there, another device).
+    static func link(_ source: URL, to destination: URL) -> Bool {
+        systemLink(source.path, destination.path) == 0
     }
 
     /// Copies `source` into a new file `destination` readable by its owner only (0600). The

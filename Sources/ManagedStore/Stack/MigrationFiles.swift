@@ -1,13 +1,21 @@
 import Foundation
 import GRDB
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The files one migration of a store works with, all beside the store's real file:
-/// - `<store>.migrating`: the working copy every step changes (a copying step writes
-///   `<store>.migrating-next` and renames it over the working copy);
+/// - `<store>.migrating`: the working copy: the new file a copying step writes (as scratch:
+///   `<store>.migrating-next`, renamed over the working copy), or, when an in-place step comes
+///   before any copying one, a copy of the store for it to change;
 /// - `<store>.<version>-backup.partial`: the fresh backup, renamed to `<store>.<version>-backup`
-///   only at the end, just before the working copy replaces the store.
-/// The store itself is only read until that last rename, so a failed, refused or killed migration
-/// leaves it byte for byte as it was.
+///   once complete. When the store is only read, it is a hard link to the store: the old file
+///   itself becomes the backup when the working copy replaces it.
+/// The store is only read until that last rename (a plan of one in-place step excepted, which
+/// changes it in one transaction after the backup is made), so a failed, refused or killed
+/// migration leaves it as it was.
 struct MigrationFiles {
     /// The store's real file (symbolic links resolved).
     let store: URL
@@ -33,7 +41,8 @@ struct MigrationFiles {
     }
 
     /// Copies the store (with its `-wal` or hot `-journal`, if any) to the working copy and folds
-    /// those in, so the working copy alone holds everything and the store is never opened for writing.
+    /// those in, so the working copy alone holds everything: for in-place steps that come before
+    /// any copying step, so that the store itself is never written.
     func makeWorkingCopy() throws {
         for (original, copy) in zip(Self.withCompanions(store), Self.withCompanions(working)) where original.lastPathComponent.hasSuffix("-shm") == false {
             guard DurableFiles.exists(original) else { continue }
@@ -43,12 +52,29 @@ struct MigrationFiles {
         try ExternalDataFolder.prepareWorkingCopy(of: store, working: working, nextWorking: nextWorking)
     }
 
-    /// Writes the backup under its partial name (the working copy before any step: the store's
-    /// whole content at its version), synced to disk.
-    func writePartialBackup() throws {
-        try DurableFiles.copyPrivately(working, to: partialBackup)
-        try DurableFiles.sync(partialBackup)
-        try ExternalDataFolder(storeAt: partialBackup).replaceContents(withFilesOf: ExternalDataFolder(storeAt: working))
+    /// Makes the backup of the store (already folded: its main file holds everything), synced,
+    /// under its final name. A hard link when the store is a private file (0600) and the file
+    /// system allows it: the store is only read, so the link keeps its old bytes once the working
+    /// copy replaces it. Otherwise a private copy.
+    /// - Returns: whether the backup is a link.
+    @discardableResult
+    func writeBackup(linking: Bool) throws -> Bool {
+        let linked = linking && Self.isPrivate(store) && DurableFiles.link(store, to: partialBackup)
+        if !linked {
+            try DurableFiles.copyPrivately(store, to: partialBackup)
+            try DurableFiles.sync(partialBackup)
+        }
+        // The backup's own support folder holds links to the store's external files, if it has any.
+        try ExternalDataFolder(storeAt: partialBackup).replaceContents(withFilesOf: ExternalDataFolder(storeAt: store))
+        try DurableFiles.rename(partialBackup, to: backup)
+        try ExternalDataFolder(storeAt: partialBackup).move(to: ExternalDataFolder(storeAt: backup))
+        return linked
+    }
+
+    /// A link shares the store's mode: only a store that is 0600 already gives a 0600 backup.
+    private static func isPrivate(_ url: URL) -> Bool {
+        var status = stat()
+        return lstat(url.path, &status) == 0 && status.st_mode & 0o7777 == 0o600
     }
 
     /// Replaces the working copy with the output of a copying step.

@@ -8,9 +8,11 @@ import Foundation
 ///   the way. A refused migration creates nothing but the lock file.
 /// - The store's real path is used (a symbolic link is followed and stays a link); the lock
 ///   (`StoreLock`), the backup and the working files live beside the real file, so aliases share them.
-/// - The whole chain runs on a working copy (`MigrationFiles`); the store is only read until the
-///   end, when a fresh backup and then the migrated copy are renamed into place, synced. Failed,
-///   cancelled or killed at any moment, the store is left byte for byte as it was.
+/// - Copying steps read the store and write the new file as scratch (`MigrationFiles`); the store
+///   is only read until the end, when it becomes the backup (a hard link) and the new file, synced
+///   once, is renamed into place. A plan of one in-place step changes the store itself, in one
+///   transaction, after a real backup. Failed, cancelled or killed at any moment, the store is
+///   left as it was, or is the complete new version.
 /// - The files a run creates are recorded by name in the lock file first; the next run removes
 ///   exactly those after an interruption.
 /// - The migrated store keeps the original's permissions and owner; backups are 0600.
@@ -172,21 +174,45 @@ public final class StoreMigrator {
 
     private func run(_ plan: MigrationPlan, files: MigrationFiles, owner: FileOwnership,
                      observer: @escaping (MigrationEvent) -> Void, cancellation: MigrationCancellation?) throws {
-        try files.makeWorkingCopy()
-        try files.writePartialBackup()
-        owner.applyOwner(to: files.partialBackup)
-        ExternalDataFolder(storeAt: files.partialBackup).entries.forEach(owner.applyOwner)
-        for (index, step) in plan.steps.enumerated() {
-            try run(step, index: index, of: plan.steps.count, files: files, observer: observer, cancellation: cancellation)
+        // The store's own -wal is folded into its main file first: the backup and every read
+        // then see one complete file (a checkpoint changes no content).
+        try MigrationFiles.fold(files.store)
+        // External-data folders an interrupted run left beside its working files go first.
+        [files.working, files.nextWorking].forEach { ExternalDataFolder(storeAt: $0).removeSupportFolder() }
+        let passes = try MigrationPass.passes(of: plan, registry: policies)
+        if passes.count == 1, passes[0].isInPlace {
+            // One transaction in the store itself, after a real backup: the store is then the old
+            // version or the new one, and nothing of its size is copied but the backup.
+            try files.writeBackup(linking: false)
+            owner.applyOwner(to: files.backup)
+            ExternalDataFolder(storeAt: files.backup).entries.forEach(owner.applyOwner)
+            observer(.backupCreated(path: files.backup.path))
+            do {
+                try run(passes[0], of: plan, on: files.store, files: files, observer: observer, cancellation: cancellation)
+            } catch {
+                // The store is unchanged (the transaction rolled back): a failed migration leaves no backup.
+                DurableFiles.removeFile(files.backup)
+                ExternalDataFolder(storeAt: files.backup).removeSupportFolder()
+                throw error
+            }
+            return
+        }
+        var current = files.store
+        for pass in passes {
+            if pass.isInPlace, current == files.store {
+                try files.makeWorkingCopy()
+                current = files.working
+            }
+            try run(pass, of: plan, on: current, files: files, observer: observer, cancellation: cancellation)
+            if !pass.isInPlace { current = files.working }
         }
         if cancellation?.isCancelled == true { throw MigrationError.cancelled }
         try MigrationFiles.fold(files.working)
         try owner.apply(to: files.working)
         try DurableFiles.sync(files.working)
-        // The store's own -wal must not outlive its main file: fold it before the rename.
-        try MigrationFiles.fold(files.store)
-        try DurableFiles.rename(files.partialBackup, to: files.backup)
-        try ExternalDataFolder(storeAt: files.partialBackup).move(to: ExternalDataFolder(storeAt: files.backup))
+        // The store was only read: it becomes the backup, through a hard link.
+        if !(try files.writeBackup(linking: true)) { owner.applyOwner(to: files.backup) }
+        ExternalDataFolder(storeAt: files.backup).entries.forEach(owner.applyOwner)
         observer(.backupCreated(path: files.backup.path))
         try ExternalDataFolder.replaceStoreFiles(of: ExternalDataFolder(storeAt: files.store),
                                                  with: ExternalDataFolder(storeAt: files.working)) {
@@ -197,46 +223,57 @@ public final class StoreMigrator {
 
     // MARK: Steps
 
-    private func run(_ step: MigrationStep, index: Int, of count: Int, files: MigrationFiles,
+    /// Runs one pass on `store` (the store itself, or the working copy): an in-place step changes
+    /// it, a copying pass writes the new working copy from it. Each step of the pass is announced
+    /// and finished as the chapter's app printed it.
+    private func run(_ pass: MigrationPass, of plan: MigrationPlan, on store: URL, files: MigrationFiles,
                      observer: @escaping (MigrationEvent) -> Void, cancellation: MigrationCancellation?) throws {
+        let count = Double(plan.steps.count)
+        for index in pass.steps { announce(plan.steps[index], index: index, observer: observer) }
+        let progress = { (fraction: Double, detail: String?) in
+            let position = Double(pass.steps.lowerBound) + fraction * Double(pass.steps.count)
+            let index = min(pass.steps.upperBound - 1, Int(position))
+            observer(.progress(step: index, stepFraction: position - Double(index), overallFraction: position / count, detail: detail))
+        }
+        progress(0, nil)
+        let first = plan.steps[pass.steps.lowerBound], last = plan.steps[pass.steps.upperBound - 1]
+        if let mapping = pass.mapping {
+            if pass.steps.count > 1 {
+                observer(.message("One pass from \(first.source.name) to \(last.destination.name): \(mapping.name) (\(mapping.entityMappings.map(\.name).joined(separator: ", ")))"))
+            }
+            try MigrationManager.migrateStore(from: store, sourceModel: first.source, to: files.nextWorking,
+                                              destinationModel: last.destination, mappingModel: mapping, resolvedPolicies: pass.policies,
+                                              options: options, progress: { progress($0.fraction, $0.entityMappingName) },
+                                              cancellation: cancellation)
+            try files.promoteNextWorking()
+        } else if case .inPlace(let inferred) = first.kind {
+            if cancellation?.isCancelled == true { throw MigrationError.cancelled }
+            guard try InPlaceMigration.migrate(storeAt: store, from: first.source, to: first.destination,
+                                               inferred: inferred, options: options) else {
+                throw MigrationError("the in-place migration declined a step it had planned")
+            }
+        }
+        for index in pass.steps {
+            observer(.progress(step: index, stepFraction: 1, overallFraction: Double(index + 1) / count, detail: nil))
+            observer(.message("Migration Completed Successfully"))
+            observer(.stepFinished(index: index))
+        }
+    }
+
+    /// What the chapter's app printed as a step began: both models' hashes and the mapping.
+    private func announce(_ step: MigrationStep, index: Int, observer: (MigrationEvent) -> Void) {
         observer(.stepStarted(index: index, step: step))
         observer(.message("Source model entity hashes: " + describe(step.source)))
         observer(.message("Destination model entity hashes: " + describe(step.destination)))
         observer(.message("Migrating store \(storeURL.path) from \(step.source.name) to \(step.destination.name)"))
-        let progress = { (fraction: Double, detail: String?) in
-            observer(.progress(step: index, stepFraction: fraction, overallFraction: (Double(index) + fraction) / Double(count), detail: detail))
-        }
         switch step.kind {
         case .inPlace(let inferred):
             observer(.message("Inferred mapping (in place): " + inferred.changes.joined(separator: "; ")))
-            progress(0, nil)
-            if cancellation?.isCancelled == true { throw MigrationError.cancelled }
-            guard try InPlaceMigration.migrate(storeAt: files.working, from: step.source, to: step.destination,
-                                               inferred: inferred, options: options) else {
-                throw MigrationError("the in-place migration declined a step it had planned")
-            }
         case .inferredCopy(let inferred, let reason):
             observer(.message("Inferred mapping (copied\(reason.map { ": \($0)" } ?? "")): " + inferred.changes.joined(separator: "; ")))
-            progress(0, nil)
-            try copy(step, mapping: inferred.mappingModel, files: files, progress: progress, cancellation: cancellation)
         case .mappingModel(let mapping):
             observer(.message("Mapping model: \(mapping.name) (\(mapping.entityMappings.map(\.name).joined(separator: ", ")))"))
-            progress(0, nil)
-            try copy(step, mapping: mapping, files: files, progress: progress, cancellation: cancellation)
         }
-        progress(1, nil)
-        observer(.message("Migration Completed Successfully"))
-        observer(.stepFinished(index: index))
-    }
-
-    /// Migrates the working copy into a new file, which then becomes the working copy.
-    private func copy(_ step: MigrationStep, mapping: MappingModel, files: MigrationFiles,
-                      progress: @escaping (Double, String?) -> Void, cancellation: MigrationCancellation?) throws {
-        try MigrationManager.migrateStore(from: files.working, sourceModel: step.source, to: files.nextWorking,
-                                          destinationModel: step.destination, mappingModel: mapping, policies: policies,
-                                          options: options, progress: { progress($0.fraction, $0.entityMappingName) },
-                                          cancellation: cancellation)
-        try files.promoteNextWorking()
     }
 
     private func describe(_ version: ManagedObjectModel) -> String {

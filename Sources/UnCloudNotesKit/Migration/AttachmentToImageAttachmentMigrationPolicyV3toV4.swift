@@ -5,37 +5,56 @@ import ManagedStore
 /// with the mapping's attribute values, the image's width and height (read from its header, the
 /// image is not decoded; 0 when unreadable), and a caption: the first 80 characters of the
 /// note's body.
-public final class AttachmentToImageAttachmentMigrationPolicyV3toV4: EntityMigrationPolicy {
+///
+/// The values are SQL functions of the source row (`image_width`, `image_height`, `caption`), so
+/// the mapping runs as one `INSERT … SELECT`; the per-object path calls the same functions.
+public final class AttachmentToImageAttachmentMigrationPolicyV3toV4: EntityMigrationPolicy, SetBasedMigrationPolicy {
     /// The class name the mapping model names, `Module.ClassName` as Xcode writes it.
     public static let className = "UnCloudNotes.AttachmentToImageAttachmentMigrationPolicyV3toV4"
     /// How much of the note's body becomes the caption, in characters (not bytes).
     public static let captionLength = 80
 
-    override public func createDestinationInstances(forSource source: ManagedObject, in mapping: EntityMapping,
-                                                    manager: MigrationManager) throws {
+    /// The image's width in pixels from its header, 0 when there is no readable image: an
+    /// unreadable image keeps its bytes and the upgrade goes on, nothing is lost.
+    public static let imageWidth = MigrationFunction(name: "image_width") { arguments in
+        .double(Double(pixelSize(arguments.first ?? nil)?.width ?? 0))
+    }
+
+    /// The image's height in pixels, as `imageWidth`.
+    public static let imageHeight = MigrationFunction(name: "image_height") { arguments in
+        .double(Double(pixelSize(arguments.first ?? nil)?.height ?? 0))
+    }
+
+    /// The caption: the first `captionLength` characters (grapheme clusters) of the body, "" without one.
+    public static let caption = MigrationFunction(name: "caption") { arguments in
+        guard case .string(let body)?? = arguments.first else { return .string("") }
+        return .string(String(body.prefix(captionLength)))
+    }
+
+    private static func pixelSize(_ image: AttributeValue?) -> (width: Int, height: Int)? {
+        guard case .data(let bytes)? = image else { return nil }
+        return try? NoteImage(storedData: bytes).pixelSize()
+    }
+
+    override public func beginEntityMapping(_ mapping: EntityMapping, manager: MigrationManager) throws {
         guard !mapping.attributeMappings.isEmpty else {
             throw MigrationError("\(mapping.name) has no attribute mappings: the policy needs them to copy the attachment")
         }
-        guard let entityName = mapping.destinationEntityName else {
-            throw MigrationError("\(mapping.name) has no destination entity")
+        if let missing = mapping.attributeMappings.first(where: { $0.valueExpression == nil }) {
+            throw MigrationError("\(mapping.name).\(missing.name) has no value expression")
         }
-        let attachment = try manager.insertDestinationObject(entityName: entityName)
-        for attributeMapping in mapping.attributeMappings {
-            guard let expression = attributeMapping.valueExpression else {
-                throw MigrationError("\(mapping.name).\(attributeMapping.name) has no value expression")
-            }
-            let value = try manager.evaluate(expression, source: source, mapping: mapping, policy: self)
-            try manager.setAttribute(value, forKey: attributeMapping.name, of: attachment)
-        }
-        // An image whose header cannot be read keeps its bytes, with a size of 0 x 0: the
-        // upgrade goes on and nothing is lost.
-        if case .data(let bytes)? = attachment.value(forKey: "image"), let size = try? NoteImage(storedData: bytes).pixelSize() {
-            attachment.setValue(.double(Double(size.width)), forKey: "width")
-            attachment.setValue(.double(Double(size.height)), forKey: "height")
-        }
-        let body: String = if case .string(let text)? = source.object(forKey: "note")?.value(forKey: "body") { text } else { "" }
-        attachment.setValue(.string(String(body.prefix(Self.captionLength))), forKey: "caption")
-        manager.associate(source: source, destination: attachment, mapping: mapping)
+    }
+
+    /// Width and height from the image the mapping gives the attachment, the caption from its note's body.
+    public func computedValues(for mapping: EntityMapping) throws -> [String: ComputedValue] {
+        let image = mapping.attributeMappings.first { $0.name == "image" }?.valueExpression
+            ?? .keyPath(base: .variable("source"), components: ["image"])
+        let body = ValueExpression.keyPath(base: .variable("source"), components: ["note", "body"])
+        return [
+            "width": ComputedValue(Self.imageWidth, [image]),
+            "height": ComputedValue(Self.imageHeight, [image]),
+            "caption": ComputedValue(Self.caption, [body]),
+        ]
     }
 }
 

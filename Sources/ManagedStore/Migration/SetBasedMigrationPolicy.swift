@@ -1,0 +1,73 @@
+import GRDB
+
+/// A custom policy whose destination values SQL can compute: each is a function of values of
+/// the source object, registered on the migration's connection, so the entity mapping runs as
+/// one `INSERT … SELECT` like a mapping without a policy, never object by object.
+///
+/// The same functions serve the per-object path, which the manager still takes when some other
+/// expression of the mapping needs objects: a policy defines each value once.
+public protocol SetBasedMigrationPolicy: EntityMigrationPolicy {
+    /// The destination attributes the policy computes, by name; attributes not listed take the
+    /// mapping's expressions (or their default value).
+    func computedValues(for mapping: EntityMapping) throws -> [String: ComputedValue]
+}
+
+/// A destination attribute's value: `function(arguments…)`, each argument an expression over the
+/// source object (`$source.image`, `$source.note.body`).
+public struct ComputedValue: Sendable {
+    public var function: MigrationFunction
+    public var arguments: [ValueExpression]
+
+    public init(_ function: MigrationFunction, _ arguments: [ValueExpression]) {
+        self.function = function
+        self.arguments = arguments
+    }
+}
+
+/// A pure function of values, named as SQL calls it. It must not fail: a value it cannot
+/// compute is a value too (nil, 0, ""), as the policy decides.
+public struct MigrationFunction: Sendable {
+    public let name: String
+    public let body: @Sendable ([AttributeValue?]) -> AttributeValue?
+
+    public init(name: String, body: @escaping @Sendable ([AttributeValue?]) -> AttributeValue?) {
+        self.name = name
+        self.body = body
+    }
+
+    /// The function as SQLite calls it: arguments as SQLite holds them (blob, text, number).
+    func databaseFunction(argumentCount: Int) -> DatabaseFunction {
+        DatabaseFunction(name, argumentCount: argumentCount, pure: true) { [body] values in
+            StoreValueCoding.databaseValue(body(values.map(Self.attributeValue)))
+        }
+    }
+
+    static func attributeValue(_ value: DatabaseValue) -> AttributeValue? {
+        switch value.storage {
+        case .null: nil
+        case .int64(let number): .integer(number)
+        case .double(let number): .double(number)
+        case .string(let text): .string(text)
+        case .blob(let bytes): .data(bytes)
+        }
+    }
+}
+
+extension SetBasedMigrationPolicy {
+    /// Sets the computed values of one destination object (the per-object path).
+    func setComputedValues(of destination: ManagedObject, from source: ManagedObject, in mapping: EntityMapping,
+                           manager: MigrationManager) throws {
+        for (name, value) in try computedValues(for: mapping) {
+            let arguments = try value.arguments.map { argument -> AttributeValue? in
+                switch try manager.evaluate(argument, source: source, mapping: mapping, policy: self) {
+                case .null: return nil
+                // As SQLite would pass it (a date as its timestamp): one value whichever the path.
+                case .scalar(let scalar): return MigrationFunction.attributeValue(StoreValueCoding.databaseValue(scalar))
+                case .object, .collection:
+                    throw MigrationError("\(mapping.name).\(name): an argument of \(value.function.name) gave objects, not a value")
+                }
+            }
+            try manager.setAttribute(ExpressionValue(value.function.body(arguments)), forKey: name, of: destination)
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import ManagedStore
+import Testing
+import TestSupport
+import UnCloudNotesKit
+
+/// A chain of steps runs as one pass from the store into one new file when its mappings compose;
+/// a per-object policy splits it.
+@Suite("Chains in one pass")
+struct ChainPassTests {
+    let mappings = try! UnCloudNotesModel.loadMappingModels(for: AppStores.model)
+
+    /// Migrates through the stack, returning the store's rows and the stack's messages.
+    private func migrateThroughStack(_ url: URL, policies: MigrationPolicyRegistry) throws -> (rows: [String], messages: [String]) {
+        var messages: [String] = []
+        let migrator = StoreMigrator(storeURL: url, model: AppStores.model, mappingModels: mappings, policies: policies)
+        try migrator.migrateIfNeeded { if case .message(let text) = $0 { messages.append(text) } }
+        return (try StoreDump.contents(of: PersistentStore.open(at: url, model: AppStores.version(4))), messages)
+    }
+
+    /// The same migration one version at a time with the manager, every version written.
+    private func migrateStepByStep(_ url: URL, from version: Int, in folder: TemporaryFolder) throws -> [String] {
+        var current = url
+        for step in version..<4 {
+            let next = folder.url.appendingPathComponent("step-\(step + 1).sqlite")
+            if step == 1 {
+                try FileManager.default.copyItem(at: current, to: next)
+                let inferred = try MappingInference.infer(from: AppStores.version(1), to: AppStores.version(2))
+                #expect(try InPlaceMigration.migrate(storeAt: next, from: AppStores.version(1), to: AppStores.version(2), inferred: inferred))
+            } else {
+                let mapping = try #require(MappingModel.find(in: mappings, from: AppStores.version(step), to: AppStores.version(step + 1)))
+                try MigrationManager.migrateStore(from: current, sourceModel: AppStores.version(step), to: next,
+                                                  destinationModel: AppStores.version(step + 1), mappingModel: mapping,
+                                                  policies: UnCloudNotesModel.migrationPolicies)
+            }
+            current = next
+        }
+        return try StoreDump.contents(of: PersistentStore.open(at: current, model: AppStores.version(4)))
+    }
+
+    @Test("v1 -> v4 and v2 -> v4 run as one pass and give the store the steps give one by one", arguments: [1, 2])
+    func onePass(from version: Int) throws {
+        let folder = try TemporaryFolder()
+        let url = try AppStores.make(version: version, in: folder)
+        let expected = try migrateStepByStep(url, from: version, in: TemporaryFolder())
+        let (rows, messages) = try migrateThroughStack(url, policies: UnCloudNotesModel.migrationPolicies)
+        #expect(messages.contains { $0.hasPrefix("One pass from \(AppStores.version(version).name) to \(AppStores.version(4).name)") }, "\(messages)")
+        #expect(rows == expected, "\(Set(rows).symmetricDifference(expected).sorted().map { String($0.prefix(300)) })")
+        #expect(rows.contains { $0.contains("ZCAPTION:\"milk, eggs\"") } == (version == 2))
+    }
+
+    @Test("a per-object policy splits the chain: v2 -> v3 runs alone, then v3 -> v4 object by object")
+    func perObjectPolicySplits() throws {
+        let folder = try TemporaryFolder()
+        let url = try AppStores.make(version: 2, in: folder)
+        let expected = try migrateStepByStep(url, from: 2, in: TemporaryFolder())
+        var policies = MigrationPolicyRegistry()
+        policies.register(ObjectByObjectV3toV4Policy.self, as: AttachmentToImageAttachmentMigrationPolicyV3toV4.className)
+        let (rows, messages) = try migrateThroughStack(url, policies: policies)
+        #expect(!messages.contains { $0.hasPrefix("One pass") }, "\(messages)")
+        #expect(rows == expected, "\(Set(rows).symmetricDifference(expected).sorted().map { String($0.prefix(300)) })")
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import ManagedStore
+import Testing
+import TestSupport
+import UnCloudNotesKit
+
+/// The stack's files during a migration: the new file is scratch (no journal beside it), the
+/// store is only read and becomes the backup through a hard link, an in-place step alone changes
+/// the store itself after a real backup.
+@Suite("Scratch files and hard-linked backups")
+struct ScratchAndBackupTests {
+    private func inode(_ url: URL) throws -> Int {
+        try #require((try FileManager.default.attributesOfItem(atPath: url.path)[.systemFileNumber] as? NSNumber)?.intValue)
+    }
+
+    private func mode(_ url: URL) throws -> Int {
+        try #require((try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? NSNumber)?.intValue)
+    }
+
+    /// A fixture store of `version` with the given mode, its bytes and its inode.
+    private func store(_ version: String, mode: Int, in folder: TemporaryFolder) throws -> (url: URL, bytes: Data, inode: Int) {
+        let url = try ProjectFixtures.copyStore(version, into: folder)
+        try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: url.path)
+        return (url, try Data(contentsOf: url), try inode(url))
+    }
+
+    /// Migrates the store to the current version, noting the backup and the files beside the
+    /// store at each progress event of a copying step.
+    private func migrate(_ url: URL) throws -> (backup: URL, filesWhileCopying: Set<String>) {
+        var backup: URL?
+        var seen: Set<String> = []
+        var copying = false
+        try UnCloudNotesStack(storeURL: url).migrator.migrateIfNeeded { event in
+            switch event {
+            case .backupCreated(let path): backup = URL(fileURLWithPath: path)
+            case .stepStarted(_, let step):
+                if case .inPlace = step.kind { copying = false } else { copying = true }
+            case .progress where copying:
+                seen.formUnion((try? FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path)) ?? [])
+            default: break
+            }
+        }
+        return (try #require(backup), seen)
+    }
+
+    @Test("v2 -> v4: the store is only read and becomes the backup (a hard link); the new file has no journal while written")
+    func storeBecomesTheBackup() throws {
+        let folder = try TemporaryFolder()
+        let (url, before, original) = try store("v2", mode: 0o600, in: folder)
+        let (backup, seen) = try migrate(url)
+        #expect(try inode(backup) == original)
+        #expect(try Data(contentsOf: backup) == before)
+        #expect(try mode(backup) == 0o600)
+        #expect(try inode(url) != original)
+        let name = url.lastPathComponent
+        #expect(seen.contains(name + ".migrating-next"), "\(seen)")
+        #expect(seen.isDisjoint(with: [name + ".migrating-next-wal", name + ".migrating-next-journal", name + "-wal", name + "-journal"]), "\(seen)")
+    }
+
+    @Test("a store that is not 0600 is backed up as a private copy, never a link sharing its mode")
+    func sharedModeStoreIsCopied() throws {
+        let folder = try TemporaryFolder()
+        let (url, before, original) = try store("v2", mode: 0o640, in: folder)
+        let (backup, _) = try migrate(url)
+        #expect(try inode(backup) != original)
+        #expect(try Data(contentsOf: backup) == before)
+        #expect(try mode(backup) == 0o600 && mode(url) == 0o640)
+    }
+
+    @Test("v1 -> v2 alone changes the store itself in one transaction, after a real backup; no working copy")
+    func inPlaceStepChangesTheStore() throws {
+        let folder = try TemporaryFolder()
+        let (url, before, original) = try store("v1", mode: 0o600, in: folder)
+        var backup: URL?
+        var workingCopyMade = false
+        let stack = try UnCloudNotesStack(storeURL: url, versionName: "v2")
+        try stack.migrator.migrateIfNeeded { event in
+            if case .backupCreated(let path) = event { backup = URL(fileURLWithPath: path) }
+            if case .stepFinished = event { workingCopyMade = FileManager.default.fileExists(atPath: url.path + ".migrating") }
+        }
+        #expect(!workingCopyMade)
+        #expect(try inode(url) == original)
+        let saved = try #require(backup)
+        #expect(try inode(saved) != original)
+        #expect(try Data(contentsOf: saved) == before)
+        #expect(try stack.migrator.state().isCurrent)
+    }
+}
+
+extension ScratchAndBackupTests {
+    @Test("v1 -> v2 alone, failing after its backup was made: the store unchanged, no backup left")
+    func failedInPlaceStepLeavesNoBackup() throws {
+        let folder = try TemporaryFolder()
+        let (url, before, _) = try store("v1", mode: 0o600, in: folder)
+        let cancellation = MigrationCancellation()
+        let error = try #require(throws: MigrationError.self) {
+            try UnCloudNotesStack(storeURL: url, versionName: "v2").migrator.migrateIfNeeded(observer: { event in
+                if case .backupCreated = event { cancellation.cancel() }
+            }, cancellation: cancellation)
+        }
+        #expect(error == .cancelled)
+        #expect(try Data(contentsOf: url) == before)
+        let left = Set(try FileManager.default.contentsOfDirectory(atPath: folder.url.path))
+        #expect(left == [url.lastPathComponent, url.lastPathComponent + ".lock"], "\(left)")
+    }
+}
+
+private extension StoreMigrator.State {
+    var isCurrent: Bool {
+        if case .current = self { true } else { false }
+    }
+}
