@@ -81,7 +81,9 @@ extension NoteBook {
 
     /// The caption a new image gets: the start of the note's body on one line, at most
     /// `captionLength` characters (grapheme clusters), cut after a whole word; a single longer
-    /// word is cut at the length.
+    /// word is cut at the length. The v3 -> v4 migration keeps the chapter's own rule (the first
+    /// 80 characters, mid-word if need be) so upgraded stores hold what the book's app wrote;
+    /// captions made here are for reading, hence the whole words.
     public static func defaultCaption(fromBody body: String) -> String {
         let limit = AttachmentToImageAttachmentMigrationPolicyV3toV4.captionLength
         let words = body.split(whereSeparator: \.isWhitespace)
