@@ -205,34 +205,34 @@ struct ExternalBinaryStorageTests {
     @Test("a replaced or deleted value's file is removed after the commit; an unchanged one keeps its file")
     func filesFollowValues() throws {
         let (context, photo) = try savedPhoto(image: PhotoModel.bytes(200_000))
-        let first = store.externalData.fileNames()
+        let first = try store.externalData.fileNames()
         #expect(first.count == 1)
 
         photo.setValue(.string("renamed"), forKey: "name")
         try context.save()
-        #expect(store.externalData.fileNames() == first)
+        #expect(try store.externalData.fileNames() == first)
 
         photo.setValue(.data(PhotoModel.bytes(250_000, seed: 9)), forKey: "image")
         try context.save()
-        let second = store.externalData.fileNames()
+        let second = try store.externalData.fileNames()
         #expect(second.count == 1 && second != first)
 
         photo.setValue(.data(Data("small now".utf8)), forKey: "image")
         try context.save()
-        #expect(store.externalData.fileNames().isEmpty)
+        #expect(try store.externalData.fileNames().isEmpty)
 
         photo.setValue(.data(PhotoModel.bytes(250_000)), forKey: "image")
         try context.save()
-        #expect(store.externalData.fileNames().count == 1)
+        #expect(try store.externalData.fileNames().count == 1)
         context.delete(photo)
         try context.save()
-        #expect(store.externalData.fileNames().isEmpty)
+        #expect(try store.externalData.fileNames().isEmpty)
     }
 
     @Test("a save that fails leaves no file behind and the stored value as it was")
     func failedSaveRemovesItsFiles() throws {
         let (context, photo) = try savedPhoto(image: PhotoModel.bytes(200_000))
-        let before = store.externalData.fileNames()
+        let before = try store.externalData.fileNames()
         let key = try #require(photo.objectID.primaryKey)
         let stored = try storedImage(key)
 
@@ -243,7 +243,7 @@ struct ExternalBinaryStorageTests {
         try other.save()
         photo.setValue(.data(PhotoModel.bytes(300_000, seed: 1)), forKey: "image")
         #expect(throws: ContextError.self) { try context.save() }
-        #expect(store.externalData.fileNames() == before)
+        #expect(try store.externalData.fileNames() == before)
         #expect(try storedImage(key) == stored)
     }
 }

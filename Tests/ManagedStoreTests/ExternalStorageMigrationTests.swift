@@ -103,19 +103,19 @@ struct ExternalStorageMigrationTests {
     @Test("an in-place step leaves the stored tags and the support folder as they were")
     func inPlaceKeepsFiles() throws {
         let external = ExternalDataFolder(storeAt: storeURL)
-        let files = external.fileNames()
+        let files = try external.fileNames()
         #expect(files.count == 1)
         let tags = try storedColumns("ZIMAGE")
         try migrate(to: 2)
         #expect(try StoreMetadata.read(storeAt: storeURL).isCompatible(with: model.versions[1]))
-        #expect(external.fileNames() == files)
+        #expect(try external.fileNames() == files)
         #expect(try storedColumns("ZIMAGE") == tags)
         #expect(try values(at: storeURL, version: 2) == expected)
     }
 
     @Test("a step that moves external storage converts every value: files inlined, large values written out")
     func copyConvertsLayouts() throws {
-        let oldFiles = ExternalDataFolder(storeAt: storeURL).fileNames()
+        let oldFiles = try ExternalDataFolder(storeAt: storeURL).fileNames()
         try migrate(to: 3)
         #expect(try values(at: storeURL, version: 3) == expected)
         // image lost the flag: raw bytes; plain gained it: tagged, the large one in a file.
@@ -124,12 +124,12 @@ struct ExternalStorageMigrationTests {
         #expect(plain[1] == Data([0x01]) + small)
         #expect(plain[0].first == 0x02)
         let name = String(decoding: plain[0].dropFirst(), as: UTF8.self)
-        #expect(ExternalDataFolder(storeAt: storeURL).fileNames() == [name])
+        #expect(try ExternalDataFolder(storeAt: storeURL).fileNames() == [name])
         #expect(try Data(contentsOf: ExternalDataFolder(storeAt: storeURL).file(named: name)) == largePlain)
 
         // The backup carries the files of the store as it was.
         let backup = URL(fileURLWithPath: StorePath.real(storeURL).path + ".v1-backup")
-        #expect(ExternalDataFolder(storeAt: backup).fileNames() == oldFiles)
+        #expect(try ExternalDataFolder(storeAt: backup).fileNames() == oldFiles)
         #expect(try values(at: backup, version: 1) == expected)
         // Nothing of the working copies is left.
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.contains("migrating") || $0.contains("partial") }
@@ -148,6 +148,19 @@ struct ExternalStorageMigrationTests {
         var after = try snapshot()
         after = after.filter { !$0.key.hasSuffix(".lock") }
         #expect(after == before)
+    }
+
+    @Test("a support folder that cannot be listed fails the migration and store info, never a backup without the files")
+    func unlistableFolder() throws {
+        // A file where the _EXTERNAL_DATA folder should be: it exists, yet cannot be listed.
+        let external = ExternalDataFolder(storeAt: StorePath.real(storeURL))
+        try FileManager.default.moveItem(at: external.url, to: folder.url.appendingPathComponent("aside"))
+        try Data("not a folder".utf8).write(to: external.url)
+        let before = try snapshot()
+        let error = try #require(throws: StoreError.self) { try migrate(to: 2) }
+        #expect(error.path == external.url.path)
+        #expect(try snapshot().filter { !$0.key.hasSuffix(".lock") } == before)
+        #expect(throws: StoreError.self) { try StoreReport(migrator: StoreMigrator(storeURL: storeURL, model: model)) }
     }
 
     @Test("store info names the attributes that allow external storage and what their folder holds")
@@ -181,7 +194,7 @@ struct ExternalStorageMigrationTests {
         let name = try #require(ExternalDataFolder(storeAt: storeURL).fileNames().first)
         let copied = ExternalDataFolder(storeAt: copy)
         #expect(copied.url.path.hasSuffix("/.Copy_SUPPORT/_EXTERNAL_DATA"))
-        #expect(copied.fileNames() == [name])
+        #expect(try copied.fileNames() == [name])
         #expect(try inode(copied.file(named: name)) == inode(ExternalDataFolder(storeAt: storeURL).file(named: name)))
         #expect(try values(at: copy, version: 2) == expected)
     }
@@ -195,7 +208,7 @@ struct ExternalStorageMigrationTests {
         }
         let tags = try storedColumns("ZIMAGE", of: copy).filter { $0.first == 0x02 }
         #expect(tags.count == 2 && Set(tags).count == 2)
-        #expect(ExternalDataFolder(storeAt: copy).fileNames().count == 2)
+        #expect(try ExternalDataFolder(storeAt: copy).fileNames().count == 2)
         let store = try PersistentStore.open(at: copy, model: model.versions[1])
         let context = ManagedObjectContext(store: store)
         let photos = try context.fetch(FetchRequest(entityName: "Photo", predicate: try ObjectPredicate(format: "name == 'large'")))
@@ -218,8 +231,8 @@ struct ExternalStorageMigrationTests {
         let captions = try ManagedObjectContext(store: store).fetch(FetchRequest(entityName: "Photo", sortDescriptors: [SortDescriptor("name")]))
             .map { $0.value(forKey: "caption") }
         #expect(captions == [.string("\(large.count) bytes"), .string("\(small.count) bytes")])
-        let files = ExternalDataFolder(storeAt: copy).fileNames()
-        #expect(files.count == 1 && files != ExternalDataFolder(storeAt: storeURL).fileNames())
+        let files = try ExternalDataFolder(storeAt: copy).fileNames()
+        #expect(try files.count == 1 && files != ExternalDataFolder(storeAt: storeURL).fileNames())
     }
 
     @Test("a migration run by root leaves the store's and the backup's support folders to the store's owner",
@@ -229,8 +242,8 @@ struct ExternalStorageMigrationTests {
         #expect(chown(storeURL.path, user, group) == 0)
         try migrate(to: 3)
         let backup = URL(fileURLWithPath: StorePath.real(storeURL).path + ".v1-backup")
-        let entries = [storeURL, backup].map(ExternalDataFolder.init(storeAt:)).flatMap { folder in
-            [folder.supportFolder, folder.url] + folder.fileNames().map(folder.file(named:))
+        let entries = try [storeURL, backup].map(ExternalDataFolder.init(storeAt:)).flatMap { folder in
+            [folder.supportFolder, folder.url] + (try folder.fileNames()).map(folder.file(named:))
         }
         #expect(entries.count == 6)
         for entry in entries {

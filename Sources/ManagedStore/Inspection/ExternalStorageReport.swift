@@ -11,14 +11,14 @@ public struct ExternalStorageReport: Codable, Sendable, Equatable {
     public var bytes: Int64
 
     /// Nil when no attribute of the version allows external storage.
-    public init?(store: URL, version: ManagedObjectModel) {
+    public init?(store: URL, version: ManagedObjectModel) throws {
         attributes = version.entities.flatMap { entity in
             entity.attributes.filter(\.storesExternally).map { "\(entity.name).\($0.name)" }
         }.sorted()
         guard !attributes.isEmpty else { return nil }
         let external = ExternalDataFolder(storeAt: StorePath.real(store))
         folder = external.url.path
-        let names = external.fileNames()
+        let names = try external.fileNames()
         files = names.count
         bytes = names.reduce(0) { total, name in
             // A file removed while the folder is listed counts as empty: the count is a report, not a check.

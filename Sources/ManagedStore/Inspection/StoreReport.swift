@@ -75,7 +75,7 @@ public struct StoreReport: Codable, Sendable {
             version = detected.name
             versionLabel = migrator.label(of: detected)
             entityCounts = try Self.count(url, version: detected, options: migrator.options)
-            externalStorage = ExternalStorageReport(store: url, version: detected)
+            externalStorage = try ExternalStorageReport(store: url, version: detected)
         }
     }
 

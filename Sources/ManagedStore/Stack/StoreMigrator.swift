@@ -185,7 +185,7 @@ public final class StoreMigrator {
             // version or the new one, and nothing of its size is copied but the backup.
             try files.writeBackup(linking: false)
             owner.applyOwner(to: files.backup)
-            ExternalDataFolder(storeAt: files.backup).entries.forEach(owner.applyOwner)
+            try ExternalDataFolder(storeAt: files.backup).entries().forEach(owner.applyOwner)
             observer(.backupCreated(path: files.backup.path))
             do {
                 try run(passes[0], of: plan, on: files.store, files: files, observer: observer, cancellation: cancellation)
@@ -212,13 +212,13 @@ public final class StoreMigrator {
         try DurableFiles.sync(files.working)
         // The store was only read: it becomes the backup, through a hard link.
         if !(try files.writeBackup(linking: true)) { owner.applyOwner(to: files.backup) }
-        ExternalDataFolder(storeAt: files.backup).entries.forEach(owner.applyOwner)
+        try ExternalDataFolder(storeAt: files.backup).entries().forEach(owner.applyOwner)
         observer(.backupCreated(path: files.backup.path))
         try ExternalDataFolder.replaceStoreFiles(of: ExternalDataFolder(storeAt: files.store),
                                                  with: ExternalDataFolder(storeAt: files.working)) {
             try DurableFiles.rename(files.working, to: files.store)
         }
-        ExternalDataFolder(storeAt: files.store).entries.forEach(owner.applyOwner)
+        try ExternalDataFolder(storeAt: files.store).entries().forEach(owner.applyOwner)
     }
 
     // MARK: Steps

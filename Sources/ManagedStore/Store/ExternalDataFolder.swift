@@ -73,9 +73,16 @@ public struct ExternalDataFolder: Sendable, Equatable {
         for name in names { unlink(file(named: name).path) }
     }
 
-    /// The names of the files in the folder (none when it does not exist).
-    public func fileNames() -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted()
+    /// The names of the files in the folder: none when it does not exist, an error when it exists
+    /// but cannot be listed (an empty answer would leave files out of a backup, or remove the
+    /// store's files after a migration).
+    public func fileNames() throws -> [String] {
+        guard FileManager.default.fileExists(atPath: url.path) else { return [] }
+        do {
+            return try FileManager.default.contentsOfDirectory(atPath: url.path).sorted()
+        } catch {
+            throw StoreError(path: url.path, reason: "cannot list the external data folder (\(error.localizedDescription))")
+        }
     }
 
     /// Removes `.<name>_SUPPORT` and everything in it; a missing folder is fine.

@@ -48,7 +48,7 @@ extension ExternalDataFolder {
     /// store used go (its backup keeps its own links) and the working copy's folder goes.
     static func replaceStoreFiles(of store: ExternalDataFolder, with working: ExternalDataFolder,
                                          around replaceStore: () throws -> Void) throws {
-        let wanted = Set(working.fileNames()), present = Set(store.fileNames())
+        let wanted = Set(try working.fileNames()), present = Set(try store.fileNames())
         let added = wanted.subtracting(present).sorted()
         try store.add(added, from: working)
         do {
@@ -77,8 +77,8 @@ extension ExternalDataFolder {
 
     /// The support folder, its `_EXTERNAL_DATA` folder and every file in it, for a migration run
     /// by root to hand them to the store's owner.
-    var entries: [URL] {
+    func entries() throws -> [URL] {
         guard FileManager.default.fileExists(atPath: supportFolder.path) else { return [] }
-        return [supportFolder, url] + fileNames().map(file(named:))
+        return [supportFolder, url] + (try fileNames()).map(file(named:))
     }
 }
