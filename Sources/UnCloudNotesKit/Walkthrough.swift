@@ -126,8 +126,7 @@ public struct Walkthrough {
         case .planned(let plan):
             print("Plan: \(plan.steps.map { "\($0.source.name) → \($0.destination.name) (\($0.kindDescription))" }.joined(separator: "; "))")
         case .backupCreated(let path): print("Backup: \(path)")
-        case .message(let text): print(text)
-        default: break
+        default: MigrationConsole.lines(for: event, store: storeURL).forEach(print)
         }
     }
 

@@ -17,12 +17,19 @@ final class MigrationReporter {
     /// The version the store was at, from the plan: the backup holds the store at that version.
     private var sourceVersion: String?
 
-    init(json: Bool) {
+    /// The store being migrated, named in the chapter's "Migrating store …" line.
+    private let store: URL
+
+    init(json: Bool, store: URL) {
         style = json ? .json : (isatty(STDOUT_FILENO) == 1 ? .terminal : .lines)
+        self.store = store
     }
 
     func handle(_ event: MigrationEvent) {
         show(event)
+        for text in MigrationConsole.lines(for: event, store: store) {
+            line(text, ["event": "message", "text": text])
+        }
         events += 1
         if events == killAfterEvents {
             fflush(nil)
@@ -52,8 +59,8 @@ final class MigrationReporter {
             lastPercent = -1
             line("step \(index + 1): \(step.source.name) -> \(step.destination.name) (\(step.kindDescription))",
                  ["event": "step", "index": index + 1, "from": step.source.name, "to": step.destination.name, "kind": step.kindDescription])
-        case .message(let text):
-            line(text, ["event": "message", "text": text])
+        case .composedPass:
+            break
         case .progress(let step, let fraction, let overall, let detail):
             progress(step: step, fraction: fraction, overall: overall, detail: detail)
         case .stepFinished(let index):

@@ -126,7 +126,7 @@ struct StoreMigrateCommand: ParsableCommand {
 
     func run() throws {
         let migrator = try selection.migrator(global, mappings: mappings, to: to)
-        let reporter = MigrationReporter(json: json)
+        let reporter = MigrationReporter(json: json, store: migrator.storeURL)
         if dryRun {
             try dryRun(migrator, reporter: reporter)
             return

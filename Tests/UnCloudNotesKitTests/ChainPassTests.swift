@@ -10,11 +10,11 @@ import UnCloudNotesKit
 struct ChainPassTests {
     let mappings = try! UnCloudNotesModel.loadMappingModels(for: AppStores.model)
 
-    /// Migrates through the stack, returning the store's rows and the stack's messages.
+    /// Migrates through the stack, returning the store's rows and the console lines the app prints.
     private func migrateThroughStack(_ url: URL, policies: MigrationPolicyRegistry) throws -> (rows: [String], messages: [String]) {
         var messages: [String] = []
         let migrator = StoreMigrator(storeURL: url, model: AppStores.model, mappingModels: mappings, policies: policies)
-        try migrator.migrateIfNeeded { if case .message(let text) = $0 { messages.append(text) } }
+        try migrator.migrateIfNeeded { messages += MigrationConsole.lines(for: $0, store: url) }
         return (try StoreDump.contents(of: PersistentStore.open(at: url, model: AppStores.version(4))), messages)
     }
 

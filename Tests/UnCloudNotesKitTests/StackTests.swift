@@ -83,7 +83,10 @@ struct StackTests {
         let plan = try #require(try stack.migrator.migrateIfNeeded { events.append($0) })
         let sourceNumber = Int(fixture.dropFirst())!
         #expect(plan.steps.count == target - sourceNumber)
-        #expect(events.contains { if case .message("Migration Completed Successfully") = $0 { true } else { false } })
+        let finished = events.filter { if case .stepFinished = $0 { true } else { false } }
+        #expect(finished.count == plan.steps.count)
+        #expect(finished.flatMap { MigrationConsole.lines(for: $0, store: url) }
+            == Array(repeating: "Migration Completed Successfully", count: plan.steps.count))
 
         let after = try NoteRecord.read(url, version: stack.version)
         #expect(after == (try before.map { try $0.expected(at: target) }))

@@ -8,10 +8,11 @@ public enum MigrationEvent: Sendable {
     case planned(MigrationPlan)
     /// The original store was copied here before the first step.
     case backupCreated(path: String)
+    /// A step begins: its versions, and how it maps (inferred changes or a mapping model). The
+    /// chapter's console lines are the app's to print (`MigrationConsole` in UnCloudNotesKit).
     case stepStarted(index: Int, step: MigrationStep)
-    /// A line of the chapter's console output (hashes, "Migrating store …", the mapping model,
-    /// "Migration Completed Successfully").
-    case message(String)
+    /// Consecutive steps, `first` through `last`, run as one pass of one composed mapping.
+    case composedPass(first: MigrationStep, last: MigrationStep, mapping: MappingModel)
     /// Progress within the step (0...1) and over the whole plan (0...1).
     case progress(step: Int, stepFraction: Double, overallFraction: Double, detail: String?)
     case stepFinished(index: Int)

@@ -115,9 +115,7 @@ public final class StoreMigrator {
         } catch {
             files.removeCreated()
             try? lock.record([])
-            let reported = Self.aboutTheStore(error, working: files.working, store: store)
-            observer(.message("Migration failed: \(ErrorText.oneLine(reported))"))
-            throw reported
+            throw Self.aboutTheStore(error, working: files.working, store: store)
         }
         try lock.record([])
         observer(.finished)
@@ -225,11 +223,11 @@ public final class StoreMigrator {
 
     /// Runs one pass on `store` (the store itself, or the working copy): an in-place step changes
     /// it, a copying pass writes the new working copy from it. Each step of the pass is announced
-    /// and finished as the chapter's app printed it.
+    /// as it starts and finishes.
     private func run(_ pass: MigrationPass, of plan: MigrationPlan, on store: URL, files: MigrationFiles,
                      observer: @escaping (MigrationEvent) -> Void, cancellation: MigrationCancellation?) throws {
         let count = Double(plan.steps.count)
-        for index in pass.steps { announce(plan.steps[index], index: index, observer: observer) }
+        for index in pass.steps { observer(.stepStarted(index: index, step: plan.steps[index])) }
         let progress = { (fraction: Double, detail: String?) in
             let position = Double(pass.steps.lowerBound) + fraction * Double(pass.steps.count)
             let index = min(pass.steps.upperBound - 1, Int(position))
@@ -239,7 +237,7 @@ public final class StoreMigrator {
         let first = plan.steps[pass.steps.lowerBound], last = plan.steps[pass.steps.upperBound - 1]
         if let mapping = pass.mapping {
             if pass.steps.count > 1 {
-                observer(.message("One pass from \(first.source.name) to \(last.destination.name): \(mapping.name) (\(mapping.entityMappings.map(\.name).joined(separator: ", ")))"))
+                observer(.composedPass(first: first, last: last, mapping: mapping))
             }
             try MigrationManager.migrateStore(from: store, sourceModel: first.source, to: files.nextWorking,
                                               destinationModel: last.destination, mappingModel: mapping, resolvedPolicies: pass.policies,
@@ -255,28 +253,7 @@ public final class StoreMigrator {
         }
         for index in pass.steps {
             observer(.progress(step: index, stepFraction: 1, overallFraction: Double(index + 1) / count, detail: nil))
-            observer(.message("Migration Completed Successfully"))
             observer(.stepFinished(index: index))
         }
-    }
-
-    /// What the chapter's app printed as a step began: both models' hashes and the mapping.
-    private func announce(_ step: MigrationStep, index: Int, observer: (MigrationEvent) -> Void) {
-        observer(.stepStarted(index: index, step: step))
-        observer(.message("Source model entity hashes: " + describe(step.source)))
-        observer(.message("Destination model entity hashes: " + describe(step.destination)))
-        observer(.message("Migrating store \(storeURL.path) from \(step.source.name) to \(step.destination.name)"))
-        switch step.kind {
-        case .inPlace(let inferred):
-            observer(.message("Inferred mapping (in place): " + inferred.changes.joined(separator: "; ")))
-        case .inferredCopy(let inferred, let reason):
-            observer(.message("Inferred mapping (copied\(reason.map { ": \($0)" } ?? "")): " + inferred.changes.joined(separator: "; ")))
-        case .mappingModel(let mapping):
-            observer(.message("Mapping model: \(mapping.name) (\(mapping.entityMappings.map(\.name).joined(separator: ", ")))"))
-        }
-    }
-
-    private func describe(_ version: ManagedObjectModel) -> String {
-        version.entityVersionHashes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value.hexString.prefix(16))…" }.joined(separator: ", ")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ManagedStore
+import UnCloudNotesKit
 
 /// What the migration screen shows while the store upgrades at launch: the plan, a progress bar
 /// per step, the chapter's console lines, and on failure what happened and what to do.
@@ -27,17 +28,16 @@ public struct MigrationScreenState {
             if index < stepFractions.count { stepFractions[index] = 1 }
         case .backupCreated(let path):
             backupPath = path
-        case .message(let text):
-            lines.append(text)
         case .waitingForLock:
             lines.append("Another UnCloudNotes is upgrading this store; waiting for it…")
         case .cleanedLeftovers(let names):
             lines.append("Cleaned up after an interrupted upgrade: \(names.joined(separator: ", "))")
         case .finished:
             finished = true
-        case .stepStarted:
+        case .stepStarted, .composedPass:
             break
         }
+        lines += MigrationConsole.lines(for: event, store: URL(fileURLWithPath: storePath))
     }
 
     /// The heading: a store that could not be opened was not upgraded (a garbage file or a newer

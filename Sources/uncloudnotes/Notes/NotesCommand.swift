@@ -29,12 +29,13 @@ extension GlobalOptions {
         let stack = try stack()
         let isNew = !stack.storeExists
         let book = try stack.open(creatingIfMissing: creating, observer: { event in
+            for line in MigrationConsole.lines(for: event, store: stack.storeURL) {
+                FileHandle.standardError.write(Data("\(TerminalText.field(line))\n".utf8))
+            }
             switch event {
             case .waitingForLock:
                 let store = TerminalText.field(stack.storeURL.path)
                 FileHandle.standardError.write(Data("waiting for another uncloudnotes to finish upgrading \(store)…\n".utf8))
-            case .message(let text):
-                FileHandle.standardError.write(Data("\(TerminalText.field(text))\n".utf8))
             case .backupCreated(let path):
                 FileHandle.standardError.write(Data("backup of the original store: \(TerminalText.field(path))\n".utf8))
             default:
