@@ -26,11 +26,14 @@ extension NoteBook {
 
     /// Calls `body` for each row the selection reads.
     func forEachScannedRow(_ selection: RowSelection, _ body: (NoteRow) throws -> Void) throws {
+        // Each value in a local of its own: the 6.3 optimizer crashes (release builds) on the
+        // nested `try` this once was inside the initializer's arguments.
         try read(selection, columns: .rows) { reader, row in
-            try body(NoteRow(id: NoteID(try reader.primaryKey()),
-                             title: String.fromDatabaseValue(row["title"]) ?? "",
-                             dateCreated: Double.fromDatabaseValue(row["date"]).map(Date.init(timeIntervalSinceReferenceDate:)),
-                             imageCount: Int.fromDatabaseValue(row["images"]) ?? 0))
+            let id = NoteID(try reader.primaryKey())
+            let title = String.fromDatabaseValue(row["title"]) ?? ""
+            let date = Double.fromDatabaseValue(row["date"]).map(Date.init(timeIntervalSinceReferenceDate:))
+            let images = Int.fromDatabaseValue(row["images"]) ?? 0
+            try body(NoteRow(id: id, title: title, dateCreated: date, imageCount: images))
         }
     }
 
