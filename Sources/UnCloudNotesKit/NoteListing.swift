@@ -26,15 +26,18 @@ extension NoteBook {
 
     /// Calls `body` for each row the selection reads.
     func forEachScannedRow(_ selection: RowSelection, _ body: (NoteRow) throws -> Void) throws {
-        // Each value in a local of its own: the 6.3 optimizer crashes (release builds) on the
-        // nested `try` this once was inside the initializer's arguments.
-        try read(selection, columns: .rows) { reader, row in
-            let id = NoteID(try reader.primaryKey())
-            let title = String.fromDatabaseValue(row["title"]) ?? ""
-            let date = Double.fromDatabaseValue(row["date"]).map(Date.init(timeIntervalSinceReferenceDate:))
-            let images = Int.fromDatabaseValue(row["images"]) ?? 0
-            try body(NoteRow(id: id, title: title, dateCreated: date, imageCount: images))
-        }
+        try read(selection, columns: .rows) { reader, row in try body(Self.noteRow(reader, row)) }
+    }
+
+    /// One list row. `@_optimize(none)`: the Swift 6.3 optimizer crashes on this function in
+    /// release builds ("found ownership error" while inlining GRDB's value decoding), whatever
+    /// the way the values are read; unoptimized it compiles, and it is one call per row.
+    @_optimize(none)
+    private static func noteRow(_ reader: RowReader, _ row: Row) throws -> NoteRow {
+        NoteRow(id: NoteID(try reader.primaryKey()),
+                title: String.fromDatabaseValue(row["title"]) ?? "",
+                dateCreated: Double.fromDatabaseValue(row["date"]).map(Date.init(timeIntervalSinceReferenceDate:)),
+                imageCount: Int.fromDatabaseValue(row["images"]) ?? 0)
     }
 
     /// The IDs of the notes the selection reads, without their titles or image counts.
