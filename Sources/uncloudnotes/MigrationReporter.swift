@@ -19,6 +19,7 @@ final class MigrationReporter {
 
     /// The store being migrated, named in the chapter's "Migrating store …" line.
     private let store: URL
+    private let encoder = makeReportEncoder()
 
     init(json: Bool, store: URL) {
         style = json ? .json : (isatty(STDOUT_FILENO) == 1 ? .terminal : .lines)
@@ -28,7 +29,7 @@ final class MigrationReporter {
     func handle(_ event: MigrationEvent) {
         show(event)
         for text in MigrationConsole.lines(for: event, store: store) {
-            line(text, ["event": "message", "text": text])
+            line(text, EventLine(event: "message", text: text))
         }
         events += 1
         if events == killAfterEvents {
@@ -40,34 +41,34 @@ final class MigrationReporter {
     private func show(_ event: MigrationEvent) {
         switch event {
         case .waitingForLock:
-            line("waiting: another process is upgrading this store", ["event": "waiting"])
+            line("waiting: another process is upgrading this store", EventLine(event: "waiting"))
         case .cleanedLeftovers(let names):
-            line("cleaned up after an interrupted migration: \(names.joined(separator: ", "))", ["event": "cleaned", "files": names])
+            line("cleaned up after an interrupted migration: \(names.joined(separator: ", "))", EventLine(event: "cleaned", files: names))
         case .planned(let plan):
             sourceVersion = plan.source.name
             line("plan: \(plan.source.name) -> \(plan.destination.name), \(plan.steps.count.counting("step"))",
-                 ["event": "plan", "from": plan.source.name, "to": plan.destination.name,
-                  "steps": plan.steps.map { ["from": $0.source.name, "to": $0.destination.name, "kind": $0.kindDescription] }])
+                 EventLine(event: "plan", from: plan.source.name, to: plan.destination.name,
+                           steps: plan.steps.map { EventLine.Step(from: $0.source.name, to: $0.destination.name, kind: $0.kindDescription) }))
             for (index, step) in plan.steps.enumerated() where style != .json {
                 print("  \(index + 1). \(step.source.name) -> \(step.destination.name): \(step.kindDescription)")
             }
         case .backupCreated(let path):
             let version = sourceVersion ?? "its old version"
             line("backup of the store as it was before this migration (\(version)), made now: \(path)",
-                 ["event": "backup", "path": path, "version": version])
+                 EventLine(event: "backup", path: path, version: version))
         case .stepStarted(let index, let step):
             lastPercent = -1
             line("step \(index + 1): \(step.source.name) -> \(step.destination.name) (\(step.kindDescription))",
-                 ["event": "step", "index": index + 1, "from": step.source.name, "to": step.destination.name, "kind": step.kindDescription])
+                 EventLine(event: "step", from: step.source.name, to: step.destination.name, index: index + 1, kind: step.kindDescription))
         case .composedPass:
             break
         case .progress(let step, let fraction, let overall, let detail):
             progress(step: step, fraction: fraction, overall: overall, detail: detail)
         case .stepFinished(let index):
             endBar()
-            if style == .json { emit(["event": "stepFinished", "index": index + 1]) }
+            if style == .json { emit(EventLine(event: "stepFinished", index: index + 1)) }
         case .finished:
-            line("the store is up to date", ["event": "finished"])
+            line("the store is up to date", EventLine(event: "finished"))
         }
     }
 
@@ -77,7 +78,7 @@ final class MigrationReporter {
         lastPercent = percent
         switch style {
         case .json:
-            emit(["event": "progress", "step": step + 1, "fraction": fraction, "overall": overall, "detail": detail ?? ""])
+            emit(EventLine(event: "progress", step: step + 1, fraction: fraction, overall: overall, detail: detail ?? ""))
         case .lines:
             if percent % 10 == 0 { print("progress: step \(step + 1) \(percent)% (all steps \(Int(overall * 100))%)") }
         case .terminal:
@@ -95,15 +96,39 @@ final class MigrationReporter {
         barShown = false
     }
 
-    private func line(_ text: String, _ json: [String: Any]) {
+    private func line(_ text: String, _ json: EventLine) {
         endBar()
         if style == .json { emit(json) } else { print(text) }
     }
 
-    private func emit(_ object: [String: Any]) {
-        // Only strings, numbers and arrays of them are passed, which JSONSerialization always encodes.
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return }
+    private func emit(_ line: EventLine) {
+        // An event line holds strings and numbers only, which the encoder always encodes.
+        guard let data = try? encoder.encode(line) else { return }
         print(String(decoding: data, as: UTF8.self))
         fflush(nil)
     }
+}
+
+/// One `--json` line of a migration: the event's name and the fields it has (absent ones are left out).
+struct EventLine: Encodable {
+    struct Step: Encodable {
+        let from: String
+        let to: String
+        let kind: String
+    }
+
+    let event: String
+    var files: [String]? = nil
+    var from: String? = nil
+    var to: String? = nil
+    var steps: [Step]? = nil
+    var path: String? = nil
+    var version: String? = nil
+    var index: Int? = nil
+    var kind: String? = nil
+    var text: String? = nil
+    var step: Int? = nil
+    var fraction: Double? = nil
+    var overall: Double? = nil
+    var detail: String? = nil
 }
