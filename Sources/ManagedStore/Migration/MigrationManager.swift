@@ -58,7 +58,7 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
                              cancellation: MigrationCancellation?) throws {
         try checkEntities(of: mappingModel, source: sourceModel, destination: destinationModel)
         guard !FileManager.default.fileExists(atPath: destinationURL.path) else {
-            throw MigrationError("\(destinationURL.path): a file is already there; the migration writes a new store")
+            throw MigrationError.file(path: destinationURL.path, reason: "a file is already there; the migration writes a new store")
         }
         var readOnly = options
         readOnly.isReadOnly = true
@@ -84,7 +84,7 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
             ExternalDataFolder.removeAfterFailedCopy(to: destinationURL, from: sourceURL)
             // A store error names its file and what differs in it: callers react to it as it is.
             if error is MigrationError || error is StoreError { throw error }
-            throw MigrationError("the migration from \(sourceModel.name) to \(destinationModel.name) failed: \(error)")
+            throw MigrationError.failed(from: sourceModel.name, to: destinationModel.name, cause: error)
         }
     }
 
@@ -122,10 +122,10 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
     private static func checkEntities(of mapping: MappingModel, source: ManagedObjectModel, destination: ManagedObjectModel) throws {
         for entityMapping in mapping.entityMappings {
             if let name = entityMapping.sourceEntityName, source.entity(named: name) == nil {
-                throw MigrationError("entity mapping \(entityMapping.name) reads entity \(name), which \(source.name) does not have")
+                throw MigrationError.mapping(reason: "entity mapping \(entityMapping.name) reads entity \(name), which \(source.name) does not have")
             }
             if let name = entityMapping.destinationEntityName, destination.entity(named: name) == nil {
-                throw MigrationError("entity mapping \(entityMapping.name) makes entity \(name), which \(destination.name) does not have")
+                throw MigrationError.mapping(reason: "entity mapping \(entityMapping.name) makes entity \(name), which \(destination.name) does not have")
             }
         }
     }
@@ -424,7 +424,7 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
         case .null: object.setValue(nil, forKey: key)
         case .scalar(let scalar): object.setValue(scalar, forKey: key)
         case .object, .collection:
-            throw MigrationError("\(object.entity.name).\(key): the mapping's expression gave objects, not a value")
+            throw MigrationError.mapping(reason: "\(object.entity.name).\(key): the mapping's expression gave objects, not a value")
         }
     }
 
@@ -435,10 +435,10 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
         case .null: targets = []
         case .object(let target as ManagedObject): targets = [target]
         case .collection(let items): targets = items.compactMap { if case .object(let target as ManagedObject) = $0 { target } else { nil } }
-        default: throw MigrationError("\(object.entity.name).\(key): the mapping's expression gave no objects")
+        default: throw MigrationError.mapping(reason: "\(object.entity.name).\(key): the mapping's expression gave no objects")
         }
         guard let relationship = destinationModel.allRelationships(of: object.entity.name).first(where: { $0.name == key }) else {
-            throw MigrationError("\(object.entity.name) has no relationship \(key)")
+            throw MigrationError.mapping(reason: "\(object.entity.name) has no relationship \(key)")
         }
         if relationship.isToMany {
             let wanted = Set(targets.map(\.objectID))
@@ -499,14 +499,14 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
         let number = try reader.integer(entity)
         guard let primaryKey = try reader.integer(key),
               let storage = number.flatMap({ Int(exactly: $0) }).flatMap(store.schema.entity(number:)) else {
-            throw MigrationError("\(store.url.path): the association of entity mapping \(index) names no object (entity \(number.map(String.init) ?? "NULL"))")
+            throw MigrationError.file(path: store.url.path, reason: "the association of entity mapping \(index) names no object (entity \(number.map(String.init) ?? "NULL"))")
         }
         return ObjectID(entityName: storage.name, primaryKey: primaryKey)
     }
 
     private func mappingIndex(_ name: String) throws -> Int {
         guard let index = mappingModel.entityMappings.firstIndex(where: { $0.name == name }) else {
-            throw MigrationError("the mapping model has no entity mapping named \(name)")
+            throw MigrationError.mapping(reason: "the mapping model has no entity mapping named \(name)")
         }
         return index
     }
