@@ -162,4 +162,30 @@ struct StackTests {
         }
         #expect(cause.description.contains("cannot infer a mapping: attribute Note.image moved to new entity Attachment"))
     }
+
+    @Test("no plan goes backwards, and a version name the model lacks is refused listing the versions")
+    func planAndVersionRefusals() throws {
+        let stack = try UnCloudNotesStack(storeURL: URL(fileURLWithPath: "/nonexistent"))
+        let backwards = try #require(throws: MigrationError.self) {
+            try MigrationPlanner.plan(from: stack.model.current, to: stack.model.versions[0], in: stack.model, mappingModels: stack.mappingModels)
+        }
+        guard case .noMigrationPath(nil, _, _, .backwards) = backwards else { Issue.record("not a backwards plan: \(backwards)"); return }
+        let unknown = try #require(throws: MigrationError.self) { _ = try UnCloudNotesStack(storeURL: URL(fileURLWithPath: "/nonexistent"), versionName: "v9") }
+        guard case .unknownVersionName("v9", _, let versions) = unknown else { Issue.record("not an unknown version name: \(unknown)"); return }
+        #expect(versions == stack.model.versions.map(\.name))
+    }
+
+    @Test("a store no plan reaches is refused naming the store and the inference's reason, unchanged")
+    func refusesStoreWithoutPath() throws {
+        let folder = try TemporaryFolder()
+        let url = try ProjectFixtures.copyStore("v2", into: folder)
+        let before = try Data(contentsOf: url)
+        let stack = try UnCloudNotesStack(storeURL: url)
+        let migrator = StoreMigrator(storeURL: url, model: stack.model, mappingModels: [])
+        let error = try #require(throws: MigrationError.self) { try migrator.migrateIfNeeded() }
+        guard case .noMigrationPath(let store, _, _, .cannotInfer) = error else { Issue.record("not a missing path: \(error)"); return }
+        #expect(store == url.path)
+        #expect(error.description.hasSuffix("; the store was not changed"))
+        #expect(try Data(contentsOf: url) == before)
+    }
 }

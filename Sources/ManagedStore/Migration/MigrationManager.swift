@@ -78,6 +78,9 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
             try destination.close()
             try sourceStore.close()
         } catch {
+            // The migration has failed already and its error is the one to report: the source was
+            // opened read-only and the destination's files are removed next, so a failed close
+            // loses nothing.
             try? destinationStore?.close()
             try? sourceStore.close()
             StoreFiles(url: destinationURL).remove()
@@ -92,6 +95,8 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
     /// written without a journal or syncs, every byte once, with a page cache sized for the work.
     /// The caller syncs it once before relying on it; it leaves in the store's journal mode.
     private static func useAsScratch(_ store: PersistentStore, sizedFor sourceURL: URL) throws {
+        // The size only tunes the page cache: unreadable, it gets the smallest one, and the
+        // source's real read errors come from opening it.
         let sourceBytes = (try? FileManager.default.attributesOfItem(atPath: sourceURL.path)[.size] as? Int) ?? 0
         let cacheKiB = min(max(sourceBytes / 1024, 2048), scratchCacheLimitKiB)
         try store.database.writeWithoutTransaction { db in
@@ -190,6 +195,7 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
                                arguments: [StoreFiles(url: url).readOnlyURI ?? (url.absoluteString + "?mode=ro")])
                 _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM src.sqlite_master")
             } catch {
+                // The read-only attach may have failed before attaching anything: nothing to detach then.
                 try? db.execute(sql: "DETACH DATABASE src")
                 try db.execute(sql: "ATTACH DATABASE ? AS src", arguments: [url.path])
             }
@@ -205,6 +211,9 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
         }
     }
 
+    /// Drops the temporary tables and detaches the source. A failure here hides nothing: temporary
+    /// tables and the attachment belong to the connection, which is closed right after (or the
+    /// file removed after a failure), and the migrated rows are committed already.
     private func detachSource() {
         try? destinationStore.database.writeWithoutTransaction { db in
             for index in mappingModel.entityMappings.indices {

@@ -114,6 +114,8 @@ public final class StoreMigrator {
             try run(plan, files: files, owner: owner, observer: observer, cancellation: cancellation)
         } catch {
             files.removeCreated()
+            // The created files were just removed: a lock file still naming them only makes the
+            // next run remove files that are gone, and the migration's own error is the one to report.
             try? lock.record([])
             let reported = Self.aboutTheStore(error, working: files.working, store: store)
             observer(.message("Migration failed: \(ErrorText.oneLine(reported))"))
