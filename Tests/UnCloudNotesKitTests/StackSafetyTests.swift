@@ -240,8 +240,11 @@ struct StackSafetyTests {
         let folder = try TemporaryFolder()
         let source = try folder.write("a", to: "a")
         let missing = folder.url.appendingPathComponent("gone/b")
-        #expect(throws: MigrationError.self) { try DurableFiles.syncFolder(missing.deletingLastPathComponent()) }
-        #expect(throws: MigrationError.self) { try DurableFiles.rename(source, to: missing) }
+        for failing in [{ try DurableFiles.syncFolder(missing.deletingLastPathComponent()) }, { try DurableFiles.rename(source, to: missing) }] {
+            let error = try #require(throws: MigrationError.self) { try failing() }
+            guard case .fileSystem(_, let code) = error else { Issue.record("not a system call failure: \(error)"); continue }
+            #expect(code == ENOENT)
+        }
     }
 
     @Test("errors read as one line: SQL's newlines folded, Foundation's errors without their domain and code")
