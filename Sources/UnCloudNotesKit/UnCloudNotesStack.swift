@@ -77,8 +77,7 @@ extension UnCloudNotesModel {
     /// A version by short or full name, or an error listing the choices.
     public static func resolveVersion(named name: String, in model: VersionedModel) throws -> ManagedObjectModel {
         guard let version = version(named: name, in: model) else {
-            throw MigrationError("unknown model version \"\(name)\" of \(model.name): use v1 to v\(model.versions.count) or one of "
-                + model.versions.map(\.name).joined(separator: ", "))
+            throw MigrationError.unknownVersionName(name, model: model.name, versions: model.versions.map(\.name))
         }
         return version
     }

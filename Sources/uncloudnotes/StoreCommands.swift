@@ -151,7 +151,7 @@ struct StoreMigrateCommand: ParsableCommand {
                     + "migration polic\(missing.count == 1 ? "y" : "ies") \(missing.joined(separator: ", "))")
             }
         case .cannotMigrate(_, let error):
-            throw CommandFailure("\(migrator.storeURL.path): the migration would be refused: \(ErrorText.oneLine(error.reason))")
+            throw CommandFailure("\(migrator.storeURL.path): the migration would be refused: \(ErrorText.oneLine(error.description))")
         default:
             print(try StoreReport(migrator: migrator).text)
         }

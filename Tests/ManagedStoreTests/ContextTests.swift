@@ -241,7 +241,7 @@ struct ContextTests {
         try context.save()
 
         context.delete(owner)
-        let error = try #require(throws: ValidationError.self) { try context.save() }
+        let error = try #require(throws: ValidationFailure.self) { try context.save() }
         #expect(error.problems.map(\.property) == ["shelves"])
         #expect(error.problems.map(\.objectID) == [owner.objectID])
         #expect(error.description.contains("Owner.shelves: cannot delete the object"))
@@ -264,7 +264,7 @@ struct ContextTests {
         owner.setValue(.string("Bo"), forKey: "name")
         for _ in 0..<4 { owner.addObject(try context.insertObject(entityName: "Shelf"), forKey: "shelves") }
         book.addObject(owner, forKey: "shelf")
-        let error = try #require(throws: ValidationError.self) { try context.save() }
+        let error = try #require(throws: ValidationFailure.self) { try context.save() }
         let described = Set(error.problems.map(\.description))
         #expect(error.problems.first { $0.property == "title" }?.objectID == book.objectID)
         #expect(described.contains("Book.title: a value is required"))

@@ -139,7 +139,8 @@ struct MigrationManagerTests {
         let error = try #require(throws: MigrationError.self) {
             try MigrationManager.migrateStore(from: url, sourceModel: models[0], to: destination, destinationModel: models[1], mappingModel: mapping)
         }
-        #expect(error.reason.contains("Note.title: 1 object without a value, but a value is required"))
+        guard case .validation(let failure) = error else { Issue.record("not a validation failure: \(error)"); return }
+        #expect(failure.problems.map(\.description) == ["Note.title: 1 object without a value, but a value is required"])
         #expect(!FileManager.default.fileExists(atPath: destination.path))
     }
     @Test("an entity mapping migrates exactly its source entity's objects, not its sub-entities' (three levels)",

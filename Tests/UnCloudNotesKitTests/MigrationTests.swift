@@ -61,7 +61,8 @@ struct MigrationTests {
         var mapping = try #require(MappingModel.find(in: mappings, from: AppStores.version(3), to: AppStores.version(4)))
         mapping.entityMappings[1].attributeMappings = []
         let error = try #require(throws: MigrationError.self) { _ = try migrate(url, from: 3, to: 4, in: folder, mappingModels: [mapping]) }
-        #expect(error.reason == "AttachmentToImageAttachment has no attribute mappings: the policy needs them to copy the attachment")
+        guard case .mapping(let reason) = error else { Issue.record("not a mapping error: \(error)"); return }
+        #expect(reason == "AttachmentToImageAttachment has no attribute mappings: the policy needs them to copy the attachment")
     }
 
     @Test("v2 -> v3: only notes with an image get one Attachment, linked to the right note")
@@ -146,7 +147,10 @@ struct MigrationTests {
         var policies = MigrationPolicyRegistry()
         policies.register(FailingPolicy.self, as: AttachmentToImageAttachmentMigrationPolicyV3toV4.className)
         let error = try #require(throws: MigrationError.self) { _ = try migrate(url, from: 3, to: 4, in: folder, policies: policies) }
-        #expect(error.reason.contains("the disk is full (simulated)"))
+        guard case .failed(let from, let to, let cause) = error else { Issue.record("not a failed migration: \(error)"); return }
+        #expect((from, to) == ("UnCloudNotesDataModel v3", "UnCloudNotesDataModel v4"))
+        #expect(cause as? SimulatedDiskFull != nil, "\(cause)")
+        #expect(error.description.contains("the disk is full (simulated)"))
         #expect(try Data(contentsOf: url) == before)
         let left = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted()
         #expect(left == ["UnCloudNotesDataModel.sqlite"], "\(left)")
@@ -159,7 +163,11 @@ struct MigrationTests {
         let error = try #require(throws: MigrationError.self) {
             _ = try migrate(url, from: 3, to: 4, in: folder, policies: MigrationPolicyRegistry())
         }
-        #expect(error.reason == "entity mapping AttachmentToImageAttachment names the migration policy UnCloudNotes.AttachmentToImageAttachmentMigrationPolicyV3toV4, which this program does not know (known policies: none)")
+        guard case .unknownPolicy(let mapping, let className, let known) = error else { Issue.record("not an unknown policy: \(error)"); return }
+        #expect(mapping == "AttachmentToImageAttachment")
+        #expect(className == AttachmentToImageAttachmentMigrationPolicyV3toV4.className)
+        #expect(known.isEmpty)
+        #expect(error.description == "entity mapping AttachmentToImageAttachment names the migration policy UnCloudNotes.AttachmentToImageAttachmentMigrationPolicyV3toV4, which this program does not know (known policies: none)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["UnCloudNotesDataModel.sqlite"])
     }
 
@@ -181,9 +189,14 @@ struct MigrationTests {
             _ = try migrate(url, from: 2, to: 3, in: otherFolder, progress: { if $0.fraction > 0.2 { cancellation.cancel() } },
                             cancellation: cancellation)
         }
-        #expect(error == .cancelled)
+        guard case .cancelled = error else { Issue.record("not cancelled: \(error)"); return }
         #expect(try FileManager.default.contentsOfDirectory(atPath: otherFolder.url.path).isEmpty)
     }
+}
+
+/// The error `FailingPolicy` throws, as a policy's own refusal.
+struct SimulatedDiskFull: Error, CustomStringConvertible {
+    var description: String { "the disk is full (simulated)" }
 }
 
 /// Copies some attachments, then fails, as a policy meeting a full disk would.
@@ -193,7 +206,7 @@ final class FailingPolicy: EntityMigrationPolicy {
     override func createDestinationInstances(forSource source: ManagedObject, in mapping: EntityMapping,
                                              manager: MigrationManager) throws {
         calls += 1
-        if calls == 3 { throw MigrationError("the disk is full (simulated)") }
+        if calls == 3 { throw SimulatedDiskFull() }
         try super.createDestinationInstances(forSource: source, in: mapping, manager: manager)
     }
 }

@@ -122,7 +122,7 @@ final class ObjectByObjectV3toV4Policy: EntityMigrationPolicy {
                                              manager: MigrationManager) throws {
         try super.createDestinationInstances(forSource: source, in: mapping, manager: manager)
         guard let attachment = try manager.destinationInstances(forEntityMappingNamed: mapping.name, sourceInstances: [source]).first
-        else { throw MigrationError("no attachment was made from \(source.objectID)") }
+        else { throw MigrationError.mapping(reason: "no attachment was made from \(source.objectID)") }
         if case .data(let bytes)? = attachment.value(forKey: "image"), let size = try? NoteImage(storedData: bytes).pixelSize() {
             attachment.setValue(.double(Double(size.width)), forKey: "width")
             attachment.setValue(.double(Double(size.height)), forKey: "height")

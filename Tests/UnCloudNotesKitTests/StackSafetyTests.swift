@@ -32,7 +32,7 @@ struct StackSafetyTests {
                 if steps == 3 { cancellation.cancel() }
             }, cancellation: cancellation)
         }
-        #expect(error == .cancelled)
+        guard case .cancelled = error else { Issue.record("not cancelled: \(error)"); return }
         #expect(steps == 3, "the failure must come after every step finished, just before the store is replaced")
         #expect(try Data(contentsOf: url) == before)
         #expect(try folderContents(folder) == [Self.storeName, Self.storeName + ".lock"])
@@ -46,8 +46,10 @@ struct StackSafetyTests {
         let stack = try UnCloudNotesStack(storeURL: url)
         let migrator = StoreMigrator(storeURL: url, model: stack.model, mappingModels: stack.mappingModels)
         let error = try #require(throws: MigrationError.self) { try migrator.migrateIfNeeded() }
-        #expect(error.reason.contains("AttachmentToImageAttachmentMigrationPolicyV3toV4"))
-        #expect(error.reason.contains("refused"))
+        guard case .missingPolicies(let store, let names) = error else { Issue.record("not missing policies: \(error)"); return }
+        #expect(store == url.path)
+        #expect(names == [AttachmentToImageAttachmentMigrationPolicyV3toV4.className])
+        #expect(error.description.contains("refused"))
         #expect(try Data(contentsOf: url) == before)
         #expect(try folderContents(folder).isSubset(of: [Self.storeName, Self.storeName + ".lock"]))
     }
@@ -143,7 +145,9 @@ struct StackSafetyTests {
         let backup = migrator.backupURL(for: migrator.model.versions[0])
         try FileManager.default.createDirectory(at: backup, withIntermediateDirectories: true)
         let error = try #require(throws: MigrationError.self) { try migrator.migrateIfNeeded() }
-        #expect(error.reason.contains("a folder is where the backup goes"))
+        guard case .file(let path, let reason) = error else { Issue.record("not a file error: \(error)"); return }
+        #expect(path == backup.path)
+        #expect(reason.contains("a folder is where the backup goes"))
         #expect(try Data(contentsOf: url) == before)
         #expect(try folderContents(folder) == [Self.storeName, Self.storeName + ".lock", backup.lastPathComponent])
 
@@ -184,7 +188,9 @@ struct StackSafetyTests {
         let before = try Data(contentsOf: url)
         let mine = try folder.write("mine", to: Self.storeName + suffix)
         let error = try #require(throws: MigrationError.self) { try UnCloudNotesStack(storeURL: url).migrator.migrateIfNeeded() }
-        #expect(error.reason.contains("in the way"))
+        guard case .file(let path, let reason) = error else { Issue.record("not a file error: \(error)"); return }
+        #expect(path == mine.path)
+        #expect(reason.contains("in the way"))
         #expect(try String(contentsOf: mine, encoding: .utf8) == "mine")
         #expect(try Data(contentsOf: url) == before)
     }
@@ -234,13 +240,16 @@ struct StackSafetyTests {
         let folder = try TemporaryFolder()
         let source = try folder.write("a", to: "a")
         let missing = folder.url.appendingPathComponent("gone/b")
-        #expect(throws: MigrationError.self) { try DurableFiles.syncFolder(missing.deletingLastPathComponent()) }
-        #expect(throws: MigrationError.self) { try DurableFiles.rename(source, to: missing) }
+        for failing in [{ try DurableFiles.syncFolder(missing.deletingLastPathComponent()) }, { try DurableFiles.rename(source, to: missing) }] {
+            let error = try #require(throws: MigrationError.self) { try failing() }
+            guard case .fileSystem(_, let code) = error else { Issue.record("not a system call failure: \(error)"); continue }
+            #expect(code == ENOENT)
+        }
     }
 
     @Test("errors read as one line: SQL's newlines folded, Foundation's errors without their domain and code")
     func oneLineErrorText() {
-        #expect(ErrorText.oneLine(MigrationError("near \"x\": syntax error\n  SELECT *\n  FROM t")) == "near \"x\": syntax error SELECT * FROM t")
+        #expect(ErrorText.oneLine(MigrationError.mapping(reason: "near \"x\": syntax error\n  SELECT *\n  FROM t")) == "near \"x\": syntax error SELECT * FROM t")
         let exists = CocoaError(.fileWriteFileExists, userInfo: [NSFilePathErrorKey: "/tmp/x"])
         #expect(!ErrorText.oneLine(exists).contains("NSCocoaErrorDomain"))
         #expect(!ErrorText.oneLine(exists).contains("\n"))

@@ -127,7 +127,10 @@ struct StackTests {
         let url = try ProjectFixtures.copyStore("v3", into: folder)
         let before = try Data(contentsOf: url)
         let error = try #require(throws: MigrationError.self) { _ = try UnCloudNotesStack(storeURL: url, versionName: "v2").open() }
-        #expect(error.reason.contains("the store was written by UnCloudNotesDataModel v3, newer than UnCloudNotesDataModel v2"))
+        guard case .storeNewer(let store, let version, let target) = error else { Issue.record("not a newer store: \(error)"); return }
+        #expect(store == url.path)
+        #expect((version, target) == ("UnCloudNotesDataModel v3", "UnCloudNotesDataModel v2"))
+        #expect(error.description.contains("the store was written by UnCloudNotesDataModel v3, newer than UnCloudNotesDataModel v2"))
         #expect(try Data(contentsOf: url) == before)
     }
 
@@ -138,7 +141,10 @@ struct StackTests {
         try store.close()
         let before = try Data(contentsOf: store.url)
         let error = try #require(throws: MigrationError.self) { _ = try UnCloudNotesStack(storeURL: store.url).open() }
-        #expect(error.reason.contains("written by a newer version of the app?"))
+        guard case .unknownVersion(let path, let model) = error else { Issue.record("not an unknown version: \(error)"); return }
+        #expect(path == store.url.path)
+        #expect(model == "UnCloudNotesDataModel")
+        #expect(error.description.contains("written by a newer version of the app?"))
         #expect(try Data(contentsOf: store.url) == before)
     }
 
@@ -154,6 +160,35 @@ struct StackTests {
         let error = try #require(throws: MigrationError.self) {
             try MigrationPlanner.plan(from: stack.model.versions[1], to: stack.model.current, in: stack.model, mappingModels: [])
         }
-        #expect(error.reason.contains("cannot infer a mapping: attribute Note.image moved to new entity Attachment"))
+        guard case .noMigrationPath(nil, "UnCloudNotesDataModel v2", "UnCloudNotesDataModel v3", .cannotInfer(let cause)) = error else {
+            Issue.record("not a missing path from v2 to v3: \(error)"); return
+        }
+        #expect(cause.description.contains("cannot infer a mapping: attribute Note.image moved to new entity Attachment"))
+    }
+
+    @Test("no plan goes backwards, and a version name the model lacks is refused listing the versions")
+    func planAndVersionRefusals() throws {
+        let stack = try UnCloudNotesStack(storeURL: URL(fileURLWithPath: "/nonexistent"))
+        let backwards = try #require(throws: MigrationError.self) {
+            try MigrationPlanner.plan(from: stack.model.current, to: stack.model.versions[0], in: stack.model, mappingModels: stack.mappingModels)
+        }
+        guard case .noMigrationPath(nil, _, _, .backwards) = backwards else { Issue.record("not a backwards plan: \(backwards)"); return }
+        let unknown = try #require(throws: MigrationError.self) { _ = try UnCloudNotesStack(storeURL: URL(fileURLWithPath: "/nonexistent"), versionName: "v9") }
+        guard case .unknownVersionName("v9", _, let versions) = unknown else { Issue.record("not an unknown version name: \(unknown)"); return }
+        #expect(versions == stack.model.versions.map(\.name))
+    }
+
+    @Test("a store no plan reaches is refused naming the store and the inference's reason, unchanged")
+    func refusesStoreWithoutPath() throws {
+        let folder = try TemporaryFolder()
+        let url = try ProjectFixtures.copyStore("v2", into: folder)
+        let before = try Data(contentsOf: url)
+        let stack = try UnCloudNotesStack(storeURL: url)
+        let migrator = StoreMigrator(storeURL: url, model: stack.model, mappingModels: [])
+        let error = try #require(throws: MigrationError.self) { try migrator.migrateIfNeeded() }
+        guard case .noMigrationPath(let store, _, _, .cannotInfer) = error else { Issue.record("not a missing path: \(error)"); return }
+        #expect(store == url.path)
+        #expect(error.description.hasSuffix("; the store was not changed"))
+        #expect(try Data(contentsOf: url) == before)
     }
 }

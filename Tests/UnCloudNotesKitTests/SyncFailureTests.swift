@@ -18,8 +18,10 @@ struct SyncFailureTests {
         let error = try DurableFiles.$injectedSyncFailure.withValue(EIO) {
             try #require(throws: MigrationError.self) { try migrator.migrateIfNeeded() }
         }
-        #expect(error.reason.contains("cannot sync"), "\(error.reason)")
-        #expect(error.reason.contains(String(cString: strerror(EIO))), "\(error.reason)")
+        guard case .fileSystem(let operation, let code) = error else { Issue.record("not a system call failure: \(error)"); return }
+        #expect(operation.contains("cannot sync"), "\(operation)")
+        #expect(code == EIO)
+        #expect(error.description.contains(String(cString: strerror(EIO))), "\(error)")
         #expect(try Data(contentsOf: store) == before)
         let left = Set(try FileManager.default.contentsOfDirectory(atPath: folder.url.path))
         #expect(left == [store.lastPathComponent, store.lastPathComponent + ".lock"], "\(left)")

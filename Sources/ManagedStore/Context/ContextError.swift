@@ -37,7 +37,7 @@ public enum ContextError: Error, Sendable, CustomStringConvertible {
 
 /// Why a save was refused: names the entity, the property and the reason, like Core Data's
 /// validation errors. A save with several problems reports all of them.
-public struct ValidationError: Error, Equatable, Sendable, CustomStringConvertible {
+public struct ValidationFailure: Error, Equatable, Sendable, CustomStringConvertible {
     public struct Problem: Equatable, Sendable, CustomStringConvertible {
         public var entity: String
         public var property: String?

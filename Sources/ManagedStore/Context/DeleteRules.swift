@@ -22,14 +22,14 @@ enum DeleteRules {
     }
 
     /// Deny rules: a deleted object must not leave related objects behind.
-    static func denyProblems(for object: ManagedObject, in context: ManagedObjectContext) -> [ValidationError.Problem] {
+    static func denyProblems(for object: ManagedObject, in context: ManagedObjectContext) -> [ValidationFailure.Problem] {
         context.info(for: object.entity.name).relationships.values
             .filter { $0.deleteRule == .deny }
             .sorted { $0.name < $1.name }
             .compactMap { relationship in
                 let remaining = targets(of: relationship, of: object, in: context).filter { !$0.isDeleted }
                 guard !remaining.isEmpty else { return nil }
-                return ValidationError.Problem(
+                return ValidationFailure.Problem(
                     entity: object.entity.name, property: relationship.name,
                     reason: "cannot delete the object: the relationship still holds \(objectCount(remaining.count)) and its delete rule is Deny",
                     objectID: object.objectID)

@@ -22,7 +22,7 @@ struct SaveOperation {
         let deleted = context.deletedObjectsList.sorted(by: Self.stableOrder)
         if validating {
             let problems = SaveValidation(context: context).problems(inserted: inserted, updated: updated, deleted: deleted)
-            guard problems.isEmpty else { throw ValidationError(problems: problems) }
+            guard problems.isEmpty else { throw ValidationFailure(problems: problems) }
         }
 
         var permanentIDs: [ObjectID: ObjectID] = [:]

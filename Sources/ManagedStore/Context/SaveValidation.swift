@@ -3,8 +3,8 @@
 struct SaveValidation {
     let context: ManagedObjectContext
 
-    func problems(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]) -> [ValidationError.Problem] {
-        var problems: [ValidationError.Problem] = []
+    func problems(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]) -> [ValidationFailure.Problem] {
+        var problems: [ValidationFailure.Problem] = []
         for object in inserted + updated {
             problems += check(object, isInserted: object.isInserted)
         }
@@ -14,14 +14,14 @@ struct SaveValidation {
         return problems
     }
 
-    private func check(_ object: ManagedObject, isInserted: Bool) -> [ValidationError.Problem] {
+    private func check(_ object: ManagedObject, isInserted: Bool) -> [ValidationFailure.Problem] {
         let entity = object.entity.name
         let info = context.info(for: entity)
         var problems = object.settingProblems.sorted(by: { $0.key < $1.key }).map {
-            ValidationError.Problem(entity: entity, property: $0.key, reason: $0.value, objectID: object.objectID)
+            ValidationFailure.Problem(entity: entity, property: $0.key, reason: $0.value, objectID: object.objectID)
         }
         func problem(_ property: String, _ reason: String) {
-            problems.append(ValidationError.Problem(entity: entity, property: property, reason: reason,
+            problems.append(ValidationFailure.Problem(entity: entity, property: property, reason: reason,
                                                     objectID: object.objectID))
         }
         for attribute in info.attributes.values.sorted(by: { $0.name < $1.name }) where !attribute.isTransient {

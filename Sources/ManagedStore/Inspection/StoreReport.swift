@@ -63,7 +63,7 @@ public struct StoreReport: Codable, Sendable {
         case .cannotMigrate(let version, let error):
             state = .cannotMigrate
             detected = version
-            refusal = ErrorText.oneLine(error.reason)
+            refusal = ErrorText.oneLine(error.description)
         case .newer(let version):
             state = .newer
             detected = version

@@ -58,7 +58,7 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
                              cancellation: MigrationCancellation?) throws {
         try checkEntities(of: mappingModel, source: sourceModel, destination: destinationModel)
         guard !FileManager.default.fileExists(atPath: destinationURL.path) else {
-            throw MigrationError("\(destinationURL.path): a file is already there; the migration writes a new store")
+            throw MigrationError.file(path: destinationURL.path, reason: "a file is already there; the migration writes a new store")
         }
         var readOnly = options
         readOnly.isReadOnly = true
@@ -78,13 +78,16 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
             try destination.close()
             try sourceStore.close()
         } catch {
+            // The migration has failed already and its error is the one to report: the source was
+            // opened read-only and the destination's files are removed next, so a failed close
+            // loses nothing.
             try? destinationStore?.close()
             try? sourceStore.close()
             StoreFiles(url: destinationURL).remove()
             ExternalDataFolder.removeAfterFailedCopy(to: destinationURL, from: sourceURL)
             // A store error names its file and what differs in it: callers react to it as it is.
             if error is MigrationError || error is StoreError { throw error }
-            throw MigrationError("the migration from \(sourceModel.name) to \(destinationModel.name) failed: \(error)")
+            throw MigrationError.failed(from: sourceModel.name, to: destinationModel.name, cause: error)
         }
     }
 
@@ -92,6 +95,8 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
     /// written without a journal or syncs, every byte once, with a page cache sized for the work.
     /// The caller syncs it once before relying on it; it leaves in the store's journal mode.
     private static func useAsScratch(_ store: PersistentStore, sizedFor sourceURL: URL) throws {
+        // The size only tunes the page cache: unreadable, it gets the smallest one, and the
+        // source's real read errors come from opening it.
         let sourceBytes = (try? FileManager.default.attributesOfItem(atPath: sourceURL.path)[.size] as? Int) ?? 0
         let cacheKiB = min(max(sourceBytes / 1024, 2048), scratchCacheLimitKiB)
         try store.database.writeWithoutTransaction { db in
@@ -122,10 +127,10 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
     private static func checkEntities(of mapping: MappingModel, source: ManagedObjectModel, destination: ManagedObjectModel) throws {
         for entityMapping in mapping.entityMappings {
             if let name = entityMapping.sourceEntityName, source.entity(named: name) == nil {
-                throw MigrationError("entity mapping \(entityMapping.name) reads entity \(name), which \(source.name) does not have")
+                throw MigrationError.mapping(reason: "entity mapping \(entityMapping.name) reads entity \(name), which \(source.name) does not have")
             }
             if let name = entityMapping.destinationEntityName, destination.entity(named: name) == nil {
-                throw MigrationError("entity mapping \(entityMapping.name) makes entity \(name), which \(destination.name) does not have")
+                throw MigrationError.mapping(reason: "entity mapping \(entityMapping.name) makes entity \(name), which \(destination.name) does not have")
             }
         }
     }
@@ -190,6 +195,7 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
                                arguments: [StoreFiles(url: url).readOnlyURI ?? (url.absoluteString + "?mode=ro")])
                 _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM src.sqlite_master")
             } catch {
+                // The read-only attach may have failed before attaching anything: nothing to detach then.
                 try? db.execute(sql: "DETACH DATABASE src")
                 try db.execute(sql: "ATTACH DATABASE ? AS src", arguments: [url.path])
             }
@@ -205,6 +211,9 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
         }
     }
 
+    /// Drops the temporary tables and detaches the source. A failure here hides nothing: temporary
+    /// tables and the attachment belong to the connection, which is closed right after (or the
+    /// file removed after a failure), and the migrated rows are committed already.
     private func detachSource() {
         try? destinationStore.database.writeWithoutTransaction { db in
             for index in mappingModel.entityMappings.indices {
@@ -424,7 +433,7 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
         case .null: object.setValue(nil, forKey: key)
         case .scalar(let scalar): object.setValue(scalar, forKey: key)
         case .object, .collection:
-            throw MigrationError("\(object.entity.name).\(key): the mapping's expression gave objects, not a value")
+            throw MigrationError.mapping(reason: "\(object.entity.name).\(key): the mapping's expression gave objects, not a value")
         }
     }
 
@@ -435,10 +444,10 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
         case .null: targets = []
         case .object(let target as ManagedObject): targets = [target]
         case .collection(let items): targets = items.compactMap { if case .object(let target as ManagedObject) = $0 { target } else { nil } }
-        default: throw MigrationError("\(object.entity.name).\(key): the mapping's expression gave no objects")
+        default: throw MigrationError.mapping(reason: "\(object.entity.name).\(key): the mapping's expression gave no objects")
         }
         guard let relationship = destinationModel.allRelationships(of: object.entity.name).first(where: { $0.name == key }) else {
-            throw MigrationError("\(object.entity.name) has no relationship \(key)")
+            throw MigrationError.mapping(reason: "\(object.entity.name) has no relationship \(key)")
         }
         if relationship.isToMany {
             let wanted = Set(targets.map(\.objectID))
@@ -499,14 +508,14 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
         let number = try reader.integer(entity)
         guard let primaryKey = try reader.integer(key),
               let storage = number.flatMap({ Int(exactly: $0) }).flatMap(store.schema.entity(number:)) else {
-            throw MigrationError("\(store.url.path): the association of entity mapping \(index) names no object (entity \(number.map(String.init) ?? "NULL"))")
+            throw MigrationError.file(path: store.url.path, reason: "the association of entity mapping \(index) names no object (entity \(number.map(String.init) ?? "NULL"))")
         }
         return ObjectID(entityName: storage.name, primaryKey: primaryKey)
     }
 
     private func mappingIndex(_ name: String) throws -> Int {
         guard let index = mappingModel.entityMappings.firstIndex(where: { $0.name == name }) else {
-            throw MigrationError("the mapping model has no entity mapping named \(name)")
+            throw MigrationError.mapping(reason: "the mapping model has no entity mapping named \(name)")
         }
         return index
     }

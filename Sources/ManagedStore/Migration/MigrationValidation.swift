@@ -35,9 +35,9 @@ struct MigrationValidation {
         let order = Dictionary(uniqueKeysWithValues: store.schema.entities.enumerated().map { ($1.name, $0) })
         let problems = failures.enumerated()
             .sorted { (order[$0.element.check.entity.name] ?? 0, $0.offset) < (order[$1.element.check.entity.name] ?? 0, $1.offset) }
-            .map { ValidationError.Problem(entity: $0.element.check.entity.name, property: $0.element.check.property,
+            .map { ValidationFailure.Problem(entity: $0.element.check.entity.name, property: $0.element.check.property,
                                            reason: $0.element.check.reason($0.element.count)) }
-        throw MigrationError("the migrated store does not validate: " + ValidationError(problems: problems).description)
+        throw MigrationError.validation(ValidationFailure(problems: problems))
     }
 
     private func checks(_ entity: EntityStorage) -> [Check] {

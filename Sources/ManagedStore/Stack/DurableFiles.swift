@@ -107,6 +107,6 @@ enum DurableFiles {
     }
 
     private static func failure(_ what: String) -> MigrationError {
-        MigrationError("\(what): \(String(cString: strerror(errno)))")
+        .fileSystem(operation: what, errno: errno)
     }
 }

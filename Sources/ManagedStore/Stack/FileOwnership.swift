@@ -16,7 +16,7 @@ struct FileOwnership: Equatable {
     init(of url: URL) throws {
         var status = stat()
         guard stat(url.path, &status) == 0 else {
-            throw MigrationError("\(url.path): cannot read the file's owner and mode (\(String(cString: strerror(errno))))")
+            throw MigrationError.file(path: url.path, reason: "cannot read the file's owner and mode (\(String(cString: strerror(errno))))")
         }
         mode = status.st_mode & 0o7777
         user = status.st_uid
@@ -28,10 +28,10 @@ struct FileOwnership: Equatable {
 
     func apply(to url: URL) throws {
         if mustChangeOwner, chown(url.path, user, group) != 0 {
-            throw MigrationError("\(url.path): cannot give the migrated file the store's owner (\(String(cString: strerror(errno))))")
+            throw MigrationError.file(path: url.path, reason: "cannot give the migrated file the store's owner (\(String(cString: strerror(errno))))")
         }
         guard chmod(url.path, mode) == 0 else {
-            throw MigrationError("\(url.path): cannot give the migrated file the store's permissions (\(String(cString: strerror(errno))))")
+            throw MigrationError.file(path: url.path, reason: "cannot give the migrated file the store's permissions (\(String(cString: strerror(errno))))")
         }
     }
 

@@ -48,10 +48,10 @@ public enum MigrationPlanner {
                             in model: VersionedModel, mappingModels: [MappingModel]) throws -> MigrationPlan {
         guard let start = model.versions.firstIndex(where: { $0.name == source.name }),
               let end = model.versions.firstIndex(where: { $0.name == destination.name }) else {
-            throw MigrationError("\(source.name) and \(destination.name) must both be versions of \(model.name)")
+            throw MigrationError.noMigrationPath(store: nil, from: source.name, to: destination.name, reason: .notVersions(of: model.name))
         }
         guard start <= end else {
-            throw MigrationError("the store is at \(source.name), newer than \(destination.name): stores are never migrated backwards")
+            throw MigrationError.noMigrationPath(store: nil, from: source.name, to: destination.name, reason: .backwards)
         }
         var steps: [MigrationStep] = []
         for index in stride(from: start, to: end, by: 1) {
@@ -69,7 +69,7 @@ public enum MigrationPlanner {
         do {
             inferred = try MappingInference.infer(from: source, to: destination)
         } catch let error as InferenceError {
-            throw MigrationError("cannot migrate from \(source.name) to \(destination.name): \(error) (no mapping model was found for this pair of versions)")
+            throw MigrationError.noMigrationPath(store: nil, from: source.name, to: destination.name, reason: .cannotInfer(error))
         }
         let check = try InPlaceMigration.check(inferred, from: source, to: destination)
         return MigrationStep(source: source, destination: destination,

@@ -24,18 +24,18 @@ public final class StoreLock {
         url = URL(fileURLWithPath: storeURL.path + ".lock")
         descriptor = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else {
-            throw MigrationError("\(url.path): cannot create the lock file (\(String(cString: strerror(errno)))): check the folder can be written")
+            throw MigrationError.file(path: url.path, reason: "cannot create the lock file (\(String(cString: strerror(errno)))): check the folder can be written")
         }
         if flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK else {
                 close(descriptor)
-                throw MigrationError("\(url.path): cannot lock (\(String(cString: strerror(errno))))")
+                throw MigrationError.file(path: url.path, reason: "cannot lock (\(String(cString: strerror(errno))))")
             }
             whileWaiting()
             while flock(descriptor, LOCK_EX) != 0 {
                 guard errno == EINTR else {
                     close(descriptor)
-                    throw MigrationError("\(url.path): cannot lock (\(String(cString: strerror(errno))))")
+                    throw MigrationError.file(path: url.path, reason: "cannot lock (\(String(cString: strerror(errno))))")
                 }
             }
         }
@@ -97,6 +97,6 @@ public final class StoreLock {
     }
 
     private func failure(_ what: String) -> MigrationError {
-        MigrationError("\(url.path): \(what) the lock file (\(String(cString: strerror(errno))))")
+        MigrationError.file(path: url.path, reason: "\(what) the lock file (\(String(cString: strerror(errno))))")
     }
 }

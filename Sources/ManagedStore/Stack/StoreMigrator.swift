@@ -114,6 +114,8 @@ public final class StoreMigrator {
             try run(plan, files: files, owner: owner, observer: observer, cancellation: cancellation)
         } catch {
             files.removeCreated()
+            // The created files were just removed: a lock file still naming them only makes the
+            // next run remove files that are gone, and the migration's own error is the one to report.
             try? lock.record([])
             throw Self.aboutTheStore(error, working: files.working, store: store)
         }
@@ -136,19 +138,15 @@ public final class StoreMigrator {
         case .missing, .current:
             return nil
         case .newer(let version):
-            throw MigrationError("\(storeURL.path): the store was written by \(version.name), newer than \(target.name) "
-                + "which this program runs as; it was not changed")
+            throw MigrationError.storeNewer(store: storeURL.path, version: version.name, target: target.name)
         case .unknown:
-            throw MigrationError("\(storeURL.path): the store's model version hashes match no known version of \(model.name) "
-                + "(written by a newer version of the app?); it was not changed")
+            throw MigrationError.unknownVersion(store: storeURL.path, model: model.name)
         case .cannotMigrate(_, let error):
-            throw MigrationError("\(storeURL.path): \(error.reason); the store was not changed")
+            throw error.refusing(store: storeURL.path)
         case .needsMigration(let plan):
             let missing = missingPolicies(in: plan)
             guard missing.isEmpty else {
-                throw MigrationError("\(storeURL.path): the migration needs the custom migration "
-                    + "polic\(missing.count == 1 ? "y" : "ies") \(missing.joined(separator: ", ")), which this program does not have; "
-                    + "the migration was refused and the store was not changed")
+                throw MigrationError.missingPolicies(store: storeURL.path, names: missing)
             }
             return plan
         }
@@ -160,12 +158,12 @@ public final class StoreMigrator {
     /// one recorded by an interrupted run: the user's), or the backup's place holds a folder.
     private func checkNothingInTheWay(of files: MigrationFiles) throws {
         if let taken = files.created.first(where: DurableFiles.exists) {
-            throw MigrationError("\(taken.path): a file is in the way of the migration's working files; move it away "
+            throw MigrationError.file(path: taken.path, reason: "a file is in the way of the migration's working files; move it away "
                 + "and run again (the store was not changed)")
         }
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: files.backup.path, isDirectory: &isFolder), isFolder.boolValue {
-            throw MigrationError("\(files.backup.path): a folder is where the backup goes; move it away and run again "
+            throw MigrationError.file(path: files.backup.path, reason: "a folder is where the backup goes; move it away and run again "
                 + "(the store was not changed)")
         }
     }
@@ -248,7 +246,7 @@ public final class StoreMigrator {
             if cancellation?.isCancelled == true { throw MigrationError.cancelled }
             guard try InPlaceMigration.migrate(storeAt: store, from: first.source, to: first.destination,
                                                inferred: inferred, options: options) else {
-                throw MigrationError("the in-place migration declined a step it had planned")
+                throw MigrationError.mapping(reason: "the in-place migration declined a step it had planned")
             }
         }
         for index in pass.steps {

@@ -38,10 +38,10 @@ public final class AttachmentToImageAttachmentMigrationPolicyV3toV4: EntityMigra
 
     override public func beginEntityMapping(_ mapping: EntityMapping, manager: MigrationManager) throws {
         guard !mapping.attributeMappings.isEmpty else {
-            throw MigrationError("\(mapping.name) has no attribute mappings: the policy needs them to copy the attachment")
+            throw MigrationError.mapping(reason: "\(mapping.name) has no attribute mappings: the policy needs them to copy the attachment")
         }
         if let missing = mapping.attributeMappings.first(where: { $0.valueExpression == nil }) {
-            throw MigrationError("\(mapping.name).\(missing.name) has no value expression")
+            throw MigrationError.mapping(reason: "\(mapping.name).\(missing.name) has no value expression")
         }
     }
 

@@ -1,55 +1,3 @@
-import Foundation
-
-/// Why a migration failed. The source store is never changed, and no partial destination file
-/// is left behind.
-public struct MigrationError: Error, Equatable, Sendable, CustomStringConvertible {
-    public var reason: String
-
-    public init(_ reason: String) {
-        self.reason = reason
-    }
-
-    public static let cancelled = MigrationError("the migration was cancelled")
-
-    public var description: String { reason }
-}
-
-/// Where a migration is, often enough for a progress bar.
-public struct MigrationProgress: Equatable, Sendable {
-    public enum Stage: String, Sendable {
-        case creatingObjects = "creating objects"
-        case creatingRelationships = "linking relationships"
-        case validating = "validating"
-    }
-
-    /// Of the whole migration, 0...1.
-    public var fraction: Double
-    public var stage: Stage
-    /// The entity mapping being run, nil while validating.
-    public var entityMappingName: String?
-}
-
-/// Lets another thread stop a migration between two batches; the migration then throws
-/// `MigrationError.cancelled` and cleans up.
-public final class MigrationCancellation: @unchecked Sendable {
-    private let lock = NSLock()
-    private var cancelled = false
-
-    public init() {}
-
-    public func cancel() {
-        lock.lock()
-        cancelled = true
-        lock.unlock()
-    }
-
-    public var isCancelled: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return cancelled
-    }
-}
-
 /// An entity migration policy, with Core Data's lifecycle: the manager calls these, in this
 /// order, for every entity mapping. The defaults do what the mapping says; subclass to customise
 /// and register the subclass under the class name the mapping model names.
@@ -105,28 +53,5 @@ open class EntityMigrationPolicy: KeyValueReadable, ExpressionFunctionTarget {
     /// `FUNCTION($entityPolicy, "selector:", …)` in expressions; a subclass may implement selectors.
     open func perform(selector: String, arguments: [ExpressionValue]) throws -> ExpressionValue {
         throw ExpressionEvaluationError("the migration policy \(type(of: self)) does not implement \(selector)")
-    }
-}
-
-/// The policy classes a program knows, by the class name mapping models write
-/// (`Module.ClassName`). A mapping model naming an unknown class is refused before any work.
-public struct MigrationPolicyRegistry: Sendable {
-    private var types: [String: EntityMigrationPolicy.Type] = [:]
-
-    public init() {}
-
-    public mutating func register(_ type: EntityMigrationPolicy.Type, as className: String) {
-        types[className] = type
-    }
-
-    public var classNames: [String] { types.keys.sorted() }
-
-    func makePolicy(named className: String?, for mapping: String) throws -> EntityMigrationPolicy {
-        guard let className else { return EntityMigrationPolicy() }
-        guard let type = types[className] else {
-            let known = classNames.isEmpty ? "none" : classNames.joined(separator: ", ")
-            throw MigrationError("entity mapping \(mapping) names the migration policy \(className), which this program does not know (known policies: \(known))")
-        }
-        return type.init()
     }
 }
