@@ -11,9 +11,10 @@ final class MigrationReporter {
     private var lastPercent = -1
     private var barShown = false
     /// Test hook for crash tests: with `UNCLOUDNOTES_KILL_AFTER_EVENTS=N` the process kills itself
-    /// (SIGKILL, as a crash would) right after its Nth migration event, an exact moment to interrupt.
-    private let killAfterEvents = Int(ProcessInfo.processInfo.environment["UNCLOUDNOTES_KILL_AFTER_EVENTS"] ?? "")
-    private var events = 0
+    /// (SIGKILL, as a crash would) right after its Nth line about the migration (a `--json` line is
+    /// one event), an exact moment to interrupt.
+    private let killAfterLines = Int(ProcessInfo.processInfo.environment["UNCLOUDNOTES_KILL_AFTER_EVENTS"] ?? "")
+    private var lines = 0
     /// The version the store was at, from the plan: the backup holds the store at that version.
     private var sourceVersion: String?
 
@@ -31,8 +32,12 @@ final class MigrationReporter {
         for text in MigrationConsole.lines(for: event, store: store) {
             line(text, EventLine(event: "message", text: text))
         }
-        events += 1
-        if events == killAfterEvents {
+    }
+
+    /// Counts a line written, for the crash tests' hook.
+    private func wrote() {
+        lines += 1
+        if lines == killAfterLines {
             fflush(nil)
             kill(getpid(), SIGKILL)
         }
@@ -98,7 +103,12 @@ final class MigrationReporter {
 
     private func line(_ text: String, _ json: EventLine) {
         endBar()
-        if style == .json { emit(json) } else { print(text) }
+        if style == .json {
+            emit(json)
+        } else {
+            print(text)
+            wrote()
+        }
     }
 
     private func emit(_ line: EventLine) {
@@ -106,6 +116,7 @@ final class MigrationReporter {
         guard let data = try? encoder.encode(line) else { return }
         print(String(decoding: data, as: UTF8.self))
         fflush(nil)
+        wrote()
     }
 }
 

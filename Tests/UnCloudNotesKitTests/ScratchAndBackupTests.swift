@@ -57,6 +57,20 @@ struct ScratchAndBackupTests {
         #expect(seen.isDisjoint(with: [name + ".migrating-next-wal", name + ".migrating-next-journal", name + "-wal", name + "-journal"]), "\(seen)")
     }
 
+    @Test("a backup already linked to the store (a run killed after making it) is kept, and no .partial is left")
+    func backupAlreadyLinked() throws {
+        let folder = try TemporaryFolder()
+        let (url, before, original) = try store("v2", mode: 0o600, in: folder)
+        let earlier = URL(fileURLWithPath: url.path + ".v2-backup")
+        try FileManager.default.linkItem(at: url, to: earlier)
+        let (backup, _) = try migrate(url)
+        #expect(backup == earlier)
+        #expect(try inode(backup) == original)
+        #expect(try Data(contentsOf: backup) == before)
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.url.path)
+        #expect(!left.contains { $0.hasSuffix(".partial") }, "\(left)")
+    }
+
     @Test("a store that is not 0600 is backed up as a private copy, never a link sharing its mode")
     func sharedModeStoreIsCopied() throws {
         let folder = try TemporaryFolder()

@@ -67,6 +67,9 @@ struct MigrationFiles {
         // The backup's own support folder holds links to the store's external files, if it has any.
         try ExternalDataFolder(storeAt: partialBackup).replaceContents(withFilesOf: ExternalDataFolder(storeAt: store))
         try DurableFiles.rename(partialBackup, to: backup)
+        // rename(2) does nothing when both names are links to one file: a run killed after linking
+        // its backup leaves the backup a link to the store, and the next run's link is that file too.
+        if DurableFiles.exists(partialBackup) { DurableFiles.removeFile(partialBackup) }
         try ExternalDataFolder(storeAt: partialBackup).move(to: ExternalDataFolder(storeAt: backup))
         return linked
     }
