@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import GRDB
 import ManagedStore
 import UnCloudNotesKit
@@ -83,25 +84,24 @@ enum Baseline {
 /// `image_dimension(blob, 0 or 1)`: an image's width or height from the app's own image code, as a
 /// person writing the migration by hand would register it. The last image's size is kept, so the
 /// width and height of one row cost one read of the image.
-final class ImageDimensions: @unchecked Sendable {
+final class ImageDimensions: Sendable {
     static let function = DatabaseFunction("image_dimension", argumentCount: 2, pure: true) { values in
         guard let data = Data.fromDatabaseValue(values[0]), let axis = Int.fromDatabaseValue(values[1]) else { return 0.0 }
         return Double(last.size(of: data, axis: axis))
     }
 
     private static let last = ImageDimensions()
-    private let lock = NSLock()
-    private var data: Data?
-    private var size = (width: 0, height: 0)
+    /// The last image read and its size.
+    private let cache = Mutex<(data: Data?, width: Int, height: Int)>((nil, 0, 0))
 
     private func size(of image: Data, axis: Int) -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        if data != image {
-            // As the app's policy does: an image whose header cannot be read gets 0 x 0.
-            size = (try? NoteImage(storedData: image).pixelSize()) ?? (width: 0, height: 0)
-            data = image
+        cache.withLock { last in
+            if last.data != image {
+                // As the app's policy does: an image whose header cannot be read gets 0 x 0.
+                let size = (try? NoteImage(storedData: image).pixelSize()) ?? (width: 0, height: 0)
+                last = (image, size.width, size.height)
+            }
+            return axis == 0 ? last.width : last.height
         }
-        return axis == 0 ? size.width : size.height
     }
 }
