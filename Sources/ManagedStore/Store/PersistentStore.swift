@@ -5,7 +5,7 @@ import GRDB
 ///
 /// Opening checks the store's metadata against the model first (reading nothing else), so a store
 /// written by another model version is refused before anything touches it.
-public final class PersistentStore: @unchecked Sendable {
+public final class PersistentStore: Sendable {
     public let url: URL
     public let schema: StoreSchema
     public let metadata: StoreMetadata
