@@ -8,28 +8,9 @@ import TestSupport
 /// that emptiness back. Now the failure is kept, `checkReads()` throws it, and `save()` refuses.
 @Suite("Reads that fail inside accessors")
 struct AccessorReadFailureTests {
-    /// An app store of two notes, the first with an image attachment, damaged by `sql`.
+    /// The app's store of two notes (`TwoNoteStore`), damaged by `sql`, opened.
     private static func damagedStore(_ sql: String, in folder: TemporaryFolder) throws -> PersistentStore {
-        let model = try ModelFileReader.read(at: SharedFixtures.packageRoot
-            .appendingPathComponent("Resources/UnCloudNotesDataModel.xcdatamodeld")).current
-        let url = folder.url.appendingPathComponent("notes.sqlite")
-        let store = try PersistentStore.create(at: url, model: model)
-        let context = ManagedObjectContext(store: store)
-        for title in ["first", "second"] {
-            let note = try context.insertObject(entityName: "Note")
-            note.setValue(.string(title), forKey: "title")
-            note.setValue(.string("body"), forKey: "body")
-            note.setValue(.date(Date(timeIntervalSinceReferenceDate: 0)), forKey: "dateCreated")
-            if title == "first" {
-                let image = try context.insertObject(entityName: "ImageAttachment")
-                image.setValue(.data(TestImages.encoded(width: 4, height: 3, format: "png")), forKey: "image")
-                image.setValue(.string("a caption"), forKey: "caption")
-                image.setValue(.date(Date(timeIntervalSinceReferenceDate: 5)), forKey: "dateCreated")
-                image.setObject(note, forKey: "note")
-            }
-        }
-        try context.save()
-        try store.close()
+        let (url, model) = try TwoNoteStore.make(in: folder)
         try StoreDamage.apply(sql: sql, to: url)
         return try PersistentStore.open(at: url, model: model)
     }

@@ -9,34 +9,9 @@ import TestSupport
 /// nothing. Before, each of these trapped inside GRDB's decoding or in an overflowing `+ 1`.
 @Suite("Damaged stores")
 struct BrokenStoreTests {
-    /// The app's current model, read from the project's Xcode model files.
-    private static func appModel() throws -> ManagedObjectModel {
-        try ModelFileReader.read(at: SharedFixtures.packageRoot
-            .appendingPathComponent("Resources/UnCloudNotesDataModel.xcdatamodeld")).current
-    }
-
-    /// A real app store made by the engine (two notes, one with an image), then damaged.
+    /// The app's store of two notes (`TwoNoteStore`), then damaged.
     private static func damagedStore(_ damage: StoreDamage, in folder: TemporaryFolder) throws -> (URL, ManagedObjectModel) {
-        let model = try appModel()
-        let url = folder.url.appendingPathComponent("notes.sqlite")
-        let store = try PersistentStore.create(at: url, model: model)
-        let context = ManagedObjectContext(store: store)
-        for (index, title) in ["first", "second"].enumerated() {
-            let note = try context.insertObject(entityName: "Note")
-            note.setValue(.string(title), forKey: "title")
-            note.setValue(.string("body of \(title)"), forKey: "body")
-            note.setValue(.integer(Int64(index)), forKey: "displayIndex")
-            note.setValue(.date(Date(timeIntervalSinceReferenceDate: Double(index))), forKey: "dateCreated")
-            if index == 0 {
-                let image = try context.insertObject(entityName: "ImageAttachment")
-                image.setValue(.data(TestImages.encoded(width: 4, height: 3, format: "png")), forKey: "image")
-                image.setValue(.string("a caption"), forKey: "caption")
-                image.setValue(.date(Date(timeIntervalSinceReferenceDate: 5)), forKey: "dateCreated")
-                image.setObject(note, forKey: "note")
-            }
-        }
-        try context.save()
-        try store.close()
+        let (url, model) = try TwoNoteStore.make(in: folder)
         try damage.apply(to: url)
         return (url, model)
     }
