@@ -11,7 +11,7 @@ enum EngineMigration {
         let mappings = try UnCloudNotesModel.loadMappingModels(for: model)
         UnCloudNotesModel.registerValueTransformers()
         let migrator = StoreMigrator(storeURL: url, model: model, target: model.versions[version - 1], mappingModels: mappings,
-                                     policies: UnCloudNotesModel.migrationPolicies, options: StoreOptions(sqlLogger: nil))
+                                     policies: UnCloudNotesModel.migrationPolicies, options: StoreOptions())
         try ChildProcess.printReport {
             guard try migrator.migrateIfNeeded() != nil else { throw BenchError("\(url.path) needed no migration to v\(version)") }
         }
@@ -27,7 +27,7 @@ enum EngineMigration {
             for step in plan.steps {
                 guard case .inPlace(let inferred) = step.kind else { throw BenchError("v\(number) -> v\(number + 1) is not an in-place step") }
                 try InPlaceMigration.migrate(storeAt: url, from: step.source, to: step.destination, inferred: inferred,
-                                             options: StoreOptions(sqlLogger: nil))
+                                             options: StoreOptions())
             }
         }
     }

@@ -98,7 +98,7 @@ enum MigrationBenchmark {
     /// same image sizes where the version has them (so the baseline does the policy's work too).
     private static func sameContents(_ engine: URL, _ baseline: URL, version: ManagedObjectModel) throws {
         func summary(_ url: URL) throws -> [Double] {
-            let store = try PersistentStore.open(at: url, model: version, options: StoreOptions(isReadOnly: true, sqlLogger: nil))
+            let store = try PersistentStore.open(at: url, model: version, options: StoreOptions(isReadOnly: true))
             // Closing a read-only store cannot lose anything.
             defer { try? store.close() }
             let context = ManagedObjectContext(store: store)

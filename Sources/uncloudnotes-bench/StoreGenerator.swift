@@ -12,7 +12,7 @@ enum StoreGenerator {
                         "café", "naïve", "über", "笔记", "会议", "想法", "заметка", "идея", "🎉", "☕️"]
 
     static func makeV1Store(at url: URL, notes count: Int, model: VersionedModel) throws {
-        let store = try PersistentStore.create(at: url, model: model.versions[0], options: StoreOptions(journalMode: .wal, sqlLogger: nil))
+        let store = try PersistentStore.create(at: url, model: model.versions[0], options: StoreOptions(journalMode: .wal))
         var random = SeededRandom(seed: UInt64(count))
         try store.database.write { db in
             let statement = try db.makeStatement(sql: "INSERT INTO ZNOTE (Z_PK, Z_ENT, Z_OPT, ZDISPLAYINDEX, ZDATECREATED, ZBODY, ZTITLE) VALUES (?, 1, 1, ?, ?, ?, ?)")

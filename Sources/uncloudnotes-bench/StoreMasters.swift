@@ -44,7 +44,7 @@ struct StoreMasters {
     private static func migrate(_ url: URL, to version: Int, model: VersionedModel) throws {
         let migrator = StoreMigrator(storeURL: url, model: model, target: model.versions[version - 1],
                                      mappingModels: try UnCloudNotesModel.loadMappingModels(for: model),
-                                     policies: UnCloudNotesModel.migrationPolicies, options: StoreOptions(sqlLogger: nil))
+                                     policies: UnCloudNotesModel.migrationPolicies, options: StoreOptions())
         try migrator.migrateIfNeeded()
         // A master needs no backup; there may be none to remove.
         try? FileManager.default.removeItem(at: migrator.backupURL(for: model.versions[version - 2]))

@@ -19,11 +19,14 @@ struct GlobalOptions: ParsableArguments {
     @Flag(name: .long, help: "Log every SQL statement the engine runs to stderr (as MANAGEDSTORE_SQL_DEBUG=1 does).")
     var sqlDebug = false
 
-    /// How this run opens stores: `--sql-debug` turns the SQL log on (to stderr, or to the
-    /// full-screen app's `--log` file, where stderr goes then).
+    /// How this run opens stores: `--sql-debug` (or `MANAGEDSTORE_SQL_DEBUG=1`, read here at the
+    /// program's edge for runs where no flag can be passed) turns the SQL log on, to stderr or to
+    /// the full-screen app's `--log` file, where stderr goes then. The engine only takes the value.
     var storeOptions: StoreOptions {
         var options = StoreOptions()
-        if sqlDebug { options.sqlLogger = Logger(label: "ManagedStore.SQL") }
+        if sqlDebug || ProcessInfo.processInfo.environment["MANAGEDSTORE_SQL_DEBUG"] == "1" {
+            options.sqlLogger = Logger(label: "ManagedStore.SQL")
+        }
         return options
     }
 

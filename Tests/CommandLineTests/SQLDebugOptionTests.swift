@@ -17,4 +17,14 @@ struct SQLDebugOptionTests {
         #expect(!quiet.standardError.contains("ManagedStore.SQL"))
         #expect(logged.standardError.contains("ManagedStore.SQL") && logged.standardError.contains("SELECT"))
     }
+
+    @Test("MANAGEDSTORE_SQL_DEBUG=1 turns the same log on for a run that cannot pass the flag")
+    func environmentFallback() throws {
+        let folder = try TemporaryFolder()
+        let store = folder.url.appendingPathComponent("n.sqlite").path
+        let added = try BuiltExecutable.run(["--store", store, "notes", "add", "--title", "a", "--body", "b"],
+                                            environment: ["MANAGEDSTORE_SQL_DEBUG": "1"])
+        #expect(added.exitCode == 0, "\(added.standardError)")
+        #expect(added.standardError.contains("ManagedStore.SQL") && added.standardError.contains("INSERT INTO ZNOTE"))
+    }
 }

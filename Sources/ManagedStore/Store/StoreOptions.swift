@@ -14,8 +14,8 @@ public struct StoreOptions: Sendable {
     public var journalMode: JournalMode
     public var isReadOnly: Bool
     /// When set, every SQL statement the engine runs is logged here (at `.info`), like Core
-    /// Data's `-com.apple.CoreData.SQLDebug 1`. The default turns it on when the environment
-    /// variable `MANAGEDSTORE_SQL_DEBUG` is `1` (for runs where no flag can be passed).
+    /// Data's `-com.apple.CoreData.SQLDebug 1`. Off by default: the engine reads no environment,
+    /// the program decides (`uncloudnotes --sql-debug`, or its `MANAGEDSTORE_SQL_DEBUG=1`).
     public var sqlLogger: Logger?
     /// How long a statement waits for another process's write lock before failing with "database
     /// is locked". Saves of other processes take milliseconds; the default is generous so that
@@ -24,16 +24,10 @@ public struct StoreOptions: Sendable {
     public static let defaultBusyTimeout: TimeInterval = 10
 
     public init(journalMode: JournalMode = .wal, isReadOnly: Bool = false,
-                sqlLogger: Logger? = StoreOptions.environmentSQLLogger(), busyTimeout: TimeInterval = StoreOptions.defaultBusyTimeout) {
+                sqlLogger: Logger? = nil, busyTimeout: TimeInterval = StoreOptions.defaultBusyTimeout) {
         self.journalMode = journalMode
         self.isReadOnly = isReadOnly
         self.sqlLogger = sqlLogger
         self.busyTimeout = busyTimeout
-    }
-
-    /// A logger labelled `ManagedStore.SQL` when `MANAGEDSTORE_SQL_DEBUG=1`, else nil.
-    public static func environmentSQLLogger() -> Logger? {
-        ProcessInfo.processInfo.environment["MANAGEDSTORE_SQL_DEBUG"] == "1"
-            ? Logger(label: "ManagedStore.SQL") : nil
     }
 }
