@@ -39,7 +39,8 @@ struct ImageLimitTests {
         let bomb = TestImages.pngBomb(width: 30000, height: 30000)
         #expect(bomb.count < 100)
         let error = try #require(throws: ImageError.self) { try NoteImage(validating: bomb) }
-        #expect(error.reason.contains("30000x30000 pixels, more than the limit of 50 megapixels"), "\(error.reason)")
+        #expect(error == .tooLarge(width: 30000, height: 30000, limitMegapixels: 50))
+        #expect(error.description.contains("30000x30000 pixels, more than the limit of 50 megapixels"), "\(error)")
         #expect(try NoteImage(storedData: bomb).pixelSize() == (30000, 30000))
     }
 
@@ -57,7 +58,11 @@ struct ImageLimitTests {
     ])
     func truncated(data: Data, message: String) throws {
         let error = try #require(throws: ImageError.self) { try ImageHeader(data) }
-        #expect(error.reason.hasPrefix(message), "\(error.reason)")
+        guard case .broken(let reason) = error else {
+            Issue.record("expected a broken image, got \(error)")
+            return
+        }
+        #expect(reason.hasPrefix(message), "\(reason)")
     }
 
     @Test("a file that is not an image is named for what it is, with the supported formats", arguments: [
@@ -69,7 +74,11 @@ struct ImageLimitTests {
     ])
     func notAnImage(data: Data, message: String) throws {
         let error = try #require(throws: ImageError.self) { try NoteImage(validating: data) }
-        #expect(error.reason.hasPrefix(message), "\(error.reason)")
+        guard case .listingSupported(.notAnImage, _) = error else {
+            Issue.record("expected a file that is not an image, got \(error)")
+            return
+        }
+        #expect(error.description.hasPrefix(message), "\(error)")
     }
 
     @Test("the default caption of a new image ends after a whole word, by grapheme", arguments: [

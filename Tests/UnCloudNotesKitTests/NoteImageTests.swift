@@ -42,6 +42,7 @@ struct NoteImageTests {
     @Test("a missing file is refused with its path")
     func missingFile() throws {
         let error = try #require(throws: ImageError.self) { try NoteImage(contentsOf: URL(fileURLWithPath: "/nonexistent/cat.png")) }
-        #expect(error.reason == "/nonexistent/cat.png: cannot read the file")
+        #expect(error == .unreadableFile(path: "/nonexistent/cat.png", reason: "cannot read the file"))
+        #expect(error.description == "/nonexistent/cat.png: cannot read the file")
     }
 }

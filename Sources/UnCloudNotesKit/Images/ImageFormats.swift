@@ -37,13 +37,13 @@ public enum ImageFormats {
         do {
             header = try ImageHeader(data)
         } catch let error as ImageError {
-            throw ImageError("\(error.reason); supported: \(supportedList)")
+            throw ImageError.listingSupported(error, supported: supportedList)
         }
         guard supported.contains(header.format) else {
-            throw ImageError("it is a \(header.format.displayName) image, but gdk-pixbuf has no loader for \(header.format.displayName) on this system (install its loader, e.g. webp-pixbuf-loader); supported: \(supportedList)")
+            throw ImageError.listingSupported(.noLoader(format: header.format.displayName), supported: supportedList)
         }
         guard header.pixelCount <= maxPixelCount else {
-            throw ImageError("the image is \(header.width)x\(header.height) pixels, more than the limit of \(maxPixelCount / 1_000_000) megapixels; scale it down first")
+            throw ImageError.tooLarge(width: header.width, height: header.height, limitMegapixels: maxPixelCount / 1_000_000)
         }
         return header
     }

@@ -32,22 +32,22 @@ public struct ImageHeader: Equatable, Sendable {
         if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
             // The IHDR chunk comes first: length, "IHDR", width and height (big-endian).
             guard bytes.ascii(at: 12, count: 4) == "IHDR", let width = bytes.uint32BE(at: 16), let height = bytes.uint32BE(at: 20) else {
-                throw ImageError("the PNG image is truncated or broken (no IHDR header)")
+                throw ImageError.broken("the PNG image is truncated or broken (no IHDR header)")
             }
             self.init(format: .png, width: width, height: height)
         } else if bytes.starts(with: [0xFF, 0xD8, 0xFF]) {
             self = try Self.jpeg(bytes)
         } else if bytes.ascii(at: 0, count: 6) == "GIF87a" || bytes.ascii(at: 0, count: 6) == "GIF89a" {
             guard let width = bytes.uint16LE(at: 6), let height = bytes.uint16LE(at: 8) else {
-                throw ImageError("the GIF image is truncated (no screen size)")
+                throw ImageError.broken("the GIF image is truncated (no screen size)")
             }
             self.init(format: .gif, width: width, height: height)
         } else if bytes.ascii(at: 0, count: 4) == "RIFF", bytes.ascii(at: 8, count: 4) == "WEBP" {
             self = try Self.webp(bytes)
         } else {
-            throw ImageError("it is \(FileKind.describe(data)), not an image")
+            throw ImageError.notAnImage(what: FileKind.describe(data))
         }
-        guard width > 0, height > 0 else { throw ImageError("the \(format.displayName) image claims a size of \(width)x\(height) pixels") }
+        guard width > 0, height > 0 else { throw ImageError.broken("the \(format.displayName) image claims a size of \(width)x\(height) pixels") }
     }
 
     init(format: Format, width: Int, height: Int) {
@@ -72,7 +72,7 @@ public struct ImageHeader: Equatable, Sendable {
             if kind == 0xDA { break }  // image data before any frame header
             offset += 2 + length
         }
-        throw ImageError("the JPEG image is truncated or broken (no frame header with its size)")
+        throw ImageError.broken("the JPEG image is truncated or broken (no frame header with its size)")
     }
 
     /// WebP: a lossy (VP8), lossless (VP8L) or extended (VP8X) first chunk.
@@ -93,7 +93,7 @@ public struct ImageHeader: Equatable, Sendable {
         default:
             break
         }
-        throw ImageError("the WebP image is truncated or broken (no size in its first chunk)")
+        throw ImageError.broken("the WebP image is truncated or broken (no size in its first chunk)")
     }
 }
 

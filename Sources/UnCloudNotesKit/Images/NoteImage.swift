@@ -14,7 +14,7 @@ public struct NoteImage: Equatable, Sendable {
     /// Accepts the bytes only when they are an image of a supported format, within the pixel
     /// limit (both read from the header, before any decoding) and decodable to the end.
     public init(validating data: Data) throws {
-        guard !data.isEmpty else { throw ImageError("the file is empty") }
+        guard !data.isEmpty else { throw ImageError.notAnImage(what: "an empty file") }
         let header = try ImageFormats.check(data)
         try PixbufLoader.verify(data, format: header.format)
         self.data = data
@@ -26,12 +26,12 @@ public struct NoteImage: Equatable, Sendable {
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw ImageError("\(url.path): cannot read the file")
+            throw ImageError.unreadableFile(path: url.path, reason: "cannot read the file")
         }
         do {
             try self.init(validating: data)
         } catch let error as ImageError {
-            throw ImageError("\(url.path): \(error.reason)")
+            throw ImageError.inFile(path: url.path, error)
         }
     }
 
@@ -66,7 +66,7 @@ public struct ImageTransformer: AttributeValueTransformer {
 
     public func encode(_ value: Any) throws -> Data {
         guard let image = value as? NoteImage else {
-            throw ImageError("ImageTransformer stores NoteImage values, not \(type(of: value))")
+            throw ImageError.notAnImageValue(typeName: "\(type(of: value))")
         }
         return image.data
     }

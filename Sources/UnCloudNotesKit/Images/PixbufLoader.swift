@@ -9,16 +9,6 @@ public struct DecodedImage: Sendable {
     public var pixels: Data
 }
 
-/// Why image bytes could not be used.
-public struct ImageError: Error, Equatable, Sendable, CustomStringConvertible {
-    public var reason: String
-
-    public init(_ reason: String) {
-        self.reason = reason
-    }
-
-    public var description: String { reason }
-}
 
 /// gdk-pixbuf's incremental loader: reads an image's size from its header alone, and decodes,
 /// optionally scaled while decoding (JPEG decodes straight to the smaller size).
@@ -38,7 +28,7 @@ enum PixbufLoader {
         // starts decoding, and reports its size, when the loader is closed.
         if session.preparedSize == nil { session.closeIgnoringErrors() }
         guard let size = session.preparedSize else {
-            throw ImageError("not an image gdk-pixbuf can read (no size found in \(data.count) bytes)")
+            throw ImageError.broken("not an image gdk-pixbuf can read (no size found in \(data.count) bytes)")
         }
         return (size.width, size.height, session.formatName)
     }
@@ -52,12 +42,12 @@ enum PixbufLoader {
         case .png:
             let iend: [UInt8] = [0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82]
             guard data.count >= 12, Array(data.suffix(8)) == iend else {
-                throw ImageError("the PNG image is truncated (no IEND chunk at its end)")
+                throw ImageError.broken("the PNG image is truncated (no IEND chunk at its end)")
             }
         case .jpeg:
             let trimmed = data.reversed().drop { $0 == 0 || $0 == 0x0A || $0 == 0x0D || $0 == 0x20 }
             guard Array(trimmed.prefix(2)) == [0xD9, 0xFF] else {
-                throw ImageError("the JPEG image is truncated (no end-of-image marker)")
+                throw ImageError.broken("the JPEG image is truncated (no end-of-image marker)")
             }
         case .gif, .webp:
             break
@@ -70,14 +60,14 @@ enum PixbufLoader {
         try session.write(data)
         try session.close()
         guard let pixbuf = gdk_pixbuf_loader_get_pixbuf(session.loader) else {
-            throw ImageError("the image decoded to nothing")
+            throw ImageError.broken("the image decoded to nothing")
         }
-        guard let rgba = gdk_pixbuf_add_alpha(pixbuf, 0, 0, 0, 0) else { throw ImageError("cannot convert the image to RGBA") }
+        guard let rgba = gdk_pixbuf_add_alpha(pixbuf, 0, 0, 0, 0) else { throw ImageError.rendering("cannot convert the image to RGBA") }
         defer { g_object_unref(UnsafeMutableRawPointer(rgba)) }
         let width = Int(gdk_pixbuf_get_width(rgba)), height = Int(gdk_pixbuf_get_height(rgba))
         let stride = Int(gdk_pixbuf_get_rowstride(rgba))
         var length: guint = 0
-        guard let bytes = gdk_pixbuf_get_pixels_with_length(rgba, &length) else { throw ImageError("the image has no pixels") }
+        guard let bytes = gdk_pixbuf_get_pixels_with_length(rgba, &length) else { throw ImageError.rendering("the image has no pixels") }
         return DecodedImage(width: width, height: height, rowStride: stride, pixels: Data(bytes: bytes, count: Int(length)))
     }
 }
@@ -147,8 +137,8 @@ private final class LoaderSession {
     }
 
     private static func imageError(_ error: UnsafeMutablePointer<GError>?, fallback: String) -> ImageError {
-        guard let error else { return ImageError(fallback) }
+        guard let error else { return .broken(fallback) }
         defer { g_error_free(error) }
-        return ImageError(error.pointee.message.map { String(cString: $0) } ?? fallback)
+        return .broken(error.pointee.message.map { String(cString: $0) } ?? fallback)
     }
 }
