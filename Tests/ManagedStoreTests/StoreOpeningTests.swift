@@ -49,6 +49,7 @@ struct StoreOpeningTests {
         let models = try ModelFileReader.read(at: SharedFixtures.url("coredata-samplemodel3/SampleModel3.xcdatamodeld"))
         let v2 = try #require(models.version(named: "SampleModel3_v2"))
         let error = try #require(throws: StoreError.self) { try PersistentStore.open(at: url, model: v2) }
+        #expect(error.mismatch == .incompatibleModel(entities: ["Pet", "User"]))
         #expect(error.reason.hasPrefix("the model used to open the store is incompatible with the one used to create the store"))
         #expect(error.reason.hasSuffix("(entities whose version hashes differ: Pet, User)"))
         #expect(try Data(contentsOf: url) == before)

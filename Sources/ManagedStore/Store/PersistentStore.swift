@@ -90,9 +90,11 @@ public final class PersistentStore: Sendable {
         let metadata = try StoreMetadata.read(storeAt: url)
         let mismatched = metadata.mismatchedEntities(for: model)
         guard mismatched.isEmpty else {
-            throw StoreError(path: url.path, reason: "the model used to open the store is incompatible with "
-                + "the one used to create the store (entities whose version hashes differ: "
-                + "\(mismatched.joined(separator: ", ")))")
+            // Another version's store, not a damaged one: the reason is the mismatch alone.
+            let incompatible = StoreMismatch.incompatibleModel(entities: mismatched)
+            var error = StoreError(path: url.path, reason: incompatible.description)
+            error.mismatch = incompatible
+            throw error
         }
         let schema = try StoreSchema(model: model)
         do {

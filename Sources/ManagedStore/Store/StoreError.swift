@@ -36,6 +36,8 @@ public enum StoreMismatch: Error, Equatable, Sendable, CustomStringConvertible {
     case externalData(table: String, column: String, primaryKey: Int64, problem: ExternalDataProblem)
     /// A counter (`Z_MAX`, `Z_OPT`) at the largest value it can hold: nothing can be added.
     case exhaustedCounter(table: String, column: String)
+    /// The store was written by another version of the model: these entities' hashes differ.
+    case incompatibleModel(entities: [String])
 
     public var description: String {
         switch self {
@@ -54,6 +56,9 @@ public enum StoreMismatch: Error, Equatable, Sendable, CustomStringConvertible {
             "\(table).\(column) of row \(primaryKey) holds \(problem)"
         case .exhaustedCounter(let table, let column):
             "\(table).\(column) is at the largest number it can hold, so nothing more can be saved"
+        case .incompatibleModel(let entities):
+            "the model used to open the store is incompatible with the one used to create the store "
+                + "(entities whose version hashes differ: \(entities.joined(separator: ", ")))"
         }
     }
 }
