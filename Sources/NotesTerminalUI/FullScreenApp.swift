@@ -20,6 +20,9 @@ public enum FullScreenApp {
         let runner = NotesEffectRunner(book: book)
         app.message = screen.notice
         _ = app.handle(.resize(columns: screen.size.columns, rows: screen.size.rows))
+        // The first screen is painted before the rest of the list is read.
+        screen.draw(app.frame().render())
+        _ = runner.perform(app.afterFirstPaint(), on: app)
         while true {
             app.receiveBackgroundWork()
             screen.draw(app.frame().render())

@@ -145,6 +145,23 @@ struct AppBehaviourTests {
         #expect(v2.screen().contains("Image 1 of 1") && !v2.screen().contains("caption"))
     }
 
+    @Test("launch reads only the list's first rows; the rest is read once the first screen is painted")
+    func launchReadsTheFirstRows() throws {
+        let total = NotesApp.launchRows + 3
+        let harness = try AppHarness(notes: (0..<total).map { ("note \($0)", "", 0) })
+        #expect(harness.screen().contains("\(total) notes"))
+        let effects = harness.app.afterFirstPaint()
+        #expect(effects.count == 1)
+        // Newest first: the rows read at launch end at note 3.
+        harness.press(.end)
+        #expect(harness.screen().contains("›note 3"))
+        harness.press(.home)
+        _ = harness.runner.perform(effects, on: harness.app)
+        harness.press(.end)
+        #expect(harness.screen().contains("›note 0"))
+        #expect(try AppHarness(notes: [("one", "", 0)]).app.afterFirstPaint().isEmpty)
+    }
+
     @Test("moving through a long list pages and stops at the ends")
     func navigation() throws {
         let harness = try AppHarness(notes: (0..<100).map { ("note \($0)", "", 0) })

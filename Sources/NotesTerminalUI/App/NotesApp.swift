@@ -112,8 +112,19 @@ public final class NotesApp: ScreenLayout {
         self.colors = colors
         self.dates = dates
         knownStoreVersion = try book.storeVersion()
-        list = NoteList(ids: try book.noteIDs())
-        noteCount = list.count
+        // The first screens only: reading every note's ID costs about 300 ms at 100,000 notes
+        // (each row looked up through the date index), which the first paint need not wait for.
+        list = NoteList(ids: try book.noteIDs(page: ListPage(limit: Self.launchRows)))
+        noteCount = try book.count()
+    }
+
+    /// How many rows launch reads before the first paint: more than any terminal shows.
+    public static let launchRows = 500
+
+    /// What to do once the first screen is painted: read the whole list when launch read only
+    /// its start (the loop carries it out, as any reload).
+    public func afterFirstPaint() -> [NotesEffect] {
+        list.count < noteCount ? [reload()] : []
     }
 
     // MARK: Keys
