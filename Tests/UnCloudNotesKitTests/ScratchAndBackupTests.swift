@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import ManagedStore
 import Testing
 import TestSupport
@@ -69,6 +70,69 @@ struct ScratchAndBackupTests {
         #expect(try Data(contentsOf: backup) == before)
         let left = try FileManager.default.contentsOfDirectory(atPath: folder.url.path)
         #expect(!left.contains { $0.hasSuffix(".partial") }, "\(left)")
+    }
+
+    @Test("a copying migration that fails after making its backup (the final rename refused) leaves no backup")
+    func failureAfterBackupLeavesNone() throws {
+        let folder = try TemporaryFolder()
+        let (url, before, _) = try store("v2", mode: 0o600, in: folder)
+        let aside = folder.url.appendingPathComponent("aside.sqlite")
+        // Once the backup is made, a folder takes the store's name, so renaming the new file over it fails.
+        #expect(throws: (any Error).self) {
+            try UnCloudNotesStack(storeURL: url).migrator.migrateIfNeeded { event in
+                guard case .backupCreated = event else { return }
+                try? FileManager.default.moveItem(at: url, to: aside)
+                try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
+            }
+        }
+        try FileManager.default.removeItem(at: url)
+        try FileManager.default.moveItem(at: aside, to: url)
+        #expect(try Data(contentsOf: url) == before)
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0 != url.lastPathComponent }
+        #expect(left.allSatisfy { $0.hasSuffix(".lock") }, "\(left)")
+    }
+
+    /// A v2 store whose last change is still in its `-wal` (another process wrote it and is still
+    /// open): the files are copied as they are, `-wal` included.
+    private func storeWithWAL(in folder: TemporaryFolder) throws -> URL {
+        let (original, _, _) = try store("v2", mode: 0o600, in: folder)
+        let writer = try DatabaseQueue(path: original.path)
+        try writer.writeWithoutTransaction { db in
+            _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
+            try db.execute(sql: "UPDATE ZNOTE SET ZTITLE = ZTITLE || ' (in the wal)'")
+        }
+        let url = folder.url.appendingPathComponent("wal.sqlite")
+        for suffix in ["", "-wal", "-shm"] {
+            try FileManager.default.copyItem(atPath: original.path + suffix, toPath: url.path + suffix)
+        }
+        try writer.close()
+        #expect(try Data(contentsOf: URL(fileURLWithPath: url.path + "-wal")).count > 0)
+        return url
+    }
+
+    @Test("a store with a -wal: a failed migration leaves its files byte for byte; a finished one keeps what the -wal held")
+    func storeWithWALFile() throws {
+        let folder = try TemporaryFolder()
+        let url = try storeWithWAL(in: folder)
+        let files = ["", "-wal"].map { URL(fileURLWithPath: url.path + $0) }
+        let before = try files.map { try Data(contentsOf: $0) }
+        let cancellation = MigrationCancellation()
+        #expect(throws: MigrationError.self) {
+            try UnCloudNotesStack(storeURL: url).migrator.migrateIfNeeded(observer: { event in
+                if case .stepFinished = event { cancellation.cancel() }
+            }, cancellation: cancellation)
+        }
+        #expect(try files.map { try Data(contentsOf: $0) } == before)
+
+        let (backup, _) = try migrate(url)
+        let titles = try NoteRecord.read(url, version: UnCloudNotesStack(storeURL: url).version).map(\.title)
+        #expect(!titles.isEmpty && titles.allSatisfy { $0.hasSuffix(" (in the wal)") }, "\(titles)")
+        #expect(!FileManager.default.fileExists(atPath: url.path + "-wal"))
+        let v2 = try #require(UnCloudNotesModel.version(named: "v2", in: UnCloudNotesModel.load()))
+        let backupTitles = try NoteRecord.read(backup, version: v2)
+        #expect(backupTitles.allSatisfy { $0.title.hasSuffix(" (in the wal)") })
+        #expect(!FileManager.default.fileExists(atPath: backup.path + "-wal"))
     }
 
     @Test("a store that is not 0600 is backed up as a private copy, never a link sharing its mode")

@@ -64,6 +64,7 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
         readOnly.isReadOnly = true
         let sourceStore = try PersistentStore.open(at: sourceURL, model: sourceModel, options: readOnly)
         var destinationStore: PersistentStore?
+        let destinationFolderExisted = ExternalDataFolder(storeAt: StorePath.real(destinationURL)).supportFolderExists
         do {
             let destination = try PersistentStore.create(at: destinationURL, model: destinationModel,
                                                          storeUUID: sourceStore.metadata.storeUUID, options: options)
@@ -84,7 +85,7 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
             try? destinationStore?.close()
             try? sourceStore.close()
             StoreFiles(url: destinationURL).remove()
-            ExternalDataFolder.removeAfterFailedCopy(to: destinationURL, from: sourceURL)
+            ExternalDataFolder.removeAfterFailedCopy(to: destinationURL, existedBefore: destinationFolderExisted)
             // A store error names its file and what differs in it: callers react to it as it is.
             if error is MigrationError || error is StoreError { throw error }
             throw MigrationError.failed(from: sourceModel.name, to: destinationModel.name, cause: error)

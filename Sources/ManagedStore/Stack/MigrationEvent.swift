@@ -6,7 +6,9 @@ public enum MigrationEvent: Sendable {
     /// Files left by an interrupted migration were removed.
     case cleanedLeftovers([String])
     case planned(MigrationPlan)
-    /// The original store was copied here before the first step.
+    /// The backup of the store as it was, made here: before an in-place step changes the store (a
+    /// copy), or once a copying migration's new file is complete, just before it replaces the
+    /// store (then usually a hard link to the old store, which was only read).
     case backupCreated(path: String)
     /// A step begins: its versions, and how it maps (inferred changes or a mapping model). The
     /// chapter's console lines are the app's to print (`MigrationConsole` in UnCloudNotesKit).

@@ -28,7 +28,7 @@ struct MigrationFiles {
     /// Every file this run may create, SQLite's companion files included: recorded in the lock
     /// file before any is made, so an interrupted run's files are removed by exact name.
     var created: [URL] {
-        [working, nextWorking].flatMap { Self.withCompanions($0) } + [partialBackup]
+        [working, nextWorking, partialBackup].flatMap { Self.withCompanions($0) }
     }
 
     private func sibling(_ suffix: String) -> URL {
@@ -40,28 +40,38 @@ struct MigrationFiles {
         [url] + ["-wal", "-shm", "-journal"].map { URL(fileURLWithPath: url.path + $0) }
     }
 
-    /// Copies the store (with its `-wal` or hot `-journal`, if any) to the working copy and folds
-    /// those in, so the working copy alone holds everything: for in-place steps that come before
-    /// any copying step, so that the store itself is never written.
+    /// Copies the store to the working copy, with links to its external files: for in-place steps
+    /// that come before any copying step, so that the store itself is never written.
     func makeWorkingCopy() throws {
-        for (original, copy) in zip(Self.withCompanions(store), Self.withCompanions(working)) where original.lastPathComponent.hasSuffix("-shm") == false {
-            guard DurableFiles.exists(original) else { continue }
-            try DurableFiles.copyPrivately(original, to: copy)
-        }
-        try Self.fold(working)
-        try ExternalDataFolder.prepareWorkingCopy(of: store, working: working, nextWorking: nextWorking)
+        try Self.copyFolded(store, to: working)
+        try ExternalDataFolder(storeAt: working).replaceContents(withFilesOf: ExternalDataFolder(storeAt: store))
     }
 
-    /// Makes the backup of the store (already folded: its main file holds everything), synced,
-    /// under its final name. A hard link when the store is a private file (0600) and the file
-    /// system allows it: the store is only read, so the link keeps its old bytes once the working
-    /// copy replaces it. Otherwise a private copy.
+    /// Copies a store with its `-wal` or hot `-journal`, if any, and folds those into the copy,
+    /// so the copy alone holds everything while the original is only read.
+    private static func copyFolded(_ source: URL, to copy: URL) throws {
+        for (original, duplicate) in zip(withCompanions(source), withCompanions(copy)) where !original.path.hasSuffix("-shm") {
+            guard DurableFiles.exists(original) else { continue }
+            try DurableFiles.copyPrivately(original, to: duplicate)
+        }
+        try fold(copy)
+    }
+
+    /// Whether the store's main file alone holds it (no `-wal` or `-journal` beside it).
+    private var storeIsWhole: Bool {
+        Self.withCompanions(store).dropFirst().filter { !$0.path.hasSuffix("-shm") }.allSatisfy { !DurableFiles.exists($0) }
+    }
+
+    /// Makes the backup of the store, synced, under its final name. A hard link when the store's
+    /// main file holds all of it, the store is a private file (0600) and the file system allows
+    /// it: the store is only read, so the link keeps its old bytes once the working copy replaces
+    /// it. Otherwise a private copy, its `-wal` folded in.
     /// - Returns: whether the backup is a link.
     @discardableResult
     func writeBackup(linking: Bool) throws -> Bool {
-        let linked = linking && Self.isPrivate(store) && DurableFiles.link(store, to: partialBackup)
+        let linked = linking && storeIsWhole && Self.isPrivate(store) && DurableFiles.link(store, to: partialBackup)
         if !linked {
-            try DurableFiles.copyPrivately(store, to: partialBackup)
+            try Self.copyFolded(store, to: partialBackup)
             try DurableFiles.sync(partialBackup)
         }
         // The backup's own support folder holds links to the store's external files, if it has any.
@@ -72,6 +82,13 @@ struct MigrationFiles {
         if DurableFiles.exists(partialBackup) { DurableFiles.removeFile(partialBackup) }
         try ExternalDataFolder(storeAt: partialBackup).move(to: ExternalDataFolder(storeAt: backup))
         return linked
+    }
+
+    /// Removes this run's backup and its external files' folder (after a failure before the store
+    /// was replaced: the store itself is then what the backup held).
+    func removeBackup() {
+        DurableFiles.removeFile(backup)
+        ExternalDataFolder(storeAt: backup).removeSupportFolder()
     }
 
     /// A link shares the store's mode: only a store that is 0600 already gives a 0600 backup.

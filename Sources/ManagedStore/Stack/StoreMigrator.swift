@@ -56,8 +56,6 @@ public final class StoreMigrator {
     /// The store's real file: symbolic links (of the file or its folders) resolved.
     public var realStoreURL: URL { StorePath.real(storeURL) }
 
-    public var migratingURL: URL { URL(fileURLWithPath: realStoreURL.path + ".migrating") }
-
     /// Where the backup of a store at `version` goes: beside the real store file.
     public func backupURL(for version: ManagedObjectModel) -> URL {
         URL(fileURLWithPath: realStoreURL.path + ".\(label(of: version))-backup")
@@ -170,10 +168,8 @@ public final class StoreMigrator {
 
     private func run(_ plan: MigrationPlan, files: MigrationFiles, owner: FileOwnership,
                      observer: @escaping (MigrationEvent) -> Void, cancellation: MigrationCancellation?) throws {
-        // The store's own -wal is folded into its main file first: the backup and every read
-        // then see one complete file (a checkpoint changes no content).
-        try MigrationFiles.fold(files.store)
-        // External-data folders an interrupted run left beside its working files go first.
+        // The store is only read until the end: its -wal, if any, is read through, and copied with
+        // it where a copy is made. External-data folders an interrupted run left go first.
         [files.working, files.nextWorking].forEach { ExternalDataFolder(storeAt: $0).removeSupportFolder() }
         let passes = try MigrationPass.passes(of: plan, registry: policies)
         if passes.count == 1, passes[0].isInPlace {
@@ -187,8 +183,7 @@ public final class StoreMigrator {
                 try run(passes[0], of: plan, on: files.store, files: files, observer: observer, cancellation: cancellation)
             } catch {
                 // The store is unchanged (the transaction rolled back): a failed migration leaves no backup.
-                DurableFiles.removeFile(files.backup)
-                ExternalDataFolder(storeAt: files.backup).removeSupportFolder()
+                files.removeBackup()
                 throw error
             }
             return
@@ -206,15 +201,29 @@ public final class StoreMigrator {
         try MigrationFiles.fold(files.working)
         try owner.apply(to: files.working)
         try DurableFiles.sync(files.working)
-        // The store was only read: it becomes the backup, through a hard link.
-        if !(try files.writeBackup(linking: true)) { owner.applyOwner(to: files.backup) }
-        try ExternalDataFolder(storeAt: files.backup).entries().forEach(owner.applyOwner)
-        observer(.backupCreated(path: files.backup.path))
-        try ExternalDataFolder.replaceStoreFiles(of: ExternalDataFolder(storeAt: files.store),
-                                                 with: ExternalDataFolder(storeAt: files.working)) {
-            try DurableFiles.rename(files.working, to: files.store)
+        do {
+            // The store was only read: it becomes the backup, through a hard link.
+            if !(try files.writeBackup(linking: true)) { owner.applyOwner(to: files.backup) }
+            try ExternalDataFolder(storeAt: files.backup).entries().forEach(owner.applyOwner)
+            // The working copy's external files become the store's by the rename (the same inodes).
+            try ExternalDataFolder(storeAt: files.working).entries().forEach(owner.applyOwner)
+            observer(.backupCreated(path: files.backup.path))
+            // The store's own -wal must not outlive its main file: folded in just before the rename.
+            try MigrationFiles.fold(files.store)
+            try ExternalDataFolder.replaceStoreFiles(of: ExternalDataFolder(storeAt: files.store),
+                                                     with: ExternalDataFolder(storeAt: files.working)) {
+                try DurableFiles.renameQuickly(files.working, to: files.store)
+            }
+        } catch {
+            // Before the rename the store is the old one, unchanged: a failed migration leaves no backup.
+            if DurableFiles.exists(files.working) { files.removeBackup() }
+            throw error
         }
-        try ExternalDataFolder(storeAt: files.store).entries().forEach(owner.applyOwner)
+        // Committed. The folders the store's files were linked into may be new (owned as the store
+        // is), and the rename is made durable.
+        let external = ExternalDataFolder(storeAt: files.store)
+        [external.supportFolder, external.url].forEach(owner.applyOwner)
+        try DurableFiles.syncFolder(files.store.deletingLastPathComponent())
     }
 
     // MARK: Steps

@@ -85,14 +85,18 @@ public struct ExternalDataFolder: Sendable, Equatable {
         }
     }
 
-    /// Removes `.<name>_SUPPORT` and everything in it; a missing folder is fine.
+    /// Removes `.<name>_SUPPORT` and everything in it; a missing folder is fine. Only used to
+    /// clean up this program's own folders (working copies, a failed run's backup), where a folder
+    /// left behind is harmless, hence no error.
     func removeSupportFolder() {
         try? FileManager.default.removeItem(at: supportFolder)
     }
 
+    /// Creates the folders that are missing, each made durable in its parent before files go in.
     func createFolders() throws {
         for folder in [supportFolder, url] where !FileManager.default.fileExists(atPath: folder.path) {
             guard mkdir(folder.path, 0o700) == 0 || errno == EEXIST else { throw failure("cannot create \(folder.path)") }
+            try DurableFiles.syncFolder(folder.deletingLastPathComponent())
         }
     }
 

@@ -17,19 +17,15 @@ extension ExternalDataFolder {
         try add(other.fileNames(), from: other)
     }
 
-    /// Gives a migration's working copy the store's files, and clears the folder of the file
-    /// copying steps write (an interrupted run may have left one).
-    static func prepareWorkingCopy(of store: URL, working: URL, nextWorking: URL) throws {
-        ExternalDataFolder(storeAt: nextWorking).removeSupportFolder()
-        try ExternalDataFolder(storeAt: working).replaceContents(withFilesOf: ExternalDataFolder(storeAt: store))
-    }
+    /// Whether the support folder is there: a copy removes it after a failure only if it made it.
+    var supportFolderExists: Bool { FileManager.default.fileExists(atPath: supportFolder.path) }
 
-    /// Removes the folder of a store a failed copying migration was writing, unless the source
-    /// store uses the same folder (`A.sqlite` copied to `A.store`): its files are the source's too.
-    static func removeAfterFailedCopy(to destination: URL, from source: URL) {
-        let folder = ExternalDataFolder(storeAt: StorePath.real(destination))
-        guard folder != ExternalDataFolder(storeAt: StorePath.real(source)) else { return }
-        folder.removeSupportFolder()
+    /// Removes the folder of a store a failed copying migration was writing, when that copy made
+    /// it: a folder that was there already (the source's, for `A.sqlite` copied to `A.store`, or
+    /// another store's of the same name) holds files that are not this copy's to remove.
+    static func removeAfterFailedCopy(to destination: URL, existedBefore: Bool) {
+        guard !existedBefore else { return }
+        ExternalDataFolder(storeAt: StorePath.real(destination)).removeSupportFolder()
     }
 
     /// Moves this folder into `other`'s place (replacing it), as the file it belongs to is renamed.
@@ -67,8 +63,8 @@ extension ExternalDataFolder {
         try createFolders()
         for name in names {
             let source = other.file(named: name).path, destination = file(named: name).path
-            guard link(source, destination) != 0 else { continue }
-            guard errno == EXDEV || errno == EPERM else { throw failure("cannot link \(source) to \(destination)") }
+            // A private copy wherever the file system refuses a link, as for the backup.
+            guard !DurableFiles.link(other.file(named: name), to: file(named: name)) else { continue }
             try DurableFiles.copyPrivately(other.file(named: name), to: file(named: name))
             try DurableFiles.sync(file(named: name))
         }

@@ -45,6 +45,7 @@ extension PersistentStore {
     func externalFileNames(in row: Row, columns: [String]) -> [String] {
         columns.compactMap { column in
             let value: DatabaseValue = row[column]
+            // A value that names no file (inline, or malformed: reads report those) has no file to remove.
             guard case .blob(let bytes) = value.storage,
                   case .external(let name)? = try? ExternalBinaryBlob.content(of: bytes) else { return nil }
             return name
