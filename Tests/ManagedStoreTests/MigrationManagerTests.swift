@@ -143,6 +143,46 @@ struct MigrationManagerTests {
         #expect(failure.problems.map(\.description) == ["Note.title: 1 object without a value, but a value is required"])
         #expect(!FileManager.default.fileExists(atPath: destination.path))
     }
+    @Test("objects keep their source keys when one mapping makes their hierarchy; objects made afterwards get new keys")
+    func sourceKeysKept() throws {
+        let folder = try TemporaryFolder()
+        let bundle = folder.url.appendingPathComponent("K.xcdatamodeld")
+        try ModelFiles.writeVersion("K", entities: #"<entity name="Note"><attribute name="title" optional="YES" attributeType="String"/></entity>"#, in: bundle)
+        try ModelFiles.writeVersion("K v2", entities: #"<entity name="Note"><attribute name="title" optional="YES" attributeType="String"/><attribute name="body" optional="YES" attributeType="String"/></entity>"#, in: bundle)
+        try folder.write(ModelFiles.currentVersion("K v2"), to: "K.xcdatamodeld/.xccurrentversion")
+        let models = try ModelFileReader.read(at: bundle).versions
+        let url = folder.url.appendingPathComponent("k.sqlite")
+        let store = try PersistentStore.create(at: url, model: models[0])
+        let context = ManagedObjectContext(store: store)
+        let notes = try (1...5).map { number in
+            let note = try context.insertObject(entityName: "Note")
+            note.setValue(.string("note \(number)"), forKey: "title")
+            return note
+        }
+        try context.save()
+        // Gaps in the keys, as deletions leave them.
+        context.delete(notes[1])
+        context.delete(notes[3])
+        try context.save()
+        try store.close()
+        let mapping = MappingModel(name: "Manual", entityMappings: [
+            EntityMapping(name: "NoteToNote", sourceEntityName: "Note", destinationEntityName: "Note",
+                          attributeMappings: [PropertyMapping(name: "title", valueExpression: .source("title"))]),
+        ], sourceEntityHashes: models[0].entityVersionHashes, destinationEntityHashes: models[1].entityVersionHashes)
+        let destination = folder.url.appendingPathComponent("k2.sqlite")
+        try MigrationManager.migrateStore(from: url, sourceModel: models[0], to: destination, destinationModel: models[1], mappingModel: mapping)
+
+        let migrated = try PersistentStore.open(at: destination, model: models[1])
+        let after = ManagedObjectContext(store: migrated)
+        let kept = try after.fetch(FetchRequest(entityName: "Note")).map { ($0.objectID.primaryKey, $0.value(forKey: "title")) }
+        #expect(kept.map(\.0) == [1, 3, 5])
+        #expect(kept.map(\.1) == [.string("note 1"), .string("note 3"), .string("note 5")])
+        let added = try after.insertObject(entityName: "Note")
+        try after.save()
+        #expect(added.objectID.primaryKey == 6)
+        try migrated.close()
+    }
+
     @Test("an entity mapping migrates exactly its source entity's objects, not its sub-entities' (three levels)",
           arguments: [false, true])
     func entityMappingsTakeTheirOwnEntityOnly(perObject: Bool) throws {

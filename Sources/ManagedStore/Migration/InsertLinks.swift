@@ -14,7 +14,8 @@ struct InsertLink {
         ["\(alias).fk"] + (target.entity == nil ? [] : ["\(alias).fent"]) + (target.orderKey == nil ? [] : ["\(alias).position"])
     }
 
-    var join: String { "LEFT JOIN \(table) \(alias) ON \(alias).row = a.dpk" }
+    /// Joins the link's values to the row whose destination key is `key`.
+    func join(on key: String) -> String { "LEFT JOIN \(table) \(alias) ON \(alias).row = \(key)" }
 }
 
 extension SetBasedMigration {

@@ -36,6 +36,10 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
     private var pendingAssociations: [(source: ObjectID, destination: ManagedObject, mapping: Int)] = []
     private var workDone = 0
     private var workTotal = 1
+    /// Source objects each entity mapping reads, by mapping index.
+    private var sourceCounts: [Int] = []
+    /// Mappings whose destination objects keep their source objects' keys: see `keepingSourceKeys`.
+    private(set) var keepsSourceKeys: Set<Int> = []
 
     /// Migrates the store at `sourceURL` (of `sourceModel`) into a new store at `destinationURL`.
     public static func migrateStore(from sourceURL: URL, sourceModel: ManagedObjectModel,
@@ -139,15 +143,16 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
     // MARK: The three stages
 
     private func run(sourceURL: URL) throws {
-        try attachSource(sourceURL)
+        let mappings = mappingModel.entityMappings
+        let plans = try mappings.indices.map(instancePlan)
+        keepsSourceKeys = Self.keepingSourceKeys(plans)
+        try attachSource(sourceURL, plans: plans)
         defer { detachSource() }
         try destinationStore.database.read(SourceRowCheck(schema: sourceStore.schema, attachedAs: "src",
                                                           path: sourceStore.url.path).run)
-        let mappings = mappingModel.entityMappings
-        let sourceCounts = try mappings.indices.map(countSourceInstances)
+        sourceCounts = try mappings.indices.map(countSourceInstances)
         workTotal = max(1, 2 * sourceCounts.reduce(0, +) + 1)
 
-        let plans = try mappings.indices.map(instancePlan)
         // When every mapping runs as SQL, all are numbered first, so each row is inserted whole,
         // its foreign keys included, and stage 2 has only join tables left to fill.
         var links: [[InsertLink]]?
@@ -178,7 +183,7 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
             try UnownedTables.copy(from: "src", source: sourceStore.schema, destination: destinationStore.schema, in: db)
         }
         report(.validating, nil)
-        try MigrationValidation(store: destinationStore).run()
+        try MigrationValidation(store: destinationStore, unchangedAttributes: numbered ? Self.unchangedAttributes(plans) : [:]).run()
         for (index, mapping) in mappings.enumerated() {
             currentEntityMapping = mapping
             try policies[index].performCustomValidation(for: mapping, manager: self)
@@ -189,7 +194,34 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
         report(.validating, nil)
     }
 
-    private func attachSource(_ url: URL) throws {
+    /// Set-based mappings that are the only ones making objects of their destination hierarchy,
+    /// with a filter SQL holds without bound values: their objects can keep the source's keys
+    /// (unique in the source table, and nothing else numbers that hierarchy), so their association
+    /// is a view over the source rather than a table of every pair, written and indexed.
+    private static func keepingSourceKeys(_ plans: [InstancePlan]) -> Set<Int> {
+        var hierarchies: [String: Int] = [:]
+        for plan in plans {
+            if case .setBased(_, let statement) = plan { hierarchies[statement.destination.rootName, default: 0] += 1 }
+            if case .perObject = plan { return [] }
+        }
+        return Set(plans.indices.filter { index in
+            guard case .setBased(let selection, let statement) = plans[index], selection.arguments.isEmpty else { return false }
+            return hierarchies[statement.destination.rootName] == 1
+        })
+    }
+
+    /// For each destination entity every mapping of which copies some attributes unchanged,
+    /// those attributes (the intersection over its mappings): validation skips them.
+    private static func unchangedAttributes(_ plans: [InstancePlan]) -> [String: Set<String>] {
+        var unchanged: [String: Set<String>] = [:]
+        for case .setBased(_, let statement) in plans {
+            let name = statement.destination.name
+            unchanged[name] = unchanged[name].map { $0.intersection(statement.unchangedAttributes) } ?? statement.unchangedAttributes
+        }
+        return unchanged
+    }
+
+    private func attachSource(_ url: URL, plans: [InstancePlan]) throws {
         try destinationStore.database.writeWithoutTransaction { db in
             do {
                 try db.execute(sql: "ATTACH DATABASE ? AS src",
@@ -205,6 +237,10 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
                 for value in computed.values {
                     db.add(function: value.function.databaseFunction(argumentCount: value.arguments.count))
                 }
+                if keepsSourceKeys.contains(index), case .setBased(let selection, let statement) = plans[index] {
+                    try db.execute(sql: "CREATE TEMP VIEW \(Self.association(index)) (spk, sent, dpk, dent) AS SELECT s.Z_PK, s.Z_ENT, s.Z_PK, \(statement.destination.number) FROM \(selection.from)")
+                    continue
+                }
                 try db.execute(sql: "CREATE TEMP TABLE \(Self.association(index)) (spk INTEGER NOT NULL, sent INTEGER NOT NULL, dpk INTEGER NOT NULL, dent INTEGER NOT NULL)")
                 try db.execute(sql: "CREATE INDEX temp.\(Self.association(index))_S ON \(Self.association(index)) (spk, sent)")
                 try db.execute(sql: "CREATE INDEX temp.\(Self.association(index))_D ON \(Self.association(index)) (dpk)")
@@ -218,7 +254,7 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
     private func detachSource() {
         try? destinationStore.database.writeWithoutTransaction { db in
             for index in mappingModel.entityMappings.indices {
-                try db.execute(sql: "DROP TABLE IF EXISTS temp.\(Self.association(index))")
+                try db.execute(sql: "DROP \(keepsSourceKeys.contains(index) ? "VIEW" : "TABLE") IF EXISTS temp.\(Self.association(index))")
             }
             for table in try String.fetchAll(db, sql: "SELECT name FROM temp.sqlite_master WHERE type = 'table' AND name LIKE 'MS\\_LINK\\_%' ESCAPE '\\'") {
                 try db.execute(sql: "DROP TABLE temp.\(table)")
@@ -238,7 +274,17 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
     }
 
     /// The source objects an entity mapping migrates: `from` is `src.<table> s WHERE …`.
-    typealias SourceSelection = (from: String, table: String, arguments: [DatabaseValue], residual: ObjectPredicate?)
+    struct SourceSelection {
+        let table: String
+        /// `s.Z_ENT = … AND …`, on the source rows `s`.
+        let conditions: String
+        let arguments: [DatabaseValue]
+        /// What of the filter SQL cannot express, evaluated per object.
+        let residual: ObjectPredicate?
+
+        /// `src.<table> s WHERE …`.
+        var from: String { "src.\(table) s WHERE \(conditions)" }
+    }
 
     /// `src.<table> s WHERE …`: the source objects an entity mapping migrates, with as much of
     /// its filter as SQL can express; nil for a mapping without a source entity.
@@ -257,7 +303,7 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
             }
             residual = split.residual
         }
-        return ("src.\(entity.tableName) s WHERE " + conditions.joined(separator: " AND "), entity.tableName, arguments, residual)
+        return SourceSelection(table: entity.tableName, conditions: conditions.joined(separator: " AND "), arguments: arguments, residual: residual)
     }
 
     // MARK: Stage 1
@@ -294,7 +340,7 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
         case .setBased(let selection, let statement):
             let setBased = SetBasedMigration(manager: self)
             if !numbered { try setBased.numberInstances(index, selection: selection, destination: statement.destination) }
-            try setBased.insertInstances(index, statement: statement, links: links) { [self] count in
+            try setBased.insertInstances(index, selection: selection, statement: statement, links: links) { [self] count in
                 try advance(by: count, .creatingObjects, mapping.name)
             }
         case .perObject(let selection):
@@ -354,9 +400,6 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
     private func createRelationships(_ index: Int, onlyJoinTables: Bool) throws {
         let mapping = mappingModel.entityMappings[index]
         guard let destinationName = mapping.destinationEntityName else { return }
-        let created = try destinationStore.database.read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM temp.\(Self.association(index))") ?? 0
-        }
         var perObject = mapping.relationshipMappings
         if onlyJoinTables, let entity = destinationStore.schema.entity(named: destinationName) {
             perObject = perObject.filter {
@@ -367,7 +410,8 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
             let setBased = SetBasedMigration(manager: self)
             perObject = try perObject.filter { try !setBased.linkRelationship($0, of: index) }
             if perObject.isEmpty {
-                try advance(by: created, .creatingRelationships, mapping.name)
+                // Progress counts source objects: the work stage 1 counted for this mapping.
+                try advance(by: sourceCounts[index], .creatingRelationships, mapping.name)
                 return
             }
         }

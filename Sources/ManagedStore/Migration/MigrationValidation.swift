@@ -7,6 +7,9 @@ import GRDB
 /// count out of bounds).
 struct MigrationValidation {
     let store: PersistentStore
+    /// Attributes, by entity, that the migration copied from source attributes already meeting
+    /// their checks: only what the mapping can break is checked.
+    var unchangedAttributes: [String: Set<String>] = [:]
 
     /// Rows of one entity failing one condition (on the table's row `o`).
     private struct Check {
@@ -46,7 +49,8 @@ struct MigrationValidation {
         func check(_ property: String, _ condition: String, _ reason: @escaping (Int) -> String) {
             checks.append(Check(entity: entity, property: property, condition: condition, reason: reason))
         }
-        for attribute in model.allAttributes(of: entity.name) where !attribute.isTransient {
+        let unchanged = unchangedAttributes[entity.name] ?? []
+        for attribute in model.allAttributes(of: entity.name) where !attribute.isTransient && !unchanged.contains(attribute.name) {
             guard let column = entity.attributeColumns[attribute.name] else { continue }
             if !attribute.isOptional {
                 check(attribute.name, "o.\(column.name) IS NULL") { "\(objectCount($0)) without a value, but a value is required" }

@@ -18,6 +18,9 @@ struct SetBasedMigration {
         var destination: EntityStorage
         /// The source table the rows `s` are read from.
         var sourceTable: String
+        /// Destination attributes copied from a source attribute that already met their checks
+        /// (same column type, required only if it was): validation has nothing to find in them.
+        var unchangedAttributes: Set<String> = []
     }
 
     /// `computed` are a `SetBasedMigrationPolicy`'s values, which take precedence over the
@@ -30,6 +33,7 @@ struct SetBasedMigration {
         let compiler = PredicateSQLCompiler(schema: source, entity: sourceEntity, variables: [:], alias: "s", tablePrefix: "src.")
         var statement = InstanceStatement(columns: [], values: [], arguments: [], destination: target,
                                           sourceTable: sourceEntity.tableName)
+        let sourceAttributes = Dictionary(manager.sourceModel.allAttributes(of: sourceName).map { ($0.name, $0) }) { first, _ in first }
         let expressions = Dictionary(uniqueKeysWithValues: mapping.attributeMappings.map { ($0.name, $0.valueExpression) })
         for attribute in manager.destinationModel.allAttributes(of: destinationName) where !attribute.isTransient {
             guard let column = target.attributeColumns[attribute.name] else { continue }
@@ -52,6 +56,11 @@ struct SetBasedMigration {
                 if let type, ColumnType(type) != ColumnType(attribute.type) { return nil }
                 statement.values.append(fragment.sql)
                 statement.arguments += fragment.arguments
+                if case .keyPath(.variable("source")?, let path) = expression, path.count == 1,
+                   let copied = sourceAttributes[path[0]], !copied.isTransient, !copied.storesExternally,
+                   ColumnType(copied.type) == ColumnType(attribute.type), attribute.isOptional || !copied.isOptional {
+                    statement.unchangedAttributes.insert(attribute.name)
+                }
             } else {
                 statement.values.append("?")
                 statement.arguments.append(StoreValueCoding.databaseValue(attribute.defaultValue))
@@ -66,6 +75,14 @@ struct SetBasedMigration {
     func numberInstances(_ index: Int, selection: MigrationManager.SourceSelection, destination target: EntityStorage) throws {
         let association = "temp.\(MigrationManager.association(index))"
         let rootNumber = destination.entity(named: target.rootName)!.number
+        if manager.keepsSourceKeys.contains(index) {
+            // The association is a view giving each row its source key: only the counter moves.
+            try manager.destinationStore.database.write { db in
+                try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = max(Z_MAX, coalesce((SELECT MAX(dpk) FROM \(association)), 0)) WHERE Z_ENT = ?",
+                               arguments: [rootNumber])
+            }
+            return
+        }
         var last: Int64 = 0
         while true {
             let count = try manager.destinationStore.database.write { db -> Int in
@@ -88,32 +105,45 @@ struct SetBasedMigration {
 
     /// Inserts the destination rows of a numbered mapping, in batches of keys, each row whole:
     /// its attributes and the foreign keys `links` computed for its table. Each batch is a range
-    /// of destination keys read through the association's index, in key order: no sort of rows
-    /// (with their images) in a temporary B-tree.
-    func insertInstances(_ index: Int, statement: InstanceStatement, links: [InsertLink],
-                         progress: (Int) throws -> Void) throws {
+    /// of destination keys read through the association's index (or, for rows keeping their
+    /// source keys, straight from the source table), in key order: no sort of rows (with their
+    /// images) in a temporary B-tree.
+    func insertInstances(_ index: Int, selection: MigrationManager.SourceSelection, statement: InstanceStatement,
+                         links: [InsertLink], progress: (Int) throws -> Void) throws {
         let association = "temp.\(MigrationManager.association(index))"
+        let keepsKeys = manager.keepsSourceKeys.contains(index)
+        let (key, entity) = keepsKeys ? ("s.Z_PK", "\(statement.destination.number)") : ("a.dpk", "a.dent")
         let insertColumns = (["Z_PK", "Z_ENT", "Z_OPT"] + statement.columns + links.flatMap(\.columns)).joined(separator: ", ")
-        let selectValues = (["a.dpk", "a.dent", "1"] + statement.values + links.flatMap(\.values)).joined(separator: ", ")
-        let joins = links.map(\.join).joined(separator: " ")
-        let bounds = try manager.destinationStore.database.read { db in
-            try Row.fetchOne(db, sql: "SELECT MIN(dpk) AS low, MAX(dpk) AS high FROM \(association)")
-        }
-        guard let low: Int64 = bounds?["low"], let high: Int64 = bounds?["high"] else { return }
+        let selectValues = ([key, entity, "1"] + statement.values + links.flatMap(\.values)).joined(separator: ", ")
+        let joins = links.map { $0.join(on: key) }.joined(separator: " ")
+        let rows = keepsKeys
+            ? "src.\(selection.table) s \(joins) WHERE \(selection.conditions) AND"
+            : "\(association) a JOIN src.\(statement.sourceTable) s ON s.Z_PK = a.spk \(joins) WHERE"
+        guard let (low, high) = try keyBounds(association) else { return }
         var start = low - 1
         while start < high {
             let end = min(high, start + Int64(MigrationManager.batchSize))
             let count = try manager.destinationStore.database.write { db -> Int in
                 try db.execute(sql: """
                     INSERT INTO main.\(statement.destination.tableName) (\(insertColumns))
-                    SELECT \(selectValues) FROM \(association) a JOIN src.\(statement.sourceTable) s ON s.Z_PK = a.spk \(joins)
-                    WHERE a.dpk > ? AND a.dpk <= ? ORDER BY a.dpk
-                    """, arguments: StatementArguments(statement.arguments + [start.databaseValue, end.databaseValue]))
+                    SELECT \(selectValues) FROM \(rows) \(key) > ? AND \(key) <= ? ORDER BY \(key)
+                    """, arguments: StatementArguments(statement.arguments + (keepsKeys ? selection.arguments : [])
+                                                      + [start.databaseValue, end.databaseValue]))
                 return db.changesCount
             }
             start = end
             try progress(count)
         }
+    }
+
+    /// The smallest and largest destination key of an association; nil when it is empty. Two
+    /// subqueries, so each is one step down an index (or the source's keys, for a view).
+    private func keyBounds(_ association: String) throws -> (low: Int64, high: Int64)? {
+        let bounds = try manager.destinationStore.database.read { db in
+            try Row.fetchOne(db, sql: "SELECT (SELECT MIN(dpk) FROM \(association)) AS low, (SELECT MAX(dpk) FROM \(association)) AS high")
+        }
+        guard let low: Int64 = bounds?["low"], let high: Int64 = bounds?["high"] else { return nil }
+        return (low, high)
     }
 
     // MARK: Relationships
@@ -130,10 +160,7 @@ struct SetBasedMigration {
         // Owners a range of keys at a time, each range in its own transaction: SQLite's temporary
         // structures for the joins stay small however many objects there are.
         let association = "temp.\(MigrationManager.association(index))"
-        let bounds = try manager.destinationStore.database.read { db in
-            try Row.fetchOne(db, sql: "SELECT MIN(dpk) AS low, MAX(dpk) AS high FROM \(association)")
-        }
-        guard let low: Int64 = bounds?["low"], let high: Int64 = bounds?["high"] else { return true }
+        guard let (low, high) = try keyBounds(association) else { return true }
         var start = low - 1
         while start < high {
             let end = min(high, start + Int64(Self.relationshipChunk))
