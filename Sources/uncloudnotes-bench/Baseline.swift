@@ -17,6 +17,8 @@ enum Baseline {
             try queue.write { db in
                 db.add(function: ImageDimensions.function)
                 try migrate(from: source, to: destination, in: db)
+                // Version 4 declares a fetch index on the notes' dates (the list's order).
+                if destination == 4 { try db.execute(sql: "CREATE INDEX Z_Note_byDateCreated ON ZNOTE (ZDATECREATED COLLATE BINARY DESC)") }
                 try writeBookkeeping(for: model.versions[destination - 1], storeUUID: uuid, in: db)
             }
             try queue.close()

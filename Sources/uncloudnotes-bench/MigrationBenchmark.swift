@@ -94,9 +94,20 @@ enum MigrationBenchmark {
         return seconds(since: start)
     }
 
-    /// The engine's result must hold as many objects of each entity as the baseline's, and the
-    /// same image sizes where the version has them (so the baseline does the policy's work too).
+    /// The engine's result must hold as many objects of each entity as the baseline's, the same
+    /// image sizes where the version has them (so the baseline does the policy's work too), and
+    /// the same indexes (so it builds what the model declares too).
     private static func sameContents(_ engine: URL, _ baseline: URL, version: ManagedObjectModel) throws {
+        func indexes(_ url: URL) throws -> [String] {
+            let queue = try DatabaseQueue(path: url.path, configuration: { var c = Configuration(); c.readonly = true; return c }())
+            // Closing a read-only connection cannot lose anything.
+            defer { try? queue.close() }
+            return try queue.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name") }
+        }
+        let (engineIndexes, baselineIndexes) = (try indexes(engine), try indexes(baseline))
+        guard engineIndexes == baselineIndexes else {
+            throw BenchError("the engine's store has indexes \(engineIndexes) and the baseline's \(baselineIndexes) at \(version.name)")
+        }
         func summary(_ url: URL) throws -> [Double] {
             let store = try PersistentStore.open(at: url, model: version, options: StoreOptions(isReadOnly: true))
             // Closing a read-only store cannot lose anything.

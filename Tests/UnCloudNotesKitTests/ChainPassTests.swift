@@ -49,6 +49,22 @@ struct ChainPassTests {
         #expect(rows.contains { $0.contains("ZCAPTION:\"milk, eggs\"") } == (version == 2))
     }
 
+    @Test("the new store has every index its version declares (built after the rows), as a new store of that version has", arguments: [1, 2, 3])
+    func indexesRebuilt(from version: Int) throws {
+        func indexes(_ store: PersistentStore) throws -> [String] {
+            try store.database.read { db in
+                try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name")
+            }
+        }
+        let folder = try TemporaryFolder()
+        let url = try AppStores.make(version: version, in: folder)
+        _ = try migrateThroughStack(url, policies: UnCloudNotesModel.migrationPolicies)
+        let fresh = try PersistentStore.create(at: folder.url.appendingPathComponent("fresh.sqlite"), model: AppStores.version(4))
+        let expected = try indexes(fresh)
+        #expect(expected.contains { $0.contains("Z_Note_byDateCreated") })
+        #expect(try indexes(PersistentStore.open(at: url, model: AppStores.version(4))) == expected)
+    }
+
     @Test("a per-object policy splits the chain: v2 -> v3 runs alone, then v3 -> v4 object by object")
     func perObjectPolicySplits() throws {
         let folder = try TemporaryFolder()

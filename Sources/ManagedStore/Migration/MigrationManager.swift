@@ -166,6 +166,9 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
             }
             links = try setBased.makeInsertLinks()
         }
+        // Rows go in first and the indexes are built after, unless objects are saved one by one,
+        // whose saves read through the indexes.
+        let deferredIndexes = numbered ? try DeferredIndexes.drop(in: destinationStore) : nil
         for (index, mapping) in mappings.enumerated() {
             currentEntityMapping = mapping
             try policies[index].beginEntityMapping(mapping, manager: self)
@@ -173,6 +176,7 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
             try policies[index].endInstanceCreation(for: mapping, manager: self)
         }
         try ExternalDataAdoption.adoptFiles(of: destinationStore, from: sourceStore)
+        try deferredIndexes?.rebuild(in: destinationStore)
         for (index, mapping) in mappings.enumerated() {
             currentEntityMapping = mapping
             try createRelationships(index, onlyJoinTables: links != nil)
@@ -266,8 +270,13 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
     /// The temporary table associating source and destination objects of one entity mapping.
     static func association(_ index: Int) -> String { "MS_ASSOCIATION_\(index)" }
 
+    /// The work of a mapping, for progress: its source objects, or for one keeping source keys,
+    /// the span of its keys (two steps down the source's keys instead of a scan of its rows).
     private func countSourceInstances(_ index: Int) throws -> Int {
         guard let selection = try sourceSelection(index) else { return 0 }
+        if keepsSourceKeys.contains(index) {
+            return try SetBasedMigration(manager: self).keyBounds("temp.\(Self.association(index))").map { Int($0.high - $0.low + 1) } ?? 0
+        }
         return try destinationStore.database.read { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(selection.from)", arguments: StatementArguments(selection.arguments)) ?? 0
         }

@@ -131,14 +131,15 @@ struct SetBasedMigration {
                                                       + [start.databaseValue, end.databaseValue]))
                 return db.changesCount
             }
+            // Progress in the unit the mapping's work was counted in: keys, or rows.
+            try progress(keepsKeys ? Int(end - start) : count)
             start = end
-            try progress(count)
         }
     }
 
     /// The smallest and largest destination key of an association; nil when it is empty. Two
     /// subqueries, so each is one step down an index (or the source's keys, for a view).
-    private func keyBounds(_ association: String) throws -> (low: Int64, high: Int64)? {
+    func keyBounds(_ association: String) throws -> (low: Int64, high: Int64)? {
         let bounds = try manager.destinationStore.database.read { db in
             try Row.fetchOne(db, sql: "SELECT (SELECT MIN(dpk) FROM \(association)) AS low, (SELECT MAX(dpk) FROM \(association)) AS high")
         }

@@ -1,0 +1,32 @@
+import GRDB
+
+/// The secondary indexes of a migration's new file, dropped while its rows are bulk-inserted and
+/// built once afterwards: sorting every key once costs less than inserting each into a B-tree,
+/// and the file is scratch until the migration completes (a failure removes it). Unique indexes
+/// stay, so a duplicate is refused when it is inserted, as it would be without the migration.
+struct DeferredIndexes {
+    private let definitions: [String]
+
+    /// Drops the store's non-unique indexes and remembers how to make them again.
+    static func drop(in store: PersistentStore) throws -> DeferredIndexes {
+        try store.database.write { db in
+            let indexes = try Row.fetchAll(db, sql: """
+                SELECT name, sql FROM main.sqlite_master
+                WHERE type = 'index' AND sql IS NOT NULL AND sql NOT LIKE 'CREATE UNIQUE %'
+                """)
+            for index in indexes {
+                let name: String = index["name"]
+                try db.execute(sql: "DROP INDEX main.\(name.quotedDatabaseIdentifier)")
+            }
+            return DeferredIndexes(definitions: indexes.map { $0["sql"] })
+        }
+    }
+
+    /// Builds the indexes again, from the rows now in the store.
+    func rebuild(in store: PersistentStore) throws {
+        guard !definitions.isEmpty else { return }
+        try store.database.write { db in
+            for definition in definitions { try db.execute(sql: definition) }
+        }
+    }
+}
