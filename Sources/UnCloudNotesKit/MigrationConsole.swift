@@ -19,6 +19,9 @@ public enum MigrationConsole {
             ["One pass from \(first.source.name) to \(last.destination.name): \(describe(mapping))"]
         case .stepFinished:
             ["Migration Completed Successfully"]
+        case .warning(let text):
+            // Not the chapter's, but every place that prints its lines must show it.
+            ["Warning: \(text)"]
         default:
             []
         }

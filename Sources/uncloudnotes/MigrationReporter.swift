@@ -65,7 +65,8 @@ final class MigrationReporter {
             lastPercent = -1
             line("step \(index + 1): \(step.source.name) -> \(step.destination.name) (\(step.kindDescription))",
                  EventLine(event: "step", from: step.source.name, to: step.destination.name, index: index + 1, kind: step.kindDescription))
-        case .composedPass:
+        case .composedPass, .warning:
+            // Said by the console lines `handle` prints.
             break
         case .progress(let step, let fraction, let overall, let detail):
             progress(step: step, fraction: fraction, overall: overall, detail: detail)

@@ -17,9 +17,8 @@ enum DurableFiles {
     private static let systemLink = Darwin.link
     #endif
 
-    /// Makes every sync of the task fail with this `errno`, as a failing disk would. Only tests
-    /// set it: no other way makes `fdatasync` fail on demand.
-    @TaskLocal static var injectedSyncFailure: Int32?
+    /// Makes syncs (or `chown`s) of the task fail: see `InjectedFailure`.
+    @TaskLocal static var injectedFailure: InjectedFailure?
 
     /// Flushes a file's data to disk (`fdatasync`).
     static func sync(_ url: URL) throws {
@@ -39,10 +38,7 @@ enum DurableFiles {
 
     /// Runs a sync call, or fails as injected; false (with `errno` set) on failure.
     private static func flush(_ descriptor: Int32, _ call: (Int32) -> Int32) -> Bool {
-        if let code = injectedSyncFailure {
-            errno = code
-            return false
-        }
+        if injectedFailure?.fails(.sync) == true { return false }
         return call(descriptor) == 0
     }
 

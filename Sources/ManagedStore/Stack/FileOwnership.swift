@@ -27,16 +27,18 @@ struct FileOwnership: Equatable {
     private var mustChangeOwner: Bool { geteuid() == 0 && (user != 0 || group != 0) }
 
     func apply(to url: URL) throws {
-        if mustChangeOwner, chown(url.path, user, group) != 0 {
-            throw MigrationError.file(path: url.path, reason: "cannot give the migrated file the store's owner (\(String(cString: strerror(errno))))")
-        }
+        try applyOwner(to: url)
         guard chmod(url.path, mode) == 0 else {
             throw MigrationError.file(path: url.path, reason: "cannot give the migrated file the store's permissions (\(String(cString: strerror(errno))))")
         }
     }
 
-    /// Gives a private file (a backup) the store's owner, keeping its 0600 mode.
-    func applyOwner(to url: URL) {
-        if mustChangeOwner { _ = chown(url.path, user, group) }
+    /// Gives a file the store's owner, keeping its mode (a 0600 backup stays 0600). A file left
+    /// root's would lock the user out of their own store's files.
+    func applyOwner(to url: URL) throws {
+        guard mustChangeOwner else { return }
+        if DurableFiles.injectedFailure?.fails(.changeOwner) == true || chown(url.path, user, group) != 0 {
+            throw MigrationError.file(path: url.path, reason: "cannot give the file the store's owner (\(String(cString: strerror(errno))))")
+        }
     }
 }

@@ -18,5 +18,9 @@ public enum MigrationEvent: Sendable {
     /// Progress within the step (0...1) and over the whole plan (0...1).
     case progress(step: Int, stepFraction: Double, overallFraction: Double, detail: String?)
     case stepFinished(index: Int)
+    /// The store is migrated, but something after it was replaced failed (making the rename
+    /// durable, handing a new folder to the store's owner): reported rather than thrown, since
+    /// the migration itself succeeded and the backup holds the old version.
+    case warning(String)
     case finished
 }

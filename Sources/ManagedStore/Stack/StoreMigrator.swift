@@ -176,10 +176,10 @@ public final class StoreMigrator {
             // One transaction in the store itself, after a real backup: the store is then the old
             // version or the new one, and nothing of its size is copied but the backup.
             try files.writeBackup(linking: false)
-            owner.applyOwner(to: files.backup)
-            try ExternalDataFolder(storeAt: files.backup).entries().forEach(owner.applyOwner)
-            observer(.backupCreated(path: files.backup.path))
             do {
+                try owner.applyOwner(to: files.backup)
+                try ExternalDataFolder(storeAt: files.backup).entries().forEach(owner.applyOwner)
+                observer(.backupCreated(path: files.backup.path))
                 try run(passes[0], of: plan, on: files.store, files: files, observer: observer, cancellation: cancellation)
             } catch {
                 // The store is unchanged (the transaction rolled back): a failed migration leaves no backup.
@@ -203,7 +203,7 @@ public final class StoreMigrator {
         try DurableFiles.sync(files.working)
         do {
             // The store was only read: it becomes the backup, through a hard link.
-            if !(try files.writeBackup(linking: true)) { owner.applyOwner(to: files.backup) }
+            if !(try files.writeBackup(linking: true)) { try owner.applyOwner(to: files.backup) }
             try ExternalDataFolder(storeAt: files.backup).entries().forEach(owner.applyOwner)
             // The working copy's external files become the store's by the rename (the same inodes).
             try ExternalDataFolder(storeAt: files.working).entries().forEach(owner.applyOwner)
@@ -219,11 +219,19 @@ public final class StoreMigrator {
             if DurableFiles.exists(files.working) { files.removeBackup() }
             throw error
         }
-        // Committed. The folders the store's files were linked into may be new (owned as the store
-        // is), and the rename is made durable.
+        // Committed: the store is the new version whatever follows, so what fails now is a
+        // warning, never a failed migration. The folders the store's files were linked into may
+        // be new (owned as the store is), and the rename is made durable.
         let external = ExternalDataFolder(storeAt: files.store)
-        [external.supportFolder, external.url].forEach(owner.applyOwner)
-        try DurableFiles.syncFolder(files.store.deletingLastPathComponent())
+        for folder in [external.supportFolder, external.url] where DurableFiles.exists(folder) {
+            do { try owner.applyOwner(to: folder) } catch { observer(.warning("\(error)")) }
+        }
+        do {
+            try DurableFiles.syncFolder(files.store.deletingLastPathComponent())
+        } catch {
+            observer(.warning("the store is migrated, but \(error); a power loss now could bring back the old version, "
+                + "which the backup \(files.backup.lastPathComponent) holds too"))
+        }
     }
 
     // MARK: Steps

@@ -34,7 +34,8 @@ public struct MigrationScreenState {
             lines.append("Cleaned up after an interrupted upgrade: \(names.joined(separator: ", "))")
         case .finished:
             finished = true
-        case .stepStarted, .composedPass:
+        case .stepStarted, .composedPass, .warning:
+            // Shown through the console lines added below.
             break
         }
         lines += MigrationConsole.lines(for: event, store: URL(fileURLWithPath: storePath))
