@@ -110,11 +110,7 @@ struct PropertyFetchQuery {
         }
     }
 
-    /// One result row, its bookkeeping checked. `@_optimize(none)`: the Swift 6.3 optimizer
-    /// crashes on row decoding like this in release builds ("found ownership error" while
-    /// inlining GRDB's value decoding), whatever the way the values are read; unoptimized it
-    /// compiles, and it is one call per row.
-    @_optimize(none)
+    /// One result row, its bookkeeping checked.
     func decode(_ row: Row) throws -> PropertyRow {
         let reader = context.rowReader(row, table: entity.tableName)
         let storage = try reader.entity(in: context.schema)
