@@ -21,7 +21,8 @@ public struct PropertyFetchRequest: Sendable {
     public var entityName: String
     public var properties: [Property]
     public var predicate: ObjectPredicate?
-    /// Only the objects with these primary keys; nil for all.
+    /// Only the objects with these primary keys; nil for all. Each key is one bound value of the
+    /// statement, so ask for at most a few thousand at a time (SQLite refuses more than 32,766).
     public var primaryKeys: [Int64]?
     /// Ties go by primary key, in the direction of the last descriptor.
     public var sortDescriptors: [SortDescriptor]
