@@ -47,15 +47,34 @@ public struct UnCloudNotesStack {
             }
             try StoreLocation.createPrivateFolders(for: storeURL)
         }
-        let migrated = try migrator.migrateIfNeeded(observer: observer, cancellation: cancellation) != nil
+        try migrator.migrateIfNeeded(observer: { event in
+            // The last part of a migration, before it reports itself finished (and the app shows
+            // the list): the search index follows the new store.
+            if case .finished = event { bringSearchIndexUpToDate() }
+            observer(event)
+        }, cancellation: cancellation)
         // A store the user cannot write (or in a read-only folder) can still be read.
         var options = self.options
         options.isReadOnly = options.isReadOnly || (storeExists && !StorePath.isWritable(storeURL))
         let store = try PersistentStore.openOrCreate(at: storeURL, model: version, options: options)
-        let book = NoteBook(context: ManagedObjectContext(store: store), version: versionLabel)
-        // The last part of a migration: the search index follows the new store before the list shows.
-        if migrated { book.updateSearchIndexAfterMigration() }
-        return book
+        return NoteBook(context: ManagedObjectContext(store: store), version: versionLabel)
+    }
+
+    /// Builds or updates the search index of the store just migrated, through a read-only
+    /// connection of its own, so the first search after an upgrade is answered by the index at
+    /// once instead of waiting for a rebuild.
+    private func bringSearchIndexUpToDate() {
+        var options = self.options
+        options.isReadOnly = true
+        do {
+            let store = try PersistentStore.open(at: storeURL, model: version, options: options)
+            // Closing a read-only connection after reading has nothing left to lose.
+            defer { try? store.close() }
+            try NoteBook(context: ManagedObjectContext(store: store), version: versionLabel).prepareSearchIndex()
+        } catch {
+            // The index is only a faster path: without it searches scan, which gives the same
+            // answers, and the first search rebuilds it.
+        }
     }
 }
 

@@ -65,17 +65,6 @@ extension NoteBook {
         }
     }
 
-    /// Builds or updates the search index right after a migration changed the store, as its last
-    /// part. A failure (a read-only folder) is no error: this book then scans, which gives the
-    /// same answers, and the next reader retries the index.
-    func updateSearchIndexAfterMigration() {
-        do {
-            try searchIndex?.refreshIfStale()
-        } catch {
-            searchIndex = nil
-        }
-    }
-
     /// Keys read per query when rows are read by key.
     static let rowsPerQuery = 500
 
