@@ -1,14 +1,13 @@
-import GRDB
 import ManagedStore
 
 /// Noticing what other processes (a `notes attach` in another shell, a second app) wrote to the
 /// store, so a long-running app is never stale and never saves over their changes blindly.
 extension NoteBook {
-    /// A number that changes whenever another connection commits to the store (SQLite's
-    /// `PRAGMA data_version`); this book's own saves leave it as it is.
+    /// A number that changes whenever another connection commits to the store (the engine's
+    /// external change token); this book's own saves leave it as it is.
     public func storeVersion() throws(NoteBookError) -> Int {
         do {
-            return try context.store.database.read { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
+            return try context.store.externalChangeToken()
         } catch {
             throw .wrapping(error)
         }

@@ -13,7 +13,7 @@ public final class NoteBook {
     /// The search index beside the store, opened on first use; nil when it cannot be opened or
     /// failed (a read-only folder): searches then scan, which gives the same answer, so the
     /// failure is no error.
-    lazy var searchIndex: NoteSearchIndex? = try? NoteSearchIndex(beside: context)
+    lazy var searchIndex: TextSearchIndex? = try? NoteSearchIndex.open(beside: context)
     /// The notes read so far, kept as they were read: a later change saves only if nobody else
     /// changed the note since (the engine's optimistic locking), instead of writing over it.
     var readNotes: [NoteID: ManagedObject] = [:]

@@ -1,20 +1,9 @@
 import Foundation
-import GRDB
 import ManagedStore
 
-/// The store does not hold what the model says (a table or column is missing).
-public enum NoteListingError: Error, CustomStringConvertible {
-    case missingColumn(entity: String, attribute: String)
-
-    public var description: String {
-        switch self {
-        case .missingColumn(let entity, let attribute): "the store does not match its model: \(entity) has no column for \(attribute)"
-        }
-    }
-}
-
-/// List rows straight from SQL: one statement streams the rows and counts attachments, so a
-/// million notes list at the speed of the store instead of one fetch per note.
+/// List rows through the engine's property fetch: one statement streams the rows and counts
+/// attachments, so a million notes list at the speed of the store instead of one fetch per note.
+/// This file only says which properties of a note make a row, as each model version stores them.
 extension NoteBook {
     /// Which notes a listing query reads.
     enum RowSelection {
@@ -26,107 +15,60 @@ extension NoteBook {
 
     /// Calls `body` for each row the selection reads.
     func forEachScannedRow(_ selection: RowSelection, _ body: (NoteRow) throws -> Void) throws {
-        try read(selection, columns: .rows) { reader, row in try body(Self.noteRow(reader, row)) }
-    }
-
-    /// One list row. `@_optimize(none)`: the Swift 6.3 optimizer crashes on this function in
-    /// release builds ("found ownership error" while inlining GRDB's value decoding), whatever
-    /// the way the values are read; unoptimized it compiles, and it is one call per row.
-    @_optimize(none)
-    private static func noteRow(_ reader: RowReader, _ row: Row) throws -> NoteRow {
-        NoteRow(id: NoteID(try reader.primaryKey()),
-                title: String.fromDatabaseValue(row["title"]) ?? "",
-                dateCreated: Double.fromDatabaseValue(row["date"]).map(Date.init(timeIntervalSinceReferenceDate:)),
-                imageCount: Int.fromDatabaseValue(row["images"]) ?? 0)
+        let imageCount = imageCountProperty
+        let properties: [PropertyFetchRequest.Property] = [.attribute("title"), .attribute("dateCreated")] + [imageCount].compactMap { $0 }
+        try context.forEachRow(of: request(selection, properties: properties)) { row in
+            try body(NoteRow(id: NoteID(row.primaryKey),
+                             title: row.values[0]?.stringValue ?? "",
+                             dateCreated: row.values[1]?.dateValue,
+                             imageCount: imageCount == nil ? 0 : Self.imageCount(from: row.values[2])))
+        }
     }
 
     /// The IDs of the notes the selection reads, without their titles or image counts.
     func scannedIDs(_ selection: RowSelection) throws -> [NoteID] {
         var ids: [NoteID] = []
-        try read(selection, columns: .keys) { reader, _ in ids.append(NoteID(try reader.primaryKey())) }
+        try context.forEachRow(of: request(selection, properties: [])) { ids.append(NoteID($0.primaryKey)) }
         return ids
     }
 
-    private enum Columns { case keys, rows }
-
-    private func read(_ selection: RowSelection, columns: Columns, _ body: (RowReader, Row) throws -> Void) throws {
-        let query = try listQuery(selection, columns: columns)
-        try context.store.database.read { db in
-            let rows = try Row.fetchCursor(db, SQLRequest<Row>(literal: query.sql))
-            while let row = try rows.next() {
-                // Bookkeeping checked as for fetched objects: a damaged row is an error, never skipped.
-                let reader = context.rowReader(row, table: query.table)
-                _ = try reader.entity(in: context.schema)
-                _ = try reader.integer("Z_OPT")
-                try body(reader, row)
-            }
-        }
-    }
-
-    /// The query, as GRDB's SQL literal: identifiers quoted, values bound.
-    private func listQuery(_ selection: RowSelection, columns: Columns) throws -> (sql: SQL, table: String) {
-        guard let note = context.schema.entity(named: Self.noteEntity) else {
-            throw NoteListingError.missingColumn(entity: Self.noteEntity, attribute: "its table")
-        }
-        func column(_ attribute: String) throws -> SQL {
-            guard let column = note.attributeColumns[attribute] else { throw NoteListingError.missingColumn(entity: Self.noteEntity, attribute: attribute) }
-            return "n.\(identifier: column.name)"
-        }
-        let (title, date) = (try column("title"), try column("dateCreated"))
-        // Rows of other entities sharing the table are left out; any other Z_ENT (NULL, unknown) is
-        // read, so that the row check reports it.
-        let siblings = context.schema.entities.filter { $0.tableName == note.tableName && !note.kindNumbers.contains($0.number) }
-        var conditions: [SQL] = siblings.isEmpty ? ["1"] : ["coalesce(n.Z_ENT IN \(siblings.map(\.number)), 0) = 0"]
-        var tail: SQL = ""
+    private func request(_ selection: RowSelection, properties: [PropertyFetchRequest.Property]) -> PropertyFetchRequest {
+        var request = PropertyFetchRequest(entityName: Self.noteEntity, properties: properties)
         switch selection {
         case .scan(let search, let page):
             if let search, !search.isEmpty {
-                let contains = Self.containsTest(search)
-                conditions.append("(\(literal: contains(title)) OR \(literal: contains(try column("body"))))")
+                request.predicate = .or([Self.contains(search, in: "title"), Self.contains(search, in: "body")])
             }
-            tail = "ORDER BY \(literal: date) DESC, n.Z_PK DESC LIMIT \(page.limit ?? -1) OFFSET \(max(page.offset, 0))"
+            request.sortDescriptors = [SortDescriptor("dateCreated", ascending: false)]
+            request.fetchLimit = page.limit
+            request.fetchOffset = max(page.offset, 0)
         case .keys(let keys):
-            conditions.append("n.Z_PK IN \(keys)")
+            request.primaryKeys = keys
         }
-        let selected: SQL = columns == .keys
-            ? ""
-            : ", \(literal: title) AS title, \(literal: date) AS date, \(literal: try imageCountSQL(note: note)) AS images"
-        let sql: SQL = """
-            SELECT n.Z_PK, n.Z_ENT, n.Z_OPT\(literal: selected) FROM \(identifier: note.tableName) n
-            WHERE \(literal: conditions.joined(separator: " AND ")) \(literal: tail)
-            """
-        return (sql, note.tableName)
+        return request
     }
 
-    /// SQL testing that a column contains the search text ignoring case and accents (`CONTAINS[cd]`),
-    /// through the engine's SQL functions: `MS_FOLD_CONTAINS` (which reads each row's bytes in
-    /// place) for an ASCII search, whose folded form is its lowercase, and the general
-    /// `MS_COMPARE` otherwise.
-    private static func containsTest(_ search: String) -> (SQL) -> SQL {
-        if search.utf8.allSatisfy({ $0 < 0x80 }) {
-            let pattern = search.lowercased()
-            return { column in "MS_FOLD_CONTAINS(\(literal: column), \(pattern), 1)" }
-        }
-        let options = Int(ComparisonOptions([.caseInsensitive, .diacriticInsensitive]).rawValue)
-        return { column in "MS_COMPARE(\(ComparisonOperator.contains.rawValue), \(options), \(literal: column), \(search))" }
+    /// `key CONTAINS[cd] search`: the one definition of a search match, ignoring case and accents.
+    private static func contains(_ search: String, in key: String) -> ObjectPredicate {
+        .comparison(.keyPath(base: nil, components: [key]), .contains, .constant(.string(search)),
+                    [.caseInsensitive, .diacriticInsensitive])
     }
 
-    private func imageCountSQL(note: EntityStorage) throws -> SQL {
+    /// How this version's notes hold images, as a property the store reads: none in v1, the
+    /// note's own `image` in v2, its `attachments` from v3.
+    private var imageCountProperty: PropertyFetchRequest.Property? {
         switch capabilities.images {
-        case .none:
-            return "0"
-        case .one:
-            guard let image = note.attributeColumns["image"] else { throw NoteListingError.missingColumn(entity: Self.noteEntity, attribute: "image") }
-            return "(n.\(identifier: image.name) IS NOT NULL)"
-        case .several:
-            switch note.toManyStorage["attachments"] {
-            case .inverseForeignKey(let table, let column, _, _)?:
-                return "(SELECT COUNT(*) FROM \(identifier: table) a WHERE a.\(identifier: column) = n.Z_PK)"
-            case .joinTable(let table, let ownerColumn, _, _, _)?:
-                return "(SELECT COUNT(*) FROM \(identifier: table) j WHERE j.\(identifier: ownerColumn) = n.Z_PK)"
-            case nil:
-                throw NoteListingError.missingColumn(entity: Self.noteEntity, attribute: "attachments")
-            }
+        case .none: nil
+        case .one: .hasValue("image")
+        case .several: .count("attachments")
+        }
+    }
+
+    private static func imageCount(from value: AttributeValue?) -> Int {
+        switch value {
+        case .bool(let present)?: present ? 1 : 0
+        case .integer(let count)?: Int(clamping: count)
+        default: 0
         }
     }
 }

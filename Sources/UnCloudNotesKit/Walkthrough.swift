@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import ManagedStore
 import UnCloudNotesResources
 
@@ -147,13 +146,7 @@ public struct Walkthrough {
     }
 
     private func showSchema(of url: URL) throws {
-        let queue = try DatabaseQueue(path: url.path)
-        // Closing a read-only connection after reading has nothing left to lose.
-        defer { try? queue.close() }
-        let statements = try queue.read { db in
-            try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND sql IS NOT NULL ORDER BY name")
-        }
-        statements.forEach { print("  \($0)") }
+        try StoreTableDefinitions.statements(ofStoreAt: url).forEach { print("  \($0)") }
     }
 
     private func showContents(_ stack: UnCloudNotesStack) throws {

@@ -136,4 +136,31 @@ import TestSupport
         #expect(try reopened.noteIDs(matching: "uber").count == 1)
         #expect(try Self.indexEntryCount(reopened) == 2)
     }
+
+    @Test("a migration leaves the index up to date: the first search after it needs no rebuild", arguments: [1, 3])
+    func migrationBringsTheIndexUpToDate(fromVersion: Int) throws {
+        let folder = try TemporaryFolder()
+        let url = try AppStores.make(version: fromVersion, in: folder)
+        let side = url.path + "-search"
+        var indexedBeforeFinishing = false
+        let book = try UnCloudNotesStack(storeURL: url).open { event in
+            if case .finished = event { indexedBeforeFinishing = FileManager.default.fileExists(atPath: side) }
+        }
+        #expect(indexedBeforeFinishing, "the migration built the index before it reported itself finished")
+        #expect(try book.noteIDs(matching: "SHOPP") == Self.engineMatches(book, "shopp"))
+        #expect(try book.noteIDs(matching: "长长长").count == 1)
+        #expect(book.searchIndex?.rebuiltEntryCount == 0, "the index answered as the migration left it")
+        let mode = try FileManager.default.attributesOfItem(atPath: side)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+    }
+
+    @Test("opening a store that needs no migration builds no index: the first search does")
+    func openingAlonePreparesNoIndex() throws {
+        let folder = try TemporaryFolder()
+        let url = try AppStores.make(version: 4, in: folder)
+        let book = try UnCloudNotesStack(storeURL: url).open()
+        #expect(!FileManager.default.fileExists(atPath: url.path + "-search"))
+        #expect(try book.noteIDs(matching: "shopping").count == 1)
+        #expect(book.searchIndex?.rebuiltEntryCount == AppStores.notes.count)
+    }
 }

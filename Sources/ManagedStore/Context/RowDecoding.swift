@@ -11,16 +11,9 @@ enum RowDecoding {
         var values: [String: AttributeValue] = [:]
         for (name, column) in storage.attributeColumns {
             guard let attribute = info.attributes[name] else { continue }
-            do {
-                let stored = try context.store.plainColumnValue(try reader.value(column.name), of: attribute,
-                                                                table: storage.tableName, column: column.name,
-                                                                primaryKey: primaryKey)
-                if let value = try StoreValueCoding.attributeValue(stored, type: attribute.type) {
-                    values[name] = value
-                }
-            } catch let error as StoreError where error.mismatch == nil {
-                throw StoreError(path: context.store.url.path,
-                                 reason: "\(storage.name).\(name) of row \(primaryKey): \(error.reason)")
+            if let value = try context.attributeValue(try reader.value(column.name), of: attribute, entity: storage,
+                                                      column: column.name, primaryKey: primaryKey) {
+                values[name] = value
             }
         }
         var targets: [String: ObjectID] = [:]
@@ -41,6 +34,22 @@ enum RowDecoding {
         object.toOneTargets = targets
         object.committedToOneTargets = targets
         object.optimisticVersion = optimisticVersion
+    }
+}
+
+extension ManagedObjectContext {
+    /// A column of a row as the attribute's value: an externally stored value read from its file,
+    /// then decoded as the attribute's type; a value the type cannot hold is an error naming the
+    /// entity, attribute and row.
+    func attributeValue(_ column: DatabaseValue, of attribute: AttributeDescription, entity: EntityStorage,
+                        column name: String, primaryKey: Int64) throws -> AttributeValue? {
+        do {
+            let stored = try store.plainColumnValue(column, of: attribute, table: entity.tableName, column: name,
+                                                    primaryKey: primaryKey)
+            return try StoreValueCoding.attributeValue(stored, type: attribute.type)
+        } catch let error as StoreError where error.mismatch == nil {
+            throw StoreError(path: store.url.path, reason: "\(entity.name).\(attribute.name) of row \(primaryKey): \(error.reason)")
+        }
     }
 }
 

@@ -59,7 +59,7 @@ extension NoteBook {
     /// about half a minute at 100,000 notes), so later searches are fast.
     public func prepareSearchIndex() throws(NoteBookError) {
         do {
-            try NoteSearchIndex(beside: context).refreshIfStale()
+            try NoteSearchIndex.open(beside: context).refreshIfStale()
         } catch {
             throw .wrapping(error)
         }
@@ -86,7 +86,7 @@ extension NoteBook {
     func refreshSearchIndex(after change: PendingNoteChange) {
         guard FileManager.default.fileExists(atPath: NoteSearchIndex.url(beside: context.store).path) else { return }
         do {
-            try searchIndex?.refresh(notes: change.savedKeys)
+            try searchIndex?.refresh(objects: change.savedKeys)
         } catch {
             searchIndex = nil
         }

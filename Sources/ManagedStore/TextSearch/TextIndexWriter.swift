@@ -1,10 +1,9 @@
 import Foundation
 import GRDB
-import ManagedStore
 
-/// Copies notes from the store into the search index, folded, and compares the two.
-struct NoteIndexWriter {
-    /// (count, largest key, sum of save counts): differs when notes were added, deleted or saved.
+/// Copies objects' text from the store into the text index, folded, and compares the two.
+struct TextIndexWriter {
+    /// (count, largest key, sum of save counts): differs when objects were added, deleted or saved.
     struct Fingerprint: Equatable {
         var count: Int64
         var largestKey: Int64?
@@ -13,12 +12,13 @@ struct NoteIndexWriter {
     }
 
     let side: DatabaseQueue
-    let table: NoteTable
-    /// Notes read from the store per query.
+    let table: IndexedTable
+    let configuration: TextIndexConfiguration
+    /// Rows read from the store per query.
     private let chunkSize = 500
 
     func fingerprintOfStore(_ store: Database) throws -> Fingerprint {
-        try fingerprint(store, sql: "SELECT COUNT(*), MAX(Z_PK), TOTAL(Z_OPT) FROM \(table.name)")
+        try fingerprint(store, sql: "SELECT COUNT(*), MAX(Z_PK), TOTAL(Z_OPT) FROM \(table.name)\(table.whereClause())")
     }
 
     func fingerprintOfIndex() throws -> Fingerprint {
@@ -32,19 +32,23 @@ struct NoteIndexWriter {
                            saveCountSum: row.flatMap { Double.fromDatabaseValue($0[2]) } ?? 0)
     }
 
-    /// Makes the index match the store: entries of deleted notes go, notes saved since their
+    /// Makes the index match the store: entries of deleted objects go, objects saved since their
     /// entry was made (another `Z_OPT`) are folded again.
-    func synchronize(from store: Database) throws {
-        let inStore = try saveCounts(store, sql: "SELECT Z_PK, Z_OPT FROM \(table.name)")
+    /// - Returns: how many entries were folded again or removed.
+    func synchronize(from store: Database) throws -> Int {
+        let inStore = try saveCounts(store, sql: "SELECT Z_PK, Z_OPT FROM \(table.name)\(table.whereClause())")
         let inIndex = try side.read { db in try saveCounts(db, sql: "SELECT pk, opt FROM entry") }
         let changed = inStore.filter { inIndex[$0.key] != $0.value }.map(\.key)
         let gone = inIndex.keys.filter { inStore[$0] == nil }
         try copy(changed + gone, from: store)
+        return changed.count + gone.count
     }
 
-    /// Replaces the entries of these notes with their current rows, in one transaction of the
-    /// index; notes not in the store lose their entry.
+    /// Replaces the entries of these objects with their current rows, in one transaction of the
+    /// index; objects not in the store lose their entry.
     func copy(_ primaryKeys: [Int64], from store: Database) throws {
+        let sideColumns = configuration.sideColumns.joined(separator: ", ")
+        let storeColumns = table.columns.joined(separator: ", ")
         try side.write { db in
             var start = 0
             while start < primaryKeys.count {
@@ -52,7 +56,7 @@ struct NoteIndexWriter {
                 start += chunk.count
                 let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
                 let rows = try Row.fetchAll(store, sql: """
-                    SELECT Z_PK, Z_OPT, \(table.date), \(table.title), \(table.body) FROM \(table.name) WHERE Z_PK IN (\(marks))
+                    SELECT Z_PK, Z_OPT, \(table.orderColumn), \(storeColumns) FROM \(table.name)\(table.whereClause("Z_PK IN (\(marks))"))
                     """, arguments: StatementArguments(chunk))
                 let previous = try Row.fetchAll(db, sql: "SELECT pk, date, position FROM entry WHERE pk IN (\(marks))",
                                                 arguments: StatementArguments(chunk))
@@ -60,31 +64,34 @@ struct NoteIndexWriter {
                 try db.execute(sql: "DELETE FROM folded WHERE rowid IN (SELECT position FROM entry WHERE pk IN (\(marks)))",
                                arguments: StatementArguments(chunk))
                 try db.execute(sql: "DELETE FROM entry WHERE pk IN (\(marks))", arguments: StatementArguments(chunk))
-                for row in rows { try stage(row, previously: previous[row[0]], into: db) }
+                for row in rows { try stage(row, previously: previous[row[0]], into: db, columns: sideColumns) }
             }
-            try NoteIndexPositions(db: db).placeStaged()
+            try TextIndexPositions(db: db, columns: configuration.sideColumns).placeStaged()
         }
     }
 
-    /// Adds the note's entry. A note whose date did not change keeps its place in the order;
-    /// any other waits in `staged` for one.
-    private func stage(_ row: Row, previously previous: Row?, into db: Database) throws {
+    /// Adds the object's entry. An object whose order value did not change keeps its place in the
+    /// order; any other waits in `staged` for one.
+    private func stage(_ row: Row, previously previous: Row?, into db: Database, columns: String) throws {
         let key: Int64 = row[0]
-        let date: DatabaseValue = row[2]
-        let keptPosition = previous.flatMap { ($0[1] as DatabaseValue) == date ? Int64.fromDatabaseValue($0[2]) : nil }
+        let orderValue: DatabaseValue = row[2]
+        let keptPosition = previous.flatMap { ($0[1] as DatabaseValue) == orderValue ? Int64.fromDatabaseValue($0[2]) : nil }
         try db.execute(sql: "INSERT INTO entry (pk, opt, date, position) VALUES (?, ?, ?, ?)",
-                       arguments: [key, Self.saveCount(row[1]), date, keptPosition])
-        let (title, body) = (Self.folded(row[3]), Self.folded(row[4]))
+                       arguments: [key, Self.saveCount(row[1]), orderValue, keptPosition])
+        let texts = (0..<configuration.attributes.count).map { folded(row[3 + $0]) }
+        let marks = Array(repeating: ", ?", count: texts.count).joined()
         if let keptPosition {
-            try db.execute(sql: "INSERT INTO folded (rowid, title, body) VALUES (?, ?, ?)", arguments: [keptPosition, title, body])
+            try db.execute(sql: "INSERT INTO folded (rowid, \(columns)) VALUES (?\(marks))",
+                           arguments: StatementArguments([keptPosition.databaseValue] + texts.map(\.databaseValue)))
         } else {
-            try db.execute(sql: "INSERT INTO staged (pk, title, body) VALUES (?, ?, ?)", arguments: [key, title, body])
+            try db.execute(sql: "INSERT INTO staged (pk, \(columns)) VALUES (?\(marks))",
+                           arguments: StatementArguments([key.databaseValue] + texts.map(\.databaseValue)))
         }
     }
 
-    /// Text folded as `CONTAINS[cd]` folds it; a missing value matches nothing, like "".
-    private static func folded(_ value: DatabaseValue) -> String {
-        String.fromDatabaseValue(value).map(SearchFolding.caseAndAccentFolded) ?? ""
+    /// Text folded as the configuration folds it; a missing value matches nothing, like "".
+    private func folded(_ value: DatabaseValue) -> String {
+        String.fromDatabaseValue(value).map(configuration.fold) ?? ""
     }
 
     /// `Z_OPT` as stored; anything but an integer (a hand-edited store) counts as 0.

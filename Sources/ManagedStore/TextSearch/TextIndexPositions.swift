@@ -1,12 +1,14 @@
 import Foundation
 import GRDB
 
-/// Gives staged entries their place in the text index, whose row ids follow the notes' order
-/// (date, then key, as SQLite orders them), so the newest matches are read first without
-/// sorting. Places are spaced apart so a note dated among older ones fits between its
+/// Gives staged entries their place in the text index, whose row ids follow the objects' order
+/// (the order attribute, then key, as SQLite orders them), so the newest matches are read first
+/// without sorting. Places are spaced apart so an object ordered among older ones fits between its
 /// neighbours; when no room is left, every entry is numbered again.
-struct NoteIndexPositions {
+struct TextIndexPositions {
     let db: Database
+    /// The folded text's columns, quoted.
+    let columns: [String]
     static let spacing: Int64 = 1024
 
     /// Places the entries of `staged`, moves their folded text into the text index and empties
@@ -16,12 +18,17 @@ struct NoteIndexPositions {
         guard stagedCount > 0 else { return }
         if try !placeAtTheEnd(stagedCount) { try placeAmongOthers() }
         try db.execute(sql: """
-            INSERT INTO folded (rowid, title, body) SELECT entry.position, staged.title, staged.body FROM staged JOIN entry USING (pk)
+            INSERT INTO folded (rowid, \(list())) SELECT entry.position, \(list("staged")) FROM staged JOIN entry USING (pk)
             """)
         try db.execute(sql: "DELETE FROM staged")
     }
 
-    /// The common case, notes newer than all others (a note just written): each after the last.
+    /// The columns, as a list for SQL, each prefixed with `table.` when given.
+    private func list(_ table: String? = nil) -> String {
+        columns.map { column in table.map { "\($0).\(column)" } ?? column }.joined(separator: ", ")
+    }
+
+    /// The common case, objects newer than all others (an object just written): each after the last.
     private func placeAtTheEnd(_ count: Int) throws -> Bool {
         let newest = try Row.fetchAll(db, sql: "SELECT pk, position FROM entry ORDER BY date DESC, pk DESC LIMIT ?",
                                       arguments: [count + 1])
@@ -63,7 +70,7 @@ struct NoteIndexPositions {
     /// Every entry placed again, `spacing` apart, in `order`: their folded text is staged again.
     private func renumber(_ order: [Int64]) throws {
         try db.execute(sql: """
-            INSERT INTO staged (pk, title, body) SELECT entry.pk, folded.title, folded.body FROM entry JOIN folded ON folded.rowid = entry.position;
+            INSERT INTO staged (pk, \(list())) SELECT entry.pk, \(list("folded")) FROM entry JOIN folded ON folded.rowid = entry.position;
             DELETE FROM folded;
             UPDATE entry SET position = NULL;
             """)

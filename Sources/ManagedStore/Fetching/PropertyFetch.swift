@@ -1,0 +1,134 @@
+import GRDB
+
+extension ManagedObjectContext {
+    /// Calls `body` with each row of the request as the store reads it: one statement, streamed,
+    /// to-many counts as correlated subqueries, so memory stays flat however many rows there are.
+    /// Each row's bookkeeping (`Z_PK`, `Z_ENT`, `Z_OPT`) is checked as for fetched objects: a
+    /// damaged row is an error, never skipped. `body`'s errors pass through as they are.
+    public func forEachRow(of request: PropertyFetchRequest, _ body: (PropertyRow) throws -> Void) throws {
+        let query = try PropertyFetchQuery(request: request, context: self)
+        try store.database.read { db in
+            let rows = try Row.fetchCursor(db, SQLRequest<Row>(literal: query.sql))
+            while let row = try rows.next() {
+                try body(try query.decode(row))
+            }
+        }
+    }
+}
+
+/// The SQL of one property fetch, and how its rows become `PropertyRow`s.
+struct PropertyFetchQuery {
+    private let context: ManagedObjectContext
+    private let entity: EntityStorage
+    private let decoders: [ValueDecoder]
+    let sql: SQL
+
+    /// How the column of one requested property becomes a value.
+    private enum ValueDecoder {
+        case attribute(AttributeDescription, column: String)
+        case count
+        case flag
+    }
+
+    /// The bookkeeping columns come first, then one column per requested property.
+    private static let bookkeepingColumns = 3
+
+    init(request: PropertyFetchRequest, context: ManagedObjectContext) throws {
+        guard let entity = context.schema.entity(named: request.entityName) else {
+            throw ContextError("the model has no entity named \(request.entityName)")
+        }
+        self.context = context
+        self.entity = entity
+        let info = context.info(for: entity.name)
+        var selected: [SQL] = ["t0.Z_PK", "t0.Z_ENT", "t0.Z_OPT"]
+        var decoders: [ValueDecoder] = []
+        for property in request.properties {
+            let (column, decoder) = try Self.column(for: property, of: entity, attributes: info.attributes)
+            selected.append(column)
+            decoders.append(decoder)
+        }
+        self.decoders = decoders
+
+        // Rows of other entities sharing the table are left out; any other Z_ENT (NULL, unknown)
+        // is read, so that the row check reports it.
+        let kinds = request.includesSubentities ? entity.kindNumbers : [entity.number]
+        let others = context.schema.entities.filter { $0.tableName == entity.tableName && !kinds.contains($0.number) }
+        var conditions: [SQL] = others.isEmpty ? [] : ["coalesce(t0.Z_ENT IN \(others.map(\.number)), 0) = 0"]
+        let variables = request.substitutionVariables.mapValues { ExpressionValue($0) }
+        let compiler = PredicateSQLCompiler(schema: context.schema, entity: entity, variables: variables, alias: "t0")
+        if let predicate = request.predicate {
+            guard let fragment = compiler.compile(predicate) else {
+                throw ContextError("a property fetch of \(entity.name) needs a predicate SQL can express: \(predicate)")
+            }
+            conditions.append(SQL(sql: fragment.sql, arguments: StatementArguments(fragment.arguments)))
+        }
+        if let keys = request.primaryKeys {
+            conditions.append("t0.Z_PK IN \(keys)")
+        }
+        let whereClause: SQL = conditions.isEmpty ? "" : "WHERE \(literal: conditions.map { "(\(literal: $0))" }.joined(separator: " AND "))"
+        var order: [SQL] = []
+        for descriptor in request.sortDescriptors {
+            let path = ValueExpression.keyPath(base: nil, components: descriptor.keyPath.split(separator: ".").map(String.init))
+            guard let key = compiler.valueSQL(path)?.fragment else {
+                throw ContextError("a property fetch of \(entity.name) cannot sort by \(descriptor.keyPath) in SQL")
+            }
+            order.append("\(literal: SQL(sql: key.sql, arguments: StatementArguments(key.arguments))) \(literal: SQL(sql: descriptor.ascending ? "ASC" : "DESC"))")
+        }
+        // Ties go by primary key, in the direction of the last sort, so an index on the sort key
+        // (whose entries end with the row's key) gives the order without sorting.
+        let descending = request.sortDescriptors.last.map { !$0.ascending } ?? false
+        order.append(descending ? "t0.Z_PK DESC" : "t0.Z_PK ASC")
+        let window: SQL = request.fetchLimit == nil && request.fetchOffset <= 0
+            ? ""
+            : "LIMIT \(request.fetchLimit ?? -1) OFFSET \(max(request.fetchOffset, 0))"
+        sql = """
+            SELECT \(literal: selected.joined(separator: ", ")) FROM \(identifier: entity.tableName) t0 \(literal: whereClause)
+            ORDER BY \(literal: order.joined(separator: ", ")) \(literal: window)
+            """
+    }
+
+    private static func column(for property: PropertyFetchRequest.Property, of entity: EntityStorage,
+                               attributes: [String: AttributeDescription]) throws -> (SQL, ValueDecoder) {
+        switch property {
+        case .attribute(let name), .hasValue(let name):
+            guard let column = entity.attributeColumns[name], let attribute = attributes[name] else {
+                throw ContextError("\(entity.name) has no stored attribute named \(name)")
+            }
+            if case .hasValue = property {
+                return ("(t0.\(identifier: column.name) IS NOT NULL)", .flag)
+            }
+            return ("t0.\(identifier: column.name)", .attribute(attribute, column: column.name))
+        case .count(let name):
+            switch entity.toManyStorage[name] {
+            case .inverseForeignKey(let table, let column, _, _)?:
+                return ("(SELECT COUNT(*) FROM \(identifier: table) m WHERE m.\(identifier: column) = t0.Z_PK)", .count)
+            case .joinTable(let table, let ownerColumn, _, _, _)?:
+                return ("(SELECT COUNT(*) FROM \(identifier: table) m WHERE m.\(identifier: ownerColumn) = t0.Z_PK)", .count)
+            case nil:
+                throw ContextError("\(entity.name) has no to-many relationship named \(name)")
+            }
+        }
+    }
+
+    /// One result row, its bookkeeping checked.
+    func decode(_ row: Row) throws -> PropertyRow {
+        let reader = context.rowReader(row, table: entity.tableName)
+        let storage = try reader.entity(in: context.schema)
+        let primaryKey = try reader.primaryKey()
+        _ = try reader.integer("Z_OPT")
+        var values: [AttributeValue?] = []
+        values.reserveCapacity(decoders.count)
+        for (index, decoder) in decoders.enumerated() {
+            let stored: DatabaseValue = row[Self.bookkeepingColumns + index]
+            switch decoder {
+            case .attribute(let attribute, let column):
+                values.append(try context.attributeValue(stored, of: attribute, entity: storage, column: column, primaryKey: primaryKey))
+            case .count:
+                values.append(Int64.fromDatabaseValue(stored).map(AttributeValue.integer))
+            case .flag:
+                values.append(Int64.fromDatabaseValue(stored).map { .bool($0 != 0) })
+            }
+        }
+        return PropertyRow(entityName: storage.name, primaryKey: primaryKey, values: values)
+    }
+}

@@ -1,0 +1,58 @@
+/// Core Data's dictionary result type: chosen properties of the objects of an entity (its
+/// sub-entities included unless turned off), read straight from the rows without making managed
+/// objects, so a list of a million rows streams at the speed of the store.
+///
+/// As in Core Data, it reads the saved store: unsaved changes of the context are not seen. The
+/// predicate and the sort must be expressible in SQL (attributes, to-one key paths, the
+/// comparison operators); one that is not is refused rather than answered slowly.
+public struct PropertyFetchRequest: Sendable {
+    /// One value of each result row.
+    public enum Property: Equatable, Sendable {
+        /// The attribute's value (externally stored values are read from their files).
+        case attribute(String)
+        /// How many objects a to-many relationship holds, as `.integer` (Core Data: an
+        /// `NSExpressionDescription` with `count:`), counted by the store without reading them.
+        case count(String)
+        /// Whether the attribute has a value, as `.bool`, without reading the value (an image
+        /// stays on disk).
+        case hasValue(String)
+    }
+
+    public var entityName: String
+    public var properties: [Property]
+    public var predicate: ObjectPredicate?
+    /// Only the objects with these primary keys; nil for all. Each key is one bound value of the
+    /// statement, so ask for at most a few thousand at a time (SQLite refuses more than 32,766).
+    public var primaryKeys: [Int64]?
+    /// Ties go by primary key, in the direction of the last descriptor.
+    public var sortDescriptors: [SortDescriptor]
+    public var fetchLimit: Int?
+    public var fetchOffset: Int
+    public var includesSubentities: Bool
+    /// Values for `$variables` in the predicate.
+    public var substitutionVariables: [String: AttributeValue?]
+
+    public init(entityName: String, properties: [Property], predicate: ObjectPredicate? = nil, primaryKeys: [Int64]? = nil,
+                sortDescriptors: [SortDescriptor] = [], fetchLimit: Int? = nil, fetchOffset: Int = 0,
+                includesSubentities: Bool = true, substitutionVariables: [String: AttributeValue?] = [:]) {
+        self.entityName = entityName
+        self.properties = properties
+        self.predicate = predicate
+        self.primaryKeys = primaryKeys
+        self.sortDescriptors = sortDescriptors
+        self.fetchLimit = fetchLimit
+        self.fetchOffset = fetchOffset
+        self.includesSubentities = includesSubentities
+        self.substitutionVariables = substitutionVariables
+    }
+}
+
+/// One result of a `PropertyFetchRequest`: which object, and the requested values in the order
+/// the request lists its properties (nil where an attribute has no value).
+public struct PropertyRow: Sendable {
+    public let entityName: String
+    public let primaryKey: Int64
+    public let values: [AttributeValue?]
+
+    public var objectID: ObjectID { ObjectID(entityName: entityName, primaryKey: primaryKey) }
+}

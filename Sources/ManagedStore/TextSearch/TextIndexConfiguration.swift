@@ -1,0 +1,74 @@
+import Foundation
+
+/// What a `TextSearchIndex` indexes: the text attributes of one entity (its sub-entities
+/// included), ordered by one attribute so a page of matches comes out in that order without
+/// sorting, folded by one function (which must fold exactly as the predicate the index stands in
+/// for, e.g. `SearchFolding.caseAndAccentFolded` for `CONTAINS[cd]`).
+public struct TextIndexConfiguration: Sendable {
+    public let entityName: String
+    /// The attributes whose text is searched; a match in any of them is a match.
+    public let attributes: [String]
+    /// The attribute the matches come out by, newest (largest) first, then by primary key.
+    public let orderAttribute: String
+    public let fold: @Sendable (String) -> String
+    /// Trigram search needs at least three folded characters.
+    public static let shortestIndexedPattern = 3
+
+    public init(entityName: String, attributes: [String], orderAttribute: String,
+                fold: @escaping @Sendable (String) -> String = SearchFolding.caseAndAccentFolded) {
+        self.entityName = entityName
+        self.attributes = attributes
+        self.orderAttribute = orderAttribute
+        self.fold = fold
+    }
+
+    /// Whether the index answers this pattern: three folded characters or more (trigrams);
+    /// shorter patterns are the caller's to scan for.
+    public func canAnswer(_ pattern: String) -> Bool {
+        fold(pattern).unicodeScalars.count >= Self.shortestIndexedPattern
+    }
+
+    /// The indexed attributes as the side file's column names, quoted.
+    var sideColumns: [String] { attributes.map(Self.quoted) }
+
+    static func quoted(_ name: String) -> String {
+        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
+
+/// Where the store keeps the indexed entity: its table, the rows of the entity in it, and the
+/// columns the index copies.
+struct IndexedTable {
+    let name: String
+    /// `Z_ENT IN (…)` when the table holds other entities too; nil when every row is indexed.
+    let kindFilter: String?
+    /// The store's columns of the configuration's attributes, in its order.
+    let columns: [String]
+    let orderColumn: String
+
+    init(schema: StoreSchema, configuration: TextIndexConfiguration) throws {
+        let entityName = configuration.entityName
+        guard let entity = schema.entity(named: entityName) else {
+            throw ContextError("the model has no entity named \(entityName) to index")
+        }
+        func column(_ attribute: String) throws -> String {
+            guard let column = entity.attributeColumns[attribute] else {
+                throw ContextError("\(entityName) has no stored attribute named \(attribute) to index")
+            }
+            return IndexedTable.quoted(column.name)
+        }
+        name = Self.quoted(entity.tableName)
+        columns = try configuration.attributes.map(column)
+        orderColumn = try column(configuration.orderAttribute)
+        let sharing = schema.entities.filter { $0.tableName == entity.tableName }.count
+        kindFilter = sharing == entity.kindNumbers.count ? nil : "Z_ENT IN (\(entity.kindNumbers.map(String.init).joined(separator: ", ")))"
+    }
+
+    /// ` WHERE <condition>` restricted to the indexed entity's rows.
+    func whereClause(_ condition: String? = nil) -> String {
+        let conditions = [kindFilter, condition].compactMap { $0 }
+        return conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+    }
+
+    private static func quoted(_ name: String) -> String { TextIndexConfiguration.quoted(name) }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import GRDB
+
+/// A trigram index of chosen text attributes of one entity, folded as the configuration says
+/// (as `CONTAINS[cd]` folds them, for a search that stands in for that predicate), kept in a side
+/// file `<store>-search` (0600) so the Core Data tables stay exactly as Apple's Core Data writes
+/// them and an Apple-written reader still opens the store. Everything in it can be rebuilt from
+/// the store: it is checked against the store before it answers and brought up to date when it
+/// is missing, from another store, or stale.
+///
+/// Each entry remembers the object's `Z_OPT` (its save count), so bringing the index up to date
+/// refolds only the objects saved since; staleness is noticed cheaply by comparing
+/// (count, largest `Z_PK`, sum of `Z_OPT`) of both sides, and only after another connection
+/// wrote the store (`externalChangeToken`).
+public final class TextSearchIndex {
+    /// The side file's layout; a different one is dropped and rebuilt.
+    static let format = 2
+
+    public let url: URL
+    public let configuration: TextIndexConfiguration
+    /// How many entries this index folded again or removed since it was opened, when it found
+    /// itself missing, foreign or stale (not the app's own saves): zero means every answer came
+    /// from the index as it was, without waiting for a rebuild.
+    public private(set) var rebuiltEntryCount = 0
+    private let side: DatabaseQueue
+    private let store: PersistentStore
+    private let table: IndexedTable
+    /// The store's change token when the index was last known to match it.
+    private var checkedChangeToken: Int?
+
+    /// Opens (creating when missing) the index beside the store of `context`.
+    public init(beside context: ManagedObjectContext, configuration: TextIndexConfiguration) throws {
+        store = context.store
+        self.configuration = configuration
+        table = try IndexedTable(schema: context.schema, configuration: configuration)
+        url = Self.url(beside: store)
+        try Self.createPrivateFile(at: url)
+        var sideConfiguration = Configuration()
+        sideConfiguration.busyMode = .timeout(StoreOptions.defaultBusyTimeout)
+        side = try DatabaseQueue(path: url.path, configuration: sideConfiguration)
+        let identity = Self.identity(of: store, configuration: configuration)
+        try side.write { db in try Self.prepareSchema(db, identity: identity, columns: configuration.sideColumns) }
+    }
+
+    /// Where the index of this store is kept.
+    public static func url(beside store: PersistentStore) -> URL {
+        URL(fileURLWithPath: store.url.path + "-search")
+    }
+
+    /// Objects whose indexed attributes contain `pattern` (folded), by the order attribute,
+    /// largest first, then by key, `limit` of them (all when nil) from `offset`; nil when the
+    /// pattern is too short for the index (the caller scans instead). The text index is kept in
+    /// that order, so a page is read without sorting the matches.
+    public func primaryKeys(matching pattern: String, limit: Int? = nil, offset: Int = 0) throws -> [Int64]? {
+        guard configuration.canAnswer(pattern) else { return nil }
+        let folded = configuration.fold(pattern)
+        try refreshIfStale()
+        let phrase = "\"" + folded.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        return try side.read { db in
+            try Int64.fetchAll(db, sql: """
+                SELECT (SELECT pk FROM entry WHERE position = found.rowid) FROM folded AS found WHERE folded MATCH ?
+                ORDER BY found.rowid DESC LIMIT ? OFFSET ?
+                """, arguments: [phrase, limit ?? -1, max(offset, 0)])
+        }
+    }
+
+    /// Brings the entries of these objects up to date after the caller saved them (an object
+    /// that is gone loses its entry).
+    public func refresh(objects primaryKeys: [Int64]) throws {
+        guard !primaryKeys.isEmpty else { return }
+        let changeToken = try store.database.read { db in
+            try TextIndexWriter(side: side, table: table, configuration: configuration).copy(primaryKeys, from: db)
+            return try PersistentStore.externalChangeToken(db)
+        }
+        // Our own save does not move our connection's token; another writer's does.
+        if changeToken != checkedChangeToken { checkedChangeToken = nil }
+    }
+
+    /// Checks the index against the store unless nothing else wrote the store since the last
+    /// check, and updates it when it differs.
+    public func refreshIfStale() throws {
+        try store.database.read { db in
+            let changeToken = try PersistentStore.externalChangeToken(db)
+            guard changeToken != checkedChangeToken else { return }
+            let writer = TextIndexWriter(side: side, table: table, configuration: configuration)
+            if try writer.fingerprintOfStore(db) != writer.fingerprintOfIndex() {
+                rebuiltEntryCount += try writer.synchronize(from: db)
+            }
+            checkedChangeToken = changeToken
+        }
+    }
+
+    /// Which store (and which shape of the entity, which attributes) the entries were made from.
+    private static func identity(of store: PersistentStore, configuration: TextIndexConfiguration) -> String {
+        let entity = configuration.entityName
+        let hash = store.metadata.versionHashes[entity].map { $0.map { String(format: "%02x", $0) }.joined() } ?? "-"
+        let indexed = configuration.attributes.joined(separator: ",")
+        return "\(format) \(store.metadata.storeUUID) \(hash) \(entity):\(indexed) by \(configuration.orderAttribute)"
+    }
+
+    /// The side file's tables: `entry` (key, save count, order value `date`, place in the text
+    /// index), `folded` (the FTS5 trigram text, row ids in the entity's order), `staged` (folded
+    /// text waiting for a place).
+    private static func prepareSchema(_ db: Database, identity: String, columns: [String]) throws {
+        // A side file without its meta table (new, or of an older layout) is simply rebuilt.
+        let stored = try? String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'identity'")
+        guard stored != identity else { return }
+        let textColumns = columns.map { "\($0) TEXT NOT NULL" }.joined(separator: ", ")
+        try db.execute(sql: """
+            DROP TABLE IF EXISTS meta; DROP TABLE IF EXISTS entry; DROP TABLE IF EXISTS folded;
+            CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+            DROP TABLE IF EXISTS staged;
+            CREATE TABLE entry (pk INTEGER PRIMARY KEY, opt INTEGER NOT NULL, date, position INTEGER UNIQUE);
+            CREATE INDEX entry_order ON entry (date, pk);
+            CREATE VIRTUAL TABLE folded USING fts5(\(columns.joined(separator: ", ")), tokenize = 'trigram case_sensitive 1');
+            CREATE TABLE staged (pk INTEGER PRIMARY KEY, \(textColumns));
+            """)
+        try db.execute(sql: "INSERT INTO meta (key, value) VALUES ('identity', ?)", arguments: [identity])
+    }
+
+    /// The file 0600 before SQLite opens it (SQLite gives its journal the same mode).
+    private static func createPrivateFile(at url: URL) throws {
+        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else {
+            throw StoreError(path: url.path, reason: "cannot create the search index: \(String(cString: strerror(errno)))")
+        }
+        close(descriptor)
+    }
+}

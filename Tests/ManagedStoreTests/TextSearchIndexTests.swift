@@ -1,0 +1,76 @@
+import Foundation
+import ManagedStore
+import Testing
+import TestSupport
+
+/// The engine's text index, configured for an entity that shares its table with others.
+@Suite struct TextSearchIndexTests {
+    /// Books index their titles, largest `pages` first; Tools live in the same table.
+    private static let books = TextIndexConfiguration(entityName: "Book", attributes: ["title"], orderAttribute: "pages")
+
+    private static func insert(_ entity: String, title: String, pages: Int64? = nil, into context: ManagedObjectContext) throws {
+        let item = try context.insertObject(entityName: entity)
+        item.setValue(.string(title), forKey: "title")
+        if let pages { item.setValue(.integer(pages), forKey: "pages") }
+    }
+
+    private static func key(_ context: ManagedObjectContext, titled title: String) throws -> Int64 {
+        let request = FetchRequest(entityName: "Item", predicate: .comparison(.keyPath(base: nil, components: ["title"]), .equal,
+                                                                                .constant(.string(title)), []))
+        return try #require(try context.fetch(request).first?.objectID.primaryKey)
+    }
+
+    @Test("matches of the configured entity only, folded, in the order attribute's order, kept up to date")
+    func configuredEntityOnly() throws {
+        let folder = try TemporaryFolder()
+        let store = try LibraryModel.createStore(in: folder)
+        let context = ManagedObjectContext(store: store)
+        try Self.insert("Book", title: "Crème brûlée", pages: 10, into: context)
+        try Self.insert("Book", title: "CREME anglaise", pages: 300, into: context)
+        try Self.insert("Tool", title: "crème whisk", into: context)
+        try context.save()
+
+        let index = try TextSearchIndex(beside: context, configuration: Self.books)
+        let anglaise = try Self.key(context, titled: "CREME anglaise")
+        let brulee = try Self.key(context, titled: "Crème brûlée")
+        #expect(try index.primaryKeys(matching: "creme") == [anglaise, brulee])
+        #expect(try index.primaryKeys(matching: "creme", limit: 1, offset: 1) == [brulee])
+        #expect(try index.primaryKeys(matching: "whisk") == [])
+        #expect(try index.primaryKeys(matching: "cr") == nil, "two characters are the caller's to scan for")
+        #expect(index.rebuiltEntryCount == 2)
+        let mode = try FileManager.default.attributesOfItem(atPath: index.url.path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+
+        // Another connection adds a book: the index notices through the change token.
+        let other = ManagedObjectContext(store: try PersistentStore.open(at: store.url, model: store.model))
+        try Self.insert("Book", title: "Crémeux", pages: 50, into: other)
+        try other.save()
+        let cremeux = try Self.key(other, titled: "Crémeux")
+        #expect(try index.primaryKeys(matching: "CRÉME") == [anglaise, cremeux, brulee])
+        #expect(index.rebuiltEntryCount == 3)
+
+        // This connection's own save is followed by the caller's refresh.
+        try Self.insert("Book", title: "Crème fraîche", pages: 1000, into: context)
+        try context.save()
+        let fraiche = try Self.key(context, titled: "Crème fraîche")
+        try index.refresh(objects: [fraiche])
+        #expect(try index.primaryKeys(matching: "crème") == [fraiche, anglaise, cremeux, brulee])
+        #expect(index.rebuiltEntryCount == 3)
+    }
+
+    @Test("an index of other attributes in the side file is rebuilt, not misread")
+    func otherAttributesRebuild() throws {
+        let folder = try TemporaryFolder()
+        let store = try LibraryModel.createStore(in: folder)
+        let context = ManagedObjectContext(store: store)
+        let shelf = try context.insertObject(entityName: "Shelf")
+        shelf.setValue(.string("kitchen"), forKey: "name")
+        try Self.insert("Book", title: "Kitchen confidential", pages: 1, into: context)
+        try context.save()
+        let shelves = TextIndexConfiguration(entityName: "Shelf", attributes: ["name"], orderAttribute: "name")
+        #expect(try TextSearchIndex(beside: context, configuration: shelves).primaryKeys(matching: "kitchen")?.count == 1)
+        let index = try TextSearchIndex(beside: context, configuration: Self.books)
+        #expect(try index.primaryKeys(matching: "kitchen") == [try Self.key(context, titled: "Kitchen confidential")])
+        #expect(index.rebuiltEntryCount == 1)
+    }
+}
