@@ -10,6 +10,9 @@ enum ReadPaths {
     struct Result: Codable {
         var notes: Int
         var launchToFirstScreen: Stats
+        /// The real binary in a tmux pane, to its first painted list, and the method's floor.
+        var launchInTerminal: Stats
+        var terminalFloor: Stats
         var laterPageWorst: Stats
         var searchQuery: String
         var searchFirstScreen: Stats
@@ -36,6 +39,8 @@ enum ReadPaths {
             let (launch, later) = try launchToFirstScreen(url)
             log.add(launch, to: "launch")
             log.add(later, to: "later")
+            log.add(try TerminalLaunch.app(app, store: url, notes: notes), to: "terminal")
+            log.add(try TerminalLaunch.floor(), to: "floor")
             let book = try UnCloudNotesStack(storeURL: url).open()
             log.add(try search(book, rowsRead: screen.height), to: "searchFirst")
             let start = DispatchTime.now()
@@ -47,7 +52,8 @@ enum ReadPaths {
                 (rows, outputsMatch) = try compareListOutputs(app: app, script: script, store: url, scratch: scratch)
             }
         }
-        return Result(notes: notes, launchToFirstScreen: log.stats("launch"), laterPageWorst: log.stats("later"), searchQuery: searchQuery,
+        return Result(notes: notes, launchToFirstScreen: log.stats("launch"), launchInTerminal: log.stats("terminal"),
+                      terminalFloor: log.stats("floor"), laterPageWorst: log.stats("later"), searchQuery: searchQuery,
                       searchFirstScreen: log.stats("searchFirst"), searchAllMatches: log.stats("searchAll"), searchMatches: matches,
                       listApp: log.stats("app"), listPython: log.stats("python"), listRows: rows, listOutputsMatch: outputsMatch)
     }

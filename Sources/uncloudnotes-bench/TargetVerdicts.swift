@@ -88,6 +88,8 @@ struct TargetVerdicts {
 
     private func launch() -> String {
         guard let r = size(100_000)?.readPaths else { return notMeasured("Launch to the first list screen at 100000 notes under 60 ms") }
-        return "Launch to the first list screen at 100000 notes under 60 ms (in process): \(BenchReport.time(r.launchToFirstScreen.median)), \(verdict(r.launchToFirstScreen.median < 0.06))."
+        return "Launch to the first list screen at 100000 notes under 60 ms (the binary in tmux, the issue's method): "
+            + "\(BenchReport.time(r.launchInTerminal.median)) (the method's floor \(BenchReport.time(r.terminalFloor.median)); "
+            + "\(BenchReport.time(r.launchToFirstScreen.median)) in process), \(verdict(r.launchInTerminal.median < 0.06))."
     }
 }
