@@ -14,10 +14,16 @@ enum TerminalLaunch {
     }
 
     private static func measure(command: String, marker: String) throws -> Double {
-        let socket = "uncloudnotes-bench-\(getpid())"
+        // A server of its own each time: a server told to end may still be ending when the next
+        // measure starts, and a client reaching it then fails.
+        let socket = "uncloudnotes-bench-\(getpid())-\(UUID().uuidString.prefix(8))"
         try tmux(socket, ["new-session", "-d", "-x", "80", "-y", "24", "sleep 600"])
-        // The server goes with its panes; failing to stop it leaves only a sleeping pane behind.
-        defer { _ = try? tmux(socket, ["kill-server"]) }
+        defer {
+            // The program is asked to quit as a user would (q), then the server goes with its
+            // panes. Failing either leaves at most a pane behind, which the server's end closes.
+            _ = try? tmux(socket, ["send-keys", "q"])
+            _ = try? tmux(socket, ["kill-server"])
+        }
         let start = DispatchTime.now()
         try tmux(socket, ["respawn-pane", "-k", command])
         while seconds(since: start) < 30 {
@@ -26,14 +32,21 @@ enum TerminalLaunch {
         throw BenchError("\(command) showed no \"\(marker)\" in a tmux pane within 30 s")
     }
 
-    /// Runs tmux on its own server; returns what it printed (through a file: the server that
-    /// `new-session` starts keeps its standard output open, so a pipe would never end).
+    /// Runs tmux on its own server; returns what it printed. Output and errors go through files:
+    /// the server that `new-session` starts keeps both open, so a pipe would never end.
     @discardableResult
     private static func tmux(_ socket: String, _ arguments: [String]) throws -> String {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("bench-tmux-\(getpid())")
-        // Removing a temporary file is best effort.
-        defer { try? FileManager.default.removeItem(at: output) }
-        try ChildProcess.run("/usr/bin/env", ["tmux", "-L", socket] + arguments, standardOutput: output.path)
+        let errors = FileManager.default.temporaryDirectory.appendingPathComponent("bench-tmux-\(getpid())-errors")
+        // Removing temporary files is best effort.
+        defer { [output, errors].forEach { try? FileManager.default.removeItem(at: $0) } }
+        do {
+            try ChildProcess.run("/usr/bin/env", ["tmux", "-L", socket] + arguments, standardOutput: output.path, standardError: errors.path)
+        } catch {
+            // What tmux said is the better message; without it, the failure as it is.
+            let said = (try? String(contentsOf: errors, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+            throw said.isEmpty ? error : BenchError("tmux \(arguments.joined(separator: " ")): \(said)")
+        }
         // An unreadable capture shows no marker: the caller polls again, and gives up after its limit.
         return (try? String(contentsOf: output, encoding: .utf8)) ?? ""
     }

@@ -50,6 +50,9 @@ struct BenchSmokeTests {
             #expect(reads["listOutputsMatch"] as? Bool == true)
             #expect((reads["searchMatches"] as? Int ?? 0) > 0)
             #expect(((reads["listPython"] as? [String: Any])?["runs"] as? [Double])?.count == 3)
+            for key in ["launchInTerminal", "terminalFloor"] {
+                #expect(((reads[key] as? [String: Any])?["median"] as? Double ?? 0) > 0, "\(key)")
+            }
         }
         let markdown = try String(contentsOf: folder.url.appendingPathComponent("performance.md"), encoding: .utf8)
         #expect(markdown.contains("> **smoke run**"))

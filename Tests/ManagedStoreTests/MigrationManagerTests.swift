@@ -117,6 +117,14 @@ struct MigrationManagerTests {
         #expect(Set(media.compactMap(\.objectID.primaryKey)) == [1, 2, 3])
     }
 
+    /// Note to Note, copying the title: the manual mapping of the two-version models below.
+    private static func titleMapping(from source: ManagedObjectModel, to destination: ManagedObjectModel) -> MappingModel {
+        MappingModel(name: "Manual", entityMappings: [
+            EntityMapping(name: "NoteToNote", sourceEntityName: "Note", destinationEntityName: "Note",
+                          attributeMappings: [PropertyMapping(name: "title", valueExpression: .source("title"))]),
+        ], sourceEntityHashes: source.entityVersionHashes, destinationEntityHashes: destination.entityVersionHashes)
+    }
+
     @Test("a destination that does not validate fails the migration and leaves no file")
     func validationFailure() throws {
         let folder = try TemporaryFolder()
@@ -131,10 +139,7 @@ struct MigrationManagerTests {
         _ = try context.insertObject(entityName: "Note")
         try context.save()
         try store.close()
-        let mapping = MappingModel(name: "Manual", entityMappings: [
-            EntityMapping(name: "NoteToNote", sourceEntityName: "Note", destinationEntityName: "Note",
-                          attributeMappings: [PropertyMapping(name: "title", valueExpression: .source("title"))]),
-        ], sourceEntityHashes: models[0].entityVersionHashes, destinationEntityHashes: models[1].entityVersionHashes)
+        let mapping = Self.titleMapping(from: models[0], to: models[1])
         let destination = folder.url.appendingPathComponent("v2.sqlite")
         let error = try #require(throws: MigrationError.self) {
             try MigrationManager.migrateStore(from: url, sourceModel: models[0], to: destination, destinationModel: models[1], mappingModel: mapping)
@@ -165,10 +170,7 @@ struct MigrationManagerTests {
         context.delete(notes[3])
         try context.save()
         try store.close()
-        let mapping = MappingModel(name: "Manual", entityMappings: [
-            EntityMapping(name: "NoteToNote", sourceEntityName: "Note", destinationEntityName: "Note",
-                          attributeMappings: [PropertyMapping(name: "title", valueExpression: .source("title"))]),
-        ], sourceEntityHashes: models[0].entityVersionHashes, destinationEntityHashes: models[1].entityVersionHashes)
+        let mapping = Self.titleMapping(from: models[0], to: models[1])
         let destination = folder.url.appendingPathComponent("k2.sqlite")
         try MigrationManager.migrateStore(from: url, sourceModel: models[0], to: destination, destinationModel: models[1], mappingModel: mapping)
 
