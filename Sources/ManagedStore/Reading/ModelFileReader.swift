@@ -78,6 +78,7 @@ public enum ModelFileReader {
     /// which this reader does not decode: named as such, rather than as a missing or broken file.
     private static func refuseBinaryFormat(_ url: URL, contents: URL) throws {
         let elements = url.appendingPathComponent("elements")
+        // Closing a file only read loses nothing.
         let contentsIsBinary = FileHandle(forReadingAtPath: contents.path)
             .map { handle in defer { try? handle.close() }; return handle.readData(ofLength: 6) == Data("bplist".utf8) } ?? false
         guard contentsIsBinary || (!FileManager.default.fileExists(atPath: contents.path)

@@ -33,6 +33,7 @@ public final class AttachmentToImageAttachmentMigrationPolicyV3toV4: EntityMigra
 
     private static func pixelSize(_ image: AttributeValue?) -> (width: Int, height: Int)? {
         guard case .data(let bytes)? = image else { return nil }
+        // As the chapter's policy: an image whose size cannot be read is sized 0 x 0, not an error.
         return try? NoteImage(storedData: bytes).pixelSize()
     }
 
