@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import ManagedStore
 import Testing
 import TestSupport
@@ -148,9 +149,9 @@ struct MigrationManagerTests {
         #expect(failure.problems.map(\.description) == ["Note.title: 1 object without a value, but a value is required"])
         #expect(!FileManager.default.fileExists(atPath: destination.path))
     }
-    @Test("objects keep their source keys when one mapping makes their hierarchy; objects made afterwards get new keys")
-    func sourceKeysKept() throws {
-        let folder = try TemporaryFolder()
+    /// A store of five notes with the second and fourth deleted (gaps, as deletions leave them),
+    /// the next version's model and the manual mapping between them.
+    private func notesWithGaps(in folder: TemporaryFolder) throws -> (url: URL, models: [ManagedObjectModel], mapping: MappingModel) {
         let bundle = folder.url.appendingPathComponent("K.xcdatamodeld")
         try ModelFiles.writeVersion("K", entities: #"<entity name="Note"><attribute name="title" optional="YES" attributeType="String"/></entity>"#, in: bundle)
         try ModelFiles.writeVersion("K v2", entities: #"<entity name="Note"><attribute name="title" optional="YES" attributeType="String"/><attribute name="body" optional="YES" attributeType="String"/></entity>"#, in: bundle)
@@ -165,12 +166,17 @@ struct MigrationManagerTests {
             return note
         }
         try context.save()
-        // Gaps in the keys, as deletions leave them.
         context.delete(notes[1])
         context.delete(notes[3])
         try context.save()
         try store.close()
-        let mapping = Self.titleMapping(from: models[0], to: models[1])
+        return (url, models, Self.titleMapping(from: models[0], to: models[1]))
+    }
+
+    @Test("objects keep their source keys when one mapping makes their hierarchy; objects made afterwards get new keys")
+    func sourceKeysKept() throws {
+        let folder = try TemporaryFolder()
+        let (url, models, mapping) = try notesWithGaps(in: folder)
         let destination = folder.url.appendingPathComponent("k2.sqlite")
         try MigrationManager.migrateStore(from: url, sourceModel: models[0], to: destination, destinationModel: models[1], mappingModel: mapping)
 
@@ -182,6 +188,28 @@ struct MigrationManagerTests {
         let added = try after.insertObject(entityName: "Note")
         try after.save()
         #expect(added.objectID.primaryKey == 6)
+        try migrated.close()
+    }
+
+    @Test("keys kept from the source may be far apart or near Int64's end: the migration takes them in a few batches, never overflowing")
+    func sparseSourceKeys() throws {
+        let folder = try TemporaryFolder()
+        let (url, models, mapping) = try notesWithGaps(in: folder)
+        let store = try PersistentStore.open(at: url, model: models[0])
+        try store.database.write { db in
+            try db.execute(sql: "UPDATE ZNOTE SET Z_PK = 1000000000000 WHERE Z_PK = 3")
+            try db.execute(sql: "UPDATE ZNOTE SET Z_PK = 9223372036854775806 WHERE Z_PK = 5")
+            try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = 9223372036854775806")
+        }
+        try store.close()
+        var batches = 0
+        let destination = folder.url.appendingPathComponent("k2.sqlite")
+        try MigrationManager.migrateStore(from: url, sourceModel: models[0], to: destination, destinationModel: models[1],
+                                          mappingModel: mapping, progress: { if $0.stage == .creatingObjects { batches += 1 } })
+        #expect(batches == 3, "one batch per key that starts a range")
+        let migrated = try PersistentStore.open(at: destination, model: models[1])
+        let keys = try ManagedObjectContext(store: migrated).fetch(FetchRequest(entityName: "Note")).map(\.objectID.primaryKey)
+        #expect(keys == [1, 1_000_000_000_000, 9_223_372_036_854_775_806])
         try migrated.close()
     }
 

@@ -36,6 +36,8 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
     private var pendingAssociations: [(source: ObjectID, destination: ManagedObject, mapping: Int)] = []
     private var workDone = 0
     private var workTotal = 1
+    /// The largest work a mapping is estimated at: the totals of all mappings cannot overflow.
+    private static let largestEstimate = 1 << 40
     /// Source objects each entity mapping reads, by mapping index.
     private var sourceCounts: [Int] = []
     /// Mappings whose destination objects keep their source objects' keys: see `keepingSourceKeys`.
@@ -157,13 +159,15 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
         // its foreign keys included, and stage 2 has only join tables left to fill.
         var links: [[InsertLink]]?
         let numbered = plans.allSatisfy(\.isSetBased) && policies.allSatisfy(\.createsRelationshipsFromMappingExpressions)
-        if numbered {
-            let setBased = SetBasedMigration(manager: self)
-            for (index, plan) in plans.enumerated() {
-                if case .setBased(let selection, let statement) = plan {
-                    try setBased.numberInstances(index, selection: selection, destination: statement.destination)
-                }
+        let setBased = SetBasedMigration(manager: self)
+        // Mappings keeping source keys raise their hierarchy's Z_MAX first, whatever runs before
+        // them: no object made earlier can take one of their keys.
+        for (index, plan) in plans.enumerated() where numbered || keepsSourceKeys.contains(index) {
+            if case .setBased(let selection, let statement) = plan {
+                try setBased.numberInstances(index, selection: selection, destination: statement.destination)
             }
+        }
+        if numbered {
             links = try setBased.makeInsertLinks()
         }
         // Rows go in first and the indexes are built after, unless objects are saved one by one,
@@ -271,11 +275,14 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
     static func association(_ index: Int) -> String { "MS_ASSOCIATION_\(index)" }
 
     /// The work of a mapping, for progress: its source objects, or for one keeping source keys,
-    /// the span of its keys (two steps down the source's keys instead of a scan of its rows).
+    /// the span of its keys, an estimate (two steps down the source's keys instead of a scan of
+    /// its rows; gaps left by deleted objects make it larger, never smaller).
     private func countSourceInstances(_ index: Int) throws -> Int {
         guard let selection = try sourceSelection(index) else { return 0 }
         if keepsSourceKeys.contains(index) {
-            return try SetBasedMigration(manager: self).keyBounds("temp.\(Self.association(index))").map { Int($0.high - $0.low + 1) } ?? 0
+            guard let (low, high) = try SetBasedMigration(manager: self).keyBounds("temp.\(Self.association(index))") else { return 0 }
+            let (span, overflow) = high.subtractingReportingOverflow(low)
+            return overflow ? Self.largestEstimate : Int(min(span, Int64(Self.largestEstimate)))
         }
         return try destinationStore.database.read { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(selection.from)", arguments: StatementArguments(selection.arguments)) ?? 0
@@ -348,7 +355,9 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
             return
         case .setBased(let selection, let statement):
             let setBased = SetBasedMigration(manager: self)
-            if !numbered { try setBased.numberInstances(index, selection: selection, destination: statement.destination) }
+            if !numbered && !keepsSourceKeys.contains(index) {
+                try setBased.numberInstances(index, selection: selection, destination: statement.destination)
+            }
             try setBased.insertInstances(index, selection: selection, statement: statement, links: links) { [self] count in
                 try advance(by: count, .creatingObjects, mapping.name)
             }

@@ -56,7 +56,8 @@ struct SetBasedMigration {
                 if let type, ColumnType(type) != ColumnType(attribute.type) { return nil }
                 statement.values.append(fragment.sql)
                 statement.arguments += fragment.arguments
-                if case .keyPath(.variable("source")?, let path) = expression, path.count == 1,
+                // Only without a policy: a policy's hooks may write objects the mapping does not describe.
+                if mapping.policyClassName == nil, case .keyPath(.variable("source")?, let path) = expression, path.count == 1,
                    let copied = sourceAttributes[path[0]], !copied.isTransient, !copied.storesExternally,
                    ColumnType(copied.type) == ColumnType(attribute.type), attribute.isOptional || !copied.isOptional {
                     statement.unchangedAttributes.insert(attribute.name)
@@ -119,21 +120,38 @@ struct SetBasedMigration {
         let rows = keepsKeys
             ? "src.\(selection.table) s \(joins) WHERE \(selection.conditions) AND"
             : "\(association) a JOIN src.\(statement.sourceTable) s ON s.Z_PK = a.spk \(joins) WHERE"
-        guard let (low, high) = try keyBounds(association) else { return }
-        var start = low - 1
-        while start < high {
-            let end = min(high, start + Int64(MigrationManager.batchSize))
+        try forEachKeyRange(in: association, size: MigrationManager.batchSize) { from, to in
             let count = try manager.destinationStore.database.write { db -> Int in
                 try db.execute(sql: """
                     INSERT INTO main.\(statement.destination.tableName) (\(insertColumns))
-                    SELECT \(selectValues) FROM \(rows) \(key) > ? AND \(key) <= ? ORDER BY \(key)
+                    SELECT \(selectValues) FROM \(rows) \(key) >= ? AND \(key) <= ? ORDER BY \(key)
                     """, arguments: StatementArguments(statement.arguments + (keepsKeys ? selection.arguments : [])
-                                                      + [start.databaseValue, end.databaseValue]))
+                                                      + [from.databaseValue, to.databaseValue]))
                 return db.changesCount
             }
-            // Progress in the unit the mapping's work was counted in: keys, or rows.
-            try progress(keepsKeys ? Int(end - start) : count)
-            start = end
+            try progress(count)
+        }
+    }
+
+    /// Calls `body` with ranges of an association's destination keys, at most `size` keys wide,
+    /// in order. Each range starts at a key that exists, so sparse keys (kept from the source)
+    /// cost no empty transactions, and no arithmetic passes the ends of Int64.
+    func forEachKeyRange(in association: String, size: Int, _ body: (_ from: Int64, _ to: Int64) throws -> Void) throws {
+        var next = try firstKey(in: association, after: nil)
+        while let from = next {
+            let (sum, overflow) = from.addingReportingOverflow(Int64(size - 1))
+            let to = overflow ? Int64.max : sum
+            try body(from, to)
+            next = to == .max ? nil : try firstKey(in: association, after: to)
+        }
+    }
+
+    /// The smallest destination key of an association (after `key`): one step down an index, or
+    /// down the source's keys for a view.
+    private func firstKey(in association: String, after key: Int64?) throws -> Int64? {
+        try manager.destinationStore.database.read { db in
+            try Int64.fetchOne(db, sql: "SELECT MIN(dpk) FROM \(association)" + (key == nil ? "" : " WHERE dpk > ?"),
+                               arguments: StatementArguments(key.map { [$0] } ?? []))
         }
     }
 
@@ -161,16 +179,12 @@ struct SetBasedMigration {
         // Owners a range of keys at a time, each range in its own transaction: SQLite's temporary
         // structures for the joins stay small however many objects there are.
         let association = "temp.\(MigrationManager.association(index))"
-        guard let (low, high) = try keyBounds(association) else { return true }
-        var start = low - 1
-        while start < high {
-            let end = min(high, start + Int64(Self.relationshipChunk))
-            let range = "owner > \(start) AND owner <= \(end)"
+        try forEachKeyRange(in: association, size: Self.relationshipChunk) { from, to in
+            let range = "owner >= \(from) AND owner <= \(to)"
             try manager.destinationStore.database.write { db in
                 try apply("SELECT * FROM (\(pairs)) WHERE \(range)", to: relationship, owner: owner,
-                          ownerKeys: "SELECT dpk FROM \(association) WHERE dpk > \(start) AND dpk <= \(end)", in: db)
+                          ownerKeys: "SELECT dpk FROM \(association) WHERE dpk >= \(from) AND dpk <= \(to)", in: db)
             }
-            start = end
         }
         return true
     }
