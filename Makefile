@@ -3,6 +3,9 @@ SWIFT ?= swift
 
 PREFIX ?= /usr/local
 BUILD_CONFIG ?= release
+# Release programs carry the Swift runtime and Foundation inside: resolving their symbols from
+# shared libraries at every start cost about 30 ms of the launch (docs/performance.md).
+STATIC ?= --static-swift-stdlib
 
 .PHONY: run test bench deps build install
 
@@ -18,14 +21,14 @@ test: deps
 ## Measure migrations, launch and search (release build); writes docs/performance.md and .json.
 # The benchmark runs the release uncloudnotes binary beside it (notes list), so both are built.
 bench: deps
-	$(SWIFT) build -c release --product uncloudnotes
-	$(SWIFT) run -c release uncloudnotes-bench --output docs
+	$(SWIFT) build -c release $(STATIC) --product uncloudnotes
+	$(SWIFT) run -c release $(STATIC) uncloudnotes-bench --output docs
 
 ## Build in release mode and install into $(PREFIX): $(PREFIX)/bin/uncloudnotes, with the program and
 ## its resources in $(PREFIX)/lib/uncloudnotes (scripts/install.sh).
 install: deps
-	$(SWIFT) build -c $(BUILD_CONFIG) --product uncloudnotes
-	scripts/install.sh "$$($(SWIFT) build -c $(BUILD_CONFIG) --show-bin-path)" "$(PREFIX)"
+	$(SWIFT) build -c $(BUILD_CONFIG) $(STATIC) --product uncloudnotes
+	scripts/install.sh "$$($(SWIFT) build -c $(BUILD_CONFIG) $(STATIC) --show-bin-path)" "$(PREFIX)"
 
 build: deps
 	$(SWIFT) build

@@ -33,6 +33,7 @@ struct UnCloudNotesCommand: ParsableCommand {
         if global.sqlDebug && log == nil {
             throw ValidationError("--sql-debug with the full-screen app needs --log FILE (the log would write over the screen)")
         }
+        DateText.userLocale.prepareInBackground()
         try runFullScreen(global.stack(), logFile: log.map(fileURL))
     }
 }

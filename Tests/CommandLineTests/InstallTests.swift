@@ -50,11 +50,11 @@ struct InstallTests {
         #expect(result.status == 1 && result.output.contains("run swift build first"))
     }
 
-    @Test("make install builds in release mode and installs through the script")
+    @Test("make install builds in release mode, the Swift runtime linked in, and installs through the script")
     func makeTarget() throws {
         let plan = try run("/usr/bin/make", ["-n", "install", "PREFIX=/opt/notes"], in: SharedFixtures.packageRoot)
         #expect(plan.status == 0, "\(plan.output)")
-        #expect(plan.output.contains("build -c release --product uncloudnotes"), "\(plan.output)")
-        #expect(plan.output.contains("scripts/install.sh \"$(swift build -c release --show-bin-path)\" \"/opt/notes\""))
+        #expect(plan.output.contains("build -c release --static-swift-stdlib --product uncloudnotes"), "\(plan.output)")
+        #expect(plan.output.contains("scripts/install.sh \"$(swift build -c release --static-swift-stdlib --show-bin-path)\" \"/opt/notes\""))
     }
 }

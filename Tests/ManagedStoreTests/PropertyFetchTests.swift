@@ -114,11 +114,18 @@ import TestSupport
         let error = try #require(throws: StoreError.self) {
             try Self.rows(reopened, PropertyFetchRequest(entityName: "Shelf", properties: [.attribute("name")]))
         }
-        #expect(error.mismatch != nil)
+        guard case .rowEntity(table: "ZSHELF", primaryKey: _, entityNumber: .some(77))? = error.mismatch else {
+            Issue.record("expected the row's entity to be refused, got \(error)")
+            return
+        }
         try reopened.store.close()
         try StoreDamage.apply(sql: "UPDATE ZSHELF SET Z_ENT = (SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = 'Shelf'), Z_OPT = 'x' WHERE ZNAME = 'b'",
                               to: context.store.url)
         let again = ManagedObjectContext(store: try PersistentStore.open(at: context.store.url, model: context.model))
-        #expect(throws: StoreError.self) { try Self.rows(again, PropertyFetchRequest(entityName: "Shelf", properties: [])) }
+        let optError = try #require(throws: StoreError.self) { try Self.rows(again, PropertyFetchRequest(entityName: "Shelf", properties: [])) }
+        guard case .unreadableValue(table: "ZSHELF", column: "Z_OPT", primaryKey: _?, found: _)? = optError.mismatch else {
+            Issue.record("expected Z_OPT to be refused, naming the row, got \(optError)")
+            return
+        }
     }
 }

@@ -16,7 +16,47 @@ struct StoreMetadataTests {
         #expect(metadata.storeUUID == "5443A63D-EF0E-44C2-B216-AE8B5ED2FD09")
         #expect(metadata.versionHashesVersion == 3)
         #expect(metadata.versionHashes.keys.sorted() == ["User"])
+        #expect(metadata.versionHashes["User"]?.count == 32)
+        #expect(metadata.frameworkVersion != nil && !metadata.versionIdentifiers.isEmpty)
         #expect(try Data(contentsOf: store) == before)
+    }
+
+    @Test("metadata written for a new store is the binary plist Core Data writes, as Foundation's own reader sees it")
+    func writtenPlistReadsAsCoreDataWrites() throws {
+        let folder = try TemporaryFolder()
+        let store = try LibraryModel.createStore(in: folder)
+        let written = store.metadata
+        try store.close()
+        let data = try written.plistData()
+        #expect(data.prefix(8) == Data("bplist00".utf8))
+        let plist = try #require(try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any])
+        #expect(plist["NSStoreType"] as? String == "SQLite")
+        #expect(plist["NSStoreModelVersionHashes"] as? [String: Data] == written.versionHashes)
+        #expect(plist["NSStoreModelVersionIdentifiers"] as? [String] == written.versionIdentifiers)
+        #expect((plist["NSPersistenceFrameworkVersion"] as? NSNumber)?.intValue == StoreMetadata.frameworkVersionWritten)
+        #expect((plist["NSStoreModelVersionHashesVersion"] as? NSNumber)?.intValue == 3)
+        #expect(plist["_NSAutoVacuumLevel"] as? String == "2")
+        #expect(try StoreMetadata.read(storeAt: store.url) == written)
+    }
+
+    @Test("a metadata plist whose values have other types than Core Data writes reads them as absent; without hashes it is refused")
+    func plistOfOtherTypes() throws {
+        let folder = try TemporaryFolder()
+        let store = try LibraryModel.createStore(in: folder)
+        try store.close()
+        let odd: [String: Any] = ["NSStoreType": 7, "NSStoreModelVersionHashes": store.metadata.versionHashes,
+                                  "NSPersistenceFrameworkVersion": "new"]
+        try writePlist(odd, into: store.url)
+        let read = try StoreMetadata.read(storeAt: store.url)
+        #expect(read.storeType == "" && read.frameworkVersion == nil && read.versionHashes == store.metadata.versionHashes)
+        try writePlist(["NSStoreModelVersionHashes": "none"], into: store.url)
+        let error = try #require(throws: StoreError.self) { try StoreMetadata.read(storeAt: store.url) }
+        #expect(error.reason == "the Core Data metadata has no model version hashes")
+    }
+
+    private func writePlist(_ plist: [String: Any], into store: URL) throws {
+        let data = try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
+        try DatabaseQueue(path: store.path).write { try $0.execute(sql: "UPDATE Z_METADATA SET Z_PLIST = ?", arguments: [data]) }
     }
 
     @Test("a file that is not SQLite is refused with a clear reason and left untouched")

@@ -54,18 +54,23 @@ private struct VersionInfo {
     var currentVersionName: String?
     var hashes: [String: [String: Data]]
 
+    /// The file's keys, decoded by the Swift coder, which needs no run-time bridging (see
+    /// StoreMetadataPlist).
+    private struct File: Decodable {
+        let NSManagedObjectModel_CurrentVersionName: String?
+        let NSManagedObjectModel_VersionHashes: [String: [String: Data]]?
+    }
+
     /// Nil when the file is absent.
     init?(url: URL) throws {
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-        let plist: [String: Any]?
+        let file: File
         do {
-            plist = try PropertyListSerialization.propertyList(from: Data(contentsOf: url), format: nil) as? [String: Any]
+            file = try PropertyListDecoder().decode(File.self, from: Data(contentsOf: url))
         } catch {
-            throw ModelError(file: url.path, reason: "not a readable property list: \(error.localizedDescription)")
+            throw ModelError(file: url.path, reason: "not a readable property list of keys and values: \(error.localizedDescription)")
         }
-        guard let plist else { throw ModelError(file: url.path, reason: "not a property list of keys and values") }
-        currentVersionName = plist["NSManagedObjectModel_CurrentVersionName"] as? String
-        let versions = plist["NSManagedObjectModel_VersionHashes"] as? [String: Any] ?? [:]
-        hashes = versions.compactMapValues { $0 as? [String: Data] }
+        currentVersionName = file.NSManagedObjectModel_CurrentVersionName
+        hashes = file.NSManagedObjectModel_VersionHashes ?? [:]
     }
 }

@@ -8,6 +8,9 @@ import GRDB
 /// through many rows does not keep them all in memory. Not thread-safe: use one context per thread.
 public final class ManagedObjectContext {
     public let store: PersistentStore
+    /// The store's path, for the errors of rows read (made once: `URL.path` builds a new string
+    /// each time, which reading a million rows would pay a million times).
+    private let storePath: String
     public var model: ManagedObjectModel { store.model }
     public var schema: StoreSchema { store.schema }
 
@@ -26,6 +29,7 @@ public final class ManagedObjectContext {
     public init(store: PersistentStore, entityClasses: [String: ManagedObject.Type] = [:]) {
         self.store = store
         self.entityClasses = entityClasses
+        storePath = store.url.path
     }
 
     public var hasChanges: Bool {
@@ -206,7 +210,7 @@ public final class ManagedObjectContext {
     /// Reads the bookkeeping columns of a row of this store's table, with errors naming the file.
     /// A checked reader of one row of `table` (see `RowReader`).
     package func rowReader(_ row: Row, table: String) -> RowReader {
-        RowReader(row: row, table: table, path: store.url.path)
+        RowReader(row: row, table: table, path: storePath)
     }
 
     private func register(_ object: ManagedObject) {

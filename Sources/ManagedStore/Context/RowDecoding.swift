@@ -88,7 +88,25 @@ public struct RowReader {
 
     /// An integer column; nil for NULL, an error for text, blobs or numbers beyond Int64.
     public func integer(_ column: String) throws -> Int64? {
-        let value = try self.value(column)
+        try integer(try value(column), column: column)
+    }
+
+    /// The bookkeeping columns a query selected first, in this order: `Z_PK`, `Z_ENT`, `Z_OPT`.
+    /// Read by position (a lookup by name per column and row costs more than the read), checked
+    /// as `primaryKey()`, `entity(in:)` and `integer("Z_OPT")` check them.
+    package func leadingBookkeeping(in schema: StoreSchema) throws -> (entity: EntityStorage, primaryKey: Int64) {
+        guard let key = try integer(row[0], column: "Z_PK") else {
+            throw StoreError(path: path, mismatch: .unreadableValue(table: table, column: "Z_PK", primaryKey: nil, found: "no key"))
+        }
+        let number = try integer(row[1], column: "Z_ENT")
+        guard let entity = number.flatMap({ Int(exactly: $0) }).flatMap(schema.entity(number:)), entity.tableName == table else {
+            throw StoreError(path: path, mismatch: .rowEntity(table: table, primaryKey: key, entityNumber: number))
+        }
+        _ = try integer(row[2], column: "Z_OPT")
+        return (entity, key)
+    }
+
+    private func integer(_ value: DatabaseValue, column: String) throws -> Int64? {
         if value.isNull { return nil }
         guard let integer = Int64.fromDatabaseValue(value) else {
             let key = row.hasColumn("Z_PK") ? Int64.fromDatabaseValue(row["Z_PK"]) : nil

@@ -112,10 +112,7 @@ struct PropertyFetchQuery {
 
     /// One result row, its bookkeeping checked.
     func decode(_ row: Row) throws -> PropertyRow {
-        let reader = context.rowReader(row, table: entity.tableName)
-        let storage = try reader.entity(in: context.schema)
-        let primaryKey = try reader.primaryKey()
-        _ = try reader.integer("Z_OPT")
+        let (storage, primaryKey) = try context.rowReader(row, table: entity.tableName).leadingBookkeeping(in: context.schema)
         var values: [AttributeValue?] = []
         values.reserveCapacity(decoders.count)
         for (index, decoder) in decoders.enumerated() {

@@ -62,13 +62,15 @@ public enum ModelFileReader {
             throw ModelError(file: file.path,
                              reason: "missing: a model with several versions must name its current one")
         }
-        let plist: Any
+        // Decoded by the Swift coder, which needs no run-time bridging (see StoreMetadataPlist).
+        struct CurrentVersion: Decodable { let _XCCurrentVersionName: String? }
+        let plist: CurrentVersion
         do {
-            plist = try PropertyListSerialization.propertyList(from: Data(contentsOf: file), format: nil)
+            plist = try PropertyListDecoder().decode(CurrentVersion.self, from: Data(contentsOf: file))
         } catch {
             throw ModelError(file: file.path, reason: "not a readable property list")
         }
-        guard let folder = (plist as? [String: Any])?["_XCCurrentVersionName"] as? String else {
+        guard let folder = plist._XCCurrentVersionName else {
             throw ModelError(file: file.path, reason: "no _XCCurrentVersionName key")
         }
         return (folder as NSString).deletingPathExtension

@@ -63,21 +63,20 @@ public struct StoreMetadata: Equatable, Sendable {
 
     private static func decode(plist data: Data, uuid: String, path: String) throws -> StoreMetadata {
         // Why the plist is unreadable does not help the user: the error below says what is wrong.
-        let object = try? PropertyListSerialization.propertyList(from: data, format: nil)
-        guard let dictionary = object as? [String: Any] else {
+        guard let plist = try? PropertyListDecoder().decode(StoreMetadataPlist.self, from: data) else {
             throw StoreError(path: path, reason: "the Core Data metadata is not a readable property list")
         }
-        guard let hashes = dictionary["NSStoreModelVersionHashes"] as? [String: Data] else {
+        guard let hashes = plist.versionHashes else {
             throw StoreError(path: path, reason: "the Core Data metadata has no model version hashes")
         }
         return StoreMetadata(
             storeUUID: uuid,
-            storeType: dictionary["NSStoreType"] as? String ?? "",
+            storeType: plist.storeType ?? "",
             versionHashes: hashes,
-            versionHashesVersion: (dictionary["NSStoreModelVersionHashesVersion"] as? NSNumber)?.intValue,
-            versionIdentifiers: dictionary["NSStoreModelVersionIdentifiers"] as? [String] ?? [],
-            frameworkVersion: (dictionary["NSPersistenceFrameworkVersion"] as? NSNumber)?.intValue,
-            versionHashesDigest: dictionary["NSStoreModelVersionHashesDigest"] as? String,
-            versionChecksum: dictionary["NSStoreModelVersionChecksumKey"] as? String)
+            versionHashesVersion: plist.versionHashesVersion,
+            versionIdentifiers: plist.versionIdentifiers ?? [],
+            frameworkVersion: plist.frameworkVersion,
+            versionHashesDigest: plist.versionHashesDigest,
+            versionChecksum: plist.versionChecksum)
     }
 }

@@ -15,16 +15,8 @@ extension StoreMetadata {
 
     /// The binary property list stored in `Z_METADATA.Z_PLIST`, with Core Data's keys.
     public func plistData() throws -> Data {
-        var dictionary: [String: Any] = [
-            "NSStoreType": storeType,
-            "NSStoreModelVersionHashes": versionHashes,
-            "NSStoreModelVersionIdentifiers": versionIdentifiers,
-            "_NSAutoVacuumLevel": "2",
-        ]
-        if let versionHashesVersion { dictionary["NSStoreModelVersionHashesVersion"] = versionHashesVersion }
-        if let frameworkVersion { dictionary["NSPersistenceFrameworkVersion"] = frameworkVersion }
-        if let versionHashesDigest { dictionary["NSStoreModelVersionHashesDigest"] = versionHashesDigest }
-        if let versionChecksum { dictionary["NSStoreModelVersionChecksumKey"] = versionChecksum }
-        return try PropertyListSerialization.data(fromPropertyList: dictionary, format: .binary, options: 0)
+        try StoreMetadataPlist(storeType: storeType, versionHashes: versionHashes, versionIdentifiers: versionIdentifiers,
+                               versionHashesVersion: versionHashesVersion, frameworkVersion: frameworkVersion,
+                               versionHashesDigest: versionHashesDigest, versionChecksum: versionChecksum).binaryData()
     }
 }

@@ -13,6 +13,14 @@ public struct DateText: Sendable {
     /// "May 12, 2026 at 6:13 AM", or however the user's locale writes it.
     public static let userLocale = DateText { $0.formatted(date: .abbreviated, time: .shortened) }
 
+    /// Formats one date on another thread, so the locale's patterns are loaded while the program
+    /// does other work: the first use builds ICU's pattern generator (several milliseconds),
+    /// which the first paint would otherwise wait for. Formatters are cached process-wide.
+    public func prepareInBackground() {
+        let format = self.format
+        Thread.detachNewThread { _ = format(Date()) }
+    }
+
     /// "—" for a note without a date.
     func callAsFunction(_ date: Date?) -> String {
         date.map(format) ?? "—"
