@@ -7,8 +7,9 @@ struct NotesAttachCommand: ParsableCommand {
         commandName: "attach",
         abstract: "Attach images to a note (from v2 on; several from v3 on).",
         discussion: """
-            Supported formats: \(ImageFormats.supportedList) (those gdk-pixbuf can decode here), up \
-            to \(ImageFormats.maxPixelCount / 1_000_000) megapixels each. Each file is checked \
+            Accepted formats: \(ImageHeader.Format.allCases.map(\.displayName).joined(separator: ", ")), \
+            those gdk-pixbuf can decode on this machine (listed under --image), up to \
+            \(ImageFormats.maxPixelCount / 1_000_000) megapixels each. Each file is checked \
             before anything is stored. In v2 a note holds one image: attaching onto a note that \
             has one is refused unless --replace.
 
