@@ -103,7 +103,7 @@ struct SetBasedPolicyTests {
         // ZATTACHMENT, whose sizes and captions the policy computes; ZNOTE's values are copied
         // from source columns of the same types and constraints: nothing there to find.
         #expect(reads.count == 1, "\(reads)")
-        #expect(reads.allSatisfy { $0.contains("FROM ZATTACHMENT") }, "\(reads)")
+        #expect(reads.allSatisfy { $0.contains(#"FROM "ZATTACHMENT""#) }, "\(reads)")
     }
 
     @Test("the functions: sizes from headers (0 when unreadable), captions by grapheme cluster")

@@ -58,10 +58,8 @@ extension ManagedObjectContext {
             }
         }
         for (table, keys) in missing {
-            let marks = Array(repeating: "?", count: keys.count).joined(separator: ", ")
             let rows = try store.database.read { db in
-                try Row.fetchAll(db, sql: "SELECT * FROM \(table) WHERE Z_PK IN (\(marks))",
-                                 arguments: StatementArguments(keys))
+                try Row.fetchAll(db, SQLRequest(literal: "SELECT * FROM \(identifier: table) WHERE Z_PK IN \(keys)"))
             }
             for row in rows {
                 let entity = try rowReader(row, table: table).entity(in: schema)

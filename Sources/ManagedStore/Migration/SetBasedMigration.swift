@@ -229,14 +229,20 @@ struct SetBasedMigration {
               let targetEntity = source.entity(named: relationship.destinationEntityName) else { return nil }
         let kinds = targetEntity.kindNumbers.map(String.init).joined(separator: ", ")
         if let columns = sourceEntity.toOneColumns[relationship.name] {
-            let entityMatch = columns.entity.map { "m.sent = s.\($0.name)" } ?? "m.sent IN (\(kinds))"
-            return "\(select), 0 AS position FROM \(a) a JOIN src.\(sourceEntity.tableName) s ON s.Z_PK = a.spk JOIN \(m) m ON m.spk = s.\(columns.key.name) AND \(entityMatch)"
+            let entityMatch = columns.entity.map { "m.sent = s.\($0.name.quotedDatabaseIdentifier)" } ?? "m.sent IN (\(kinds))"
+            return "\(select), 0 AS position FROM \(a) a JOIN src.\(sourceEntity.tableName.quotedDatabaseIdentifier) s ON s.Z_PK = a.spk "
+                + "JOIN \(m) m ON m.spk = s.\(columns.key.name.quotedDatabaseIdentifier) AND \(entityMatch)"
         }
         switch sourceEntity.toManyStorage[relationship.name] {
         case .inverseForeignKey(let table, let column, _, let order)?:
-            return "\(select), \(order.map { "x.\($0)" } ?? "x.Z_PK") AS position FROM \(a) a JOIN src.\(table) x ON x.\(column) = a.spk AND x.Z_ENT IN (\(kinds)) JOIN \(m) m ON m.spk = x.Z_PK AND m.sent = x.Z_ENT"
+            return "\(select), \(order.map { "x.\($0.quotedDatabaseIdentifier)" } ?? "x.Z_PK") AS position FROM \(a) a "
+                + "JOIN src.\(table.quotedDatabaseIdentifier) x ON x.\(column.quotedDatabaseIdentifier) = a.spk AND x.Z_ENT IN (\(kinds)) "
+                + "JOIN \(m) m ON m.spk = x.Z_PK AND m.sent = x.Z_ENT"
         case .joinTable(let table, let ownerColumn, let memberColumn, _, let order)?:
-            return "\(select), \(order.map { "j.\($0)" } ?? "x.Z_PK") AS position FROM \(a) a JOIN src.\(table) j ON j.\(ownerColumn) = a.spk JOIN src.\(targetEntity.tableName) x ON x.Z_PK = j.\(memberColumn) JOIN \(m) m ON m.spk = x.Z_PK AND m.sent = x.Z_ENT"
+            return "\(select), \(order.map { "j.\($0.quotedDatabaseIdentifier)" } ?? "x.Z_PK") AS position FROM \(a) a "
+                + "JOIN src.\(table.quotedDatabaseIdentifier) j ON j.\(ownerColumn.quotedDatabaseIdentifier) = a.spk "
+                + "JOIN src.\(targetEntity.tableName.quotedDatabaseIdentifier) x ON x.Z_PK = j.\(memberColumn.quotedDatabaseIdentifier) "
+                + "JOIN \(m) m ON m.spk = x.Z_PK AND m.sent = x.Z_ENT"
         case nil:
             return nil
         }
@@ -247,31 +253,35 @@ struct SetBasedMigration {
     func apply(_ pairs: String, to relationship: RelationshipDescription, owner: EntityStorage, ownerKeys: String,
                        in db: Database) throws {
         if let columns = owner.toOneColumns[relationship.name] {
-            let table = "main.\(owner.tableName)"
-            var assignments = ["\(columns.key.name) = p.target"]
-            if let entity = columns.entity { assignments.append("\(entity.name) = p.tent") }
-            try db.execute(sql: "UPDATE \(table) SET \(columns.key.name) = NULL\(columns.entity.map { ", \($0.name) = NULL" } ?? "") WHERE Z_PK IN (\(ownerKeys))")
+            let table = "main.\(owner.tableName.quotedDatabaseIdentifier)"
+            let key = columns.key.name.quotedDatabaseIdentifier, entity = columns.entity?.name.quotedDatabaseIdentifier
+            var assignments = ["\(key) = p.target"]
+            if let entity { assignments.append("\(entity) = p.tent") }
+            try db.execute(sql: "UPDATE \(table) SET \(key) = NULL\(entity.map { ", \($0) = NULL" } ?? "") WHERE Z_PK IN (\(ownerKeys))")
             try db.execute(sql: "UPDATE \(table) SET \(assignments.joined(separator: ", ")) FROM (SELECT owner, MIN(target) AS target, tent FROM (\(pairs)) GROUP BY owner) p WHERE \(table).Z_PK = p.owner")
             if let inverse = manager.destinationModel.inverse(of: relationship), !inverse.isToMany,
                let targetEntity = destination.entity(named: relationship.destinationEntityName),
                let inverseColumns = targetEntity.toOneColumns[inverse.name] {
-                let targetTable = "main.\(targetEntity.tableName)"
-                try db.execute(sql: "UPDATE \(targetTable) SET \(inverseColumns.key.name) = p.owner FROM (\(pairs)) p WHERE \(targetTable).Z_PK = p.target")
+                let targetTable = "main.\(targetEntity.tableName.quotedDatabaseIdentifier)"
+                try db.execute(sql: "UPDATE \(targetTable) SET \(inverseColumns.key.name.quotedDatabaseIdentifier) = p.owner FROM (\(pairs)) p WHERE \(targetTable).Z_PK = p.target")
             }
             return
         }
         switch owner.toManyStorage[relationship.name] {
-        case .inverseForeignKey(let table, let column, _, let orderColumn)?:
-            let memberTable = "main.\(table)"
+        case .inverseForeignKey(let table, let foreignKey, _, let order)?:
+            let memberTable = "main.\(table.quotedDatabaseIdentifier)"
+            let column = foreignKey.quotedDatabaseIdentifier, orderColumn = order?.quotedDatabaseIdentifier
             try db.execute(sql: "UPDATE \(memberTable) SET \(column) = NULL WHERE \(column) IN (\(ownerKeys)) AND Z_PK NOT IN (SELECT target FROM (\(pairs)))")
             try db.execute(sql: "UPDATE \(memberTable) SET \(column) = p.owner FROM (\(pairs)) p WHERE \(memberTable).Z_PK = p.target")
             if let orderColumn {
                 try db.execute(sql: "UPDATE \(memberTable) SET \(orderColumn) = r.position FROM (SELECT target, ROW_NUMBER() OVER (PARTITION BY owner ORDER BY position, target) AS position FROM (\(pairs))) r WHERE \(memberTable).Z_PK = r.target")
             }
-        case .joinTable(let table, let ownerColumn, let memberColumn, _, let orderColumn)?:
+        case .joinTable(let table, let owners, let members, _, let order)?:
             // Rows the inverse side wrote already stay, so their positions are not lost when
             // both sides of a many-to-many are mapped.
-            let joinTable = "main.\(table)"
+            let joinTable = "main.\(table.quotedDatabaseIdentifier)"
+            let ownerColumn = owners.quotedDatabaseIdentifier, memberColumn = members.quotedDatabaseIdentifier
+            let orderColumn = order?.quotedDatabaseIdentifier
             try db.execute(sql: "DELETE FROM \(joinTable) WHERE \(ownerColumn) IN (\(ownerKeys)) AND (\(ownerColumn), \(memberColumn)) NOT IN (SELECT owner, target FROM (\(pairs)))")
             try db.execute(sql: "INSERT OR IGNORE INTO \(joinTable) (\(ownerColumn), \(memberColumn)) SELECT owner, target FROM (\(pairs))")
             if let orderColumn {
