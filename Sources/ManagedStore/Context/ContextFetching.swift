@@ -106,7 +106,8 @@ struct FetchPlan {
         let kinds = request.includesSubentities ? entity.kindNumbers : [entity.number]
         let tableEntities = context.schema.entities.filter { $0.tableName == entity.tableName }.count
         if kinds.count != tableEntities {
-            conditions.append("t0.Z_ENT IN \(kinds)")
+            // Entity numbers come from the model, not the user: in the text, the planner sees them.
+            conditions.append("t0.Z_ENT IN (\(sql: kinds.map(String.init).joined(separator: ", ")))")
         }
         if let sql { conditions.append(sql) }
         let whereClause: SQL = conditions.isEmpty ? "" : " WHERE \(conditions.joined(separator: " AND "))"
