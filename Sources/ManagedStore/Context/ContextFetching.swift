@@ -19,9 +19,8 @@ extension ManagedObjectContext {
     public func count(_ request: FetchRequest) throws -> Int {
         let plan = try FetchPlan(request: request, context: self)
         if plan.needsMemoryPass { return try fetch(request).count }
-        let sql = "SELECT COUNT(*) FROM (SELECT t0.Z_PK FROM \(plan.fromWhere.sql)\(plan.limitClause))"
         return try store.database.read { db in
-            try Int.fetchOne(db, sql: sql, arguments: StatementArguments(plan.fromWhere.arguments)) ?? 0
+            try Int.fetchOne(db, SQLRequest(literal: "SELECT COUNT(*) FROM (SELECT t0.Z_PK FROM \(plan.fromWhere)\(plan.limitClause))")) ?? 0
         }
     }
 
@@ -33,19 +32,16 @@ extension ManagedObjectContext {
         if plan.needsMemoryPass {
             return FetchedResults(objects: try fetch(request))
         }
-        let arguments = StatementArguments(plan.fromWhere.arguments)
         let ids = try store.database.read { db -> [ObjectID] in
             // An entity without sub-entities needs only the keys: no row objects, which matters
             // for 100,000 of them.
             if plan.entity.kindNumbers.count == 1 {
                 let name = plan.entity.name
-                return try Int64.fetchAll(db, sql: "SELECT t0.Z_PK FROM \(plan.fromWhere.sql)\(plan.orderClause)\(plan.limitClause)",
-                                          arguments: arguments).map { ObjectID(entityName: name, primaryKey: $0) }
+                return try Int64.fetchAll(db, SQLRequest(literal: "SELECT t0.Z_PK FROM \(plan.fromWhere)\(plan.orderClause)\(plan.limitClause)"))
+                    .map { ObjectID(entityName: name, primaryKey: $0) }
             }
-            return try Row.fetchAll(db, sql: "SELECT t0.Z_PK, t0.Z_ENT FROM \(plan.fromWhere.sql)\(plan.orderClause)\(plan.limitClause)",
-                                    arguments: arguments).map { row in
-                try rowReader(row, table: plan.entity.tableName).objectID(in: schema)
-            }
+            return try Row.fetchAll(db, SQLRequest(literal: "SELECT t0.Z_PK, t0.Z_ENT FROM \(plan.fromWhere)\(plan.orderClause)\(plan.limitClause)"))
+                .map { row in try rowReader(row, table: plan.entity.tableName).objectID(in: schema) }
         }
         return FetchedResults(ids: ids, batchSize: max(request.fetchBatchSize, 1), context: self)
     }
@@ -62,10 +58,8 @@ extension ManagedObjectContext {
             }
         }
         for (table, keys) in missing {
-            let marks = Array(repeating: "?", count: keys.count).joined(separator: ", ")
             let rows = try store.database.read { db in
-                try Row.fetchAll(db, sql: "SELECT * FROM \(table) WHERE Z_PK IN (\(marks))",
-                                 arguments: StatementArguments(keys))
+                try Row.fetchAll(db, SQLRequest(literal: "SELECT * FROM \(identifier: table) WHERE Z_PK IN \(keys)"))
             }
             for row in rows {
                 let entity = try rowReader(row, table: table).entity(in: schema)
@@ -89,10 +83,11 @@ struct FetchPlan {
     let entity: EntityStorage
     let evaluator: ExpressionEvaluator
     /// `<table> t0 WHERE …` with the SQL part of the predicate.
-    let fromWhere: SQLFragment
+    let fromWhere: SQL
     /// The part of the predicate SQL cannot express.
     let residual: ObjectPredicate?
-    let orderClause: String
+    /// ` ORDER BY …`, meaningful when `sortIsSQL`.
+    let orderClause: SQL
     let sortIsSQL: Bool
 
     init(request: FetchRequest, context: ManagedObjectContext) throws {
@@ -107,40 +102,33 @@ struct FetchPlan {
         let compiler = PredicateSQLCompiler(schema: context.schema, entity: entity, variables: variables, alias: "t0")
         let (sql, residual) = request.predicate.map(compiler.split) ?? (nil, nil)
         self.residual = residual
-        var conditions: [SQLFragment] = []
+        var conditions: [SQL] = []
         let kinds = request.includesSubentities ? entity.kindNumbers : [entity.number]
         let tableEntities = context.schema.entities.filter { $0.tableName == entity.tableName }.count
         if kinds.count != tableEntities {
-            conditions.append(SQLFragment("t0.Z_ENT IN (\(kinds.map(String.init).joined(separator: ", ")))"))
+            // Entity numbers come from the model, not the user: in the text, the planner sees them.
+            conditions.append("t0.Z_ENT IN (\(sql: kinds.map(String.init).joined(separator: ", ")))")
         }
         if let sql { conditions.append(sql) }
-        let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.map(\.sql).joined(separator: " AND ")
-        self.fromWhere = SQLFragment("\(entity.tableName) t0\(whereClause)", conditions.flatMap(\.arguments))
+        let whereClause: SQL = conditions.isEmpty ? "" : " WHERE \(conditions.joined(separator: " AND "))"
+        self.fromWhere = "\(identifier: entity.tableName) t0\(whereClause)"
 
-        var orderTerms: [String] = []
+        var orderTerms: [SQL] = []
         var allSQL = true
         for descriptor in request.sortDescriptors {
             let components = descriptor.keyPath.split(separator: ".").map(String.init)
-            let probe = ValueExpression.keyPath(base: nil, components: components)
-            guard let operand = compiler.compile(.comparison(probe, .equal, .constant(nil), [])),
-                  let column = Self.operandSQL(from: operand.sql) else {
+            guard let column = compiler.sortColumn(components) else {
                 allSQL = false
                 break
             }
-            orderTerms.append("\(column) \(descriptor.ascending ? "ASC" : "DESC")")
+            orderTerms.append("\(column) \(sql: descriptor.ascending ? "ASC" : "DESC")")
         }
         // Ties go by primary key, in the direction of the last sort, so an index on the sort key
         // (whose entries end with the row's key) gives the order without sorting.
         let descending = request.sortDescriptors.last.map { !$0.ascending } ?? false
-        orderTerms.append("t0.Z_PK \(descending ? "DESC" : "ASC")")
+        orderTerms.append("t0.Z_PK \(sql: descending ? "DESC" : "ASC")")
         self.sortIsSQL = allSQL
-        self.orderClause = " ORDER BY " + orderTerms.joined(separator: ", ")
-    }
-
-    /// `(x IS ?)` -> `x`: reuses the compiler's key path translation for ORDER BY.
-    private static func operandSQL(from comparison: String) -> String? {
-        guard comparison.hasPrefix("("), comparison.hasSuffix(" IS ?)") else { return nil }
-        return String(comparison.dropFirst().dropLast(" IS ?)".count))
+        self.orderClause = " ORDER BY \(orderTerms.joined(separator: ", "))"
     }
 
     /// True when SQL alone cannot give the answer: a residual predicate, a sort SQL cannot do,
@@ -155,15 +143,15 @@ struct FetchPlan {
         return changed.contains { kinds.contains(context.schema.entity(named: $0.entity.name)!.number) }
     }
 
-    var limitClause: String {
+    var limitClause: SQL {
         guard request.fetchLimit != nil || request.fetchOffset > 0 else { return "" }
-        return " LIMIT \(request.fetchLimit ?? -1) OFFSET \(request.fetchOffset)"
+        return " LIMIT \(sql: String(request.fetchLimit ?? -1)) OFFSET \(sql: String(request.fetchOffset))"
     }
 
     func fetchRows(windowed: Bool) throws -> [ManagedObject] {
-        let sql = "SELECT t0.* FROM \(fromWhere.sql)\(sortIsSQL ? orderClause : "")\(windowed ? limitClause : "")"
+        let sql: SQL = "SELECT t0.* FROM \(fromWhere)\(sortIsSQL ? orderClause : "")\(windowed ? limitClause : "")"
         let rows = try context.store.database.read { db in
-            try Row.fetchAll(db, sql: sql, arguments: StatementArguments(fromWhere.arguments))
+            try Row.fetchAll(db, SQLRequest(literal: sql))
         }
         return try rows.map { row in
             let storage = try context.rowReader(row, table: entity.tableName).entity(in: context.schema)

@@ -60,7 +60,7 @@ struct PropertyFetchQuery {
             guard let fragment = compiler.compile(predicate) else {
                 throw ContextError("a property fetch of \(entity.name) needs a predicate SQL can express: \(predicate)")
             }
-            conditions.append(SQL(sql: fragment.sql, arguments: StatementArguments(fragment.arguments)))
+            conditions.append(fragment)
         }
         if let keys = request.primaryKeys {
             conditions.append("t0.Z_PK IN \(keys)")
@@ -69,10 +69,10 @@ struct PropertyFetchQuery {
         var order: [SQL] = []
         for descriptor in request.sortDescriptors {
             let path = ValueExpression.keyPath(base: nil, components: descriptor.keyPath.split(separator: ".").map(String.init))
-            guard let key = compiler.valueSQL(path)?.fragment else {
+            guard let key = compiler.valueSQL(path)?.sql else {
                 throw ContextError("a property fetch of \(entity.name) cannot sort by \(descriptor.keyPath) in SQL")
             }
-            order.append("\(literal: SQL(sql: key.sql, arguments: StatementArguments(key.arguments))) \(literal: SQL(sql: descriptor.ascending ? "ASC" : "DESC"))")
+            order.append("\(key) \(sql: descriptor.ascending ? "ASC" : "DESC")")
         }
         // Ties go by primary key, in the direction of the last sort, so an index on the sort key
         // (whose entries end with the row's key) gives the order without sorting.

@@ -213,7 +213,7 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
             if case .perObject = plan { return [] }
         }
         return Set(plans.indices.filter { index in
-            guard case .setBased(let selection, let statement) = plans[index], selection.arguments.isEmpty else { return false }
+            guard case .setBased(let selection, let statement) = plans[index], !selection.bindsValues else { return false }
             return hierarchies[statement.destination.rootName] == 1
         })
     }
@@ -246,7 +246,10 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
                     db.add(function: value.function.databaseFunction(argumentCount: value.arguments.count))
                 }
                 if keepsSourceKeys.contains(index), case .setBased(let selection, let statement) = plans[index] {
-                    try db.execute(sql: "CREATE TEMP VIEW \(Self.association(index)) (spk, sent, dpk, dent) AS SELECT s.Z_PK, s.Z_ENT, s.Z_PK, \(statement.destination.number) FROM \(selection.from)")
+                    try db.execute(literal: """
+                        CREATE TEMP VIEW \(sql: Self.association(index)) (spk, sent, dpk, dent) AS
+                        SELECT s.Z_PK, s.Z_ENT, s.Z_PK, \(sql: String(statement.destination.number)) FROM \(selection.from)
+                        """)
                     continue
                 }
                 try db.execute(sql: "CREATE TEMP TABLE \(Self.association(index)) (spk INTEGER NOT NULL, sent INTEGER NOT NULL, dpk INTEGER NOT NULL, dent INTEGER NOT NULL)")
@@ -285,7 +288,7 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
             return overflow ? Self.largestEstimate : Int(min(span, Int64(Self.largestEstimate)))
         }
         return try destinationStore.database.read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(selection.from)", arguments: StatementArguments(selection.arguments)) ?? 0
+            try Int.fetchOne(db, SQLRequest(literal: "SELECT COUNT(*) FROM \(selection.from)")) ?? 0
         }
     }
 
@@ -293,13 +296,14 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
     struct SourceSelection {
         let table: String
         /// `s.Z_ENT = … AND …`, on the source rows `s`.
-        let conditions: String
-        let arguments: [DatabaseValue]
+        let conditions: SQL
+        /// True when the conditions bind values: a view (which cannot) cannot select these rows.
+        let bindsValues: Bool
         /// What of the filter SQL cannot express, evaluated per object.
         let residual: ObjectPredicate?
 
         /// `src.<table> s WHERE …`.
-        var from: String { "src.\(table) s WHERE \(conditions)" }
+        var from: SQL { "src.\(identifier: table) s WHERE \(conditions)" }
     }
 
     /// `src.<table> s WHERE …`: the source objects an entity mapping migrates, with as much of
@@ -307,19 +311,19 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
     func sourceSelection(_ index: Int) throws -> SourceSelection? {
         let mapping = mappingModel.entityMappings[index]
         guard let name = mapping.sourceEntityName, let entity = sourceStore.schema.entity(named: name) else { return nil }
-        var conditions = ["s.Z_ENT = \(entity.number)"]
-        var arguments: [DatabaseValue] = []
+        var conditions: SQL = "s.Z_ENT = \(sql: String(entity.number))"
+        var bindsValues = false
         var residual: ObjectPredicate?
         if let filter = mapping.filterPredicate {
             let compiler = PredicateSQLCompiler(schema: sourceStore.schema, entity: entity, variables: [:], alias: "s", tablePrefix: "src.")
             let split = compiler.split(filter)
             if let sql = split.sql {
-                conditions.append(sql.sql)
-                arguments = sql.arguments
+                conditions += " AND \(sql)"
+                bindsValues = try sourceStore.database.read { db in try !sql.build(db).arguments.isEmpty }
             }
             residual = split.residual
         }
-        return SourceSelection(table: entity.tableName, conditions: conditions.joined(separator: " AND "), arguments: arguments, residual: residual)
+        return SourceSelection(table: entity.tableName, conditions: conditions, bindsValues: bindsValues, residual: residual)
     }
 
     // MARK: Stage 1
@@ -380,8 +384,9 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
         var last: Int64 = 0
         while true {
             let rows = try destinationStore.database.read { db in
-                try Row.fetchAll(db, sql: "SELECT s.Z_PK, s.Z_ENT FROM \(selection.from) AND s.Z_PK > ? ORDER BY s.Z_PK LIMIT \(Self.objectBatchSize)",
-                                 arguments: StatementArguments(selection.arguments + [last.databaseValue]))
+                try Row.fetchAll(db, SQLRequest(literal: """
+                    SELECT s.Z_PK, s.Z_ENT FROM \(selection.from) AND s.Z_PK > \(last) ORDER BY s.Z_PK LIMIT \(sql: String(Self.objectBatchSize))
+                    """))
             }
             guard let final = rows.last else { return }
             last = try sourceContext.rowReader(final, table: selection.table).primaryKey()

@@ -13,8 +13,7 @@ struct SetBasedMigration {
     /// an attribute's expression needs per-object evaluation.
     struct InstanceStatement {
         var columns: [String]
-        var values: [String]
-        var arguments: [DatabaseValue]
+        var values: [SQL]
         var destination: EntityStorage
         /// The source table the rows `s` are read from.
         var sourceTable: String
@@ -31,7 +30,7 @@ struct SetBasedMigration {
               let destinationName = mapping.destinationEntityName, let target = destination.entity(named: destinationName)
         else { return nil }
         let compiler = PredicateSQLCompiler(schema: source, entity: sourceEntity, variables: [:], alias: "s", tablePrefix: "src.")
-        var statement = InstanceStatement(columns: [], values: [], arguments: [], destination: target,
+        var statement = InstanceStatement(columns: [], values: [], destination: target,
                                           sourceTable: sourceEntity.tableName)
         let sourceAttributes = Dictionary(manager.sourceModel.allAttributes(of: sourceName).map { ($0.name, $0) }) { first, _ in first }
         let expressions = Dictionary(uniqueKeysWithValues: mapping.attributeMappings.map { ($0.name, $0.valueExpression) })
@@ -47,15 +46,13 @@ struct SetBasedMigration {
                 continue
             }
             if let value = computed[attribute.name] {
-                let fragments = value.arguments.compactMap { compiler.valueSQL($0)?.fragment }
-                guard fragments.count == value.arguments.count else { return nil }
-                statement.values.append("\(value.function.name)(\(fragments.map(\.sql).joined(separator: ", ")))")
-                statement.arguments += fragments.flatMap(\.arguments)
+                let arguments = value.arguments.compactMap { compiler.valueSQL($0)?.sql }
+                guard arguments.count == value.arguments.count else { return nil }
+                statement.values.append("\(sql: value.function.name)(\(arguments.joined(separator: ", ")))")
             } else if let expression = expressions[attribute.name] ?? nil {
-                guard let (fragment, type) = compiler.valueSQL(expression) else { return nil }
+                guard let (sql, type) = compiler.valueSQL(expression) else { return nil }
                 if let type, ColumnType(type) != ColumnType(attribute.type) { return nil }
-                statement.values.append(fragment.sql)
-                statement.arguments += fragment.arguments
+                statement.values.append(sql)
                 // Only without a policy: a policy's hooks may write objects the mapping does not describe.
                 if mapping.policyClassName == nil, case .keyPath(.variable("source")?, let path) = expression, path.count == 1,
                    let copied = sourceAttributes[path[0]], !copied.isTransient, !copied.storesExternally,
@@ -63,8 +60,7 @@ struct SetBasedMigration {
                     statement.unchangedAttributes.insert(attribute.name)
                 }
             } else {
-                statement.values.append("?")
-                statement.arguments.append(StoreValueCoding.databaseValue(attribute.defaultValue))
+                statement.values.append("\(StoreValueCoding.databaseValue(attribute.defaultValue))")
             }
         }
         return statement
@@ -88,12 +84,11 @@ struct SetBasedMigration {
         while true {
             let count = try manager.destinationStore.database.write { db -> Int in
                 let base = try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [rootNumber]) ?? 0
-                try db.execute(sql: """
-                    INSERT INTO \(association) (spk, sent, dpk, dent)
-                    SELECT s.Z_PK, s.Z_ENT, ? + ROW_NUMBER() OVER (ORDER BY s.Z_PK), ? FROM \(selection.from) AND s.Z_PK > ?
-                    ORDER BY s.Z_PK LIMIT \(MigrationManager.batchSize)
-                    """, arguments: StatementArguments([base.databaseValue, target.number.databaseValue]
-                                                      + selection.arguments + [last.databaseValue]))
+                try db.execute(literal: """
+                    INSERT INTO \(sql: association) (spk, sent, dpk, dent)
+                    SELECT s.Z_PK, s.Z_ENT, \(base) + ROW_NUMBER() OVER (ORDER BY s.Z_PK), \(target.number) FROM \(selection.from) AND s.Z_PK > \(last)
+                    ORDER BY s.Z_PK LIMIT \(sql: String(MigrationManager.batchSize))
+                    """)
                 let inserted = db.changesCount
                 guard inserted > 0 else { return 0 }
                 try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", arguments: [base + Int64(inserted), rootNumber])
@@ -114,19 +109,20 @@ struct SetBasedMigration {
         let association = "temp.\(MigrationManager.association(index))"
         let keepsKeys = manager.keepsSourceKeys.contains(index)
         let (key, entity) = keepsKeys ? ("s.Z_PK", "\(statement.destination.number)") : ("a.dpk", "a.dent")
-        let insertColumns = (["Z_PK", "Z_ENT", "Z_OPT"] + statement.columns + links.flatMap(\.columns)).joined(separator: ", ")
-        let selectValues = ([key, entity, "1"] + statement.values + links.flatMap(\.values)).joined(separator: ", ")
+        let insertColumns: SQL = (["Z_PK", "Z_ENT", "Z_OPT"] + statement.columns + links.flatMap(\.columns))
+            .map { "\(identifier: $0)" }.joined(separator: ", ")
+        let selectValues: SQL = ([SQL(sql: key), SQL(sql: entity), "1"] + statement.values + links.flatMap(\.values).map { SQL(sql: $0) })
+            .joined(separator: ", ")
         let joins = links.map { $0.join(on: key) }.joined(separator: " ")
-        let rows = keepsKeys
-            ? "src.\(selection.table) s \(joins) WHERE \(selection.conditions) AND"
-            : "\(association) a JOIN src.\(statement.sourceTable) s ON s.Z_PK = a.spk \(joins) WHERE"
+        let rows: SQL = keepsKeys
+            ? "src.\(identifier: selection.table) s \(sql: joins) WHERE \(selection.conditions) AND"
+            : "\(sql: association) a JOIN src.\(identifier: statement.sourceTable) s ON s.Z_PK = a.spk \(sql: joins) WHERE"
         try forEachKeyRange(in: association, size: MigrationManager.batchSize) { from, to in
             let count = try manager.destinationStore.database.write { db -> Int in
-                try db.execute(sql: """
-                    INSERT INTO main.\(statement.destination.tableName) (\(insertColumns))
-                    SELECT \(selectValues) FROM \(rows) \(key) >= ? AND \(key) <= ? ORDER BY \(key)
-                    """, arguments: StatementArguments(statement.arguments + (keepsKeys ? selection.arguments : [])
-                                                      + [from.databaseValue, to.databaseValue]))
+                try db.execute(literal: """
+                    INSERT INTO main.\(identifier: statement.destination.tableName) (\(insertColumns))
+                    SELECT \(selectValues) FROM \(rows) \(sql: key) >= \(from) AND \(sql: key) <= \(to) ORDER BY \(sql: key)
+                    """)
                 return db.changesCount
             }
             try progress(count)
@@ -233,14 +229,20 @@ struct SetBasedMigration {
               let targetEntity = source.entity(named: relationship.destinationEntityName) else { return nil }
         let kinds = targetEntity.kindNumbers.map(String.init).joined(separator: ", ")
         if let columns = sourceEntity.toOneColumns[relationship.name] {
-            let entityMatch = columns.entity.map { "m.sent = s.\($0.name)" } ?? "m.sent IN (\(kinds))"
-            return "\(select), 0 AS position FROM \(a) a JOIN src.\(sourceEntity.tableName) s ON s.Z_PK = a.spk JOIN \(m) m ON m.spk = s.\(columns.key.name) AND \(entityMatch)"
+            let entityMatch = columns.entity.map { "m.sent = s.\($0.name.quotedDatabaseIdentifier)" } ?? "m.sent IN (\(kinds))"
+            return "\(select), 0 AS position FROM \(a) a JOIN src.\(sourceEntity.tableName.quotedDatabaseIdentifier) s ON s.Z_PK = a.spk "
+                + "JOIN \(m) m ON m.spk = s.\(columns.key.name.quotedDatabaseIdentifier) AND \(entityMatch)"
         }
         switch sourceEntity.toManyStorage[relationship.name] {
         case .inverseForeignKey(let table, let column, _, let order)?:
-            return "\(select), \(order.map { "x.\($0)" } ?? "x.Z_PK") AS position FROM \(a) a JOIN src.\(table) x ON x.\(column) = a.spk AND x.Z_ENT IN (\(kinds)) JOIN \(m) m ON m.spk = x.Z_PK AND m.sent = x.Z_ENT"
+            return "\(select), \(order.map { "x.\($0.quotedDatabaseIdentifier)" } ?? "x.Z_PK") AS position FROM \(a) a "
+                + "JOIN src.\(table.quotedDatabaseIdentifier) x ON x.\(column.quotedDatabaseIdentifier) = a.spk AND x.Z_ENT IN (\(kinds)) "
+                + "JOIN \(m) m ON m.spk = x.Z_PK AND m.sent = x.Z_ENT"
         case .joinTable(let table, let ownerColumn, let memberColumn, _, let order)?:
-            return "\(select), \(order.map { "j.\($0)" } ?? "x.Z_PK") AS position FROM \(a) a JOIN src.\(table) j ON j.\(ownerColumn) = a.spk JOIN src.\(targetEntity.tableName) x ON x.Z_PK = j.\(memberColumn) JOIN \(m) m ON m.spk = x.Z_PK AND m.sent = x.Z_ENT"
+            return "\(select), \(order.map { "j.\($0.quotedDatabaseIdentifier)" } ?? "x.Z_PK") AS position FROM \(a) a "
+                + "JOIN src.\(table.quotedDatabaseIdentifier) j ON j.\(ownerColumn.quotedDatabaseIdentifier) = a.spk "
+                + "JOIN src.\(targetEntity.tableName.quotedDatabaseIdentifier) x ON x.Z_PK = j.\(memberColumn.quotedDatabaseIdentifier) "
+                + "JOIN \(m) m ON m.spk = x.Z_PK AND m.sent = x.Z_ENT"
         case nil:
             return nil
         }
@@ -251,31 +253,35 @@ struct SetBasedMigration {
     func apply(_ pairs: String, to relationship: RelationshipDescription, owner: EntityStorage, ownerKeys: String,
                        in db: Database) throws {
         if let columns = owner.toOneColumns[relationship.name] {
-            let table = "main.\(owner.tableName)"
-            var assignments = ["\(columns.key.name) = p.target"]
-            if let entity = columns.entity { assignments.append("\(entity.name) = p.tent") }
-            try db.execute(sql: "UPDATE \(table) SET \(columns.key.name) = NULL\(columns.entity.map { ", \($0.name) = NULL" } ?? "") WHERE Z_PK IN (\(ownerKeys))")
+            let table = "main.\(owner.tableName.quotedDatabaseIdentifier)"
+            let key = columns.key.name.quotedDatabaseIdentifier, entity = columns.entity?.name.quotedDatabaseIdentifier
+            var assignments = ["\(key) = p.target"]
+            if let entity { assignments.append("\(entity) = p.tent") }
+            try db.execute(sql: "UPDATE \(table) SET \(key) = NULL\(entity.map { ", \($0) = NULL" } ?? "") WHERE Z_PK IN (\(ownerKeys))")
             try db.execute(sql: "UPDATE \(table) SET \(assignments.joined(separator: ", ")) FROM (SELECT owner, MIN(target) AS target, tent FROM (\(pairs)) GROUP BY owner) p WHERE \(table).Z_PK = p.owner")
             if let inverse = manager.destinationModel.inverse(of: relationship), !inverse.isToMany,
                let targetEntity = destination.entity(named: relationship.destinationEntityName),
                let inverseColumns = targetEntity.toOneColumns[inverse.name] {
-                let targetTable = "main.\(targetEntity.tableName)"
-                try db.execute(sql: "UPDATE \(targetTable) SET \(inverseColumns.key.name) = p.owner FROM (\(pairs)) p WHERE \(targetTable).Z_PK = p.target")
+                let targetTable = "main.\(targetEntity.tableName.quotedDatabaseIdentifier)"
+                try db.execute(sql: "UPDATE \(targetTable) SET \(inverseColumns.key.name.quotedDatabaseIdentifier) = p.owner FROM (\(pairs)) p WHERE \(targetTable).Z_PK = p.target")
             }
             return
         }
         switch owner.toManyStorage[relationship.name] {
-        case .inverseForeignKey(let table, let column, _, let orderColumn)?:
-            let memberTable = "main.\(table)"
+        case .inverseForeignKey(let table, let foreignKey, _, let order)?:
+            let memberTable = "main.\(table.quotedDatabaseIdentifier)"
+            let column = foreignKey.quotedDatabaseIdentifier, orderColumn = order?.quotedDatabaseIdentifier
             try db.execute(sql: "UPDATE \(memberTable) SET \(column) = NULL WHERE \(column) IN (\(ownerKeys)) AND Z_PK NOT IN (SELECT target FROM (\(pairs)))")
             try db.execute(sql: "UPDATE \(memberTable) SET \(column) = p.owner FROM (\(pairs)) p WHERE \(memberTable).Z_PK = p.target")
             if let orderColumn {
                 try db.execute(sql: "UPDATE \(memberTable) SET \(orderColumn) = r.position FROM (SELECT target, ROW_NUMBER() OVER (PARTITION BY owner ORDER BY position, target) AS position FROM (\(pairs))) r WHERE \(memberTable).Z_PK = r.target")
             }
-        case .joinTable(let table, let ownerColumn, let memberColumn, _, let orderColumn)?:
+        case .joinTable(let table, let owners, let members, _, let order)?:
             // Rows the inverse side wrote already stay, so their positions are not lost when
             // both sides of a many-to-many are mapped.
-            let joinTable = "main.\(table)"
+            let joinTable = "main.\(table.quotedDatabaseIdentifier)"
+            let ownerColumn = owners.quotedDatabaseIdentifier, memberColumn = members.quotedDatabaseIdentifier
+            let orderColumn = order?.quotedDatabaseIdentifier
             try db.execute(sql: "DELETE FROM \(joinTable) WHERE \(ownerColumn) IN (\(ownerKeys)) AND (\(ownerColumn), \(memberColumn)) NOT IN (SELECT owner, target FROM (\(pairs)))")
             try db.execute(sql: "INSERT OR IGNORE INTO \(joinTable) (\(ownerColumn), \(memberColumn)) SELECT owner, target FROM (\(pairs))")
             if let orderColumn {

@@ -1,16 +1,5 @@
 import GRDB
 
-/// A piece of SQL with its bound arguments.
-package struct SQLFragment {
-    package var sql: String
-    package var arguments: [DatabaseValue]
-
-    package init(_ sql: String, _ arguments: [DatabaseValue] = []) {
-        self.sql = sql
-        self.arguments = arguments
-    }
-}
-
 /// Turns predicates into SQL `WHERE` clauses over a store's tables.
 ///
 /// Comparisons SQLite can do natively with the same answers as `ScalarComparison` (numbers with
@@ -18,6 +7,9 @@ package struct SQLFragment {
 /// `[cd]` options call the `MS_COMPARE` SQL function, which runs the in-memory comparison itself.
 /// What SQL cannot express (FUNCTION, object variables) is left to `ExpressionEvaluator`:
 /// `split` pushes every expressible conjunct down and returns the rest.
+///
+/// The output is GRDB's `SQL` literal: constants stay bound values and the model's table and
+/// column names are quoted identifiers; it becomes text only inside a database call.
 struct PredicateSQLCompiler {
     let schema: StoreSchema
     let entity: EntityStorage
@@ -38,19 +30,25 @@ struct PredicateSQLCompiler {
 
     /// A value expression as SQL over the row (a constant, or a key path of attributes through
     /// to-one relationships), with the attribute type it reads; nil when SQL cannot express it.
-    func valueSQL(_ expression: ValueExpression) -> (fragment: SQLFragment, type: AttributeType?)? {
+    func valueSQL(_ expression: ValueExpression) -> (sql: SQL, type: AttributeType?)? {
         switch expression {
         case .constant(let value):
-            let operand = constant(value)
-            return (SQLFragment(operand.sql, operand.arguments), nil)
+            return (constant(value).sql, nil)
         case .keyPath(let base, let components) where !components.isEmpty:
             if let base, base != .variable("source") { return nil }
             guard let operand = keyPath(components, from: entity, alias: alias, depth: 1), !operand.isRelationship,
                   let type = attributeType(at: components, from: entity.name) else { return nil }
-            return (SQLFragment(operand.sql, operand.arguments), type)
+            return (operand.sql, type)
         default:
             return nil
         }
+    }
+
+    /// The column a sort by this key path orders on (a to-one relationship orders by its key);
+    /// nil when SQL cannot read it.
+    func sortColumn(_ components: [String]) -> SQL? {
+        guard !components.isEmpty else { return nil }
+        return keyPath(components, from: entity, alias: alias, depth: 1)?.sql
     }
 
     private func attributeType(at components: [String], from entityName: String) -> AttributeType? {
@@ -63,10 +61,10 @@ struct PredicateSQLCompiler {
     }
 
     /// What SQL can filter, and what must still be checked in memory (nil when nothing).
-    func split(_ predicate: ObjectPredicate) -> (sql: SQLFragment?, residual: ObjectPredicate?) {
+    func split(_ predicate: ObjectPredicate) -> (sql: SQL?, residual: ObjectPredicate?) {
         if let whole = compile(predicate) { return (whole, nil) }
         guard case .and(let parts) = predicate else { return (nil, predicate) }
-        var compiled: [SQLFragment] = []
+        var compiled: [SQL] = []
         var residual: [ObjectPredicate] = []
         for part in parts {
             if let fragment = compile(part) { compiled.append(fragment) } else { residual.append(part) }
@@ -76,10 +74,10 @@ struct PredicateSQLCompiler {
     }
 
     /// The whole predicate as SQL, or nil when some part cannot be expressed.
-    func compile(_ predicate: ObjectPredicate) -> SQLFragment? {
+    func compile(_ predicate: ObjectPredicate) -> SQL? {
         switch predicate {
         case .constant(let value):
-            return SQLFragment(value ? "1" : "0")
+            return value ? "1" : "0"
         case .and(let parts):
             let fragments = parts.compactMap(compile)
             return fragments.count == parts.count ? join(fragments, with: "AND") : nil
@@ -87,21 +85,20 @@ struct PredicateSQLCompiler {
             let fragments = parts.compactMap(compile)
             return fragments.count == parts.count ? join(fragments, with: "OR") : nil
         case .not(let inner):
-            return compile(inner).map { SQLFragment("(NOT \($0.sql))", $0.arguments) }
+            return compile(inner).map { "(NOT \($0))" }
         case .comparison(let lhs, let op, let rhs, let options):
             return comparison(lhs, op, rhs, options)
         }
     }
 
-    private func join(_ fragments: [SQLFragment], with word: String) -> SQLFragment {
-        SQLFragment("(" + fragments.map(\.sql).joined(separator: " \(word) ") + ")",
-                    fragments.flatMap(\.arguments))
+    private func join(_ fragments: [SQL], with word: String) -> SQL {
+        "(\(fragments.joined(separator: " \(word) ")))"
     }
 
     // MARK: Comparisons
 
     private func comparison(_ lhs: ValueExpression, _ op: ComparisonOperator, _ rhs: ValueExpression,
-                            _ options: ComparisonOptions) -> SQLFragment? {
+                            _ options: ComparisonOptions) -> SQL? {
         guard let left = operand(lhs) else { return nil }
         if op == .in, let items = collectionItems(rhs) {
             return membership(left, items.map(constant), options)
@@ -115,42 +112,40 @@ struct PredicateSQLCompiler {
             .equal: "IS", .notEqual: "IS NOT", .less: "<", .lessOrEqual: "<=", .greater: ">", .greaterOrEqual: ">=",
         ]
         if let sqlOperator = nativeOperators[op], options.isEmpty, left.isCompatible(with: right) {
-            let sql = (op == .equal || op == .notEqual)
-                ? "(\(left.sql) \(sqlOperator) \(right.sql))"
-                : "COALESCE(\(left.sql) \(sqlOperator) \(right.sql), 0)"
-            return SQLFragment(sql, left.arguments + right.arguments)
+            return (op == .equal || op == .notEqual)
+                ? "(\(left.sql) \(sql: sqlOperator) \(right.sql))"
+                : "COALESCE(\(left.sql) \(sql: sqlOperator) \(right.sql), 0)"
         }
-        return accentInsensitiveContains(left, op, rhs, options)
-            ?? SQLFragment("MS_COMPARE('\(op.rawValue)', \(options.rawValue), \(left.sql), \(right.sql))",
-                           left.arguments + right.arguments)
+        return accentInsensitiveContains(left, op, rhs, options) ?? Self.compare(op, options, left.sql, right.sql)
     }
 
     /// `x CONTAINS[cd] "ascii"` (or `[d]`), the search of the notes list, fast: `MS_FOLD_CONTAINS`
     /// reads the row's bytes in place and folds them with the evaluator's own `AccentFolder`,
     /// stopping at the first match, so the answers stay the evaluator's.
     private func accentInsensitiveContains(_ left: Operand, _ op: ComparisonOperator, _ rhs: ValueExpression,
-                                           _ options: ComparisonOptions) -> SQLFragment? {
+                                           _ options: ComparisonOptions) -> SQL? {
         guard op == .contains, options.contains(.diacriticInsensitive), left.family == .text,
               case .constant(.string(let pattern)?) = rhs else { return nil }
         var folding: String.CompareOptions = [.diacriticInsensitive]
         if options.contains(.caseInsensitive) { folding.insert(.caseInsensitive) }
         let folded = StringMatching.fold(pattern, folding)
         guard !folded.isEmpty, folded.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
-        return SQLFragment("MS_FOLD_CONTAINS(\(left.sql), ?, \(options.contains(.caseInsensitive) ? 1 : 0))",
-                           left.arguments + [folded.databaseValue])
+        return "MS_FOLD_CONTAINS(\(left.sql), \(folded), \(sql: options.contains(.caseInsensitive) ? "1" : "0"))"
     }
 
     /// `x IN {a, b}`: NULL is never a member, as in memory.
-    private func membership(_ left: Operand, _ items: [Operand], _ options: ComparisonOptions) -> SQLFragment {
+    private func membership(_ left: Operand, _ items: [Operand], _ options: ComparisonOptions) -> SQL {
         let members = items.filter { !$0.isNilConstant }
-        if members.isEmpty { return SQLFragment("0") }
+        if members.isEmpty { return "0" }
         if options.isEmpty, members.allSatisfy({ left.isCompatible(with: $0) }) {
-            return SQLFragment("COALESCE(\(left.sql) IN (\(members.map(\.sql).joined(separator: ", "))), 0)",
-                               left.arguments + members.flatMap(\.arguments))
+            return "COALESCE(\(left.sql) IN (\(members.map(\.sql).joined(separator: ", "))), 0)"
         }
-        return join(members.map {
-            SQLFragment("MS_COMPARE('==', \(options.rawValue), \(left.sql), \($0.sql))", left.arguments + $0.arguments)
-        }, with: "OR")
+        return join(members.map { Self.compare(.equal, options, left.sql, $0.sql) }, with: "OR")
+    }
+
+    /// `MS_COMPARE`: the in-memory comparison, for operators and options SQL has no equal of.
+    private static func compare(_ op: ComparisonOperator, _ options: ComparisonOptions, _ left: SQL, _ right: SQL) -> SQL {
+        "MS_COMPARE(\(sql: "'\(op.rawValue)'"), \(sql: String(options.rawValue)), \(left), \(right))"
     }
 
     /// The scalar items of a literal collection or a collection variable; nil for anything else.
@@ -188,8 +183,7 @@ struct PredicateSQLCompiler {
 
     private struct Operand {
         enum Family { case numeric, text, blob, null, unknown }
-        var sql: String
-        var arguments: [DatabaseValue]
+        var sql: SQL
         var family: Family
         var isRelationship = false
         var isNilConstant = false
@@ -224,7 +218,9 @@ struct PredicateSQLCompiler {
         case .string?, .uri?: .text
         case .data?, .uuid?: .blob
         }
-        return Operand(sql: "?", arguments: [StoreValueCoding.databaseValue(value)], family: family,
+        // Bound even when nil (GRDB would write NULL into the text): a migration tells a filter with
+        // constants, which a view over the source cannot hold, by its arguments.
+        return Operand(sql: "\(sql: "?", arguments: [StoreValueCoding.databaseValue(value)])", family: family,
                        isNilConstant: value == nil)
     }
 
@@ -240,17 +236,21 @@ struct PredicateSQLCompiler {
             case .varchar: .text
             case .blob: .blob
             }
-            return Operand(sql: "\(alias).\(column.name)", arguments: [], family: family)
+            return Operand(sql: "\(sql: alias).\(identifier: column.name)", family: family)
         }
         guard let toOne = storage.toOneColumns[key] else { return nil }
         if components.count == 1 {
-            return Operand(sql: "\(alias).\(toOne.key.name)", arguments: [], family: .numeric, isRelationship: true)
+            return Operand(sql: "\(sql: alias).\(identifier: toOne.key.name)", family: .numeric, isRelationship: true)
         }
         guard let relationship = schema.model.allRelationships(of: storage.name).first(where: { $0.name == key }),
               let target = schema.entity(named: relationship.destinationEntityName),
               let inner = keyPath(Array(components.dropFirst()), from: target, alias: "t\(depth)", depth: depth + 1)
         else { return nil }
-        let sql = "(SELECT \(inner.sql) FROM \(tablePrefix)\(target.tableName) t\(depth) WHERE t\(depth).Z_PK = \(alias).\(toOne.key.name))"
-        return Operand(sql: sql, arguments: inner.arguments, family: inner.family, isRelationship: inner.isRelationship)
+        let innerAlias = "t\(depth)"
+        let sql: SQL = """
+            (SELECT \(inner.sql) FROM \(sql: tablePrefix)\(identifier: target.tableName) \(sql: innerAlias) \
+            WHERE \(sql: innerAlias).Z_PK = \(sql: alias).\(identifier: toOne.key.name))
+            """
+        return Operand(sql: sql, family: inner.family, isRelationship: inner.isRelationship)
     }
 }

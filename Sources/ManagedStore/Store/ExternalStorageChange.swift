@@ -1,3 +1,4 @@
+import GRDB
 /// Where migrations meet external storage. A column keeps its bytes through SQL that renames or
 /// copies it, which is right only when both versions give it the same layout: an attribute that
 /// gains or loses "Allows External Storage" must be converted value by value (files inlined, or
@@ -26,11 +27,11 @@ enum ExternalStorageChange {
     /// of a source attribute that stores externally too (the files named are linked across by
     /// `ExternalDataAdoption`). Nil otherwise: the value is then converted by saving objects.
     static func copiedTaggedColumn(_ expression: ValueExpression?, from sourceEntity: EntityStorage,
-                                   model: ManagedObjectModel) -> String? {
+                                   model: ManagedObjectModel) -> SQL? {
         guard case .keyPath(let base, let components)? = expression, base == nil || base == .variable("source"),
               components.count == 1,
               model.allAttributes(of: sourceEntity.name).first(where: { $0.name == components[0] })?.storesExternally == true,
               let column = sourceEntity.attributeColumns[components[0]] else { return nil }
-        return "s.\(column.name)"
+        return "s.\(identifier: column.name)"
     }
 }
