@@ -28,7 +28,7 @@ extension NoteBook {
     /// The IDs of the notes the selection reads, without their titles or image counts.
     func scannedIDs(_ selection: RowSelection) throws -> [NoteID] {
         var ids: [NoteID] = []
-        try context.forEachRow(of: request(selection, properties: [])) { ids.append(NoteID($0.primaryKey)) }
+        try context.forEachPrimaryKey(of: request(selection, properties: [])) { ids.append(NoteID($0)) }
         return ids
     }
 

@@ -81,6 +81,29 @@ import TestSupport
         #expect(Set(chosen.map(\.primaryKey)) == [expected[0], expected[3]])
     }
 
+    @Test("keys only: the same objects in the same order as the rows, by predicate, sort, window and entity")
+    func keysOnly() throws {
+        let folder = try TemporaryFolder()
+        let context = try Self.makeLibrary(in: folder)
+        let contains = ObjectPredicate.comparison(.keyPath(base: nil, components: ["title"]), .contains,
+                                                  .constant(.string("CAFE")), [.caseInsensitive, .diacriticInsensitive])
+        let requests = [
+            PropertyFetchRequest(entityName: "Item", properties: [.attribute("title")], predicate: contains,
+                                 sortDescriptors: [SortDescriptor("title", ascending: false)], fetchLimit: 2, fetchOffset: 1),
+            PropertyFetchRequest(entityName: "Book", properties: []),
+            PropertyFetchRequest(entityName: "Item", properties: [], sortDescriptors: [SortDescriptor("shelf.name")]),
+            PropertyFetchRequest(entityName: "Item", properties: [], includesSubentities: false),
+        ]
+        for request in requests {
+            var keys: [Int64] = []
+            try context.forEachPrimaryKey(of: request) { keys.append($0) }
+            #expect(keys == (try Self.rows(context, request)).map(\.primaryKey))
+        }
+        var books: [Int64] = []
+        try context.forEachPrimaryKey(of: requests[1]) { books.append($0) }
+        #expect(books.count == 2, "only the Book rows of the shared Item table")
+    }
+
     @Test("whether an attribute has a value, and values decoded as the attribute's type")
     func hasValueAndTypes() throws {
         let folder = try TemporaryFolder()

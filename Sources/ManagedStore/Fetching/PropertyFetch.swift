@@ -14,6 +14,21 @@ extension ManagedObjectContext {
             }
         }
     }
+
+    /// Calls `body` with the primary key of each object the request matches, in its order (Core
+    /// Data's object ID result type); the request's properties are not read. Only the keys are
+    /// selected, so an index on the sort key answers without reading the rows: the IDs of a
+    /// whole list come in milliseconds. The rows' bookkeeping is checked when they are read.
+    public func forEachPrimaryKey(of request: PropertyFetchRequest, _ body: (Int64) throws -> Void) throws {
+        let query = try PropertyFetchQuery(request: request, context: self, keysOnly: true)
+        try store.database.read { db in
+            // `Z_PK` is the table's rowid, so SQLite keeps it an integer.
+            let keys = try Int64.fetchCursor(db, SQLRequest<Int64>(literal: query.sql))
+            while let key = try keys.next() {
+                try body(key)
+            }
+        }
+    }
 }
 
 /// The SQL of one property fetch, and how its rows become `PropertyRow`s.
@@ -33,16 +48,17 @@ struct PropertyFetchQuery {
     /// The bookkeeping columns come first, then one column per requested property.
     private static let bookkeepingColumns = 3
 
-    init(request: PropertyFetchRequest, context: ManagedObjectContext) throws {
+    /// - Parameter keysOnly: select `Z_PK` alone (for `forEachPrimaryKey`), no property.
+    init(request: PropertyFetchRequest, context: ManagedObjectContext, keysOnly: Bool = false) throws {
         guard let entity = context.schema.entity(named: request.entityName) else {
             throw ContextError("the model has no entity named \(request.entityName)")
         }
         self.context = context
         self.entity = entity
         let info = context.info(for: entity.name)
-        var selected: [SQL] = ["t0.Z_PK", "t0.Z_ENT", "t0.Z_OPT"]
+        var selected: [SQL] = keysOnly ? ["t0.Z_PK"] : ["t0.Z_PK", "t0.Z_ENT", "t0.Z_OPT"]
         var decoders: [ValueDecoder] = []
-        for property in request.properties {
+        for property in keysOnly ? [] : request.properties {
             let (column, decoder) = try Self.column(for: property, of: entity, attributes: info.attributes)
             selected.append(column)
             decoders.append(decoder)

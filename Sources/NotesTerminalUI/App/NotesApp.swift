@@ -112,8 +112,8 @@ public final class NotesApp: ScreenLayout {
         self.colors = colors
         self.dates = dates
         knownStoreVersion = try book.storeVersion()
-        // The first screens only: reading every note's ID costs about 300 ms at 100,000 notes
-        // (each row looked up through the date index), which the first paint need not wait for.
+        // The first screens only: every note's ID comes from the date index alone, but at
+        // 1,000,000 notes that still takes a while, which the first paint need not wait for.
         list = NoteList(ids: try book.noteIDs(page: ListPage(limit: Self.launchRows)))
         noteCount = try book.count()
     }
