@@ -155,6 +155,28 @@ import TestSupport
         #expect(mode == 0o600)
     }
 
+    @Test("a migration to v4 carries the index built on the older store: the first search after it answers from the index, folding nothing again",
+          arguments: [1, 2, 3])
+    func migrationCarriesTheIndex(fromVersion: Int) throws {
+        let folder = try TemporaryFolder()
+        let url = try AppStores.make(version: fromVersion, in: folder)
+        do {
+            let old = try UnCloudNotesStack(storeURL: url, versionName: "v\(fromVersion)").open()
+            #expect(try old.noteIDs(matching: "shopp").count == 1)
+            #expect(old.searchIndex?.rebuiltEntryCount == AppStores.notes.count, "the index was built on the v\(fromVersion) store")
+        }
+        var migrated = false
+        let book = try UnCloudNotesStack(storeURL: url).open { event in
+            if case .finished = event { migrated = true }
+        }
+        #expect(migrated)
+        for query in ["SHOPP", "长长长", "ÉÉÉ", "empty", "🙂🙂", "milk, e", "nothing"] {
+            #expect(try book.noteIDs(matching: query) == Self.engineMatches(book, query), "search for \(query)")
+        }
+        #expect(try book.noteIDs(matching: "éé").count == 1)
+        #expect(book.searchIndex?.rebuiltEntryCount == 0)
+    }
+
     @Test("opening a store that needs no migration builds no index: the first search does")
     func openingAlonePreparesNoIndex() throws {
         let folder = try TemporaryFolder()

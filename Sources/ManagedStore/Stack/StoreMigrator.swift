@@ -109,7 +109,8 @@ public final class StoreMigrator {
         observer(.planned(plan))
         try lock.record(files.created.map(\.lastPathComponent))
         do {
-            try run(plan, files: files, owner: owner, observer: observer, cancellation: cancellation)
+            try run(plan, files: files, owner: owner, searchIndex: TextIndexCarry(besideStoreAt: storeURL), observer: observer,
+                    cancellation: cancellation)
         } catch {
             files.removeCreated()
             // The created files were just removed: a lock file still naming them only makes the
@@ -168,8 +169,12 @@ public final class StoreMigrator {
         }
     }
 
-    private func run(_ plan: MigrationPlan, files: MigrationFiles, owner: FileOwnership,
+    /// `searchIndex`: the store's text index, carried to the new store when the passes kept what
+    /// it describes (`TextIndexCarry`), else reset before the store is replaced.
+    private func run(_ plan: MigrationPlan, files: MigrationFiles, owner: FileOwnership, searchIndex: TextIndexCarry?,
                      observer: @escaping (MigrationEvent) -> Void, cancellation: MigrationCancellation?) throws {
+        var searchIndex = searchIndex
+        let warn = { (warning: String?) in if let warning { observer(.warning(warning)) } }
         // The store is only read until the end: its -wal, if any, is read through, and copied with
         // it where a copy is made. External-data folders an interrupted run left go first.
         [files.working, files.nextWorking].forEach { ExternalDataFolder(storeAt: $0).removeSupportFolder() }
@@ -182,12 +187,15 @@ public final class StoreMigrator {
                 try owner.applyOwner(to: files.backup)
                 try ExternalDataFolder(storeAt: files.backup).entries().forEach(owner.applyOwner)
                 observer(.backupCreated(path: files.backup.path))
+                searchIndex?.note(passes[0].keptInPlace(of: plan))
+                warn(searchIndex?.prepareForReplacement())
                 try run(passes[0], of: plan, on: files.store, files: files, observer: observer, cancellation: cancellation)
             } catch {
                 // The store is unchanged (the transaction rolled back): a failed migration leaves no backup.
                 files.removeBackup()
                 throw error
             }
+            warn(searchIndex?.finish(from: files.backup, model: plan.source, to: files.store, model: plan.destination))
             return
         }
         var current = files.store
@@ -196,7 +204,8 @@ public final class StoreMigrator {
                 try files.makeWorkingCopy()
                 current = files.working
             }
-            try run(pass, of: plan, on: current, files: files, observer: observer, cancellation: cancellation)
+            let kept = try run(pass, of: plan, on: current, files: files, observer: observer, cancellation: cancellation)
+            searchIndex?.note(kept)
             if !pass.isInPlace { current = files.working }
         }
         if cancellation?.isCancelled == true { throw MigrationError.cancelled }
@@ -210,6 +219,7 @@ public final class StoreMigrator {
             // The working copy's external files become the store's by the rename (the same inodes).
             try ExternalDataFolder(storeAt: files.working).entries().forEach(owner.applyOwner)
             observer(.backupCreated(path: files.backup.path))
+            warn(searchIndex?.prepareForReplacement())
             // The store's own -wal must not outlive its main file: folded in just before the rename.
             try MigrationFiles.fold(files.store)
             try ExternalDataFolder.replaceStoreFiles(of: ExternalDataFolder(storeAt: files.store),
@@ -234,6 +244,7 @@ public final class StoreMigrator {
             observer(.warning("the store is migrated, but \(error); a power loss now could bring back the old version, "
                 + "which the backup \(files.backup.lastPathComponent) holds too"))
         }
+        warn(searchIndex?.finish(from: files.backup, model: plan.source, to: files.store, model: plan.destination))
     }
 
     // MARK: Steps
@@ -241,8 +252,10 @@ public final class StoreMigrator {
     /// Runs one pass on `store` (the store itself, or the working copy): an in-place step changes
     /// it, a copying pass writes the new working copy from it. Each step of the pass is announced
     /// as it starts and finishes.
+    /// - Returns: what the pass kept of the objects, for the search index.
+    @discardableResult
     private func run(_ pass: MigrationPass, of plan: MigrationPlan, on store: URL, files: MigrationFiles,
-                     observer: @escaping (MigrationEvent) -> Void, cancellation: MigrationCancellation?) throws {
+                     observer: @escaping (MigrationEvent) -> Void, cancellation: MigrationCancellation?) throws -> KeptObjects {
         let count = Double(plan.steps.count)
         for index in pass.steps { observer(.stepStarted(index: index, step: plan.steps[index])) }
         let progress = { (fraction: Double, detail: String?) in
@@ -252,11 +265,12 @@ public final class StoreMigrator {
         }
         progress(0, nil)
         let first = plan.steps[pass.steps.lowerBound], last = plan.steps[pass.steps.upperBound - 1]
+        let kept: KeptObjects
         if let mapping = pass.mapping {
             if pass.steps.count > 1 {
                 observer(.composedPass(first: first, last: last, mapping: mapping))
             }
-            try MigrationManager.migrateStore(from: store, sourceModel: first.source, to: files.nextWorking,
+            kept = try MigrationManager.migrateStore(from: store, sourceModel: first.source, to: files.nextWorking,
                                               destinationModel: last.destination, mappingModel: mapping, resolvedPolicies: pass.policies,
                                               options: options, progress: { progress($0.fraction, $0.entityMappingName) },
                                               cancellation: cancellation)
@@ -267,10 +281,14 @@ public final class StoreMigrator {
                                                inferred: inferred, options: options) else {
                 throw MigrationError.mapping(reason: "the in-place migration declined a step it had planned")
             }
+            kept = pass.keptInPlace(of: plan)
+        } else {
+            kept = KeptObjects()
         }
         for index in pass.steps {
             observer(.progress(step: index, stepFraction: 1, overallFraction: Double(index + 1) / count, detail: nil))
             observer(.stepFinished(index: index))
         }
+        return kept
     }
 }
