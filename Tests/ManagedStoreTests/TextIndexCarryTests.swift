@@ -10,11 +10,13 @@ import TestSupport
 struct TextIndexCarryTests {
     private static let configuration = TextIndexConfiguration(entityName: "Note", attributes: ["title", "body"], orderAttribute: "date")
 
-    /// v1; v2 adds an optional image (in place); v3 adds an optional flag, through a mapping model.
+    /// v1; v2 adds an optional image (in place); v3 adds an optional flag, through a mapping
+    /// model; v4 adds an entity, leaving Note (and its version hash) as it is.
     private static let versions = [
         #"<entity name="Note"><attribute name="title" attributeType="String"/><attribute name="body" optional="YES" attributeType="String"/><attribute name="date" attributeType="Date"/></entity>"#,
         #"<entity name="Note"><attribute name="title" attributeType="String"/><attribute name="body" optional="YES" attributeType="String"/><attribute name="date" attributeType="Date"/><attribute name="image" optional="YES" attributeType="Binary"/></entity>"#,
         #"<entity name="Note"><attribute name="title" attributeType="String"/><attribute name="body" optional="YES" attributeType="String"/><attribute name="date" attributeType="Date"/><attribute name="image" optional="YES" attributeType="Binary"/><attribute name="pinned" optional="YES" attributeType="Boolean"/></entity>"#,
+        #"<entity name="Note"><attribute name="title" attributeType="String"/><attribute name="body" optional="YES" attributeType="String"/><attribute name="date" attributeType="Date"/><attribute name="image" optional="YES" attributeType="Binary"/><attribute name="pinned" optional="YES" attributeType="Boolean"/></entity><entity name="Tag"><attribute name="name" optional="YES" attributeType="String"/></entity>"#,
     ]
 
     private static func model(in folder: TemporaryFolder) throws -> VersionedModel {
@@ -26,19 +28,29 @@ struct TextIndexCarryTests {
         return try ModelFileReader.read(at: bundle)
     }
 
-    /// The v2 -> v3 mapping model: every attribute copied, except those `overriding` gives.
-    private static func mapping(_ model: VersionedModel, overriding: [String: ValueExpression] = [:]) -> MappingModel {
+    /// The mapping model from version `to - 1` to `to` (v3 or v4): every attribute of Note
+    /// copied, except those `overriding` gives.
+    private static func mapping(_ model: VersionedModel, to version: Int = 3, overriding: [String: ValueExpression] = [:]) -> MappingModel {
         let attributes = ["title", "body", "date", "image"].map { PropertyMapping(name: $0, valueExpression: overriding[$0] ?? .source($0)) }
-        return MappingModel(name: "NToN3", entityMappings: [
+        return MappingModel(name: "NToN\(version)", entityMappings: [
             EntityMapping(name: "NoteToNote", sourceEntityName: "Note", destinationEntityName: "Note", attributeMappings: attributes),
-        ], sourceEntityHashes: model.versions[1].entityVersionHashes, destinationEntityHashes: model.versions[2].entityVersionHashes)
+        ], sourceEntityHashes: model.versions[version - 2].entityVersionHashes,
+           destinationEntityHashes: model.versions[version - 1].entityVersionHashes)
     }
 
-    /// A v1 store of 40 notes, 26 with a body, one of those deleted (keys have a gap), one
-    /// saved twice (a save count above 1), and its index built by a search.
-    private static func indexedStore(_ model: VersionedModel, in folder: TemporaryFolder) throws -> URL {
+    /// A mapping that swaps the titles and the bodies of the notes that have both.
+    private static func swapping(_ model: VersionedModel, to version: Int) throws -> MappingModel {
+        var mapping = Self.mapping(model, to: version, overriding: ["title": .source("body"), "body": .source("title")])
+        // Titles are required: the notes without a body are not migrated by this mapping.
+        mapping.entityMappings[0].filterPredicate = try ObjectPredicate(format: "body != nil")
+        return mapping
+    }
+
+    /// A store of `version` holding 40 notes, 26 with a body, one of those deleted (keys have a
+    /// gap), one saved twice (a save count above 1), and its index built by a search.
+    private static func indexedStore(_ model: VersionedModel, version: Int = 1, in folder: TemporaryFolder) throws -> URL {
         let url = folder.url.appendingPathComponent("notes.sqlite")
-        let store = try PersistentStore.create(at: url, model: model.versions[0])
+        let store = try PersistentStore.create(at: url, model: model.versions[version - 1])
         let context = ManagedObjectContext(store: store)
         for number in 0..<40 {
             let note = try context.insertObject(entityName: "Note")
@@ -82,7 +94,7 @@ struct TextIndexCarryTests {
     }
 
     @Test("a chain that keeps keys and copies the indexed attributes carries the index: no entry is folded again",
-          arguments: [2, 3])
+          arguments: [2, 3, 4])
     func carried(target: Int) throws {
         let folder = try TemporaryFolder()
         let model = try Self.model(in: folder)
@@ -103,18 +115,25 @@ struct TextIndexCarryTests {
         let folder = try TemporaryFolder()
         let model = try Self.model(in: folder)
         let url = try Self.indexedStore(model, in: folder)
-        let swapped = Self.mapping(model, overriding: ["title": .source("body"), "body": .source("title")])
-        // Titles are required: the notes without a body are not migrated by this mapping.
-        let filtered = MappingModel(name: swapped.name, entityMappings: try swapped.entityMappings.map {
-            var mapping = $0
-            mapping.filterPredicate = try ObjectPredicate(format: "body != nil")
-            return mapping
-        }, sourceEntityHashes: swapped.sourceEntityHashes, destinationEntityHashes: swapped.destinationEntityHashes)
-        try StoreMigrator(storeURL: url, model: model, mappingModels: [filtered]).migrateIfNeeded()
+        try StoreMigrator(storeURL: url, model: model, mappingModels: [Self.swapping(model, to: 3)]).migrateIfNeeded()
         let search = try Self.search("brulee", in: url, version: model.current)
         #expect(search.indexed == search.scanned)
         #expect(search.scanned.count == 25)
         #expect(search.rebuilt > 0)
+    }
+
+    @Test("the same where the indexed entity's version hash does not change: the index, which would still look like the store's, is reset")
+    func changedTextSameHashNotTrusted() throws {
+        let folder = try TemporaryFolder()
+        let model = try Self.model(in: folder)
+        #expect(model.versions[2].entityVersionHashes["Note"] == model.versions[3].entityVersionHashes["Note"])
+        let url = try Self.indexedStore(model, version: 3, in: folder)
+        try StoreMigrator(storeURL: url, model: model, mappingModels: [Self.swapping(model, to: 4)]).migrateIfNeeded()
+        for pattern in ["brulee", "creme"] {
+            let search = try Self.search(pattern, in: url, version: model.current)
+            #expect(search.indexed == search.scanned, "search for \(pattern)")
+            #expect(search.scanned.count == 25)
+        }
     }
 
     @Test("an index behind its store (another program wrote the store) is not carried: the search sees the change")
