@@ -126,6 +126,23 @@ struct TextIndexCarryTests {
         }
     }
 
+    @Test("killed after the new store replaced the old one, before the carry, the index left as it was never answers for the new store")
+    func killedBeforeTheCarry() throws {
+        let folder = try TemporaryFolder()
+        let model = try Self.model(in: folder)
+        let url = try Self.indexedStore(model, version: 3, in: folder)
+        // The side file as the kill leaves it: untouched by the migration (which finds none).
+        let side = URL(fileURLWithPath: url.path + "-search"), kept = folder.url.appendingPathComponent("kept-search")
+        try FileManager.default.moveItem(at: side, to: kept)
+        try StoreMigrator(storeURL: url, model: model, mappingModels: [Self.swapping(model, to: 4)]).migrateIfNeeded()
+        try FileManager.default.moveItem(at: kept, to: side)
+        for pattern in ["brulee", "creme"] {
+            let search = try Self.search(pattern, in: url, version: model.current)
+            #expect(search.indexed == search.scanned, "search for \(pattern)")
+            #expect(search.scanned.count == 25)
+        }
+    }
+
     @Test("an index behind its store (another program wrote the store) is not carried: the search sees the change")
     func staleIndexNotCarried() throws {
         let folder = try TemporaryFolder()

@@ -30,8 +30,10 @@ struct TextIndexCarry {
 
     /// Takes in what one pass kept.
     mutating func note(_ kept: KeptObjects) {
-        guard let identity else { return holds = false }
-        holds = holds && kept.keeps(identity.entityName, attributes: identity.attributes + [identity.orderAttribute])
+        guard let identity, kept.keeps(identity.entityName, attributes: identity.attributes + [identity.orderAttribute]) else {
+            holds = false
+            return
+        }
     }
 
     /// Called just before the new store replaces the old one: an index that will not be carried
