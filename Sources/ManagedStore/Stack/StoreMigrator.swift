@@ -16,6 +16,8 @@ import Foundation
 /// - The files a run creates are recorded by name in the lock file first; the next run removes
 ///   exactly those after an interruption.
 /// - The migrated store keeps the original's permissions and owner; backups are 0600.
+/// - A text index beside the store is carried to the new store when the passes provably kept what
+///   it describes (`TextIndexCarry`), after the store is replaced; otherwise it is rebuilt.
 /// - A store whose hashes match no known version, or a newer one, is refused and never changed.
 public final class StoreMigrator {
     public enum State: Sendable {
@@ -170,11 +172,10 @@ public final class StoreMigrator {
     }
 
     /// `searchIndex`: the store's text index, carried to the new store when the passes kept what
-    /// it describes (`TextIndexCarry`), else reset before the store is replaced.
+    /// it describes (`TextIndexCarry`), else left to be rebuilt.
     private func run(_ plan: MigrationPlan, files: MigrationFiles, owner: FileOwnership, searchIndex: TextIndexCarry?,
                      observer: @escaping (MigrationEvent) -> Void, cancellation: MigrationCancellation?) throws {
         var searchIndex = searchIndex
-        let warn = { (warning: String?) in if let warning { observer(.warning(warning)) } }
         // The store is only read until the end: its -wal, if any, is read through, and copied with
         // it where a copy is made. External-data folders an interrupted run left go first.
         [files.working, files.nextWorking].forEach { ExternalDataFolder(storeAt: $0).removeSupportFolder() }
@@ -183,19 +184,19 @@ public final class StoreMigrator {
             // One transaction in the store itself, after a real backup: the store is then the old
             // version or the new one, and nothing of its size is copied but the backup.
             try files.writeBackup(linking: false)
+            let kept: KeptObjects
             do {
                 try owner.applyOwner(to: files.backup)
                 try ExternalDataFolder(storeAt: files.backup).entries().forEach(owner.applyOwner)
                 observer(.backupCreated(path: files.backup.path))
-                searchIndex?.note(passes[0].keptInPlace(of: plan))
-                warn(searchIndex?.prepareForReplacement())
-                try run(passes[0], of: plan, on: files.store, files: files, observer: observer, cancellation: cancellation)
+                kept = try run(passes[0], of: plan, on: files.store, files: files, observer: observer, cancellation: cancellation)
             } catch {
                 // The store is unchanged (the transaction rolled back): a failed migration leaves no backup.
                 files.removeBackup()
                 throw error
             }
-            warn(searchIndex?.finish(from: files.backup, model: plan.source, to: files.store, model: plan.destination))
+            searchIndex?.note(kept)
+            searchIndex?.finish(from: files.backup, model: plan.source, to: files.store, model: plan.destination)
             return
         }
         var current = files.store
@@ -219,7 +220,6 @@ public final class StoreMigrator {
             // The working copy's external files become the store's by the rename (the same inodes).
             try ExternalDataFolder(storeAt: files.working).entries().forEach(owner.applyOwner)
             observer(.backupCreated(path: files.backup.path))
-            warn(searchIndex?.prepareForReplacement())
             // The store's own -wal must not outlive its main file: folded in just before the rename.
             try MigrationFiles.fold(files.store)
             try ExternalDataFolder.replaceStoreFiles(of: ExternalDataFolder(storeAt: files.store),
@@ -244,7 +244,7 @@ public final class StoreMigrator {
             observer(.warning("the store is migrated, but \(error); a power loss now could bring back the old version, "
                 + "which the backup \(files.backup.lastPathComponent) holds too"))
         }
-        warn(searchIndex?.finish(from: files.backup, model: plan.source, to: files.store, model: plan.destination))
+        searchIndex?.finish(from: files.backup, model: plan.source, to: files.store, model: plan.destination)
     }
 
     // MARK: Steps
@@ -253,7 +253,6 @@ public final class StoreMigrator {
     /// it, a copying pass writes the new working copy from it. Each step of the pass is announced
     /// as it starts and finishes.
     /// - Returns: what the pass kept of the objects, for the search index.
-    @discardableResult
     private func run(_ pass: MigrationPass, of plan: MigrationPlan, on store: URL, files: MigrationFiles,
                      observer: @escaping (MigrationEvent) -> Void, cancellation: MigrationCancellation?) throws -> KeptObjects {
         let count = Double(plan.steps.count)
@@ -271,9 +270,9 @@ public final class StoreMigrator {
                 observer(.composedPass(first: first, last: last, mapping: mapping))
             }
             kept = try MigrationManager.migrateStore(from: store, sourceModel: first.source, to: files.nextWorking,
-                                              destinationModel: last.destination, mappingModel: mapping, resolvedPolicies: pass.policies,
-                                              options: options, progress: { progress($0.fraction, $0.entityMappingName) },
-                                              cancellation: cancellation)
+                                                     destinationModel: last.destination, mappingModel: mapping, resolvedPolicies: pass.policies,
+                                                     options: options, progress: { progress($0.fraction, $0.entityMappingName) },
+                                                     cancellation: cancellation)
             try files.promoteNextWorking()
         } else if case .inPlace(let inferred) = first.kind {
             if cancellation?.isCancelled == true { throw MigrationError.cancelled }

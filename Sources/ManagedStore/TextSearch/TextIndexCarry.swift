@@ -9,9 +9,10 @@ import GRDB
 /// (`KeptObjects`), and the index matched the old store exactly (the same objects, each with the
 /// save count its entry was made at). Its identity is then rewritten for the new store and its
 /// entries' save counts set to the new store's, in one transaction of the side file, after the
-/// new store replaced the old one. An index that is not carried has its identity removed before
-/// the store is replaced, so it is rebuilt: killed at any moment, the side file describes the
-/// store on disk or is rebuilt, never answers for a store it does not describe.
+/// new store replaced the old one. An index that is not carried keeps the identity of the old
+/// store, whose model version (`TextIndexIdentity.versionHash`) the new store does not have, so
+/// it is rebuilt: killed at any moment, the side file describes the store on disk or is rebuilt,
+/// never answers for a store it does not describe.
 struct TextIndexCarry {
     let url: URL
     /// The side file's identity; nil when it cannot be read (it is then rebuilt).
@@ -36,25 +37,15 @@ struct TextIndexCarry {
         }
     }
 
-    /// Called just before the new store replaces the old one: an index that will not be carried
-    /// loses its identity now, so it never answers for the new store (a migration that still
-    /// fails after this only costs a rebuild).
-    /// - Returns: a warning when the index could not be reset.
-    func prepareForReplacement() -> String? {
-        holds ? nil : reset()
-    }
-
     /// Called once the new store replaced the old one (now at `oldStore`, the backup): rewrites
-    /// the index for the new store when it holds, else resets it.
-    /// - Returns: a warning when the index could be neither carried nor reset.
-    func finish(from oldStore: URL, model oldModel: ManagedObjectModel, to newStore: URL, model newModel: ManagedObjectModel) -> String? {
-        guard holds else { return nil }
-        do {
-            if try carry(from: oldStore, model: oldModel, to: newStore, model: newModel) { return nil }
-        } catch {
-            // Not a failed migration (the store is migrated): the index is rebuilt instead.
-        }
-        return reset()
+    /// the index for the new store when every pass kept what it describes and it matched the
+    /// old store exactly.
+    /// Otherwise, or on an error (which is not a failed migration: the store is migrated), it is
+    /// left as it was, to be rebuilt.
+    func finish(from oldStore: URL, model oldModel: ManagedObjectModel, to newStore: URL, model newModel: ManagedObjectModel) {
+        guard holds else { return }
+        // A carry that fails changes nothing (one transaction): the next search rebuilds the index.
+        _ = try? carry(from: oldStore, model: oldModel, to: newStore, model: newModel)
     }
 
     /// Rewrites the index for the new store, after checking it matched the old store exactly.
@@ -97,21 +88,6 @@ struct TextIndexCarry {
                 AND (SELECT COUNT(*) FROM entry) = (SELECT COUNT(*) FROM entry JOIN carried_from.\(table.name) AS old
                                                     ON old.Z_PK = entry.pk AND old.Z_OPT = entry.opt\(table.whereClause()))
             """) ?? false
-    }
-
-    /// Removes the index's identity, so it is rebuilt when next opened.
-    /// - Returns: a warning when that failed.
-    private func reset() -> String? {
-        guard DurableFiles.exists(url) else { return nil }
-        do {
-            try Self.open(url).write { db in
-                if try db.tableExists("meta") { try db.execute(sql: "DELETE FROM meta") }
-            }
-            return nil
-        } catch {
-            return "the search index \(url.path) could not be reset after the store's migration (\(ErrorText.oneLine(error))); "
-                + "delete it: the next search rebuilds it"
-        }
     }
 
     private static func open(_ url: URL) throws -> DatabaseQueue {
