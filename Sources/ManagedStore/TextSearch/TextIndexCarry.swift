@@ -39,26 +39,24 @@ struct TextIndexCarry {
 
     /// Called once the new store replaced the old one (now at `oldStore`, the backup): rewrites
     /// the index for the new store when every pass kept what it describes and it matched the
-    /// old store exactly.
-    /// Otherwise, or on an error (which is not a failed migration: the store is migrated), it is
-    /// left as it was, to be rebuilt.
+    /// old store exactly. Otherwise, or on an error (which is not a failed migration: the store
+    /// is migrated), it is left as it was, to be rebuilt.
     func finish(from oldStore: URL, model oldModel: ManagedObjectModel, to newStore: URL, model newModel: ManagedObjectModel) {
-        guard holds else { return }
+        guard holds, let identity else { return }
         // A carry that fails changes nothing (one transaction): the next search rebuilds the index.
-        _ = try? carry(from: oldStore, model: oldModel, to: newStore, model: newModel)
+        _ = try? carry(identity, from: oldStore, model: oldModel, to: newStore, model: newModel)
     }
 
-    /// Rewrites the index for the new store, after checking it matched the old store exactly.
-    /// - Returns: false, changing nothing, when it did not.
-    private func carry(from oldStore: URL, model oldModel: ManagedObjectModel, to newStore: URL, model newModel: ManagedObjectModel) throws -> Bool {
-        guard let identity else { return false }
+    /// Rewrites the index for the new store, in one transaction that changes nothing unless the
+    /// index matched the old store exactly.
+    private func carry(_ identity: TextIndexIdentity, from oldStore: URL, model oldModel: ManagedObjectModel,
+                       to newStore: URL, model newModel: ManagedObjectModel) throws {
         let configuration = TextIndexConfiguration(entityName: identity.entityName, attributes: identity.attributes,
                                                    orderAttribute: identity.orderAttribute)
         let oldTable = try IndexedTable(schema: StoreSchema(model: oldModel), configuration: configuration)
         let newTable = try IndexedTable(schema: StoreSchema(model: newModel), configuration: configuration)
         let oldIdentity = identity.describing(try StoreMetadata.read(storeAt: oldStore)).description
         let newIdentity = identity.describing(try StoreMetadata.read(storeAt: newStore)).description
-        var carried = false
         try Self.open(url).writeWithoutTransaction { db in
             try db.attachForReading(oldStore, as: "carried_from")
             try db.attachForReading(newStore, as: "carried_to")
@@ -70,13 +68,11 @@ struct TextIndexCarry {
                     \(newTable.whereClause("kept.Z_PK = entry.pk"))
                     """)
                 try db.execute(sql: "UPDATE meta SET value = ? WHERE key = 'identity'", arguments: [newIdentity])
-                carried = true
                 return .commit
             }
             try db.execute(sql: "DETACH DATABASE carried_from")
             try db.execute(sql: "DETACH DATABASE carried_to")
         }
-        return carried
     }
 
     /// Whether the entries are exactly the old store's objects, each at its current save count,
