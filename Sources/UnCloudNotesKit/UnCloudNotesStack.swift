@@ -37,9 +37,11 @@ public struct UnCloudNotesStack {
     /// Opens the store's note book, migrating the store first when older; a store that cannot be
     /// written opens read-only. A missing store is created (its folders 0700) only when
     /// `creatingIfMissing`: commands that only read must not turn a mistyped path into folders
-    /// and an empty store. The search index is not built here, even after a migration: building
-    /// it costs many times the migration (about 14 s at 100,000 notes), so the first search
-    /// builds it in the background while searches scan.
+    /// and an empty store. The search index is not built here: building it costs many times the
+    /// migration (about 14 s at 100,000 notes). A migration carries an index built before it to
+    /// the new store when it kept the notes' keys, titles, bodies and dates (every step of the
+    /// app's chain does), so the first search answers from it at once; otherwise (or with no
+    /// index yet) the first search builds it in the background while searches scan.
     public func open(creatingIfMissing: Bool = true, observer: @escaping (MigrationEvent) -> Void = { _ in },
                      cancellation: MigrationCancellation? = nil) throws -> NoteBook {
         if !storeExists {

@@ -155,6 +155,56 @@ import TestSupport
         #expect(mode == 0o600)
     }
 
+    @Test("a migration to v4 carries the index built on the older store: the first search after it answers from the index, folding nothing again",
+          arguments: [1, 2, 3])
+    func migrationCarriesTheIndex(fromVersion: Int) throws {
+        let folder = try TemporaryFolder()
+        let url = try AppStores.make(version: fromVersion, in: folder)
+        do {
+            let old = try UnCloudNotesStack(storeURL: url, versionName: "v\(fromVersion)").open()
+            #expect(try old.noteIDs(matching: "shopp").count == 1)
+            #expect(old.searchIndex?.rebuiltEntryCount == AppStores.notes.count, "the index was built on the v\(fromVersion) store")
+        }
+        var migrated = false
+        let book = try UnCloudNotesStack(storeURL: url).open { event in
+            if case .finished = event { migrated = true }
+        }
+        #expect(migrated)
+        for query in ["SHOPP", "长长长", "ÉÉÉ", "empty", "🙂🙂", "milk, e", "nothing"] {
+            #expect(try book.noteIDs(matching: query) == Self.engineMatches(book, query), "search for \(query)")
+        }
+        #expect(try book.noteIDs(matching: "éé").count == 1)
+        #expect(book.searchIndex?.rebuiltEntryCount == 0)
+    }
+
+    @Test("the backup put back in place of the migrated store (docs/migration.md) is never answered for by the index carried to v4")
+    func restoredBackupIsNotTakenForTheMigratedStore() throws {
+        let folder = try TemporaryFolder()
+        let url = try AppStores.make(version: 3, in: folder)
+        // Save counts chosen so that (count, largest key, total Z_OPT) of the restored store
+        // equal those of the index: only its identity tells the two stores apart.
+        do {
+            let old = try UnCloudNotesStack(storeURL: url, versionName: "v3").open()
+            let second = try old.noteIDs()[1]
+            for _ in 0..<2 { try old.update(second, with: NoteDraft(title: "Second", body: "kept")) }
+            #expect(try old.noteIDs(matching: "kept") == [second])
+        }
+        do {
+            let book = try UnCloudNotesStack(storeURL: url).open()
+            let first = try book.noteIDs()[0]
+            for _ in 0..<2 { try book.update(first, with: NoteDraft(title: "Jalapeño", body: "")) }
+            #expect(try book.noteIDs(matching: "jalapeno") == [first])
+            #expect(book.searchIndex?.rebuiltEntryCount == 0)
+        }
+        for companion in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + companion) }
+        try FileManager.default.removeItem(at: url)
+        try FileManager.default.copyItem(atPath: url.path + ".v3-backup", toPath: url.path)
+        let restored = try UnCloudNotesStack(storeURL: url, versionName: "v3").open()
+        #expect(try restored.noteIDs(matching: "jalapeno").isEmpty)
+        #expect(try restored.noteIDs(matching: "kept") == Self.engineMatches(restored, "kept"))
+        #expect(restored.searchIndex?.rebuiltEntryCount == AppStores.notes.count)
+    }
+
     @Test("opening a store that needs no migration builds no index: the first search does")
     func openingAlonePreparesNoIndex() throws {
         let folder = try TemporaryFolder()

@@ -57,11 +57,13 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
     }
 
     /// The same, with the policy of each entity mapping given (a composed chain's, say).
+    /// - Returns: the objects that kept their keys and the attributes copied unchanged.
+    @discardableResult
     static func migrateStore(from sourceURL: URL, sourceModel: ManagedObjectModel,
                              to destinationURL: URL, destinationModel: ManagedObjectModel,
                              mappingModel: MappingModel, resolvedPolicies resolved: [EntityMigrationPolicy],
                              options: StoreOptions, progress: ((MigrationProgress) -> Void)?,
-                             cancellation: MigrationCancellation?) throws {
+                             cancellation: MigrationCancellation?) throws -> KeptObjects {
         try checkEntities(of: mappingModel, source: sourceModel, destination: destinationModel)
         guard !FileManager.default.fileExists(atPath: destinationURL.path) else {
             throw MigrationError.file(path: destinationURL.path, reason: "a file is already there; the migration writes a new store")
@@ -78,12 +80,13 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
             try useAsScratch(destination, sizedFor: sourceURL)
             let manager = MigrationManager(mappingModel: mappingModel, sourceStore: sourceStore, destinationStore: destination,
                                            policies: resolved, progress: progress, cancellation: cancellation)
-            try manager.run(sourceURL: sourceURL)
+            let kept = try manager.run(sourceURL: sourceURL)
             try destination.database.writeWithoutTransaction { db in
                 _ = try Row.fetchAll(db, sql: "PRAGMA journal_mode = \(options.journalMode.rawValue)")
             }
             try destination.close()
             try sourceStore.close()
+            return kept
         } catch {
             // The migration has failed already and its error is the one to report: the source was
             // opened read-only and the destination's files are removed next, so a failed close
@@ -144,7 +147,7 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
 
     // MARK: The three stages
 
-    private func run(sourceURL: URL) throws {
+    private func run(sourceURL: URL) throws -> KeptObjects {
         let mappings = mappingModel.entityMappings
         let plans = try mappings.indices.map(instancePlan)
         keepsSourceKeys = Self.keepingSourceKeys(plans)
@@ -200,6 +203,19 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
         currentEntityMapping = nil
         workDone = workTotal
         report(.validating, nil)
+        return keptObjects(plans)
+    }
+
+    /// The destination entities of mappings keeping source keys, with what they copied unchanged.
+    private func keptObjects(_ plans: [InstancePlan]) -> KeptObjects {
+        var kept = KeptObjects()
+        for index in keepsSourceKeys {
+            guard case .setBased(_, let statement) = plans[index],
+                  let sourceName = mappingModel.entityMappings[index].sourceEntityName else { continue }
+            kept.entities[statement.destination.name] = KeptObjects.Entity(sourceEntity: sourceName,
+                                                                           copiedAttributes: statement.copiedAttributes)
+        }
+        return kept
     }
 
     /// Set-based mappings that are the only ones making objects of their destination hierarchy,
@@ -231,15 +247,7 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
 
     private func attachSource(_ url: URL, plans: [InstancePlan]) throws {
         try destinationStore.database.writeWithoutTransaction { db in
-            do {
-                try db.execute(sql: "ATTACH DATABASE ? AS src",
-                               arguments: [StoreFiles(url: url).readOnlyURI ?? (url.absoluteString + "?mode=ro")])
-                _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM src.sqlite_master")
-            } catch {
-                // The read-only attach may have failed before attaching anything: nothing to detach then.
-                try? db.execute(sql: "DETACH DATABASE src")
-                try db.execute(sql: "ATTACH DATABASE ? AS src", arguments: [url.path])
-            }
+            try db.attachForReading(url, as: "src")
             for (index, mapping) in mappingModel.entityMappings.enumerated() {
                 let computed = try (policies[index] as? SetBasedMigrationPolicy)?.computedValues(for: mapping) ?? [:]
                 for value in computed.values {

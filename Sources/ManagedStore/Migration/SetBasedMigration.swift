@@ -18,8 +18,10 @@ struct SetBasedMigration {
         /// The source table the rows `s` are read from.
         var sourceTable: String
         /// Destination attributes copied from a source attribute that already met their checks
-        /// (same column type, required only if it was): validation has nothing to find in them.
-        var unchangedAttributes: Set<String> = []
+        /// (`KeptObjects.copiesUnchanged`), each with that source attribute: validation has
+        /// nothing to find in them, and a text index of them stays true.
+        var copiedAttributes: [String: String] = [:]
+        var unchangedAttributes: Set<String> { Set(copiedAttributes.keys) }
     }
 
     /// `computed` are a `SetBasedMigrationPolicy`'s values, which take precedence over the
@@ -55,9 +57,8 @@ struct SetBasedMigration {
                 statement.values.append(sql)
                 // Only without a policy: a policy's hooks may write objects the mapping does not describe.
                 if mapping.policyClassName == nil, case .keyPath(.variable("source")?, let path) = expression, path.count == 1,
-                   let copied = sourceAttributes[path[0]], !copied.isTransient, !copied.storesExternally,
-                   ColumnType(copied.type) == ColumnType(attribute.type), attribute.isOptional || !copied.isOptional {
-                    statement.unchangedAttributes.insert(attribute.name)
+                   let copied = sourceAttributes[path[0]], KeptObjects.copiesUnchanged(attribute, from: copied) {
+                    statement.copiedAttributes[attribute.name] = copied.name
                 }
             } else {
                 statement.values.append("\(StoreValueCoding.databaseValue(attribute.defaultValue))")

@@ -12,6 +12,14 @@ struct MigrationPass {
 
     var isInPlace: Bool { mapping == nil }
 
+    /// What an in-place pass keeps (every row and key, and the attributes it leaves as they
+    /// were); nothing for a copying pass, whose manager tells.
+    func keptInPlace(of plan: MigrationPlan) -> KeptObjects {
+        let step = plan.steps[steps.lowerBound]
+        guard isInPlace, case .inPlace(let inferred) = step.kind else { return KeptObjects() }
+        return KeptObjects.inPlace(inferred, from: step.source, to: step.destination)
+    }
+
     static func passes(of plan: MigrationPlan, registry: MigrationPolicyRegistry) throws -> [MigrationPass] {
         var passes: [MigrationPass] = []
         var pending: (steps: Range<Int>, mapping: MappingModel, policies: [EntityMigrationPolicy])?

@@ -16,6 +16,8 @@ import Foundation
 /// - The files a run creates are recorded by name in the lock file first; the next run removes
 ///   exactly those after an interruption.
 /// - The migrated store keeps the original's permissions and owner; backups are 0600.
+/// - A text index beside the store is carried to the new store when the passes provably kept what
+///   it describes (`TextIndexCarry`), after the store is replaced; otherwise it is rebuilt.
 /// - A store whose hashes match no known version, or a newer one, is refused and never changed.
 public final class StoreMigrator {
     public enum State: Sendable {
@@ -109,7 +111,8 @@ public final class StoreMigrator {
         observer(.planned(plan))
         try lock.record(files.created.map(\.lastPathComponent))
         do {
-            try run(plan, files: files, owner: owner, observer: observer, cancellation: cancellation)
+            try run(plan, files: files, owner: owner, searchIndex: TextIndexCarry(besideStoreAt: storeURL), observer: observer,
+                    cancellation: cancellation)
         } catch {
             files.removeCreated()
             // The created files were just removed: a lock file still naming them only makes the
@@ -168,8 +171,11 @@ public final class StoreMigrator {
         }
     }
 
-    private func run(_ plan: MigrationPlan, files: MigrationFiles, owner: FileOwnership,
+    /// `searchIndex`: the store's text index, carried to the new store when the passes kept what
+    /// it describes (`TextIndexCarry`), else left to be rebuilt.
+    private func run(_ plan: MigrationPlan, files: MigrationFiles, owner: FileOwnership, searchIndex: TextIndexCarry?,
                      observer: @escaping (MigrationEvent) -> Void, cancellation: MigrationCancellation?) throws {
+        var searchIndex = searchIndex
         // The store is only read until the end: its -wal, if any, is read through, and copied with
         // it where a copy is made. External-data folders an interrupted run left go first.
         [files.working, files.nextWorking].forEach { ExternalDataFolder(storeAt: $0).removeSupportFolder() }
@@ -178,16 +184,19 @@ public final class StoreMigrator {
             // One transaction in the store itself, after a real backup: the store is then the old
             // version or the new one, and nothing of its size is copied but the backup.
             try files.writeBackup(linking: false)
+            let kept: KeptObjects
             do {
                 try owner.applyOwner(to: files.backup)
                 try ExternalDataFolder(storeAt: files.backup).entries().forEach(owner.applyOwner)
                 observer(.backupCreated(path: files.backup.path))
-                try run(passes[0], of: plan, on: files.store, files: files, observer: observer, cancellation: cancellation)
+                kept = try run(passes[0], of: plan, on: files.store, files: files, observer: observer, cancellation: cancellation)
             } catch {
                 // The store is unchanged (the transaction rolled back): a failed migration leaves no backup.
                 files.removeBackup()
                 throw error
             }
+            searchIndex?.note(kept)
+            searchIndex?.finish(from: files.backup, model: plan.source, to: files.store, model: plan.destination)
             return
         }
         var current = files.store
@@ -196,7 +205,8 @@ public final class StoreMigrator {
                 try files.makeWorkingCopy()
                 current = files.working
             }
-            try run(pass, of: plan, on: current, files: files, observer: observer, cancellation: cancellation)
+            let kept = try run(pass, of: plan, on: current, files: files, observer: observer, cancellation: cancellation)
+            searchIndex?.note(kept)
             if !pass.isInPlace { current = files.working }
         }
         if cancellation?.isCancelled == true { throw MigrationError.cancelled }
@@ -234,6 +244,7 @@ public final class StoreMigrator {
             observer(.warning("the store is migrated, but \(error); a power loss now could bring back the old version, "
                 + "which the backup \(files.backup.lastPathComponent) holds too"))
         }
+        searchIndex?.finish(from: files.backup, model: plan.source, to: files.store, model: plan.destination)
     }
 
     // MARK: Steps
@@ -241,8 +252,9 @@ public final class StoreMigrator {
     /// Runs one pass on `store` (the store itself, or the working copy): an in-place step changes
     /// it, a copying pass writes the new working copy from it. Each step of the pass is announced
     /// as it starts and finishes.
+    /// - Returns: what the pass kept of the objects, for the search index.
     private func run(_ pass: MigrationPass, of plan: MigrationPlan, on store: URL, files: MigrationFiles,
-                     observer: @escaping (MigrationEvent) -> Void, cancellation: MigrationCancellation?) throws {
+                     observer: @escaping (MigrationEvent) -> Void, cancellation: MigrationCancellation?) throws -> KeptObjects {
         let count = Double(plan.steps.count)
         for index in pass.steps { observer(.stepStarted(index: index, step: plan.steps[index])) }
         let progress = { (fraction: Double, detail: String?) in
@@ -252,14 +264,15 @@ public final class StoreMigrator {
         }
         progress(0, nil)
         let first = plan.steps[pass.steps.lowerBound], last = plan.steps[pass.steps.upperBound - 1]
+        let kept: KeptObjects
         if let mapping = pass.mapping {
             if pass.steps.count > 1 {
                 observer(.composedPass(first: first, last: last, mapping: mapping))
             }
-            try MigrationManager.migrateStore(from: store, sourceModel: first.source, to: files.nextWorking,
-                                              destinationModel: last.destination, mappingModel: mapping, resolvedPolicies: pass.policies,
-                                              options: options, progress: { progress($0.fraction, $0.entityMappingName) },
-                                              cancellation: cancellation)
+            kept = try MigrationManager.migrateStore(from: store, sourceModel: first.source, to: files.nextWorking,
+                                                     destinationModel: last.destination, mappingModel: mapping, resolvedPolicies: pass.policies,
+                                                     options: options, progress: { progress($0.fraction, $0.entityMappingName) },
+                                                     cancellation: cancellation)
             try files.promoteNextWorking()
         } else if case .inPlace(let inferred) = first.kind {
             if cancellation?.isCancelled == true { throw MigrationError.cancelled }
@@ -267,10 +280,14 @@ public final class StoreMigrator {
                                                inferred: inferred, options: options) else {
                 throw MigrationError.mapping(reason: "the in-place migration declined a step it had planned")
             }
+            kept = pass.keptInPlace(of: plan)
+        } else {
+            kept = KeptObjects()
         }
         for index in pass.steps {
             observer(.progress(step: index, stepFraction: 1, overallFraction: Double(index + 1) / count, detail: nil))
             observer(.stepFinished(index: index))
         }
+        return kept
     }
 }

@@ -38,13 +38,18 @@ public final class TextSearchIndex {
         var sideConfiguration = Configuration()
         sideConfiguration.busyMode = .timeout(StoreOptions.defaultBusyTimeout)
         side = try DatabaseQueue(path: url.path, configuration: sideConfiguration)
-        let identity = Self.identity(of: store, configuration: configuration)
+        let identity = TextIndexIdentity(metadata: store.metadata, configuration: configuration).description
         try side.write { db in try Self.prepareSchema(db, identity: identity, columns: configuration.sideColumns) }
     }
 
     /// Where the index of this store is kept.
     public static func url(beside store: PersistentStore) -> URL {
-        URL(fileURLWithPath: store.url.path + "-search")
+        url(besideStoreAt: store.url)
+    }
+
+    /// Where the index of the store at `storeURL` (as the store is opened there) is kept.
+    static func url(besideStoreAt storeURL: URL) -> URL {
+        URL(fileURLWithPath: storeURL.path + "-search")
     }
 
     /// Objects whose indexed attributes contain `pattern` (folded), by the order attribute,
@@ -88,14 +93,6 @@ public final class TextSearchIndex {
             }
             checkedChangeToken = changeToken
         }
-    }
-
-    /// Which store (and which shape of the entity, which attributes) the entries were made from.
-    private static func identity(of store: PersistentStore, configuration: TextIndexConfiguration) -> String {
-        let entity = configuration.entityName
-        let hash = store.metadata.versionHashes[entity].map { $0.map { String(format: "%02x", $0) }.joined() } ?? "-"
-        let indexed = configuration.attributes.joined(separator: ",")
-        return "\(format) \(store.metadata.storeUUID) \(hash) \(entity):\(indexed) by \(configuration.orderAttribute)"
     }
 
     /// The side file's tables: `entry` (key, save count, order value `date`, place in the text
