@@ -31,6 +31,10 @@ import TestSupport
         return context
     }
 
+    /// `title CONTAINS[cd] "CAFE"`: every item's title says "Café".
+    private static let titleContainsCafe = ObjectPredicate.comparison(.keyPath(base: nil, components: ["title"]), .contains,
+                                                                      .constant(.string("CAFE")), [.caseInsensitive, .diacriticInsensitive])
+
     private static func rows(_ context: ManagedObjectContext, _ request: PropertyFetchRequest) throws -> [PropertyRow] {
         var rows: [PropertyRow] = []
         try context.forEachRow(of: request) { rows.append($0) }
@@ -66,8 +70,7 @@ import TestSupport
     func predicateSortAndWindow() throws {
         let folder = try TemporaryFolder()
         let context = try Self.makeLibrary(in: folder)
-        let contains = ObjectPredicate.comparison(.keyPath(base: nil, components: ["title"]), .contains,
-                                                  .constant(.string("CAFE")), [.caseInsensitive, .diacriticInsensitive])
+        let contains = Self.titleContainsCafe
         let sort = [SortDescriptor("shelf.name", ascending: false)]
         let expected = try context.fetch(FetchRequest(entityName: "Item", predicate: contains, sortDescriptors: sort))
             .compactMap(\.objectID.primaryKey)
@@ -85,8 +88,7 @@ import TestSupport
     func keysOnly() throws {
         let folder = try TemporaryFolder()
         let context = try Self.makeLibrary(in: folder)
-        let contains = ObjectPredicate.comparison(.keyPath(base: nil, components: ["title"]), .contains,
-                                                  .constant(.string("CAFE")), [.caseInsensitive, .diacriticInsensitive])
+        let contains = Self.titleContainsCafe
         let requests = [
             PropertyFetchRequest(entityName: "Item", properties: [.attribute("title")], predicate: contains,
                                  sortDescriptors: [SortDescriptor("title", ascending: false)], fetchLimit: 2, fetchOffset: 1),
