@@ -51,7 +51,7 @@ struct Bench: ParsableCommand {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             // Removing the temporary stores is best effort.
             defer { if work == nil { try? FileManager.default.removeItem(at: folder) } }
-            var report = BenchReport(date: ISO8601DateFormatter().string(from: Date()), machine: Machine.description, runs: runs, note: note, sizes: [])
+            var report = BenchReport(date: Date().formatted(.iso8601), machine: Machine.description, runs: runs, note: note, sizes: [])
             for count in counts {
                 let masters = try StoreMasters.make(in: folder.appendingPathComponent("\(count)"), notes: count, kinds: kinds, model: model, log: log)
                 defer { masters.remove() }

@@ -7,9 +7,10 @@ import Foundation
 struct TextIndexIdentity: Equatable, CustomStringConvertible {
     var format: Int
     var storeUUID: String
-    /// A digest of every entity version hash in the store's metadata: another version of the
-    /// model gives another, even where the indexed entity's own hash did not change (a backup of
-    /// the previous version put back in place of the store is then never taken for it).
+    /// Core Data's checksum of every entity version hash in the store's metadata
+    /// (`VersionHasher.checksum`, SHA-256): another version of the model gives another, even where
+    /// the indexed entity's own hash did not change (a backup of the previous version put back in
+    /// place of the store is then never taken for it).
     var versionHash: String
     var entityName: String
     var attributes: [String]
@@ -18,7 +19,7 @@ struct TextIndexIdentity: Equatable, CustomStringConvertible {
     init(format: Int = TextSearchIndex.format, metadata: StoreMetadata, entityName: String, attributes: [String], orderAttribute: String) {
         self.format = format
         storeUUID = metadata.storeUUID
-        versionHash = Self.digest(of: metadata.versionHashes)
+        versionHash = VersionHasher.checksum(of: metadata.versionHashes)
         self.entityName = entityName
         self.attributes = attributes
         self.orderAttribute = orderAttribute
@@ -47,18 +48,6 @@ struct TextIndexIdentity: Equatable, CustomStringConvertible {
         attributes = indexed[1].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         orderAttribute = words[5]
         guard !attributes.contains(where: \.isEmpty), description == line else { return nil }
-    }
-
-    /// FNV-1a (64 bits) over the entity names and hashes in name order, in hex: stable across
-    /// runs and platforms, unlike `Hasher`; it tells versions apart, it protects nothing.
-    static func digest(of hashes: [String: Data]) -> String {
-        var digest: UInt64 = 0xcbf2_9ce4_8422_2325
-        for (name, hash) in hashes.sorted(by: { $0.key < $1.key }) {
-            for byte in Array(name.utf8) + [0] + Array(hash) + [0] {
-                digest = (digest ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
-            }
-        }
-        return String(format: "%016llx", digest)
     }
 
     /// The same index, for another store (or another version of the store).
