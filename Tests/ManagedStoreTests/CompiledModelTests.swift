@@ -123,6 +123,13 @@ struct CompiledModelTests {
         #expect(model.current.name == "Version 2")
         #expect(model.current.entity(named: "Color") != nil)
 
+        // A version entry of another shape is skipped, not a reason to refuse the whole model.
+        let odd: [String: Any] = ["NSManagedObjectModel_CurrentVersionName": "Version 2",
+                                  "NSManagedObjectModel_VersionHashes": ["Version 1": "not hashes", "Version 2": hashes["Version 2"] ?? [:]]]
+        try PropertyListSerialization.data(fromPropertyList: odd, format: .xml, options: 0)
+            .write(to: momd.appendingPathComponent("VersionInfo.plist"))
+        #expect(try ModelFileReader.read(at: momd).current.name == "Version 2")
+
         hashes["Version 1"]?["Post"] = Data(repeating: 0, count: 32)
         try writeVersionInfo(current: "Version 2", hashes: hashes, in: momd)
         let error = try #require(throws: ModelError.self) { try ModelFileReader.read(at: momd) }

@@ -57,8 +57,37 @@ private struct VersionInfo {
     /// The file's keys, decoded by the Swift coder, which needs no run-time bridging (see
     /// StoreMetadataPlist).
     private struct File: Decodable {
-        let NSManagedObjectModel_CurrentVersionName: String?
-        let NSManagedObjectModel_VersionHashes: [String: [String: Data]]?
+        var currentVersionName: String?
+        var hashes: [String: [String: Data]] = [:]
+
+        enum CodingKeys: String, CodingKey {
+            case currentVersionName = "NSManagedObjectModel_CurrentVersionName"
+            case hashes = "NSManagedObjectModel_VersionHashes"
+        }
+
+        /// Leniently, as `as?` casts would: a name that is not text counts as absent, and a
+        /// version whose hashes are not data is skipped (its hashes are then not compared).
+        init(from decoder: Decoder) throws {
+            let keys = try decoder.container(keyedBy: CodingKeys.self)
+            // A value of another type than Xcode writes is treated as missing (see above).
+            currentVersionName = try? keys.decodeIfPresent(String.self, forKey: .currentVersionName)
+            guard keys.contains(.hashes) else { return }
+            let versions = try keys.nestedContainer(keyedBy: AnyKey.self, forKey: .hashes)
+            for version in versions.allKeys {
+                // A version entry of another shape is skipped, as before (see above).
+                if let entityHashes = try? versions.decode([String: Data].self, forKey: version) {
+                    hashes[version.stringValue] = entityHashes
+                }
+            }
+        }
+    }
+
+    /// Any key of a dictionary whose keys are names (the versions).
+    private struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
     }
 
     /// Nil when the file is absent.
@@ -70,7 +99,7 @@ private struct VersionInfo {
         } catch {
             throw ModelError(file: url.path, reason: "not a readable property list of keys and values: \(error.localizedDescription)")
         }
-        currentVersionName = file.NSManagedObjectModel_CurrentVersionName
-        hashes = file.NSManagedObjectModel_VersionHashes ?? [:]
+        currentVersionName = file.currentVersionName
+        hashes = file.hashes
     }
 }

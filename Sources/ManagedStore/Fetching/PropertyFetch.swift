@@ -66,7 +66,7 @@ struct PropertyFetchQuery {
         self.decoders = decoders
 
         // Rows of other entities sharing the table are left out; any other Z_ENT (NULL, unknown)
-        // is read, so that the row check reports it.
+        // is read, so that the row check reports it (keys only: when that row itself is read).
         let kinds = request.includesSubentities ? entity.kindNumbers : [entity.number]
         let others = context.schema.entities.filter { $0.tableName == entity.tableName && !kinds.contains($0.number) }
         var conditions: [SQL] = others.isEmpty ? [] : ["coalesce(t0.Z_ENT IN \(others.map(\.number)), 0) = 0"]

@@ -63,14 +63,21 @@ public enum ModelFileReader {
                              reason: "missing: a model with several versions must name its current one")
         }
         // Decoded by the Swift coder, which needs no run-time bridging (see StoreMetadataPlist).
-        struct CurrentVersion: Decodable { let _XCCurrentVersionName: String? }
+        struct CurrentVersion: Decodable {
+            var name: String?
+            enum CodingKeys: String, CodingKey { case name = "_XCCurrentVersionName" }
+            init(from decoder: Decoder) throws {
+                // A name that is not text is reported as a missing key, below.
+                name = try? decoder.container(keyedBy: CodingKeys.self).decodeIfPresent(String.self, forKey: .name)
+            }
+        }
         let plist: CurrentVersion
         do {
             plist = try PropertyListDecoder().decode(CurrentVersion.self, from: Data(contentsOf: file))
         } catch {
             throw ModelError(file: file.path, reason: "not a readable property list")
         }
-        guard let folder = plist._XCCurrentVersionName else {
+        guard let folder = plist.name else {
             throw ModelError(file: file.path, reason: "no _XCCurrentVersionName key")
         }
         return (folder as NSString).deletingPathExtension
