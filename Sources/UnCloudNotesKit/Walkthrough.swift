@@ -124,7 +124,7 @@ public struct Walkthrough {
         switch event {
         case .planned(let plan):
             print("Plan: \(plan.steps.map { "\($0.source.name) → \($0.destination.name) (\($0.kindDescription))" }.joined(separator: "; "))")
-        case .backupCreated(let path): print("Backup: \(path)")
+        case .backupCreated(let path, _): print("Backup: \(path)")
         default: MigrationConsole.lines(for: event, store: storeURL).forEach(print)
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import ManagedStore
 
 /// Runs programs as children: this one again to measure a migration alone (the child reports its
 /// own time, bytes written and peak memory), or another program timed from start to exit.
@@ -8,6 +9,8 @@ enum ChildProcess {
         var seconds: Double
         var bytesWritten: Int64
         var peakMemoryBytes: Int64
+        /// How the stack made its backup (`hard link`, `clone`, `copy`), when it made one.
+        var backup: String?
     }
 
     static func measure(_ arguments: [String]) throws -> Report {
@@ -24,17 +27,19 @@ enum ChildProcess {
               let peak = value("peak").flatMap({ Int64($0) }), peak > 0 else {
             throw BenchError("the child \(arguments.joined(separator: " ")) printed no time, bytes or memory")
         }
-        return Report(seconds: seconds, bytesWritten: written, peakMemoryBytes: peak)
+        return Report(seconds: seconds, bytesWritten: written, peakMemoryBytes: peak, backup: value("backup").map(String.init))
     }
 
-    /// Prints what `measure` reads; called in the child around the measured work.
-    static func printReport(measuring work: () throws -> Void) throws {
+    /// Prints what `measure` reads; called in the child around the measured work. `backup` says,
+    /// after the work, how the stack made its backup, if it made one.
+    static func printReport(measuring work: () throws -> Void, backup: () -> FileDuplication? = { nil }) throws {
         let writtenBefore = ProcessCounters.bytesWritten() ?? 0
         let start = DispatchTime.now()
         try work()
         let elapsed = seconds(since: start)
         let written = (ProcessCounters.bytesWritten() ?? 0) - writtenBefore
         print("elapsed=\(elapsed)\nwritten=\(written)\npeak=\(ProcessCounters.peakMemory() ?? 0)")
+        if let method = backup() { print("backup=\(method.rawValue)") }
     }
 
     /// Runs a program to its end with standard output sent to a file (default /dev/null), and

@@ -12,9 +12,13 @@ enum EngineMigration {
         UnCloudNotesModel.registerValueTransformers()
         let migrator = StoreMigrator(storeURL: url, model: model, target: model.versions[version - 1], mappingModels: mappings,
                                      policies: UnCloudNotesModel.migrationPolicies, options: StoreOptions())
-        try ChildProcess.printReport {
-            guard try migrator.migrateIfNeeded() != nil else { throw BenchError("\(url.path) needed no migration to v\(version)") }
-        }
+        var backup: FileDuplication?
+        try ChildProcess.printReport(measuring: {
+            let migrated = try migrator.migrateIfNeeded { event in
+                if case .backupCreated(_, let method) = event { backup = method }
+            }
+            guard migrated != nil else { throw BenchError("\(url.path) needed no migration to v\(version)") }
+        }, backup: { backup })
     }
 
     /// One in-place step alone, without the stack's lock, working copy or backup: what the

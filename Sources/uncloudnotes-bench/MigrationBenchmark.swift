@@ -37,11 +37,13 @@ enum MigrationBenchmark {
         let folder = masters.folder.appendingPathComponent("run")
         var log = RunLog()
         var storeBytesAfter: Int64 = 0
+        var backups: Set<String> = []
         for run in 0..<runs {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let engineStore = folder.appendingPathComponent("engine.sqlite"), baselineStore = folder.appendingPathComponent("baseline.sqlite")
             try DiskSync.syncedCopy(of: source, at: engineStore)
             let engine = try ChildProcess.measure(["measure", "--engine", migration.engine.rawValue] + arguments(migration, engineStore))
+            if let backup = engine.backup { backups.insert(backup) }
             try DiskSync.syncedCopy(of: source, at: baselineStore)
             let baseline = try ChildProcess.measure(["measure", "--baseline"] + arguments(migration, baselineStore))
             if run == 0 {
@@ -63,7 +65,8 @@ enum MigrationBenchmark {
             copyFloorSeconds: log.stats("copy"), vacuumIntoFloorSeconds: log.stats("vacuum"),
             engineBytesWritten: log.stats("engineWritten"), baselineBytesWritten: log.stats("baselineWritten"),
             enginePeakMemoryBytes: log.stats("enginePeak"), baselinePeakMemoryBytes: log.stats("baselinePeak"),
-            storeBytesBefore: fileSize(source), storeBytesAfter: storeBytesAfter)
+            storeBytesBefore: fileSize(source), storeBytesAfter: storeBytesAfter,
+            engineBackup: backups.isEmpty ? nil : backups.sorted().joined(separator: ", "))
     }
 
     private static func arguments(_ migration: MigrationCase, _ store: URL) -> [String] {

@@ -22,6 +22,9 @@ struct BenchReport: Codable {
         var baselinePeakMemoryBytes: Stats
         var storeBytesBefore: Int64
         var storeBytesAfter: Int64
+        /// How the stack made its backup: a hard link (the store only read), or before an
+        /// in-place step a clone where the file system can make one (`FICLONE`), else a copy.
+        var engineBackup: String?
 
         var ratio: Double { engineSeconds.median / max(baselineSeconds.median, 1e-9) }
     }
@@ -54,15 +57,15 @@ struct BenchReport: Codable {
         if let note { lines += ["", "> **\(note)**"] }
         lines += ["", "## Method", ""] + Self.method + ["", "## Migrations", "",
                   "Times are median (min-max). Ratios compare medians.", "",
-                  "| notes | images | migration | engine | in-place SQL | engine / SQL | cp + fsync | VACUUM INTO | engine writes | SQL writes | store | engine peak memory |",
-                  "|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+                  "| notes | images | migration | engine | in-place SQL | engine / SQL | cp + fsync | VACUUM INTO | engine writes | SQL writes | store | engine peak memory | backup |",
+                  "|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
         for size in sizes {
             for m in size.migrations {
                 let name = m.to - m.from > 1 ? "**\(m.name)**" : m.name
                 lines.append("| \(size.notes) | \(m.images) | \(name) | \(Self.time(m.engineSeconds)) | \(Self.time(m.baselineSeconds)) | "
                     + "\(String(format: "%.2f", m.ratio)) | \(Self.time(m.copyFloorSeconds)) | \(Self.time(m.vacuumIntoFloorSeconds)) | "
                     + "\(Self.bytes(m.engineBytesWritten.median)) | \(Self.bytes(m.baselineBytesWritten.median)) | "
-                    + "\(Self.bytes(Double(m.storeBytesBefore))) | \(Self.bytes(m.enginePeakMemoryBytes.max)) |")
+                    + "\(Self.bytes(Double(m.storeBytesBefore))) | \(Self.bytes(m.enginePeakMemoryBytes.max)) | \(m.engineBackup ?? "none") |")
             }
         }
         let reads = sizes.compactMap(\.readPaths)
@@ -82,7 +85,7 @@ struct BenchReport: Codable {
 
     static let method = [
         "- **Stores.** Per size, a v1 store of N notes is generated; for each image kind, every 10th note gets an image at v2 (*small*: 16x16 PNG and 24x24 JPEG of noise, under 2 KB; *big*: about 50 KB), and the v3 and v4 stores are made from it by the engine. These masters are synced and only read; generation is not timed.",
-        "- **Engine.** Each run migrates a fresh copy of the master, synced to disk (file and folder) before timing, in a child process, through `StoreMigrator.migrateIfNeeded` as the app's self-migrating stack runs it: lock, the new scratch file, the backup (a hard link, or a copy before an in-place step) and synced renames included, which is what a user waits for. The timer starts after the models are loaded. *(in place, step alone)* is the v1 -> v2 step alone through `InPlaceMigration`, without the stack's copy and backup.",
+        "- **Engine.** Each run migrates a fresh copy of the master, synced to disk (file and folder) before timing, in a child process, through `StoreMigrator.migrateIfNeeded` as the app's self-migrating stack runs it: lock, the new scratch file, the backup (a hard link, or a copy before an in-place step: a clone where the file system can make one, named in the table's last column) and synced renames included, which is what a user waits for. The timer starts after the models are loaded. *(in place, step alone)* is the v1 -> v2 step alone through `InPlaceMigration`, without the stack's copy and backup.",
         "- **Baseline.** The same change written by hand in SQL, in place, in one transaction, as a user would write it (a chain directly: v2 -> v4 is one `INSERT ... SELECT` into the v4 attachments table, not v3 then v4), on its own synced copy, in a child process, timed from opening the store to closing it (commit and WAL checkpoint included). Image widths and heights come from a SQL function registered on the connection that calls the app's own image code (one read per image). The first run checks that the engine's and the baseline's results hold the same number of objects of each entity and the same image sizes.",
         "- **Interleaving.** Each run does engine, baseline, then the floors, and the runs repeat in that order, so a slow moment of the machine hits all of them. Figures are the median of the runs with min and max.",
         "- **Floors**, measured in the same runs on the same source: `cp --reflink=never` of the store then fsync of the copy and its folder; `VACUUM INTO` a new file then its fsync.",

@@ -57,7 +57,7 @@ final class MigrationReporter {
             for (index, step) in plan.steps.enumerated() where style != .json {
                 print("  \(index + 1). \(step.source.name) -> \(step.destination.name): \(step.kindDescription)")
             }
-        case .backupCreated(let path):
+        case .backupCreated(let path, _):
             let version = sourceVersion ?? "its old version"
             line("backup of the store as it was before this migration (\(version)), made now: \(path)",
                  EventLine(event: "backup", path: path, version: version))

@@ -33,7 +33,7 @@ struct ScratchAndBackupTests {
         var copying = false
         try UnCloudNotesStack(storeURL: url).migrator.migrateIfNeeded { event in
             switch event {
-            case .backupCreated(let path): backup = URL(fileURLWithPath: path)
+            case .backupCreated(let path, _): backup = URL(fileURLWithPath: path)
             case .stepStarted(_, let step):
                 if case .inPlace = step.kind { copying = false } else { copying = true }
             case .progress where copying:
@@ -153,7 +153,7 @@ struct ScratchAndBackupTests {
         var workingCopyMade = false
         let stack = try UnCloudNotesStack(storeURL: url, versionName: "v2")
         try stack.migrator.migrateIfNeeded { event in
-            if case .backupCreated(let path) = event { backup = URL(fileURLWithPath: path) }
+            if case .backupCreated(let path, _) = event { backup = URL(fileURLWithPath: path) }
             if case .stepFinished = event { workingCopyMade = FileManager.default.fileExists(atPath: url.path + ".migrating") }
         }
         #expect(!workingCopyMade)
@@ -180,6 +180,40 @@ extension ScratchAndBackupTests {
         #expect(try Data(contentsOf: url) == before)
         let left = Set(try FileManager.default.contentsOfDirectory(atPath: folder.url.path))
         #expect(left == [url.lastPathComponent, url.lastPathComponent + ".lock"], "\(left)")
+    }
+}
+
+extension ScratchAndBackupTests {
+    @Test("v1 -> v2 alone on a file system that clones files (XFS): the backup is a clone holding the old bytes, and it says so",
+          .enabled(if: CloneCapableFolder.isAvailable, "skipped: a clone-capable file system needs root, mkfs.xfs (xfsprogs) and loop devices"))
+    func inPlaceBackupIsAClone() throws {
+        let xfs = try CloneCapableFolder()
+        let temporary = try TemporaryFolder()
+        let (original, before, _) = try store("v1", mode: 0o600, in: temporary)
+        let url = xfs.url.appendingPathComponent(original.lastPathComponent)
+        try FileManager.default.copyItem(at: original, to: url)
+        var backup: (path: String, method: FileDuplication)?
+        let stack = try UnCloudNotesStack(storeURL: url, versionName: "v2")
+        try stack.migrator.migrateIfNeeded { event in
+            if case .backupCreated(let path, let method) = event { backup = (path, method) }
+        }
+        let made = try #require(backup)
+        #expect(made.method == .clone)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: made.path)) == before)
+        #expect(try mode(URL(fileURLWithPath: made.path)) == 0o600)
+        #expect(try stack.migrator.state().isCurrent)
+    }
+
+    @Test("v1 -> v2 alone where files cannot be cloned: the backup is a copy, and it says so")
+    func inPlaceBackupIsACopyElsewhere() throws {
+        let folder = try TemporaryFolder()
+        let (url, _, _) = try store("v1", mode: 0o600, in: folder)
+        var method: FileDuplication?
+        try UnCloudNotesStack(storeURL: url, versionName: "v2").migrator.migrateIfNeeded { event in
+            if case .backupCreated(_, let made) = event { method = made }
+        }
+        // The temporary folder is on the machine's root file system (ext4 here, or tmpfs): no clones.
+        #expect(method == .copy)
     }
 }
 

@@ -130,7 +130,7 @@ struct StackSafetyTests {
         try store.close()
         let restored = try Data(contentsOf: url)
         var announced: String?
-        try migrator.migrateIfNeeded { if case .backupCreated(let path) = $0 { announced = path } }
+        try migrator.migrateIfNeeded { if case .backupCreated(let path, _) = $0 { announced = path } }
         #expect(announced == backup.path)
         #expect(try Data(contentsOf: backup) == restored)
         #expect(try mode(backup) == 0o600)

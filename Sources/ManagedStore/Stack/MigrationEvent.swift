@@ -8,8 +8,9 @@ public enum MigrationEvent: Sendable {
     case planned(MigrationPlan)
     /// The backup of the store as it was, made here: before an in-place step changes the store (a
     /// copy), or once a copying migration's new file is complete, just before it replaces the
-    /// store (then usually a hard link to the old store, which was only read).
-    case backupCreated(path: String)
+    /// store (then usually a hard link to the old store, which was only read). `method` says
+    /// which: a copy before an in-place step is a clone where the file system can make one.
+    case backupCreated(path: String, method: FileDuplication)
     /// A step begins: its versions, and how it maps (inferred changes or a mapping model). The
     /// chapter's console lines are the app's to print (`MigrationConsole` in UnCloudNotesKit).
     case stepStarted(index: Int, step: MigrationStep)

@@ -49,12 +49,17 @@ struct MigrationFiles {
 
     /// Copies a store with its `-wal` or hot `-journal`, if any, and folds those into the copy,
     /// so the copy alone holds everything while the original is only read.
-    private static func copyFolded(_ source: URL, to copy: URL) throws {
+    /// - Returns: how the main file was duplicated.
+    @discardableResult
+    private static func copyFolded(_ source: URL, to copy: URL) throws -> FileDuplication {
+        var method = FileDuplication.copy
         for (original, duplicate) in zip(withCompanions(source), withCompanions(copy)) where !original.path.hasSuffix("-shm") {
             guard DurableFiles.exists(original) else { continue }
-            try DurableFiles.copyPrivately(original, to: duplicate)
+            let made = try DurableFiles.copyPrivately(original, to: duplicate)
+            if original == source { method = made }
         }
         try fold(copy)
+        return method
     }
 
     /// Whether the store's main file alone holds it (no `-wal` or `-journal` beside it).
@@ -65,13 +70,14 @@ struct MigrationFiles {
     /// Makes the backup of the store, synced, under its final name. A hard link when the store's
     /// main file holds all of it, the store is a private file (0600) and the file system allows
     /// it: the store is only read, so the link keeps its old bytes once the working copy replaces
-    /// it. Otherwise a private copy, its `-wal` folded in.
-    /// - Returns: whether the backup is a link.
+    /// it. Otherwise a private copy (a clone where the file system can), its `-wal` folded in.
+    /// - Returns: how the backup was made.
     @discardableResult
-    func writeBackup(linking: Bool) throws -> Bool {
+    func writeBackup(linking: Bool) throws -> FileDuplication {
         let linked = linking && storeIsWhole && Self.isPrivate(store) && DurableFiles.link(store, to: partialBackup)
+        var method = FileDuplication.hardLink
         if !linked {
-            try Self.copyFolded(store, to: partialBackup)
+            method = try Self.copyFolded(store, to: partialBackup)
             try DurableFiles.sync(partialBackup)
         }
         // The backup's own support folder holds links to the store's external files, if it has any.
@@ -81,7 +87,7 @@ struct MigrationFiles {
         // its backup leaves the backup a link to the store, and the next run's link is that file too.
         if DurableFiles.exists(partialBackup) { DurableFiles.removeFile(partialBackup) }
         try ExternalDataFolder(storeAt: partialBackup).move(to: ExternalDataFolder(storeAt: backup))
-        return linked
+        return method
     }
 
     /// Removes this run's backup and its external files' folder (after a failure before the store

@@ -183,12 +183,12 @@ public final class StoreMigrator {
         if passes.count == 1, passes[0].isInPlace {
             // One transaction in the store itself, after a real backup: the store is then the old
             // version or the new one, and nothing of its size is copied but the backup.
-            try files.writeBackup(linking: false)
+            let method = try files.writeBackup(linking: false)
             let kept: KeptObjects
             do {
                 try owner.applyOwner(to: files.backup)
                 try ExternalDataFolder(storeAt: files.backup).entries().forEach(owner.applyOwner)
-                observer(.backupCreated(path: files.backup.path))
+                observer(.backupCreated(path: files.backup.path, method: method))
                 kept = try run(passes[0], of: plan, on: files.store, files: files, observer: observer, cancellation: cancellation)
             } catch {
                 // The store is unchanged (the transaction rolled back): a failed migration leaves no backup.
@@ -215,11 +215,12 @@ public final class StoreMigrator {
         try DurableFiles.sync(files.working)
         do {
             // The store was only read: it becomes the backup, through a hard link.
-            if !(try files.writeBackup(linking: true)) { try owner.applyOwner(to: files.backup) }
+            let method = try files.writeBackup(linking: true)
+            if method != .hardLink { try owner.applyOwner(to: files.backup) }
             try ExternalDataFolder(storeAt: files.backup).entries().forEach(owner.applyOwner)
             // The working copy's external files become the store's by the rename (the same inodes).
             try ExternalDataFolder(storeAt: files.working).entries().forEach(owner.applyOwner)
-            observer(.backupCreated(path: files.backup.path))
+            observer(.backupCreated(path: files.backup.path, method: method))
             // The store's own -wal must not outlive its main file: folded in just before the rename.
             try MigrationFiles.fold(files.store)
             try ExternalDataFolder.replaceStoreFiles(of: ExternalDataFolder(storeAt: files.store),

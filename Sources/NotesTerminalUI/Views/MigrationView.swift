@@ -26,7 +26,7 @@ public struct MigrationScreenState {
             if step < stepFractions.count { stepFractions[step] = fraction }
         case .stepFinished(let index):
             if index < stepFractions.count { stepFractions[index] = 1 }
-        case .backupCreated(let path):
+        case .backupCreated(let path, _):
             backupPath = path
         case .waitingForLock:
             lines.append("Another UnCloudNotes is upgrading this store; waiting for it…")

@@ -36,7 +36,7 @@ extension GlobalOptions {
             case .waitingForLock:
                 let store = TerminalText.field(stack.storeURL.path)
                 FileHandle.standardError.write(Data("waiting for another uncloudnotes to finish upgrading \(store)…\n".utf8))
-            case .backupCreated(let path):
+            case .backupCreated(let path, _):
                 FileHandle.standardError.write(Data("backup of the original store: \(TerminalText.field(path))\n".utf8))
             default:
                 break
