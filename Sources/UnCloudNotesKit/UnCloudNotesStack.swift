@@ -23,6 +23,10 @@ public struct UnCloudNotesStack {
         UnCloudNotesModel.registerValueTransformers()
     }
 
+    /// The name and author the app's saves carry in the store's persistent history.
+    public static let contextName = "notes"
+    public static let transactionAuthor = "uncloudnotes"
+
     /// The migrator for this store and version.
     public var migrator: StoreMigrator {
         UnCloudNotesModel.migrator(for: storeURL, model: model, target: version, mappingModels: mappingModels, options: options)
@@ -54,8 +58,14 @@ public struct UnCloudNotesStack {
         // A store the user cannot write (or in a read-only folder) can still be read.
         var options = self.options
         options.isReadOnly = options.isReadOnly || (storeExists && !StorePath.isWritable(storeURL))
+        // Every save is recorded in the store's persistent history (a store migrated from an
+        // older version gets its history tables now), as Core Data records it.
+        options.recordsPersistentHistory = true
         let store = try PersistentStore.openOrCreate(at: storeURL, model: version, options: options)
-        return NoteBook(context: ManagedObjectContext(store: store), version: versionLabel)
+        let context = ManagedObjectContext(store: store)
+        context.name = Self.contextName
+        context.transactionAuthor = Self.transactionAuthor
+        return NoteBook(context: context, version: versionLabel)
     }
 }
 

@@ -9,8 +9,6 @@ import TestSupport
 /// frontCover): every kind of migration keeps Core Data's own tables and every value V2 keeps.
 @Suite("Apple's SampleModel2 store migrates to V2 keeping its history and values")
 struct SampleModel2MigrationTests {
-    private var fixture: URL { SharedFixtures.url("coredataplus-samplemodel2") }
-
     /// Each table's values V2 keeps, objects named by their own values rather than by primary keys
     /// (a copying migration numbers rows anew, as Core Data's does). `cover` is Book's cover column.
     private static func modelQueries(cover: String) -> [String: String] {
@@ -52,30 +50,9 @@ struct SampleModel2MigrationTests {
         }
     }
 
-    /// The fixture's two versions, with Author.books unbounded as CoreDataPlus defines it in code
-    /// (Xcode's XML cannot say Int.max), so that V1 matches every hash of Apple's store.
-    private func models(in folder: TemporaryFolder) throws -> VersionedModel {
-        let bundle = "SampleModel2.xcdatamodeld"
-        for version in ["SampleModel2V1", "SampleModel2V2"] {
-            let original = try String(contentsOf: fixture.appendingPathComponent("\(bundle)/\(version).xcdatamodel/contents"), encoding: .utf8)
-            let unbounded = original.replacingOccurrences(
-                of: #"<relationship name="books" optional="YES" toMany="YES""#,
-                with: #"<relationship name="books" optional="YES" toMany="YES" maxCount="\#(Int.max)""#)
-            #expect(unbounded != original)
-            _ = try folder.write(unbounded, to: "\(bundle)/\(version).xcdatamodel/contents")
-        }
-        _ = try folder.write(ModelFiles.currentVersion("SampleModel2V2"), to: "\(bundle)/.xccurrentversion")
-        return try ModelFileReader.read(at: folder.url.appendingPathComponent(bundle))
-    }
-
-    /// A copy of Apple's store in the folder.
-    private func copyOfStore(in folder: TemporaryFolder, as name: String = "SampleModel2.sqlite") throws -> URL {
-        try folder.copyStore(SharedFixtures.url("coredataplus-samplemodel2/SampleModel2_V1.sqlite"), as: name)
-    }
-
     /// The source's snapshot, read from a second untouched copy (reading may fold its -wal).
     private func expectedSnapshot(in folder: TemporaryFolder) throws -> Snapshot {
-        let expected = try snapshot(copyOfStore(in: folder, as: "Reference.sqlite"), destination: false)
+        let expected = try snapshot(SampleModel2.copyStore(into: folder, as: "Reference.sqlite"), destination: false)
         #expect(expected.modelRows["ZPAGE"]?.count == 4_970)
         #expect(expected.history["ACHANGE"]?.count == 5_468)
         #expect(expected.historyKeys.count == 3)
@@ -85,8 +62,8 @@ struct SampleModel2MigrationTests {
     @Test("the stack migrates Apple's store to V2 in place (a removed attribute, a renamed one)", SharedFixtures.required)
     func stackKeepsHistoryAndValues() throws {
         let folder = try TemporaryFolder()
-        let models = try models(in: folder)
-        let url = try copyOfStore(in: folder)
+        let models = try SampleModel2.versions(in: folder)
+        let url = try SampleModel2.copyStore(into: folder)
         let expected = try expectedSnapshot(in: folder)
         #expect(try StoreMetadata.read(storeAt: url).isCompatible(with: models.versions[0]))
         let plan = try StoreMigrator(storeURL: url, model: models).migrateIfNeeded()
@@ -99,9 +76,9 @@ struct SampleModel2MigrationTests {
           SharedFixtures.required)
     func copyKeepsHistoryAndValues() throws {
         let folder = try TemporaryFolder()
-        let models = try models(in: folder)
+        let models = try SampleModel2.versions(in: folder)
         let (v1, v2) = (models.versions[0], models.versions[1])
-        let source = try copyOfStore(in: folder)
+        let source = try SampleModel2.copyStore(into: folder)
         let expected = try expectedSnapshot(in: folder)
         let destination = folder.url.appendingPathComponent("SampleModel2_V2.sqlite")
         try MigrationManager.migrateStore(from: source, sourceModel: v1, to: destination, destinationModel: v2,

@@ -12,6 +12,8 @@ public enum ContextError: Error, Sendable, CustomStringConvertible {
     /// file) while a property was being read. The object stays a fault, so nothing half-read is
     /// ever saved; `checkReads()` and the next `save()` throw this.
     case readFailed(entity: String, primaryKey: Int64?, cause: any Error)
+    /// The store refuses writes (`PersistentStore.writeRefusal`); nothing was written.
+    case storeIsReadOnly(path: String, reason: WriteRefusal)
 
     public init(_ message: String) {
         self = .refused(message)
@@ -28,6 +30,8 @@ public enum ContextError: Error, Sendable, CustomStringConvertible {
             "the save was rolled back, nothing was written: \(cause)"
         case .readFailed(let entity, let primaryKey, let cause):
             "could not read \(entity)\(primaryKey.map { " \($0)" } ?? ""): \(cause)"
+        case .storeIsReadOnly(let path, let reason):
+            "\(path) is read-only, nothing was written: \(reason)"
         }
     }
 

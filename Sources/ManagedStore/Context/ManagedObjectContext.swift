@@ -13,6 +13,11 @@ public final class ManagedObjectContext {
     private let storePath: String
     public var model: ManagedObjectModel { store.model }
     public var schema: StoreSchema { store.schema }
+    /// The context's name, recorded with each save in persistent history (Core Data's `name`).
+    public var name: String?
+    /// Who saves: recorded with each save in persistent history, so readers can tell their own
+    /// changes from others' (Core Data's `transactionAuthor`).
+    public var transactionAuthor: String?
 
     private(set) var insertedObjects: [ObjectID: ManagedObject] = [:]
     private(set) var updatedObjects: [ObjectID: ManagedObject] = [:]

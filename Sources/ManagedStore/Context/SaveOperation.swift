@@ -25,10 +25,15 @@ struct SaveOperation {
             guard problems.isEmpty else { throw ValidationFailure(problems: problems) }
         }
 
+        if let refusal = context.store.writeRefusal {
+            throw ContextError.storeIsReadOnly(path: context.store.url.path, reason: refusal)
+        }
         var permanentIDs: [ObjectID: ObjectID] = [:]
         let externalData = ExternalDataSave(store: context.store)
+        let changedKeys = updated.map(\.changedKeys)
         do {
             try context.store.database.writeWithoutTransaction { db in try db.inTransaction(.immediate) {
+                let history = try HistoryRecorder(context: context, deleted: deleted, in: db)
                 permanentIDs = try allocatePrimaryKeys(for: inserted, in: db)
                 let resolve = { (id: ObjectID) -> Int64? in (permanentIDs[id] ?? id).primaryKey }
                 for object in inserted { try writeRow(of: object, isNew: true, resolve: resolve, externalData: externalData, in: db) }
@@ -37,6 +42,13 @@ struct SaveOperation {
                 for object in inserted + updated {
                     try writeToManyChanges(of: object, resolve: resolve, in: db)
                 }
+                try history?.record(
+                    inserted: inserted.compactMap { object in resolve(object.objectID).map { (object.entity.name, $0) } },
+                    updated: zip(updated, changedKeys).compactMap { object, keys in
+                        guard !keys.isEmpty, let key = resolve(object.objectID) else { return nil }
+                        return (object.entity.name, key, keys)
+                    },
+                    in: db)
                 return .commit
             } }
         } catch let error as ContextError {

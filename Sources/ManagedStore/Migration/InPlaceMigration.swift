@@ -18,6 +18,8 @@ public enum InPlaceMigration {
     @discardableResult
     public static func migrate(storeAt url: URL, from source: ManagedObjectModel, to destination: ManagedObjectModel,
                                inferred: InferredMapping, options: StoreOptions = StoreOptions()) throws -> Bool {
+        var options = options
+        options.leavesHistoryAsIs = true
         let store = try PersistentStore.open(at: url, model: source, options: options)
         // The migration commits (or rolls back) in one transaction before this runs: a close that
         // fails changes nothing in the file, and the connection goes with the store object anyway.

@@ -68,6 +68,10 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
         guard !FileManager.default.fileExists(atPath: destinationURL.path) else {
             throw MigrationError.file(path: destinationURL.path, reason: "a file is already there; the migration writes a new store")
         }
+        // A migration keeps the source's history as it is (copied with the unowned tables) and
+        // records none of its own.
+        var options = options
+        options.leavesHistoryAsIs = true
         var readOnly = options
         readOnly.isReadOnly = true
         let sourceStore = try PersistentStore.open(at: sourceURL, model: sourceModel, options: readOnly)

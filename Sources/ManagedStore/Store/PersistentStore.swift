@@ -12,16 +12,22 @@ public final class PersistentStore: Sendable {
     public let options: StoreOptions
     /// The SQLite connection. All access is serialized by GRDB's queue.
     package let database: DatabaseQueue
+    /// Why this store refuses writes though it was not opened read-only: it holds persistent
+    /// history and was opened without `recordsPersistentHistory`.
+    public let writeRefusal: WriteRefusal?
 
     public var model: ManagedObjectModel { schema.model }
+    /// Whether saves record persistent history.
+    var recordsHistory: Bool { options.recordsPersistentHistory && !options.leavesHistoryAsIs }
 
     private init(url: URL, schema: StoreSchema, metadata: StoreMetadata, options: StoreOptions,
-                 database: DatabaseQueue) {
+                 database: DatabaseQueue, writeRefusal: WriteRefusal? = nil) {
         self.url = url
         self.schema = schema
         self.metadata = metadata
         self.options = options
         self.database = database
+        self.writeRefusal = writeRefusal
     }
 
     /// Creates a new, empty store of the model version; refuses to overwrite an existing file.
@@ -98,7 +104,7 @@ public final class PersistentStore: Sendable {
         }
         let schema = try StoreSchema(model: model)
         do {
-            let database = options.isReadOnly
+            var database = options.isReadOnly
                 ? try StoreFiles(url: url).readOnlyQueue(configuration: configuration(options))
                 : try DatabaseQueue(path: url.path, configuration: configuration(options))
             if let mismatch = try database.read(StoreSchemaCheck(schema: schema).firstMismatch) {
@@ -106,12 +112,22 @@ public final class PersistentStore: Sendable {
                 try? database.close()
                 throw StoreError(path: url.path, mismatch: mismatch)
             }
+            var refusal: WriteRefusal?
             if !options.isReadOnly {
                 try database.writeWithoutTransaction { db in
                     try db.execute(sql: "PRAGMA journal_mode = \(options.journalMode.rawValue)")
+                    refusal = try HistoryTracking.prepare(options, in: db)
                 }
             }
-            return PersistentStore(url: url, schema: schema, metadata: metadata, options: options, database: database)
+            if refusal != nil {
+                // Read-only at SQLite's level: nothing reaches the file, whoever writes through the connection.
+                try database.close()
+                var readOnly = options
+                readOnly.isReadOnly = true
+                database = try StoreFiles(url: url).readOnlyQueue(configuration: configuration(readOnly))
+            }
+            return PersistentStore(url: url, schema: schema, metadata: metadata, options: options, database: database,
+                                   writeRefusal: refusal)
         } catch let error as StoreError {
             throw error
         } catch {

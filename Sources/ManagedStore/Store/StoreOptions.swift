@@ -22,12 +22,23 @@ public struct StoreOptions: Sendable {
     /// many processes adding notes at once all succeed.
     public var busyTimeout: TimeInterval
     public static let defaultBusyTimeout: TimeInterval = 10
+    /// Core Data's `NSPersistentHistoryTrackingKey`: every save records a transaction of its
+    /// changes in the store (`PersistentStore.history`), and a store without history tables gets
+    /// them when first opened so. Off, a store that holds history (Apple's or the engine's) opens
+    /// read-only, as Core Data opens it: a write would leave a gap that history readers (Apple's
+    /// sync among them) could never see.
+    public var recordsPersistentHistory: Bool
+    /// Lets a migration change a store's model without recording history or being refused for
+    /// it: migrations keep the history as it is and record none of their own.
+    var leavesHistoryAsIs = false
 
     public init(journalMode: JournalMode = .wal, isReadOnly: Bool = false,
-                sqlLogger: Logger? = nil, busyTimeout: TimeInterval = StoreOptions.defaultBusyTimeout) {
+                sqlLogger: Logger? = nil, busyTimeout: TimeInterval = StoreOptions.defaultBusyTimeout,
+                recordsPersistentHistory: Bool = false) {
         self.journalMode = journalMode
         self.isReadOnly = isReadOnly
         self.sqlLogger = sqlLogger
         self.busyTimeout = busyTimeout
+        self.recordsPersistentHistory = recordsPersistentHistory
     }
 }

@@ -1,0 +1,90 @@
+import Foundation
+import GRDB
+
+/// Records one save as one history transaction, in the save's own SQLite transaction, so a save
+/// is never without its history nor history without its save (a kill rolls both back).
+///
+/// Made at the start of the save's transaction, before any row is written: a deleted object's
+/// tombstone values are read from its row while the row is still there.
+struct HistoryRecorder {
+    private struct Deletion {
+        var entity: String
+        var primaryKey: Int64
+        var tombstone: [DatabaseValue]
+    }
+
+    private let context: ManagedObjectContext
+    private let deletions: [Deletion]
+
+    /// Nil when the store does not record history.
+    init?(context: ManagedObjectContext, deleted: [ManagedObject], in db: Database) throws {
+        guard context.store.recordsHistory else { return nil }
+        self.context = context
+        deletions = try deleted.compactMap { object in
+            guard let primaryKey = object.objectID.primaryKey,
+                  let storage = context.schema.entity(named: object.entity.name) else { return nil }
+            let tombstone = try Tombstones(entity: object.entity.name, model: context.model)
+                .values(of: storage, primaryKey: primaryKey, in: db)
+            return Deletion(entity: object.entity.name, primaryKey: primaryKey, tombstone: tombstone)
+        }
+    }
+
+    /// Writes the transaction and one change per inserted, updated (with changed properties) and
+    /// deleted object. `changedKeys` are the updated objects' changes, taken before the save.
+    func record(inserted: [(entity: String, primaryKey: Int64)], updated: [(entity: String, primaryKey: Int64, changedKeys: Set<String>)],
+                in db: Database) throws {
+        let changeCount = inserted.count + updated.count + deletions.count
+        guard changeCount > 0 else { return }
+        let transaction = try HistoryTables.reserveKeys(1, of: HistoryTables.transactionEntity, table: "ATRANSACTION", in: db)
+        try db.execute(sql: """
+            INSERT INTO ATRANSACTION (Z_PK, Z_ENT, Z_OPT, ZAUTHORTS, ZBUNDLEIDTS, ZCONTEXTNAMETS, ZPROCESSIDTS, ZTIMESTAMP)
+            VALUES (?, ?, 1, ?, ?, ?, ?, ?)
+            """, arguments: [transaction, HistoryTables.transactionEntity,
+                             try string(context.transactionAuthor, in: db), try string(HistoryProcess.bundleID, in: db),
+                             try string(context.name, in: db), try string(HistoryProcess.processName, in: db),
+                             Date().timeIntervalSinceReferenceDate])
+        var key = try HistoryTables.reserveKeys(changeCount, of: HistoryTables.changeEntity, table: "ACHANGE", in: db)
+        func change(_ type: HistoryChange.Kind, _ entity: String, _ primaryKey: Int64, columns: Data? = nil,
+                    tombstone: [DatabaseValue] = []) throws {
+            guard let number = context.schema.entity(named: entity)?.number else { return }
+            try Tombstones.ensureColumns(tombstone.count, in: db)
+            let names = ["Z_PK", "Z_ENT", "Z_OPT", "ZCHANGETYPE", "ZENTITY", "ZENTITYPK", "ZTRANSACTIONID", "ZCOLUMNS"]
+                + tombstone.indices.map(Tombstones.column)
+            let values: [DatabaseValue] = [key.databaseValue, HistoryTables.changeEntity.databaseValue, 1.databaseValue,
+                                           type.rawValue.databaseValue, number.databaseValue, primaryKey.databaseValue,
+                                           transaction.databaseValue, columns?.databaseValue ?? .null] + tombstone
+            try db.execute(sql: "INSERT INTO ACHANGE (\(names.map(\.quotedDatabaseIdentifier).joined(separator: ", "))) VALUES ("
+                               + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")",
+                           arguments: StatementArguments(values))
+            key += 1
+        }
+        for object in inserted { try change(.insert, object.entity, object.primaryKey) }
+        for object in updated {
+            let columns = ChangedProperties(entity: object.entity, model: context.model).encode(object.changedKeys)
+            try change(.update, object.entity, object.primaryKey, columns: columns)
+        }
+        for deletion in deletions {
+            try change(.delete, deletion.entity, deletion.primaryKey, tombstone: deletion.tombstone)
+        }
+    }
+
+    /// The key of a transaction string (author, bundle, context or process name), interned in
+    /// `ATRANSACTIONSTRING` as Core Data does; nil for no name.
+    private func string(_ name: String?, in db: Database) throws -> Int64? {
+        guard let name else { return nil }
+        if let known = try Int64.fetchOne(db, sql: "SELECT Z_PK FROM ATRANSACTIONSTRING WHERE ZNAME = ?", arguments: [name]) {
+            return known
+        }
+        let key = try HistoryTables.reserveKeys(1, of: HistoryTables.stringEntity, table: "ATRANSACTIONSTRING", in: db)
+        try db.execute(sql: "INSERT INTO ATRANSACTIONSTRING (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (?, ?, 1, ?)",
+                       arguments: [key, HistoryTables.stringEntity, name])
+        return key
+    }
+}
+
+/// The bundle and process names a transaction records. Linux programs have no bundle
+/// identifier: the bundle's, where it has one, else the program's name.
+enum HistoryProcess {
+    static let processName = ProcessInfo.processInfo.processName
+    static let bundleID = Bundle.main.bundleIdentifier ?? processName
+}

@@ -1,0 +1,57 @@
+import GRDB
+
+/// Core Data's persistent history tables, in the layout Apple's stores have (read off a store
+/// written by Core Data; docs/store-format.md): `ATRANSACTION`, `ACHANGE` and `ATRANSACTIONSTRING`,
+/// numbered as entities 16002, 16001 and 16003 in `Z_PRIMARYKEY`, whose `Z_MAX` gives their keys.
+enum HistoryTables {
+    static let changeEntity = 16001
+    static let transactionEntity = 16002
+    static let stringEntity = 16003
+
+    /// Whether the store holds history tables (Apple's or the engine's).
+    static func exist(in db: Database) throws -> Bool {
+        try db.tableExists("ATRANSACTION") && db.tableExists("ACHANGE") && db.tableExists("ATRANSACTIONSTRING")
+    }
+
+    /// Creates the tables, their indexes and their `Z_PRIMARYKEY` rows, as Core Data does the first
+    /// time a store is opened with history tracking on.
+    static func create(in db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE ACHANGE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCHANGETYPE INTEGER, \
+            ZENTITY INTEGER, ZENTITYPK INTEGER, ZTRANSACTIONID INTEGER, ZCOLUMNS BLOB );
+            CREATE TABLE ATRANSACTION ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZAUTHORTS INTEGER, \
+            ZBUNDLEIDTS INTEGER, ZCONTEXTNAMETS INTEGER, ZPROCESSIDTS INTEGER, ZTIMESTAMP FLOAT, ZAUTHOR VARCHAR, \
+            ZBUNDLEID VARCHAR, ZCONTEXTNAME VARCHAR, ZPROCESSID VARCHAR, ZQUERYGEN BLOB );
+            CREATE TABLE ATRANSACTIONSTRING ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR );
+            CREATE INDEX ACHANGE_ZTRANSACTIONID_INDEX ON ACHANGE (ZTRANSACTIONID);
+            CREATE INDEX ATRANSACTION_ZAUTHORTS_INDEX ON ATRANSACTION (ZAUTHORTS);
+            CREATE INDEX ATRANSACTION_ZBUNDLEIDTS_INDEX ON ATRANSACTION (ZBUNDLEIDTS);
+            CREATE INDEX ATRANSACTION_ZCONTEXTNAMETS_INDEX ON ATRANSACTION (ZCONTEXTNAMETS);
+            CREATE INDEX ATRANSACTION_ZPROCESSIDTS_INDEX ON ATRANSACTION (ZPROCESSIDTS);
+            CREATE INDEX Z_TRANSACTION_TransactionAuthorIndex ON ATRANSACTION (ZAUTHOR COLLATE BINARY ASC);
+            CREATE INDEX Z_TRANSACTION_TransactionTimestampIndex ON ATRANSACTION (ZTIMESTAMP COLLATE BINARY ASC);
+            CREATE UNIQUE INDEX Z_TRANSACTIONSTRING_UNIQUE_NAME ON ATRANSACTIONSTRING (ZNAME COLLATE BINARY ASC);
+            INSERT OR IGNORE INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES
+                (16001, 'CHANGE', 0, 0), (16002, 'TRANSACTION', 0, 0), (16003, 'TRANSACTIONSTRING', 0, 0);
+            """)
+    }
+
+    /// Reserves `count` keys of a history table and returns the first: its `Z_PRIMARYKEY` row's
+    /// `Z_MAX` advances (past any key already in the table, should a hand-edited row lag behind).
+    static func reserveKeys(_ count: Int, of entity: Int, table: String, in db: Database) throws -> Int64 {
+        let recorded = try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [entity]) ?? 0
+        let used = try Int64.fetchOne(db, sql: "SELECT MAX(Z_PK) FROM \(table.quotedDatabaseIdentifier)") ?? 0
+        let first = max(recorded, used) + 1
+        try db.execute(sql: "INSERT OR REPLACE INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, 0, ?)",
+                       arguments: [entity, name(of: entity), first + Int64(count) - 1])
+        return first
+    }
+
+    private static func name(of entity: Int) -> String {
+        switch entity {
+        case changeEntity: "CHANGE"
+        case transactionEntity: "TRANSACTION"
+        default: "TRANSACTIONSTRING"
+        }
+    }
+}

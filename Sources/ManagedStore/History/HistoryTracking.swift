@@ -1,0 +1,33 @@
+import GRDB
+
+/// Why an open store refuses writes.
+public enum WriteRefusal: Sendable, Equatable, CustomStringConvertible {
+    /// The store holds persistent history and was opened without `recordsPersistentHistory`
+    /// (Core Data's `NSPersistentHistoryTrackingKey`): Core Data opens such a store read-only.
+    case historyTrackingOff
+
+    public var description: String {
+        switch self {
+        case .historyTrackingOff:
+            "it holds persistent history and was opened without history tracking "
+                + "(StoreOptions.recordsPersistentHistory, Core Data's NSPersistentHistoryTrackingKey); "
+                + "a write would be missing from its history"
+        }
+    }
+}
+
+/// What opening a writable store does about persistent history, as Core Data does it.
+enum HistoryTracking {
+    /// Creates the history tables when tracking is on and the store has none; with tracking off,
+    /// a store that has them refuses writes (the caller reopens it read-only). Migrations leave
+    /// history as it is.
+    static func prepare(_ options: StoreOptions, in db: Database) throws -> WriteRefusal? {
+        guard !options.leavesHistoryAsIs else { return nil }
+        let exists = try HistoryTables.exist(in: db)
+        if options.recordsPersistentHistory {
+            if !exists { try db.inTransaction { try HistoryTables.create(in: db); return .commit } }
+            return nil
+        }
+        return exists ? .historyTrackingOff : nil
+    }
+}
