@@ -13,7 +13,7 @@ struct StoreCommand: ParsableCommand {
               uncloudnotes store migrate old.sqlite --dry-run
               uncloudnotes store export old.sqlite --json
             """,
-        subcommands: [StoreInfoCommand.self, StoreMigrateCommand.self, StoreExportCommand.self])
+        subcommands: [StoreInfoCommand.self, StoreMigrateCommand.self, StoreExportCommand.self, StoreHistoryCommand.self])
 }
 
 /// Options of the store commands that work on any Core Data model and store.
@@ -52,6 +52,21 @@ struct StoreSelection: ParsableArguments {
         UnCloudNotesModel.registerValueTransformers()
         return UnCloudNotesModel.migrator(for: global.storeURL(path), model: model, target: target, mappingModels: mappingModels,
                                           options: global.storeOptions)
+    }
+
+    /// Opens the selected store read-only at the version that wrote it, whichever that is.
+    func openReadOnly(_ global: GlobalOptions) throws -> PersistentStore {
+        let migrator = try migrator(global)
+        let version: ManagedObjectModel
+        switch try migrator.state() {
+        case .missing: throw CommandFailure("\(migrator.storeURL.path): no such store: check the path")
+        case .unknown: throw CommandFailure("\(migrator.storeURL.path): the store's hashes match no known version of \(migrator.model.name): pass the model that wrote it with --model")
+        case .current(let found), .newer(let found), .cannotMigrate(let found, _): version = found
+        case .needsMigration(let plan): version = plan.source
+        }
+        var options = migrator.options
+        options.isReadOnly = true
+        return try PersistentStore.open(at: migrator.storeURL, model: version, options: options)
     }
 
     /// The model Core Data cached inside a store that no version of the app's model describes
@@ -177,17 +192,7 @@ struct StoreExportCommand: ParsableCommand {
     @Flag(help: "Print JSON instead of text.") var json = false
 
     func run() throws {
-        let migrator = try selection.migrator(global)
-        let version: ManagedObjectModel
-        switch try migrator.state() {
-        case .missing: throw CommandFailure("\(migrator.storeURL.path): no such store: check the path")
-        case .unknown: throw CommandFailure("\(migrator.storeURL.path): the store's hashes match no known version of \(migrator.model.name): pass the model that wrote it with --model")
-        case .current(let found), .newer(let found), .cannotMigrate(let found, _): version = found
-        case .needsMigration(let plan): version = plan.source
-        }
-        var options = migrator.options
-        options.isReadOnly = true
-        let store = try PersistentStore.open(at: migrator.storeURL, model: version, options: options)
+        let store = try selection.openReadOnly(global)
         // Closing a read-only store after reading has nothing left to lose.
         defer { try? store.close() }
         try StoreExport(context: ManagedObjectContext(store: store)).write(json: json) { print($0) }
