@@ -97,7 +97,8 @@ struct SaveOperation {
         var columns: [String] = []
         var values: [DatabaseValue] = []
         for (name, column) in storage.attributeColumns.sorted(by: { $0.value.name < $1.value.name }) {
-            guard let attribute = attributes[name] else { continue }
+            // A derived attribute's value is the store's to keep (its triggers), never written by a save.
+            guard let attribute = attributes[name], !attribute.isDerived else { continue }
             columns.append(column.name)
             values.append(try externalData.columnValue(of: object, attribute: attribute, column: column.name,
                                                        storedRow: storedRow))

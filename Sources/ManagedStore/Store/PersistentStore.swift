@@ -39,6 +39,12 @@ public final class PersistentStore: Sendable {
                               options: StoreOptions = StoreOptions()) throws -> PersistentStore {
         let schema = try StoreSchema(model: model)
         let metadata = StoreMetadata(model: model, storeUUID: storeUUID)
+        let triggers: [String]
+        do {
+            triggers = try DerivedAttributeTriggers.statements(for: schema)
+        } catch {
+            throw StoreError(path: url.path, reason: "cannot create the store: \(error)")
+        }
         try createPrivateFile(at: url)
         do {
             let database = try DatabaseQueue(path: url.path, configuration: configuration(options))
@@ -47,6 +53,7 @@ public final class PersistentStore: Sendable {
                 try db.execute(sql: "PRAGMA journal_mode = \(options.journalMode.rawValue)")
                 try db.inTransaction {
                     try createTables(schema: schema, metadata: metadata, in: db)
+                    for trigger in triggers { try db.execute(sql: trigger) }
                     return .commit
                 }
             }

@@ -16,8 +16,16 @@ enum StoreSQLFunctions {
         return result ? 1 : 0
     }
 
+    /// Core Data's derived-attribute triggers (`DerivedAttributeTriggers`, and those in Apple's
+    /// stores) call these to tell Core Data's context the value they wrote; the engine reads
+    /// values from the rows, so they do nothing. Without them every write to such a table fails.
+    static let derivedValueUpdated = [
+        "NSCoreDataDATriggerUpdatedAffectedObjectValue", "NSCoreDataDATriggerInsertUpdatedAffectedObjectValue",
+    ].map { DatabaseFunction($0, argumentCount: 5, pure: false) { _ in nil } }
+
     static func register(in db: Database) {
         db.add(function: compare)
+        derivedValueUpdated.forEach(db.add(function:))
         sqlite3_create_function_v2(db.sqliteConnection, "MS_FOLD_CONTAINS", 3, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
                                    nil, foldContains, nil, nil, nil)
     }
