@@ -43,6 +43,7 @@ let package = Package(
                 .copy("UnCloudNotesDataModel.xcdatamodeld"),
                 .copy("UnCloudNotesMappingModel_v2_to_v3.xcmappingmodel"),
                 .copy("UnCloudNotesMappingModel_v3_to_v4.xcmappingmodel"),
+                .copy("UnCloudNotesMappingModel_v4_to_v5.xcmappingmodel"),
                 .copy("SampleImages"),
                 .copy("SampleStores"),
             ]

@@ -16,6 +16,7 @@ public enum UnCloudNotesModel {
     /// The mapping models shipped for the steps lightweight migration cannot do.
     public static let mappingModelNames = [
         "UnCloudNotesMappingModel_v2_to_v3.xcmappingmodel", "UnCloudNotesMappingModel_v3_to_v4.xcmappingmodel",
+        "UnCloudNotesMappingModel_v4_to_v5.xcmappingmodel",
     ]
 
     /// Loads every version of the app's model.

@@ -22,7 +22,7 @@ struct StoreMasters {
         try StoreGenerator.makeV1Store(at: masters.url(version: 1, images: nil), notes: notes, model: model)
         try DiskSync.sync(masters.url(version: 1, images: nil))
         for kind in kinds {
-            for version in 2...model.versions.count {
+            for version in 2...model.currentNumber {
                 log("\(notes) notes, \(kind.rawValue) images: making the v\(version) store")
                 let source = masters.url(version: version - 1, images: version == 2 ? nil : kind)
                 let destination = masters.url(version: version, images: kind)
@@ -48,5 +48,13 @@ struct StoreMasters {
         try migrator.migrateIfNeeded()
         // A master needs no backup; there may be none to remove.
         try? FileManager.default.removeItem(at: migrator.backupURL(for: model.versions[version - 2]))
+    }
+}
+
+extension VersionedModel {
+    /// The app's current version's number (v4 is 4): the chains measured end there, not at a
+    /// version the app does not run as yet.
+    var currentNumber: Int {
+        (versions.firstIndex { $0.name == current.name } ?? versions.count - 1) + 1
     }
 }

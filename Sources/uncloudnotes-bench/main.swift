@@ -56,13 +56,13 @@ struct Bench: ParsableCommand {
                 let masters = try StoreMasters.make(in: folder.appendingPathComponent("\(count)"), notes: count, kinds: kinds, model: model, log: log)
                 defer { masters.remove() }
                 var size = BenchReport.Size(notes: count, imageCount: count / 10, migrations: [])
-                for migration in MigrationCase.all(versions: model.versions.count, kinds: kinds) {
+                for migration in MigrationCase.all(versions: model.currentNumber, kinds: kinds) {
                     log("\(count) notes, \(migration.images?.rawValue ?? "no") images: \(migration.name)")
                     size.migrations.append(try MigrationBenchmark.measure(migration, masters: masters, runs: runs, model: model))
                 }
                 log("\(count) notes: read paths")
                 let readStore = masters.folder.appendingPathComponent("read.sqlite")
-                try DiskSync.syncedCopy(of: masters.url(version: model.versions.count, images: readKind), at: readStore)
+                try DiskSync.syncedCopy(of: masters.url(version: model.currentNumber, images: readKind), at: readStore)
                 size.readPaths = try ReadPaths.measure(storeAt: readStore, notes: count, runs: runs, scratch: masters.folder)
                 report.sizes.append(size)
             }

@@ -10,13 +10,14 @@ struct ModelShowCommandTests {
         let result = try BuiltExecutable.run(["model", "show"])
         #expect(result.exitCode == 0)
         let lines = result.standardOutput.split(separator: "\n").map(String.init)
-        #expect(lines.first == "UnCloudNotesDataModel: 4 versions, current UnCloudNotesDataModel v4")
+        #expect(lines.first == "UnCloudNotesDataModel: 5 versions, current UnCloudNotesDataModel v4")
         #expect(lines.contains("* UnCloudNotesDataModel v4  (current)"))
         #expect(lines.contains("  UnCloudNotesDataModel v2"))
         #expect(lines.contains("    entity ImageAttachment : Attachment"))
         #expect(lines.contains { $0.hasPrefix("      image") && $0.hasSuffix("optional, transformer ImageTransformer") })
         let hashLines = lines.filter { $0.hasPrefix("      hash ") }
-        #expect(hashLines.count == 7)
+        // v1 1, v2 1, v3 2, v4 3, v5 4 entities.
+        #expect(hashLines.count == 11)
         #expect(hashLines.allSatisfy { $0.count == "      hash ".count + 64 })
     }
 
@@ -30,7 +31,7 @@ struct ModelShowCommandTests {
         #expect(json["model"] as? String == "UnCloudNotesDataModel")
         #expect(json["currentVersion"] as? String == "UnCloudNotesDataModel v4")
         let versions = try #require(json["versions"] as? [[String: Any]])
-        #expect(versions.map { $0["current"] as? Bool } == [false, false, false, true])
+        #expect(versions.map { $0["current"] as? Bool } == [false, false, false, true, false])
         let v4Entities = try #require(versions[3]["entities"] as? [[String: Any]])
         let imageAttachment = try #require(v4Entities.first { $0["name"] as? String == "ImageAttachment" })
         #expect(imageAttachment["parent"] as? String == "Attachment")

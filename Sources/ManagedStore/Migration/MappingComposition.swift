@@ -6,8 +6,9 @@
 ///
 /// It composes only what it can rewrite exactly, and says no (nil) otherwise; the chain then
 /// splits there and runs step by step:
-/// - A's entity mappings have no custom policy (their values must be expressions); B's have none,
-///   or a `SetBasedMigrationPolicy` (its functions' arguments are rewritten);
+/// - A's and B's entity mappings have no custom policy, or a `SetBasedMigrationPolicy`: B's
+///   functions' arguments are rewritten; a value A's policy computes is read by B only as
+///   `$source.x` (it becomes the composed mapping's computed value, over the v1 object as it was);
 /// - each entity B reads is made by exactly one of A's mappings, and has no subentities;
 /// - relationships are `destinationInstances…` over `$source` or `$source.<relationship>`, and
 ///   key paths through to-one relationships;
@@ -20,23 +21,47 @@ struct MappingComposition {
     let sourceModel: ManagedObjectModel
     /// The version between (v2): A's destination, B's source.
     let intermediate: ManagedObjectModel
+    /// The policies of A's mappings that compute values, by mapping index, with those values.
+    private var computedByFirst: [Int: (policy: SetBasedPolicy, values: [String: ComputedValue])] = [:]
+
+    typealias SetBasedPolicy = EntityMigrationPolicy & SetBasedMigrationPolicy
+
+    init(first: MappingModel, second: MappingModel, sourceModel: ManagedObjectModel, intermediate: ManagedObjectModel) {
+        self.first = first
+        self.second = second
+        self.sourceModel = sourceModel
+        self.intermediate = intermediate
+    }
 
     /// The composed mapping model and, by entity mapping, the policies to run it with.
     func compose(policies: [EntityMigrationPolicy], secondPolicies: [EntityMigrationPolicy]) throws
         -> (mapping: MappingModel, policies: [EntityMigrationPolicy])? {
-        guard first.entityMappings.allSatisfy({ $0.policyClassName == nil }) else { return nil }
+        var composition = self
+        for (index, (mapping, policy)) in zip(first.entityMappings, policies).enumerated() where mapping.policyClassName != nil {
+            guard let setBased = policy as? SetBasedPolicy, policy.createsRelationshipsFromMappingExpressions else { return nil }
+            composition.computedByFirst[index] = (setBased, try setBased.computedValues(for: mapping))
+        }
+        return try composition.composeMappings(secondPolicies: secondPolicies)
+    }
+
+    private func composeMappings(secondPolicies: [EntityMigrationPolicy]) throws -> (mapping: MappingModel, policies: [EntityMigrationPolicy])? {
         var mappings: [EntityMapping] = []
         var composedPolicies: [EntityMigrationPolicy] = []
         for (mapping, policy) in zip(second.entityMappings, secondPolicies) {
             guard let entity = mapping.sourceEntityName, let producer = producer(of: entity),
-                  var composed = try compose(mapping, producer: producer) else { return nil }
-            if mapping.policyClassName == nil {
+                  var (composed, inherited) = try compose(mapping, producer: producer) else { return nil }
+            if mapping.policyClassName == nil && inherited.isEmpty {
                 composedPolicies.append(policy)
             } else {
-                guard let setBased = policy as? SetBasedMigrationPolicy, policy.createsRelationshipsFromMappingExpressions,
-                      let wrapped = try ComposedPolicy(setBased, original: mapping, rewrite: { substitute($0, producer: producer) })
-                else { return nil }
-                composed.policyClassName = mapping.policyClassName
+                var secondPolicy: SetBasedPolicy?
+                if mapping.policyClassName != nil {
+                    guard let setBased = policy as? SetBasedPolicy, policy.createsRelationshipsFromMappingExpressions else { return nil }
+                    secondPolicy = setBased
+                }
+                let earlier = inherited.isEmpty ? nil : computedByFirst[producer].map { ($0.policy as EntityMigrationPolicy, first.entityMappings[producer]) }
+                guard let wrapped = try ComposedPolicy(secondPolicy, original: mapping, inherited: inherited, earlier: earlier,
+                                                       rewrite: { substitute($0, producer: producer) }) else { return nil }
+                composed.policyClassName = mapping.policyClassName ?? first.entityMappings[producer].policyClassName
                 composedPolicies.append(wrapped)
             }
             mappings.append(composed)
@@ -46,8 +71,9 @@ struct MappingComposition {
                 composedPolicies)
     }
 
-    /// B's mapping over A's producer: A's source and filter, B's values rewritten.
-    private func compose(_ mapping: EntityMapping, producer: Int) throws -> EntityMapping? {
+    /// B's mapping over A's producer: A's source and filter, B's values rewritten; and the values
+    /// B copies (`$source.x`) that A's policy computes, which the composed policy computes instead.
+    private func compose(_ mapping: EntityMapping, producer: Int) throws -> (EntityMapping, inherited: [String: ComputedValue])? {
         let made = first.entityMappings[producer]
         var filter = made.filterPredicate
         if let own = mapping.filterPredicate {
@@ -55,9 +81,16 @@ struct MappingComposition {
             filter = filter.map { .and([$0, rewritten]) } ?? rewritten
         }
         var attributes: [PropertyMapping] = []
+        var inherited: [String: ComputedValue] = [:]
         for attribute in mapping.attributeMappings {
             guard let expression = attribute.valueExpression else {
                 attributes.append(attribute)
+                continue
+            }
+            // A's policy computed it from the v1 object: the composed policy computes it the same way.
+            if case .keyPath(.variable("source")?, let components) = expression, components.count == 1,
+               let computed = computedByFirst[producer]?.values[components[0]] {
+                inherited[attribute.name] = computed
                 continue
             }
             guard let rewritten = substitute(expression, producer: producer) else { return nil }
@@ -72,9 +105,9 @@ struct MappingComposition {
             guard let rewritten = link(expression, over: mapping, producer: producer) else { return nil }
             relationships.append(PropertyMapping(name: relationship.name, valueExpression: rewritten ?? nil, userInfo: relationship.userInfo))
         }
-        return EntityMapping(name: mapping.name, sourceEntityName: made.sourceEntityName, destinationEntityName: mapping.destinationEntityName,
-                             filterPredicate: filter, userInfo: mapping.userInfo, attributeMappings: attributes,
-                             relationshipMappings: relationships)
+        return (EntityMapping(name: mapping.name, sourceEntityName: made.sourceEntityName, destinationEntityName: mapping.destinationEntityName,
+                              filterPredicate: filter, userInfo: mapping.userInfo, attributeMappings: attributes,
+                              relationshipMappings: relationships), inherited)
     }
 
     // MARK: Which mapping made what
@@ -112,9 +145,11 @@ struct MappingComposition {
         }
         switch selector {
         case MigrationSelectors.destinationInstances:
-            guard let index = mapping.entityMappings.firstIndex(where: { $0.name == name }),
-                  model.subentities(of: reached).isEmpty else { return nil }
-            return (mapping.entityMappings[index].sourceEntityName == reached ? index : nil, path)
+            // K's objects may be of several kinds (`reached` and its subentities): the named
+            // mapping made targets from those of the kind it reads, and nothing from the others.
+            guard let index = mapping.entityMappings.firstIndex(where: { $0.name == name }) else { return nil }
+            let read = mapping.entityMappings[index].sourceEntityName
+            return (read.map { model.entity($0, isKindOf: reached) } == true ? index : nil, path)
         case MigrationSelectors.destinationInstancesForRelationship:
             return reader(of: reached, in: mapping, model: model).map { ($0, path) }
         default:
@@ -170,7 +205,9 @@ struct MappingComposition {
         guard let entity = made.destinationEntityName, let madeSource = made.sourceEntityName else { return nil }
         let key = components[0]
         if components.count == 1 {
-            guard let attribute = intermediate.allAttributes(of: entity).first(where: { $0.name == key }) else { return nil }
+            // A value A's policy computes is no expression over the v1 object: only a plain copy composes.
+            guard computedByFirst[producer]?.values[key] == nil,
+                  let attribute = intermediate.allAttributes(of: entity).first(where: { $0.name == key }) else { return nil }
             guard let expression = made.attributeMappings.first(where: { $0.name == key })?.valueExpression else {
                 return .constant(attribute.defaultValue)
             }
@@ -227,20 +264,25 @@ struct MappingComposition {
     }
 }
 
-/// B's set-based policy run over the composed mapping: its functions' arguments rewritten over
-/// the v1 object; its lifecycle sees B's own mapping.
+/// The set-based policies of a composed entity mapping: B's, its functions' arguments rewritten
+/// over the v1 object, and the values A's policy computed that B copies. The lifecycle calls
+/// reach each original policy with its own mapping (A's first).
 final class ComposedPolicy: EntityMigrationPolicy, SetBasedMigrationPolicy {
-    /// B's policy and mapping; nil only for an instance the registry made, which is never used.
-    private var inner: (policy: EntityMigrationPolicy & SetBasedMigrationPolicy, mapping: EntityMapping)?
+    /// The original policies and their mappings; empty only for an instance the registry made,
+    /// which is never used.
+    private var inner: [(policy: EntityMigrationPolicy, mapping: EntityMapping)] = []
     private var values: [String: ComputedValue] = [:]
 
     required init() {}
 
-    /// Nil when an argument cannot be rewritten.
-    init?(_ policy: EntityMigrationPolicy & SetBasedMigrationPolicy, original: EntityMapping,
-          rewrite: (ValueExpression) -> ValueExpression?) throws {
+    /// Nil when an argument of B's functions cannot be rewritten.
+    init?(_ policy: (EntityMigrationPolicy & SetBasedMigrationPolicy)?, original: EntityMapping, inherited: [String: ComputedValue],
+          earlier: (EntityMigrationPolicy, EntityMapping)?, rewrite: (ValueExpression) -> ValueExpression?) throws {
         super.init()
-        inner = (policy, original)
+        values = inherited
+        if let earlier { inner.append(earlier) }
+        guard let policy else { return }
+        inner.append((policy, original))
         for (name, value) in try policy.computedValues(for: original) {
             let arguments = value.arguments.compactMap(rewrite)
             guard arguments.count == value.arguments.count else { return nil }
@@ -251,7 +293,7 @@ final class ComposedPolicy: EntityMigrationPolicy, SetBasedMigrationPolicy {
     func computedValues(for mapping: EntityMapping) throws -> [String: ComputedValue] { values }
 
     private func forward(_ call: (EntityMigrationPolicy, EntityMapping) throws -> Void) rethrows {
-        if let inner { try call(inner.policy, inner.mapping) }
+        for (policy, mapping) in inner { try call(policy, mapping) }
     }
 
     override func beginEntityMapping(_ mapping: EntityMapping, manager: MigrationManager) throws {

@@ -24,20 +24,24 @@ public struct ComputedValue: Sendable {
     }
 }
 
-/// A pure function of values, named as SQL calls it. It must not fail: a value it cannot
-/// compute is a value too (nil, 0, ""), as the policy decides.
+/// A function of values, named as SQL calls it. It must not fail: a value it cannot compute is a
+/// value too (nil, 0, ""), as the policy decides.
 public struct MigrationFunction: Sendable {
     public let name: String
+    /// Whether the same arguments always give the same value. A function that makes a new value
+    /// each call (a new identifier) is not: SQLite must call it for every row, never reuse a result.
+    public let isDeterministic: Bool
     public let body: @Sendable ([AttributeValue?]) -> AttributeValue?
 
-    public init(name: String, body: @escaping @Sendable ([AttributeValue?]) -> AttributeValue?) {
+    public init(name: String, isDeterministic: Bool = true, body: @escaping @Sendable ([AttributeValue?]) -> AttributeValue?) {
         self.name = name
+        self.isDeterministic = isDeterministic
         self.body = body
     }
 
     /// The function as SQLite calls it: arguments as SQLite holds them (blob, text, number).
     func databaseFunction(argumentCount: Int) -> DatabaseFunction {
-        DatabaseFunction(name, argumentCount: argumentCount, pure: true) { [body] values in
+        DatabaseFunction(name, argumentCount: argumentCount, pure: isDeterministic) { [body] values in
             StoreValueCoding.databaseValue(body(values.map(Self.attributeValue)))
         }
     }

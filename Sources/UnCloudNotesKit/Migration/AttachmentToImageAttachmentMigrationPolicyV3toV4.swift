@@ -65,6 +65,7 @@ extension UnCloudNotesModel {
         var registry = MigrationPolicyRegistry()
         registry.register(AttachmentToImageAttachmentMigrationPolicyV3toV4.self,
                           as: AttachmentToImageAttachmentMigrationPolicyV3toV4.className)
+        registry.register(IdentifierMigrationPolicyV4toV5.self, as: IdentifierMigrationPolicyV4toV5.className)
         return registry
     }
 }

@@ -1,0 +1,69 @@
+import Foundation
+import GRDB
+import ManagedStore
+import Testing
+import TestSupport
+import UnCloudNotesKit
+
+/// v5 (identifiers, pins, modified dates, tags): every older store reaches it through the app's
+/// own mapping model and policy, keeping everything v4 keeps.
+@Suite("Every older store reaches v5")
+struct V5MigrationTests {
+    /// Migrates the store to `version` through the app's stack; returns the composed passes it ran.
+    @discardableResult
+    private func migrate(_ url: URL, to version: String) throws -> [String] {
+        var passes: [String] = []
+        try UnCloudNotesStack(storeURL: url, versionName: version).migrator.migrateIfNeeded { event in
+            if case .composedPass(let first, let last, _) = event { passes.append("\(first.source.name) -> \(last.destination.name)") }
+        }
+        return passes
+    }
+
+    /// A copy of a fixture (or of a store made earlier) under a new name in the folder.
+    private func copy(_ source: URL, as name: String, in folder: TemporaryFolder) throws -> URL {
+        let url = folder.url.appendingPathComponent(name)
+        try FileManager.default.copyItem(at: source, to: url)
+        return url
+    }
+
+    private func version(_ name: String) throws -> ManagedObjectModel {
+        try #require(UnCloudNotesModel.version(named: name, in: UnCloudNotesModel.load()))
+    }
+
+    @Test("v1, v2 and v3 stores reach v5 with every title, body, date, image, caption and size as v4 has them",
+          arguments: ["v1", "v2", "v3"])
+    func everythingKept(fixture: String) throws {
+        let folder = try TemporaryFolder()
+        let atV4 = try copy(ProjectFixtures.folder.appendingPathComponent("\(fixture).sqlite"), as: "v4.sqlite", in: folder)
+        try migrate(atV4, to: "v4")
+        let atV5 = try copy(ProjectFixtures.folder.appendingPathComponent("\(fixture).sqlite"), as: "v5.sqlite", in: folder)
+        let passes = try migrate(atV5, to: "v5")
+        let expected = try NoteRecord.read(atV4, version: version("v4"))
+        #expect(!expected.isEmpty)
+        #expect(try NoteRecord.read(atV5, version: version("v5")) == expected)
+        // Every step runs in one pass, composed into one mapping, as the chains to v4 do.
+        let source = fixture == "v1" ? "UnCloudNotesDataModel" : "UnCloudNotesDataModel \(fixture)"
+        #expect(passes == ["\(source) -> UnCloudNotesDataModel v5"])
+    }
+
+    @Test("a v4 store reaches v5: identifiers unique across notes and attachments, modified = created, nothing pinned, no tags")
+    func v4ToV5() throws {
+        let folder = try TemporaryFolder()
+        let atV4 = try copy(ProjectFixtures.folder.appendingPathComponent("v3.sqlite"), as: "v4.sqlite", in: folder)
+        try migrate(atV4, to: "v4")
+        let before = try NoteRecord.read(atV4, version: version("v4"))
+        let v4ToV5 = try copy(atV4, as: "v5.sqlite", in: folder)
+        #expect(try migrate(v4ToV5, to: "v5").isEmpty)
+        #expect(try NoteRecord.read(v4ToV5, version: version("v5")) == before)
+        let queue = try DatabaseQueue(path: v4ToV5.path)
+        defer { try? queue.close() }
+        try queue.read { db in
+            let identifiers = try Data.fetchAll(db, sql: "SELECT ZIDENTIFIER FROM ZNOTE UNION ALL SELECT ZIDENTIFIER FROM ZATTACHMENT")
+            let rows = try Int.fetchOne(db, sql: "SELECT (SELECT COUNT(*) FROM ZNOTE) + (SELECT COUNT(*) FROM ZATTACHMENT)")
+            #expect(identifiers.count == rows && Set(identifiers).count == identifiers.count)
+            #expect(identifiers.allSatisfy { $0.count == 16 })
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ZNOTE WHERE ZDATEMODIFIED IS NOT ZDATECREATED OR ZPINNED != 0") == 0)
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ZTAG") == 0)
+        }
+    }
+}
