@@ -24,7 +24,8 @@ struct WalkthroughCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("A new or empty folder for the stores. Default: a new folder under the system's temporary folder.", valueName: "folder"))
     var dir: String?
-    @Option(help: ArgumentHelp("Stop after this step (1-5), leaving the store for inspection.", valueName: "n"))
+    // Unconditional, so that `--step -1` reaches the check below instead of "Missing value".
+    @Option(parsing: .unconditional, help: ArgumentHelp("Stop after this step (1-5), leaving the store for inspection.", valueName: "n"))
     var step = 5
     @Flag(help: "Open the terminal app at each version, to add notes by hand (q goes on).") var interactive = false
 

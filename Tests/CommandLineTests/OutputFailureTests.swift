@@ -21,7 +21,8 @@ struct OutputFailureTests {
         ["notes", "list"], ["notes", "list", "--json"], ["notes", "show", "1"], ["notes", "show", "1", "--json"],
         ["notes", "export"], ["store", "export"], ["store", "export", "--json"], ["store", "info"],
         ["store", "info", "--json"], ["model", "show"], ["notes", "edit", "1", "--title", "Renamed"],
-        ["notes", "caption", "1", "1", "Caption"], ["--help"], ["notes", "list", "--help"], ["--version"],
+        ["notes", "caption", "1", "1", "Caption"], ["notes", "add", "--title", "More", "--body", "text"], ["notes", "delete", "1"],
+        ["--help"], ["notes", "list", "--help"], ["--version"], ["--generate-completion-script", "bash"],
     ]
 
     @Test("> /dev/full: exit 1 and one line saying why", arguments: printingCommands)

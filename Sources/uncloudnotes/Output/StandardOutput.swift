@@ -11,7 +11,7 @@ enum StandardOutput {
     private static let failure = Mutex<Int32?>(nil)
 
     /// Writes `text` and a line break.
-    static func line(_ text: String = "") throws {
+    static func line(_ text: String) throws {
         try write(text + "\n")
     }
 
