@@ -60,6 +60,13 @@ struct StoreCommandTests {
         #expect(with.standardOutput.contains("1. CoreDataMigration_Example -> CoreDataMigration_Example 2: mapping model Migration1to2"))
         #expect(with.standardOutput.contains("2. CoreDataMigration_Example 2 -> CoreDataMigration_Example 3: mapping model Migration2to3"))
         #expect(!with.standardOutput.contains("no mapping model was found"))
+        // One mapping model given alone is read; a missing folder and a file are named as such.
+        let one = try BuiltExecutable.run(["store", "info", url.path, "--model", model, "--mappings", mappings + "/Migration1to2.xcmappingmodel"])
+        #expect(one.standardOutput.contains("from CoreDataMigration_Example 2 to CoreDataMigration_Example 3"), "\(one.standardOutput)")
+        let missing = try BuiltExecutable.run(["store", "info", url.path, "--model", model, "--mappings", mappings + "-none"])
+        #expect(missing.exitCode == 1 && missing.standardError.hasSuffix("Mappings-none: no such folder\n"), "\(missing.standardError)")
+        let file = try BuiltExecutable.run(["store", "info", url.path, "--model", model, "--mappings", url.path])
+        #expect(file.exitCode == 1 && file.standardError.contains("this is a file, not a folder of mapping models"), "\(file.standardError)")
     }
 
     @Test("bad stores get one line on stderr and exit code 1", arguments: ["text", "missing"])
