@@ -48,5 +48,8 @@ mkdir -p "$share/bash-completion/completions" "$share/zsh/site-functions" "$shar
 install -m 0644 "$generated/bash" "$share/bash-completion/completions/uncloudnotes"
 install -m 0644 "$generated/zsh" "$share/zsh/site-functions/_uncloudnotes"
 install -m 0644 "$generated/fish" "$share/fish/vendor_completions.d/uncloudnotes.fish"
-install -m 0644 "$generated/uncloudnotes.1" "$share/man/man1/uncloudnotes.1"
+# Blank lines of the help texts (between paragraphs) become mdoc paragraph breaks: man warns
+# "Empty input line" on every viewing otherwise.
+sed 's/^$/.Pp/' "$generated/uncloudnotes.1" > "$generated/uncloudnotes.1.mdoc"
+install -m 0644 "$generated/uncloudnotes.1.mdoc" "$share/man/man1/uncloudnotes.1"
 echo "installed $prefix/bin/uncloudnotes (program and resources in $lib), completions for bash, zsh and fish, and man uncloudnotes"

@@ -85,6 +85,7 @@ struct InstallTests {
         for text in ["UNCLOUDNOTES(1)", "store migrate", "--mappings folder", "notes import", "--allow-empty"] {
             #expect(manual.output.contains(text), "\(text)")
         }
+        #expect(!manual.output.contains("warning"), "\(manual.output)")
     }
 
     @Test("a folder without a build, or no manual tool, is refused with what to do")
