@@ -7,7 +7,7 @@ BUILD_CONFIG ?= release
 # shared libraries at every start cost about 30 ms of the launch (docs/performance.md).
 STATIC ?= --static-swift-stdlib
 
-.PHONY: run test bench deps build install
+.PHONY: run test bench deps build install manual-tool
 
 ## Install what is needed, build, and start the app (on the default store; pass more with ARGS=...).
 run: build
@@ -25,10 +25,24 @@ bench: deps
 	$(SWIFT) run -c release $(STATIC) uncloudnotes-bench --output docs
 
 ## Build in release mode and install into $(PREFIX): $(PREFIX)/bin/uncloudnotes, with the program and
-## its resources in $(PREFIX)/lib/uncloudnotes (scripts/install.sh).
-install: deps
+## its resources in $(PREFIX)/lib/uncloudnotes, shell completions (bash, zsh, fish) and the man page
+## under $(PREFIX)/share (scripts/install.sh).
+install: deps manual-tool
 	$(SWIFT) build -c $(BUILD_CONFIG) $(STATIC) --product uncloudnotes
-	scripts/install.sh "$$($(SWIFT) build -c $(BUILD_CONFIG) $(STATIC) --show-bin-path)" "$(PREFIX)"
+	scripts/install.sh "$$($(SWIFT) build -c $(BUILD_CONFIG) $(STATIC) --show-bin-path)" "$(PREFIX)" "$(MANUAL_TOOL)"
+
+# The man page is written by generate-manual, the tool behind swift-argument-parser's
+# generate-manual plugin, built alone from the package's resolved copy of swift-argument-parser
+# into its own build folder: the plugin itself would build every product of this package again,
+# the benchmark included, in a configuration of its own.
+ARGUMENT_PARSER ?= .build/checkouts/swift-argument-parser
+MANUAL_TOOL_BUILD ?= .build/manual-tool
+MANUAL_TOOL = $(MANUAL_TOOL_BUILD)/release/generate-manual
+
+## Build swift-argument-parser's generate-manual tool (for make install).
+manual-tool:
+	@test -d $(ARGUMENT_PARSER) || $(SWIFT) package resolve
+	$(SWIFT) build --package-path $(ARGUMENT_PARSER) --scratch-path $(MANUAL_TOOL_BUILD) -c release --product generate-manual
 
 build: deps
 	$(SWIFT) build

@@ -3,7 +3,8 @@ import ManagedStore
 import UnCloudNotesKit
 
 /// Shows a migration's events: a live progress bar on a terminal, plain lines otherwise, or one
-/// JSON object per line for scripts.
+/// JSON object per line for scripts. An observer cannot throw: a failed write is kept and
+/// reported once the migration is over (`StandardOutput.finish`), never cutting it short.
 final class MigrationReporter {
     enum Style { case terminal, lines, json }
 
@@ -38,7 +39,7 @@ final class MigrationReporter {
     private func wrote() {
         lines += 1
         if lines == killAfterLines {
-            fflush(nil)
+            StandardOutput.writeKeepingFailure("", flushing: true)
             kill(getpid(), SIGKILL)
         }
     }
@@ -55,7 +56,7 @@ final class MigrationReporter {
                  EventLine(event: "plan", from: plan.source.name, to: plan.destination.name,
                            steps: plan.steps.map { EventLine.Step(from: $0.source.name, to: $0.destination.name, kind: $0.kindDescription) }))
             for (index, step) in plan.steps.enumerated() where style != .json {
-                print("  \(index + 1). \(step.source.name) -> \(step.destination.name): \(step.kindDescription)")
+                StandardOutput.writeKeepingFailure("  \(index + 1). \(step.source.name) -> \(step.destination.name): \(step.kindDescription)\n")
             }
         case .backupCreated(let path, _):
             let version = sourceVersion ?? "its old version"
@@ -86,19 +87,18 @@ final class MigrationReporter {
         case .json:
             emit(EventLine(event: "progress", step: step + 1, fraction: fraction, overall: overall, detail: detail ?? ""))
         case .lines:
-            if percent % 10 == 0 { print("progress: step \(step + 1) \(percent)% (all steps \(Int(overall * 100))%)") }
+            if percent % 10 == 0 { StandardOutput.writeKeepingFailure("progress: step \(step + 1) \(percent)% (all steps \(Int(overall * 100))%)\n") }
         case .terminal:
             let width = 30
             let filled = Int(fraction * Double(width))
             let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-            print("\r  [\(bar)] \(percent)% \(detail ?? "")\u{1B}[K", terminator: "")
-            fflush(nil)
+            StandardOutput.writeKeepingFailure("\r  [\(bar)] \(percent)% \(detail ?? "")\u{1B}[K", flushing: true)
             barShown = true
         }
     }
 
     private func endBar() {
-        if barShown { print("") }
+        if barShown { StandardOutput.writeKeepingFailure("\n") }
         barShown = false
     }
 
@@ -107,7 +107,7 @@ final class MigrationReporter {
         if style == .json {
             emit(json)
         } else {
-            print(text)
+            StandardOutput.writeKeepingFailure(text + "\n")
             wrote()
         }
     }
@@ -115,8 +115,7 @@ final class MigrationReporter {
     private func emit(_ line: EventLine) {
         // An event line holds strings and numbers only, which the encoder always encodes.
         guard let data = try? encoder.encode(line) else { return }
-        print(String(decoding: data, as: UTF8.self))
-        fflush(nil)
+        StandardOutput.writeKeepingFailure(String(decoding: data, as: UTF8.self) + "\n", flushing: true)
         wrote()
     }
 }

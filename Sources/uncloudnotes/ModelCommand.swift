@@ -36,17 +36,12 @@ struct ShowModelCommand: ParsableCommand {
         valueName: "path"))
     var path: String?
 
-    @Flag(help: "Print JSON (stable keys, documented in docs/model-files.md) instead of text.")
-    var json = false
+    @OptionGroup var format: OutputFormat
 
     func run() throws {
         let url = try path.map { URL(fileURLWithPath: $0) } ?? UnCloudNotesModel.url()
         let report = ModelReport(model: try ModelFileReader.read(at: url), source: url.path)
-        if json {
-            print(String(decoding: try report.jsonData(), as: UTF8.self))
-        } else {
-            print(report.text)
-        }
+        try StandardOutput.line(format.json ? String(decoding: try report.jsonData(), as: UTF8.self) : report.text)
     }
 }
 
@@ -70,12 +65,12 @@ struct ReadModelFilesCommand: ParsableCommand {
     func run() throws {
         let versions = try models.map { try ModelFileReader.read(at: URL(fileURLWithPath: $0)) }
         for (index, path) in paths.enumerated() {
-            report("reading \(index)")
+            try report("reading \(index)")
             do {
                 try read(URL(fileURLWithPath: path), versions: versions)
-                report("read \(index)")
+                try report("read \(index)")
             } catch {
-                report("refused \(index): \(String(describing: error).split(separator: "\n").joined(separator: " "))")
+                try report("refused \(index): \(String(describing: error).split(separator: "\n").joined(separator: " "))")
             }
         }
     }
@@ -92,8 +87,9 @@ struct ReadModelFilesCommand: ParsableCommand {
         }
     }
 
-    /// Unbuffered, so a line is out before the next file can crash the process.
-    private func report(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    /// Flushed, so a line is out before the next file can crash the process.
+    private func report(_ line: String) throws {
+        try StandardOutput.line(line)
+        try StandardOutput.flush()
     }
 }

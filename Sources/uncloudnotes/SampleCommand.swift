@@ -21,8 +21,9 @@ struct SampleOpenCommand: ParsableCommand {
         abstract: "Copy a sample store to a working folder and open the app on the copy.",
         discussion: """
             The shipped samples are never changed: the app works on a copy, in \
-            $XDG_DATA_HOME/uncloudnotes/samples/ unless --dir says otherwise. An existing copy is \
-            opened again (with what you added to it); --fresh starts from the sample anew.
+            $XDG_DATA_HOME/uncloudnotes/samples/ unless --dir names another folder or --store the \
+            copy's file. An existing copy is opened again (with what you added to it); --fresh \
+            starts from the sample anew.
 
             Examples:
               uncloudnotes sample open v1
@@ -37,19 +38,22 @@ struct SampleOpenCommand: ParsableCommand {
 
     func validate() throws {
         guard ["v1", "v2", "v3"].contains(version) else { throw ValidationError("the samples are v1, v2 and v3") }
+        if global.store != nil, dir != nil {
+            throw ValidationError("--store names the working copy's file and --dir its folder: give one of them")
+        }
     }
 
     func run() throws {
-        let folder = dir.map(fileURL)
-            ?? StoreLocation.defaultURL().deletingLastPathComponent().appendingPathComponent("samples/\(version)")
-        let copy = folder.appendingPathComponent(StoreLocation.fileName)
+        let copy = global.store.map(fileURL) ?? (dir.map(fileURL)
+            ?? StoreLocation.defaultURL().deletingLastPathComponent().appendingPathComponent("samples/\(version)"))
+            .appendingPathComponent(StoreLocation.fileName)
         try StoreLocation.createPrivateFolders(for: copy)
         let stack = try UnCloudNotesStack(storeURL: copy, versionName: global.modelVersion, options: global.storeOptions)
         if fresh { Self.removeWorkingCopy(of: stack) }
         if !FileManager.default.fileExists(atPath: copy.path) {
             // The copy is the user's store from now on: private (0600), like every store the app makes.
             try PrivateFiles.write(Data(contentsOf: UnCloudNotesResources.url(named: "SampleStores/\(version).sqlite")), to: copy)
-            FileHandle.standardError.write(Data("copied the \(version) sample to \(copy.path)\n".utf8))
+            StandardError.line("copied the \(version) sample to \(TerminalText.field(copy.path))")
         }
         try runFullScreen(stack)
     }

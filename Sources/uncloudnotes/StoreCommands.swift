@@ -28,10 +28,13 @@ struct StoreSelection: ParsableArguments {
         """, valueName: "path"))
     var model: String?
 
+    @Option(help: ArgumentHelp("A folder of .xcmappingmodel files to use too.", valueName: "folder"))
+    var mappings: String?
+
     /// The migrator for the selected store, the only place one is assembled: the model (the app's,
     /// or `--model`), its mapping models (the app's, plus `--mappings`), and the target version
     /// (`--to`, else `--model-version`, else the model's current one), whichever model is used.
-    func migrator(_ global: GlobalOptions, mappings: String? = nil, to version: String? = nil) throws -> StoreMigrator {
+    func migrator(_ global: GlobalOptions, to version: String? = nil) throws -> StoreMigrator {
         let model: VersionedModel
         var mappingModels: [MappingModel] = []
         if let modelPath = self.model {
@@ -79,7 +82,7 @@ struct StoreSelection: ParsableArguments {
               let cached = try StoreModelCache.read(storeAt: url) else { return nil }
         let notice = "uncloudnotes: \(url.path) is not a store of the app's model; reading it with the model "
             + "Core Data cached inside it (Z_MODELCACHE, version \(cached.name))"
-        FileHandle.standardError.write(Data((TerminalText.field(notice) + "\n").utf8))
+        StandardError.line(TerminalText.field(notice))
         return try VersionedModel(name: cached.name, versions: [cached], currentVersionName: cached.name,
                                   sourceName: "\(url.path) (Z_MODELCACHE)")
     }
@@ -95,21 +98,22 @@ struct StoreInfoCommand: ParsableCommand {
             Examples:
               uncloudnotes store info
               uncloudnotes store info old-notes.sqlite --json
-              uncloudnotes store info App.sqlite --model App.xcdatamodeld
+              uncloudnotes store info App.sqlite --model App.xcdatamodeld \\
+                  --mappings Mappings/
             """)
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var selection: StoreSelection
-    @Flag(help: "Print JSON instead of text.") var json = false
+    @OptionGroup var format: OutputFormat
 
     func run() throws {
         let report = try StoreReport(migrator: selection.migrator(global))
-        if json {
+        if format.json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+            try StandardOutput.line(String(decoding: try encoder.encode(report), as: UTF8.self))
         } else {
-            print(report.text)
+            try StandardOutput.line(report.text)
         }
     }
 }
@@ -127,21 +131,20 @@ struct StoreMigrateCommand: ParsableCommand {
               uncloudnotes store migrate                      upgrade the app's store to v4
               uncloudnotes store migrate old.sqlite --to v3   only as far as v3
               uncloudnotes store migrate old.sqlite --dry-run
-              uncloudnotes store migrate App.sqlite --model App.xcdatamodeld --mappings Mappings/
+              uncloudnotes store migrate App.sqlite --model App.xcdatamodeld \\
+                  --mappings Mappings/
             """)
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var selection: StoreSelection
     @Option(help: ArgumentHelp("The version to reach (a version name, or v1…v4). Default: the current one.", valueName: "version"))
     var to: String?
-    @Option(help: ArgumentHelp("A folder of .xcmappingmodel files to use too.", valueName: "folder"))
-    var mappings: String?
     @Flag(help: "Only print the plan.") var dryRun = false
-    @Flag(help: "Print events as JSON lines.") var json = false
+    @OptionGroup var format: OutputFormat
 
     func run() throws {
-        let migrator = try selection.migrator(global, mappings: mappings, to: to)
-        let reporter = MigrationReporter(json: json, store: migrator.storeURL)
+        let migrator = try selection.migrator(global, to: to)
+        let reporter = MigrationReporter(json: format.json, store: migrator.storeURL)
         if dryRun {
             try dryRun(migrator, reporter: reporter)
             return
@@ -150,7 +153,7 @@ struct StoreMigrateCommand: ParsableCommand {
             throw CommandFailure("\(migrator.storeURL.path): no such store: check the path")
         }
         if try migrator.migrateIfNeeded(observer: reporter.handle) == nil {
-            print(json ? #"{"event":"current"}"# : "the store is already at \(migrator.target.name)")
+            try StandardOutput.line(format.json ? #"{"event":"current"}"# : "the store is already at \(migrator.target.name)")
         }
     }
 
@@ -168,7 +171,7 @@ struct StoreMigrateCommand: ParsableCommand {
         case .cannotMigrate(_, let error):
             throw CommandFailure("\(migrator.storeURL.path): the migration would be refused: \(ErrorText.oneLine(error.description))")
         default:
-            print(try StoreReport(migrator: migrator).text)
+            try StandardOutput.line(try StoreReport(migrator: migrator).text)
         }
     }
 }
@@ -189,12 +192,12 @@ struct StoreExportCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var selection: StoreSelection
-    @Flag(help: "Print JSON instead of text.") var json = false
+    @OptionGroup var format: OutputFormat
 
     func run() throws {
         let store = try selection.openReadOnly(global)
         // Closing a read-only store after reading has nothing left to lose.
         defer { try? store.close() }
-        try StoreExport(context: ManagedObjectContext(store: store)).write(json: json) { print($0) }
+        try StoreExport(context: ManagedObjectContext(store: store)).write(json: format.json) { try StandardOutput.line($0) }
     }
 }

@@ -29,7 +29,7 @@ struct StoreHistoryCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Only the transactions of this context name.", valueName: "name"))
     var context: String?
     @Flag(help: "List every change of each transaction.") var changes = false
-    @Flag(help: "Print JSON instead of text.") var json = false
+    @OptionGroup var format: OutputFormat
 
     func validate() throws {
         if let since, since < 0 { throw ValidationError("--since takes a transaction number, 0 or more") }
@@ -40,11 +40,11 @@ struct StoreHistoryCommand: ParsableCommand {
         // Closing a read-only store after reading has nothing left to lose.
         defer { try? store.close() }
         let history = try store.history(after: since, author: author, contextName: context)
-        let report = HistoryReport(history, changes: changes || json) { $0.formatted(Date.ISO8601FormatStyle(timeZone: .current)) }
-        if json {
+        let report = HistoryReport(history, changes: changes || format.json) { $0.formatted(Date.ISO8601FormatStyle(timeZone: .current)) }
+        if format.json {
             try printJSON(report)
         } else {
-            report.lines(escape: TerminalText.field).forEach { print($0) }
+            try report.lines(escape: TerminalText.field).forEach(StandardOutput.line)
         }
     }
 }

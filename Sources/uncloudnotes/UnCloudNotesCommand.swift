@@ -16,8 +16,9 @@ struct UnCloudNotesCommand: ParsableCommand {
             Examples:
               uncloudnotes store info                     the store: version, counts, plan
               uncloudnotes store migrate old.sqlite       upgrade a store step by step
-              uncloudnotes model show                     the app's model versions and hashes
+              uncloudnotes model show                     the model versions and hashes
             """,
+        version: "uncloudnotes 0.1.0",
         subcommands: [NotesCommand.self, StoreCommand.self, ModelCommand.self, WalkthroughCommand.self, SampleCommand.self])
 
     @OptionGroup var global: GlobalOptions
@@ -45,7 +46,7 @@ func runFullScreen(_ stack: UnCloudNotesStack, logFile: URL? = nil) throws {
     do {
         code = try FullScreenApp.run(stack: stack, logFile: logFile)
     } catch let error as TerminalUnavailable {
-        FileHandle.standardError.write(Data("uncloudnotes: \(error)\n".utf8))
+        StandardError.line("uncloudnotes: \(error)")
         throw ExitCode(2)
     }
     if code != 0 { throw ExitCode(code) }

@@ -16,13 +16,16 @@ struct WalkthroughCommand: ParsableCommand {
 
             Examples:
               uncloudnotes walkthrough
-              uncloudnotes walkthrough --dir ~/chapter --step 2     stop after step 2, inspect the v2 store
-              uncloudnotes walkthrough --interactive               open the app at each version
+              uncloudnotes walkthrough --dir ~/chapter --step 2
+                  stop after step 2, to inspect the v2 store
+              uncloudnotes walkthrough --interactive
+                  open the app at each version, to add notes by hand
             """)
 
     @Option(help: ArgumentHelp("A new or empty folder for the stores. Default: a new folder under the system's temporary folder.", valueName: "folder"))
     var dir: String?
-    @Option(help: ArgumentHelp("Stop after this step (1-5), leaving the store for inspection.", valueName: "n"))
+    // Unconditional, so that `--step -1` reaches the check below instead of "Missing value".
+    @Option(parsing: .unconditional, help: ArgumentHelp("Stop after this step (1-5), leaving the store for inspection.", valueName: "n"))
     var step = 5
     @Flag(help: "Open the terminal app at each version, to add notes by hand (q goes on).") var interactive = false
 
@@ -42,6 +45,6 @@ struct WalkthroughCommand: ParsableCommand {
             folder = FileManager.default.temporaryDirectory.appendingPathComponent("uncloudnotes-walkthrough-\(stamp)")
         }
         let openApp: ((UnCloudNotesStack) throws -> Void)? = interactive ? { try runFullScreen($0) } : nil
-        try Walkthrough(folder: folder, interactive: openApp) { print($0) }.run(through: step)
+        try Walkthrough(folder: folder, interactive: openApp) { StandardOutput.writeKeepingFailure($0 + "\n") }.run(through: step)
     }
 }

@@ -5,14 +5,37 @@ import ManagedStore
 import UnCloudNotesKit
 
 /// Runs the command line with the exit codes scripts rely on: 0 success, 1 an error while doing
-/// the work (one line on stderr), 2 a usage error (message and usage on stderr).
+/// the work (one line on stderr), 2 a usage error (message and usage on stderr). Success needs
+/// the output to have been written: a command whose output could not be written exits 1.
 func runCommandLine() -> Never {
+    var command: ParsableCommand
     do {
-        var command = try UnCloudNotesCommand.parseAsRoot()
-        try command.run()
-        exit(0)
+        command = try UnCloudNotesCommand.parseAsRoot()
     } catch {
         exitReporting(error)
+    }
+    do {
+        try command.run()
+        try StandardOutput.finish()
+        exit(0)
+    } catch {
+        // Usage errors found while running (an empty pipe, an unknown --model-version) are shown
+        // with this command's usage, not the root's.
+        if let usage = usageError(error) {
+            StandardError.line(CommandUsage(of: type(of: command)).message(for: usage))
+            exit(2)
+        }
+        exitReporting(error)
+    }
+}
+
+/// The usage error an error thrown by a running command is, if it is one.
+func usageError(_ error: Error) -> ValidationError? {
+    switch error {
+    case let validation as ValidationError: validation
+    case let unknown as MigrationError:
+        if case .unknownVersionName = unknown { ValidationError(unknown.description) } else { nil }
+    default: nil
     }
 }
 
@@ -22,14 +45,21 @@ func exitReporting(_ error: Error) -> Never {
     }
     switch UnCloudNotesCommand.exitCode(for: error) {
     case .success:
-        // Help and version requests: ArgumentParser prints them.
-        UnCloudNotesCommand.exit(withError: error)
+        // Help, --version, completion scripts and the dump for the manual: output like any other.
+        do {
+            try StandardOutput.line(UnCloudNotesCommand.fullMessage(for: error))
+            try StandardOutput.finish()
+            exit(0)
+        } catch {
+            exitReporting(error)
+        }
     case .validationFailure:
-        FileHandle.standardError.write(Data((UnCloudNotesCommand.fullMessage(for: error) + "\n").utf8))
+        StandardError.line(NegativeNumberArgument.reworded(UnCloudNotesCommand.fullMessage(for: error),
+                                                           arguments: Array(CommandLine.arguments.dropFirst())))
         exit(2)
     default:
         // Messages echo paths and text the user gave: one line, shown visibly, never as terminal controls.
-        FileHandle.standardError.write(Data("uncloudnotes: \(TerminalText.field(commandLineMessage(for: error)))\n".utf8))
+        StandardError.line("uncloudnotes: \(TerminalText.field(commandLineMessage(for: error)))")
         exit(1)
     }
 }

@@ -26,11 +26,11 @@ struct BrokenStoreCommandTests {
         (.textInOptimisticLock, ["notes", "delete", "1"], "the store does not match its model: ZNOTE.Z_OPT of row 1 holds \"x\""),
         (.otherEntityNumber, ["notes", "list"], "the store does not match its model: row 1 of ZNOTE has Z_ENT 2"),
         (.droppedColumn, ["notes", "list"], "the store does not match its model: table ZATTACHMENT has no column ZCAPTION"),
-        (.droppedTable, ["notes", "add", "--title", "x"], "the store does not match its model: it has no table ZATTACHMENT"),
+        (.droppedTable, ["notes", "add", "--title", "x", "--body", ""], "the store does not match its model: it has no table ZATTACHMENT"),
         (.retypedColumn, ["notes", "list"], "the store does not match its model: column ZNOTE.ZTITLE is declared BLOB"),
         (.textInOptimisticLock, ["notes", "list"], "the store does not match its model: ZNOTE.Z_OPT of row 1 holds \"x\""),
-        (.largestDisplayIndex, ["notes", "add", "--title", "x"], "a note's display index is 9223372036854775807"),
-        (.largestPrimaryKey, ["notes", "add", "--title", "x"], "Z_PRIMARYKEY.Z_MAX is at the largest number it can hold"),
+        (.largestDisplayIndex, ["notes", "add", "--title", "x", "--body", ""], "a note's display index is 9223372036854775807"),
+        (.largestPrimaryKey, ["notes", "add", "--title", "x", "--body", ""], "Z_PRIMARYKEY.Z_MAX is at the largest number it can hold"),
         (.largestOptimisticLock, ["notes", "edit", "1", "--body", "x"], "ZNOTE.Z_OPT is at the largest number it can hold"),
     ])
     func damagedStoreCommands(damage: StoreDamage, arguments: [String], message: String) throws {

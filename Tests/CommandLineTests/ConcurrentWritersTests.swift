@@ -17,7 +17,7 @@ struct ConcurrentWritersTests {
             for number in 1...10 {
                 do {
                     let result = try BuiltExecutable.run(["--store", store.path, "notes", "add",
-                                                          "--title", "writer \(writer) note \(number)"])
+                                                          "--title", "writer \(writer) note \(number)", "--body", ""])
                     if result.exitCode != 0 {
                         failures.withLock { $0.append("exit \(result.exitCode): \(result.standardError)") }
                     }

@@ -22,15 +22,36 @@ struct NoteBodyInputTests {
         return store
     }
 
-    @Test("an empty pipe (true | notes edit 1) changes nothing and says so")
+    @Test("an empty pipe (true | notes edit 1, echo | notes edit 1) changes nothing and says so with edit's usage")
     func emptyPipeKeepsBody() throws {
         let folder = try TemporaryFolder()
         let store = try storeWithNote(folder)
-        let result = try app(store, ["notes", "edit", "1"], input: "")
-        #expect(result.exitCode == 2)
-        #expect(result.standardError.contains("nothing to change"), "\(result.standardError)")
-        #expect(!result.standardOutput.contains("updated"))
+        for input in ["", "\n"] {
+            let result = try app(store, ["notes", "edit", "1"], input: input)
+            #expect(result.exitCode == 2)
+            #expect(result.standardError.hasPrefix("Error: \(Self.emptyInputRefusal)\nUsage: uncloudnotes notes edit "), "\(result.standardError)")
+            #expect(result.standardError.contains("See 'uncloudnotes notes edit --help'"))
+            #expect(!result.standardOutput.contains("updated"))
+        }
         #expect(try body(store) == "keep me")
+    }
+
+    static let emptyInputRefusal = "standard input was empty, so nothing was written (add --allow-empty to store an empty body)"
+
+    @Test("an empty pipe or /dev/null adds no note, as notes edit refuses it; --allow-empty and --body \"\" add one")
+    func emptyPipeAddsNothing() throws {
+        let folder = try TemporaryFolder()
+        let store = folder.url.appendingPathComponent("notes.sqlite")
+        // `input: nil` runs the command with standard input from /dev/null.
+        for input in ["", nil] {
+            let refused = try app(store, ["notes", "add", "--title", "empty"], input: input)
+            #expect(refused.exitCode == 2)
+            #expect(refused.standardError.hasPrefix("Error: \(Self.emptyInputRefusal)\nUsage: uncloudnotes notes add "), "\(refused.standardError)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: store.path))
+        #expect(try app(store, ["notes", "add", "--title", "empty", "--allow-empty"], input: "").exitCode == 0)
+        #expect(try app(store, ["notes", "add", "--title", "explicit", "--body", ""]).exitCode == 0)
+        #expect(try app(store, ["notes", "list"]).standardOutput.split(separator: "\n").count == 2)
     }
 
     @Test("--title with an empty pipe changes the title and keeps the body")
@@ -46,7 +67,7 @@ struct NoteBodyInputTests {
         let folder = try TemporaryFolder()
         let store = try storeWithNote(folder)
         let refused = try app(store, ["notes", "edit", "1", "--body", "-"], input: "")
-        #expect(refused.exitCode == 1 && refused.standardError.contains("--allow-empty"))
+        #expect(refused.exitCode == 2 && refused.standardError.hasPrefix("Error: \(Self.emptyInputRefusal)"))
         #expect(try body(store) == "keep me")
         #expect(try app(store, ["notes", "edit", "1", "--body", "-"], input: "from stdin\n").exitCode == 0)
         #expect(try body(store) == "from stdin")

@@ -14,7 +14,7 @@ struct NotesCommandTests {
         let store = folder.url.appendingPathComponent("notes.sqlite")
         let image = try folder.writeImage(named: "a.png", width: 30, height: 10)
         #expect(try app(store, "notes", "add", "--title", "Groceries", "--body", "milk").standardOutput == "added note 1\n")
-        #expect(try app(store, "notes", "add", "--title", "笔记", "--image", image.path).exitCode == 0)
+        #expect(try app(store, "notes", "add", "--title", "笔记", "--body", "", "--image", image.path).exitCode == 0)
         let list = try app(store, "notes", "list", "--json").standardOutput.split(separator: "\n")
         #expect(list.count == 2)
         let first = try #require(try JSONSerialization.jsonObject(with: Data(list[1].utf8)) as? [String: Any])
@@ -33,7 +33,7 @@ struct NotesCommandTests {
 
     @Test("errors: one line on stderr, exit code 1 for failures and 2 for usage", arguments: [
         (["notes", "show", "42"], Int32(1), "no such store"),
-        (["notes", "add", "--title", "x", "--image", "/nonexistent/a.png"], Int32(1), "/nonexistent/a.png: cannot read the file"),
+        (["notes", "add", "--title", "x", "--image", "/nonexistent/a.png"], Int32(1), "/nonexistent/a.png: no such file"),
         (["notes", "add"], Int32(2), "Missing expected argument '--title <title>'"),
         (["notes", "add", "--title", "  "], Int32(2), "--title must not be empty"),
     ])
@@ -50,7 +50,7 @@ struct NotesCommandTests {
         let folder = try TemporaryFolder()
         let store = folder.url.appendingPathComponent("notes.sqlite")
         let image = try folder.writeImage(named: "a.png", width: 8, height: 8)
-        _ = try app(store, "--model-version", "v1", "notes", "add", "--title", "Old")
+        _ = try app(store, "--model-version", "v1", "notes", "add", "--title", "Old", "--body", "")
         let attach = try app(store, "--model-version", "v1", "notes", "attach", "1", "--image", image.path)
         #expect(attach.exitCode == 1)
         #expect(attach.standardError.contains("run as v2 or later"))

@@ -15,7 +15,7 @@ struct NotesWaitingTests {
         let running: BuiltExecutable.Running
         do {
             let held = try StoreLock(for: try UnCloudNotesStack(storeURL: store).migrator.realStoreURL)
-            running = try BuiltExecutable.Running(["--store", store.path, "notes", "add", "--title", "while waiting"],
+            running = try BuiltExecutable.Running(["--store", store.path, "notes", "add", "--title", "while waiting", "--body", ""],
                                                   readingStandardError: true)
             #expect(running.nextLine() == "waiting for another uncloudnotes to finish upgrading \(store.path)…")
             withExtendedLifetime(held) {}

@@ -24,6 +24,51 @@ struct StoreCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["UnCloudNotesDataModel.sqlite"])
     }
 
+    @Test("info lists the files beside the store that exist, each named for what it is")
+    func infoFiles() throws {
+        let folder = try TemporaryFolder()
+        let url = try ProjectFixtures.copyStore("v1", into: folder)
+        #expect(try BuiltExecutable.run(["store", "migrate", url.path]).exitCode == 0)
+        // A search builds the index; a leftover stands for an interrupted migration's file.
+        #expect(try BuiltExecutable.run(["--store", url.path, "notes", "list", "--search", "lorem"]).exitCode == 0)
+        try Data().write(to: URL(fileURLWithPath: url.path + ".migrating"))
+        _ = try folder.write("mine", to: "notes.txt")
+        let text = try BuiltExecutable.run(["store", "info", url.path]).standardOutput
+        let name = url.lastPathComponent
+        for line in ["files:\n  \(name) (store, ", "  \(name).lock (migration lock, 0 bytes)", "  \(name)-search (search index, ",
+                     "  \(name).v1-backup (backup of the store at v1, ", "  \(name).migrating (left by an interrupted migration, 0 bytes)"] {
+            #expect(text.contains(line), "\(line) in \(text)")
+        }
+        #expect(!text.contains("notes.txt") && !text.contains("-wal"))
+        let json = try BuiltExecutable.run(["store", "info", url.path, "--json"])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        let roles = try #require(report["files"] as? [[String: Any]]).compactMap { $0["role"] as? String }
+        #expect(roles == ["store", "migration lock", "search index", "backup of the store at v1", "left by an interrupted migration"])
+    }
+
+    @Test("info takes --mappings as migrate does: wibosco's v1 store has a plan through its two mapping models",
+          SharedFixtures.required)
+    func infoWithMappings() throws {
+        let folder = try TemporaryFolder()
+        let url = try folder.copy(SharedFixtures.url("wibosco-migration-example/stores/CoreDataMigration_Example_1.sqlite"))
+        let model = SharedFixtures.url("wibosco-migration-example/CoreDataMigration_Example.xcdatamodeld").path
+        let mappings = SharedFixtures.url("wibosco-migration-example/Mappings").path
+        let without = try BuiltExecutable.run(["store", "info", url.path, "--model", model])
+        #expect(without.standardOutput.contains("no mapping model was found"))
+        let with = try BuiltExecutable.run(["store", "info", url.path, "--model", model, "--mappings", mappings])
+        #expect(with.exitCode == 0, "\(with.standardError)")
+        #expect(with.standardOutput.contains("1. CoreDataMigration_Example -> CoreDataMigration_Example 2: mapping model Migration1to2"))
+        #expect(with.standardOutput.contains("2. CoreDataMigration_Example 2 -> CoreDataMigration_Example 3: mapping model Migration2to3"))
+        #expect(!with.standardOutput.contains("no mapping model was found"))
+        // One mapping model given alone is read; a missing folder and a file are named as such.
+        let one = try BuiltExecutable.run(["store", "info", url.path, "--model", model, "--mappings", mappings + "/Migration1to2.xcmappingmodel"])
+        #expect(one.standardOutput.contains("from CoreDataMigration_Example 2 to CoreDataMigration_Example 3"), "\(one.standardOutput)")
+        let missing = try BuiltExecutable.run(["store", "info", url.path, "--model", model, "--mappings", mappings + "-none"])
+        #expect(missing.exitCode == 1 && missing.standardError.hasSuffix("Mappings-none: no such folder\n"), "\(missing.standardError)")
+        let file = try BuiltExecutable.run(["store", "info", url.path, "--model", model, "--mappings", url.path])
+        #expect(file.exitCode == 1 && file.standardError.contains("this is a file, not a folder of mapping models"), "\(file.standardError)")
+    }
+
     @Test("bad stores get one line on stderr and exit code 1", arguments: ["text", "missing"])
     func badStores(kind: String) throws {
         let folder = try TemporaryFolder()

@@ -242,6 +242,16 @@ struct MappingModelReaderTests {
         let missing = folder.url.appendingPathComponent("no-such-folder")
         let error = try #require(throws: ModelError.self) { try MappingModelReader.readAll(in: missing, models: models) }
         #expect(error.file == missing.path)
-        #expect(error.reason.hasPrefix("cannot read the folder of mapping models"))
+        #expect(error.reason == "no such folder")
+    }
+
+    @Test("a file is refused as not a folder; one .xcmappingmodel given alone is read")
+    func fileOrOneMappingModel() throws {
+        let folder = try TemporaryFolder()
+        let (mappingURL, models) = try write(mappingObjects: entityMapping() + attributeMapping("z3", "title"), in: folder)
+        let file = try folder.write("not a folder", to: "notes.txt")
+        let error = try #require(throws: ModelError.self) { try MappingModelReader.readAll(in: file, models: models) }
+        #expect(error.file == file.path && error.reason.hasPrefix("this is a file, not a folder of mapping models"))
+        #expect(try MappingModelReader.readAll(in: mappingURL, models: models).count == 1)
     }
 }

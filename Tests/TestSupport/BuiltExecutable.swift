@@ -16,10 +16,21 @@ public struct BuiltExecutable {
         return productsFolder.appendingPathComponent("uncloudnotes")
     }
 
+    /// Where the program's standard output or error goes.
+    public enum Destination {
+        /// A file, read back into the result.
+        case captured
+        /// A file or device written to as it is (e.g. `/dev/full`); the result holds "".
+        case path(String)
+        /// A pipe whose reader has gone, as after `| head -1`; the result holds "".
+        case closedPipe
+    }
+
     /// Runs the binary to completion with the given arguments and standard input (none when nil);
     /// through `launcher` (a program and its arguments, e.g. `setpriv` to run as another user) when given.
     public static func run(_ arguments: [String], environment: [String: String] = [:], standardInput: Data? = nil,
-                           launcher: [String] = []) throws -> Result {
+                           launcher: [String] = [], standardOutput: Destination = .captured,
+                           standardError: Destination = .captured) throws -> Result {
         // Files rather than pipes: a child writing much to both streams can never stall on a full pipe.
         let folder = try TemporaryFolder()
         let outputURL = folder.url.appendingPathComponent("stdout")
@@ -29,12 +40,33 @@ public struct BuiltExecutable {
             inputPath = folder.url.appendingPathComponent("stdin").path
             try standardInput.write(to: URL(fileURLWithPath: inputPath))
         }
+        // One pipe, its read end closed at once, serves every stream sent to a closed pipe.
+        var pipeEnds: [Int32] = [-1, -1]
+        let needsPipe = [standardOutput, standardError].contains { if case .closedPipe = $0 { true } else { false } }
+        if needsPipe {
+            guard pipe(&pipeEnds) == 0 else { throw SpawnedProcess.SpawnError(description: "pipe: \(String(cString: strerror(errno)))") }
+            close(pipeEnds[0])
+            // Only the child's copy, made by dup2, survives exec: others' children get none.
+            _ = fcntl(pipeEnds[1], F_SETFD, FD_CLOEXEC)
+        }
+        defer { if needsPipe { close(pipeEnds[1]) } }
+        func path(_ destination: Destination, captured: URL) -> String {
+            if case .path(let path) = destination { return path }
+            return captured.path
+        }
+        var descriptors: [Int32: Int32] = [:]
+        if case .closedPipe = standardOutput { descriptors[1] = pipeEnds[1] }
+        if case .closedPipe = standardError { descriptors[2] = pipeEnds[1] }
         let status = try SpawnedProcess.run(launcher + [url.path] + arguments,
                                             environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
-                                            standardInput: inputPath, standardOutput: outputURL.path, standardError: errorURL.path)
+                                            standardInput: inputPath, standardOutput: path(standardOutput, captured: outputURL),
+                                            standardError: path(standardError, captured: errorURL), descriptors: descriptors)
+        func read(_ destination: Destination, _ url: URL) throws -> String {
+            guard case .captured = destination else { return "" }
+            return try String(contentsOf: url, encoding: .utf8)
+        }
         return Result(exitCode: status.code, endedBySignal: status.endedBySignal,
-                      standardOutput: try String(contentsOf: outputURL, encoding: .utf8),
-                      standardError: try String(contentsOf: errorURL, encoding: .utf8))
+                      standardOutput: try read(standardOutput, outputURL), standardError: try read(standardError, errorURL))
     }
 }
 

@@ -14,16 +14,20 @@ public enum SpawnedProcess {
     }
 
     /// Runs `argv` (searched on PATH when `argv[0]` has no slash) with standard input, output and
-    /// error opened from the given paths.
+    /// error opened from the given paths; `descriptors` gives the child some of them from open
+    /// descriptors of this process instead (child's number: ours), e.g. a pipe's write end.
     public static func run(_ argv: [String], environment: [String: String]? = nil,
                            standardInput: String = "/dev/null", standardOutput: String = "/dev/null",
-                           standardError: String = "/dev/null") throws -> Status {
+                           standardError: String = "/dev/null", descriptors: [Int32: Int32] = [:]) throws -> Status {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, standardInput, O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, standardOutput, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, standardError, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        for (child, ours) in descriptors {
+            posix_spawn_file_actions_adddup2(&actions, ours, child)
+        }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }

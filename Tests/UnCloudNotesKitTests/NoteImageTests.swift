@@ -39,10 +39,13 @@ struct NoteImageTests {
         #expect(throws: ImageError.self) { try NoteImage(validating: data) }
     }
 
-    @Test("a missing file is refused with its path")
+    @Test("a missing file and a folder are refused with the path, each named for what it is")
     func missingFile() throws {
         let error = try #require(throws: ImageError.self) { try NoteImage(contentsOf: URL(fileURLWithPath: "/nonexistent/cat.png")) }
-        #expect(error == .unreadableFile(path: "/nonexistent/cat.png", reason: "cannot read the file"))
-        #expect(error.description == "/nonexistent/cat.png: cannot read the file")
+        #expect(error == .unreadableFile(path: "/nonexistent/cat.png", reason: "no such file"))
+        #expect(error.description == "/nonexistent/cat.png: no such file")
+        let folder = try TemporaryFolder()
+        let folderError = try #require(throws: ImageError.self) { try NoteImage(contentsOf: folder.url) }
+        #expect(folderError == .unreadableFile(path: folder.url.path, reason: "this is a folder, not a file"))
     }
 }

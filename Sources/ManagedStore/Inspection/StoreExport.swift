@@ -11,29 +11,30 @@ public struct StoreExport {
         self.context = context
     }
 
-    /// Calls `write` with each line of output: text, or JSON (one document, written in pieces:
-    /// the frame by hand, every object and name through `JSONEncoder`, so a large store streams).
-    public func write(json: Bool, _ write: (String) -> Void) throws {
+    /// Calls `write` with each line of output (an error it throws ends the export): text, or
+    /// JSON (one document, written in pieces: the frame by hand, every object and name through
+    /// `JSONEncoder`, so a large store streams).
+    public func write(json: Bool, _ write: (String) throws -> Void) throws {
         let model = context.model
         let entities = model.entities.filter { !$0.isAbstract }.map(\.name).sorted()
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         func encode(_ value: some Encodable) throws -> String { String(decoding: try encoder.encode(value), as: UTF8.self) }
-        if json { write("{\"version\":\(try encode(model.name)),\"entities\":{") }
+        if json { try write("{\"version\":\(try encode(model.name)),\"entities\":{") }
         for (entityIndex, entity) in entities.enumerated() {
             let objects = try context.fetchBatched(FetchRequest(entityName: entity, fetchBatchSize: 500, includesSubentities: false))
             if json {
-                write("\(entityIndex > 0 ? "," : "")\(try encode(entity)):[")
+                try write("\(entityIndex > 0 ? "," : "")\(try encode(entity)):[")
             } else {
-                write("\(entity) (\(objects.count))")
+                try write("\(entity) (\(objects.count))")
             }
             for (index, object) in objects.enumerated() {
-                write(json ? (index > 0 ? "," : "") + (try encode(exported(object))) : "  " + textLine(object))
+                try write(json ? (index > 0 ? "," : "") + (try encode(exported(object))) : "  " + textLine(object))
             }
             if let failure = objects.failure { throw failure }
-            if json { write("]") }
+            if json { try write("]") }
         }
-        if json { write("}}") }
+        if json { try write("}}") }
     }
 
     /// One exported property value: JSON's own types, `{"base64": …}` for bytes, references as

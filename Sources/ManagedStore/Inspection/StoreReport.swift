@@ -5,6 +5,8 @@ import Foundation
 public struct StoreReport: Codable, Sendable {
     public struct File: Codable, Sendable {
         public var name: String
+        /// What the file is: "store", "search index", "backup of the store at v1", ….
+        public var role: String
         public var bytes: Int64
     }
 
@@ -39,10 +41,10 @@ public struct StoreReport: Codable, Sendable {
     public init(migrator: StoreMigrator) throws {
         let url = migrator.storeURL
         path = url.path
-        // A side file (-wal, -shm) that is absent is simply not listed.
-        files = StoreFiles(url: url).all.compactMap { file in
-            guard let size = (try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? NSNumber else { return nil }
-            return File(name: file.lastPathComponent, bytes: size.int64Value)
+        // A file that went away meanwhile is simply not listed.
+        files = StoreSideFiles(migrator: migrator).existing.compactMap { file in
+            guard let size = (try? FileManager.default.attributesOfItem(atPath: file.url.path))?[.size] as? NSNumber else { return nil }
+            return File(name: file.url.lastPathComponent, role: file.role, bytes: size.int64Value)
         }
         targetVersion = migrator.target.name
         var detected: ManagedObjectModel?
@@ -96,7 +98,8 @@ public struct StoreReport: Codable, Sendable {
     /// The report as text, one fact per line.
     public var text: String {
         var lines = ["store: \(path)"]
-        lines.append("files: " + (files.isEmpty ? "none" : files.map { "\($0.name) (\($0.bytes) bytes)" }.joined(separator: ", ")))
+        lines.append("files:" + (files.isEmpty ? " none" : ""))
+        lines += files.map { "  \($0.name) (\($0.role), \($0.bytes) bytes)" }
         switch state {
         case .missing: lines.append("version: none (no store yet; it will be created at \(targetVersion))")
         case .unknown: lines.append("version: unknown (hashes match no known version: written by a newer version of the app?)")

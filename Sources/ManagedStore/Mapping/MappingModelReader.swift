@@ -40,11 +40,21 @@ public enum MappingModelReader {
     /// Reads every `.xcmappingmodel` in a folder, sorted by name. A compiled mapping model
     /// (`.cdm`) there is an error rather than skipped, so a migration never silently goes without
     /// the mapping the user meant; so are two mapping models for one pair of versions, since
-    /// which one would run is then a guess.
+    /// which one would run is then a guess. `folder` may also be one `.xcmappingmodel`; a missing
+    /// folder or a file is an error naming it.
     public static func readAll(in folder: URL, models: VersionedModel) throws -> [MappingModel] {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder) else {
+            throw ModelError(file: folder.path, reason: "no such folder")
+        }
+        guard isFolder.boolValue else {
+            throw ModelError(file: folder.path, reason: "this is a file, not a folder of mapping models (.xcmappingmodel)")
+        }
         let urls: [URL]
         do {
-            urls = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
+            // A mapping model is a folder itself: given alone, it is the one to read.
+            urls = folder.pathExtension == "xcmappingmodel" ? [folder]
+                : try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
         } catch {
             throw ModelError(file: folder.path, reason: "cannot read the folder of mapping models: \(error.localizedDescription)")
         }

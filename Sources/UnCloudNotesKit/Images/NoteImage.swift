@@ -24,9 +24,9 @@ public struct NoteImage: Equatable, Sendable {
     public init(contentsOf url: URL) throws {
         let data: Data
         do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw ImageError.unreadableFile(path: url.path, reason: "cannot read the file")
+            data = try UserFile.contents(of: url)
+        } catch let error as UserFileError {
+            throw ImageError.unreadableFile(path: url.path, reason: error.reason)
         }
         do {
             try self.init(validating: data)

@@ -2,30 +2,27 @@ import ArgumentParser
 import Foundation
 import UnCloudNotesKit
 
-/// Where `notes add` and `notes edit` take a body from, chosen so that nothing is erased by
-/// accident: `--body TEXT`; `--body -` (standard input, which must not be empty unless
-/// `--allow-empty`); else piped standard input when it delivers something; else, at a terminal,
-/// the user's editor, like `git commit` (an unchanged or empty result writes nothing).
+/// Where `notes add` and `notes edit` take a body from, chosen so that nothing is erased or added
+/// empty by accident: `--body TEXT`; else standard input (`--body -`, or a pipe), which must not
+/// be empty unless `--allow-empty`; else, at a terminal, the user's editor, like `git commit`
+/// (an unchanged or empty result writes nothing).
 struct NoteBodyOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The note's body; - reads standard input.", valueName: "text"))
     var body: String?
-    @Flag(help: "Accept an empty body from standard input (refused otherwise, so an empty pipe never erases a note).")
+    @Flag(help: "Accept an empty body from standard input (refused otherwise, so an empty pipe never erases a body or adds an empty note).")
     var allowEmpty = false
 
     /// The body the user gave, or nil when they gave none. `editing` is the text to open the
-    /// editor on when standard input is a terminal, or nil to never open it.
+    /// editor on when standard input is a terminal, or nil to never open it (then an empty pipe,
+    /// without `--body -`, gives no body rather than a refusal: `notes edit --title` keeps the
+    /// body). An empty standard input is refused otherwise, as a usage error.
     func resolve(editing initialText: String?) throws -> String? {
         if let body, body != "-" { return body }
-        if body == "-" {
+        if body == "-" || isatty(STDIN_FILENO) != 1 {
             let text = readStandardInput()
-            guard !text.isEmpty || allowEmpty else {
-                throw CommandFailure("standard input was empty, so nothing was written (add --allow-empty to store an empty body)")
-            }
-            return text
-        }
-        if isatty(STDIN_FILENO) != 1 {
-            let text = readStandardInput()
-            return text.isEmpty && !allowEmpty ? nil : text
+            if !text.isEmpty || allowEmpty { return text }
+            guard body == "-" || initialText != nil else { return nil }
+            throw ValidationError("standard input was empty, so nothing was written (add --allow-empty to store an empty body)")
         }
         guard let initialText else { return nil }
         return try editInEditor(initialText)

@@ -9,7 +9,7 @@ struct NotesAddCommand: ParsableCommand {
         discussion: """
             The body comes from --body (- for standard input), else from standard input when it is \
             piped, else (at a terminal) from $VISUAL or $EDITOR, as git commit does: an empty \
-            result adds nothing.
+            result adds nothing. An empty standard input is refused unless --allow-empty.
 
             Examples:
               uncloudnotes notes add --title "Groceries" --body "milk, eggs"
@@ -22,7 +22,7 @@ struct NotesAddCommand: ParsableCommand {
     @OptionGroup var body: NoteBodyOptions
     @Option(name: .customLong("image"), help: ArgumentHelp("An image to attach (\(ImageFormats.supportedList)); repeat from v3 on.", valueName: "path"))
     var images: [String] = []
-    @Flag(help: "Print the new note as JSON.") var json = false
+    @OptionGroup var format: OutputFormat
 
     func validate() throws {
         if !NoteDraft(title: title, body: "").hasTitle { throw ValidationError("--title must not be empty") }
@@ -33,10 +33,10 @@ struct NotesAddCommand: ParsableCommand {
         let text = try body.resolve(editing: "") ?? ""
         let book = try global.openNoteBook(creating: true)
         let id = try book.add(NoteDraft(title: title, body: text), images: pictures).number
-        if json {
+        if format.json {
             try printJSON(Report(id: id, images: pictures.count))
         } else {
-            print("added note \(id)")
+            try StandardOutput.line("added note \(id)")
         }
     }
 }

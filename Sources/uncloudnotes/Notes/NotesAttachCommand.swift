@@ -19,11 +19,11 @@ struct NotesAttachCommand: ParsableCommand {
             """)
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The note's number.") var id: Int64
+    @OptionGroup var note: NoteArgument
     @Option(name: .customLong("image"), help: ArgumentHelp("An image file (\(ImageFormats.supportedList)); repeat for several.", valueName: "path"))
     var images: [String]
     @Flag(help: "v2: replace the note's image (refused otherwise).") var replace = false
-    @Flag(help: "Print what was attached as JSON.") var json = false
+    @OptionGroup var format: OutputFormat
 
     func validate() throws {
         if images.isEmpty { throw ValidationError("give at least one --image") }
@@ -32,11 +32,11 @@ struct NotesAttachCommand: ParsableCommand {
     func run() throws {
         let pictures = try loadImages(images)
         let book = try global.openNoteBook()
-        let count = try book.attach(pictures, to: NoteID(id), replacing: replace)
-        if json {
-            try printJSON(Report(id: id, attached: pictures.count, images: count))
+        let count = try book.attach(pictures, to: note.id, replacing: replace)
+        if format.json {
+            try printJSON(Report(id: note.id.number, attached: pictures.count, images: count))
         } else {
-            print("attached \(pictures.count.counting("image")) to note \(id)")
+            try StandardOutput.line("attached \(pictures.count.counting("image")) to note \(note.id)")
         }
     }
 }

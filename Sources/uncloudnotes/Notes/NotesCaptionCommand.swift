@@ -14,22 +14,22 @@ struct NotesCaptionCommand: ParsableCommand {
             """)
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The note's number.") var id: Int64
-    @Argument(help: "The image's number within the note, from 1.") var image: Int
+    @OptionGroup var note: NoteArgument
+    @Argument(help: "The image's number within the note, from 1.", transform: WholeNumber.counted) var image: Int
     @Argument(help: "The new caption.") var text: String
-    @Flag(help: "Print the change as JSON.") var json = false
+    @OptionGroup var format: OutputFormat
 
     func run() throws {
         let book = try global.openNoteBook()
-        let attachments = try book.snapshot(of: NoteID(id)).attachments
+        let attachments = try book.snapshot(of: note.id).attachments
         guard attachments.indices.contains(image - 1) else {
-            throw CommandFailure("note \(id) has no image \(image) (it has \(attachments.count.counting("image")); see uncloudnotes notes show \(id))")
+            throw CommandFailure("note \(note.id) has no image \(image) (it has \(attachments.count.counting("image")); see uncloudnotes notes show \(note.id))")
         }
         try book.setCaption(text, of: attachments[image - 1].id)
-        if json {
-            try printJSON(Report(id: id, image: image, caption: text))
+        if format.json {
+            try printJSON(Report(id: note.id.number, image: image, caption: text))
         } else {
-            print("captioned image \(image) of note \(id)")
+            try StandardOutput.line("captioned image \(image) of note \(note.id)")
         }
     }
 }

@@ -30,19 +30,19 @@ extension GlobalOptions {
         let isNew = !stack.storeExists
         let book = try stack.open(creatingIfMissing: creating, observer: { event in
             for line in MigrationConsole.lines(for: event, store: stack.storeURL) {
-                FileHandle.standardError.write(Data("\(TerminalText.field(line))\n".utf8))
+                StandardError.line(TerminalText.field(line))
             }
             switch event {
             case .waitingForLock:
                 let store = TerminalText.field(stack.storeURL.path)
-                FileHandle.standardError.write(Data("waiting for another uncloudnotes to finish upgrading \(store)…\n".utf8))
+                StandardError.line("waiting for another uncloudnotes to finish upgrading \(store)…")
             case .backupCreated(let path, _):
-                FileHandle.standardError.write(Data("backup of the original store: \(TerminalText.field(path))\n".utf8))
+                StandardError.line("backup of the original store: \(TerminalText.field(path))")
             default:
                 break
             }
         })
-        if isNew { FileHandle.standardError.write(Data("created new store \(TerminalText.field(stack.storeURL.path))\n".utf8)) }
+        if isNew { StandardError.line("created new store \(TerminalText.field(stack.storeURL.path))") }
         return book
     }
 }
@@ -64,7 +64,7 @@ func makeReportEncoder() -> JSONEncoder {
 /// Prints a command's report as one JSON object on one line (`notes list` passes the encoder it
 /// reuses for every row).
 func printJSON(_ report: some Encodable, encoder: JSONEncoder = makeReportEncoder()) throws {
-    print(String(decoding: try encoder.encode(report), as: UTF8.self))
+    try StandardOutput.line(String(decoding: try encoder.encode(report), as: UTF8.self))
 }
 
 /// A report field that is always there: `null` when there is no value (synthesized encoding

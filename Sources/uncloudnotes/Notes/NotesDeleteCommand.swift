@@ -13,16 +13,16 @@ struct NotesDeleteCommand: ParsableCommand {
             """)
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The note's number.") var id: Int64
-    @Flag(help: "Print what was deleted as JSON.") var json = false
+    @OptionGroup var note: NoteArgument
+    @OptionGroup var format: OutputFormat
 
     func run() throws {
         let book = try global.openNoteBook()
-        let images = try book.delete(NoteID(id))
-        if json {
-            try printJSON(Report(id: id, deleted: true, images: images))
+        let images = try book.delete(note.id)
+        if format.json {
+            try printJSON(Report(id: note.id.number, deleted: true, images: images))
         } else {
-            print(images == 0 ? "deleted note \(id)" : "deleted note \(id) and its \(images.counting("image"))")
+            try StandardOutput.line(images == 0 ? "deleted note \(note.id)" : "deleted note \(note.id) and its \(images.counting("image"))")
         }
     }
 }

@@ -8,9 +8,10 @@ struct NotesEditCommand: ParsableCommand {
         abstract: "Change a note's title or body.",
         discussion: """
             The body comes from --body (- for standard input), else from standard input when it is \
-            piped and not empty. At a terminal with neither --title nor --body, the body opens in \
+            piped. At a terminal with neither --title nor --body, the body opens in \
             $VISUAL or $EDITOR, as git commit does: an unchanged or empty result writes nothing. \
-            An empty body from standard input is refused unless --allow-empty.
+            An empty standard input is refused unless --allow-empty (with --title, an empty pipe \
+            keeps the body).
 
             Examples:
               uncloudnotes notes edit 3 --title "Groceries (Saturday)"
@@ -19,23 +20,22 @@ struct NotesEditCommand: ParsableCommand {
             """)
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The note's number.") var id: Int64
+    @OptionGroup var note: NoteArgument
     @Option(help: "The new title.") var title: String?
     @OptionGroup var body: NoteBodyOptions
-    @Flag(help: "Print what changed as JSON.") var json = false
+    @OptionGroup var format: OutputFormat
 
     func run() throws {
         let book = try global.openNoteBook()
-        let snapshot = try book.snapshot(of: NoteID(id))
-        guard let newBody = try body.resolve(editing: title == nil ? snapshot.body : nil) ?? (title == nil ? nil : snapshot.body) else {
-            throw ValidationError("nothing to change: give --title, --body, or a body on standard input (it was empty)")
-        }
+        let snapshot = try book.snapshot(of: note.id)
+        // With neither --title nor a body there is always a body or a refusal: nil means keep it.
+        let newBody = try body.resolve(editing: title == nil ? snapshot.body : nil) ?? snapshot.body
         try book.update(snapshot.id, with: NoteDraft(title: title ?? snapshot.title, body: newBody))
         let changed = [title.map { _ in "title" }, newBody == snapshot.body ? nil : "body"].compactMap { $0 }
-        if json {
-            try printJSON(Report(id: id, changed: changed))
+        if format.json {
+            try printJSON(Report(id: note.id.number, changed: changed))
         } else {
-            print("updated note \(id)")
+            try StandardOutput.line("updated note \(note.id)")
         }
     }
 }

@@ -21,7 +21,7 @@ struct NotesExportCommand: ParsableCommand {
     var markdown: String?
     @Option(help: ArgumentHelp("Write the JSON to this file instead of standard output.", valueName: "file"))
     var output: String?
-    @Flag(help: "Report what was written as JSON (with --markdown or --output).") var json = false
+    @OptionGroup var format: OutputFormat
 
     func validate() throws {
         if markdown != nil, output != nil {
@@ -40,13 +40,13 @@ struct NotesExportCommand: ParsableCommand {
             written = fileURL(output)
             try PrivateFiles.write(try archive.jsonData(), to: written)
         } else {
-            print(String(decoding: try archive.jsonData(), as: UTF8.self))
+            try StandardOutput.line(String(decoding: try archive.jsonData(), as: UTF8.self))
             return
         }
-        if json {
+        if format.json {
             try printJSON(Report(notes: archive.notes.count, path: written.path))
         } else {
-            print("wrote \(archive.notes.count.counting("note")) to \(TerminalText.field(written.path))")
+            try StandardOutput.line("wrote \(archive.notes.count.counting("note")) to \(TerminalText.field(written.path))")
         }
     }
 }

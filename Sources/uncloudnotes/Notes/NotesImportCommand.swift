@@ -12,27 +12,23 @@ struct NotesImportCommand: ParsableCommand {
 
             Examples:
               uncloudnotes notes import notes.json
+              ssh laptop uncloudnotes notes export | uncloudnotes notes import -
               uncloudnotes --store other.sqlite notes import notes.json
             """)
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "A file written by notes export.") var file: String
-    @Flag(help: "Print how many notes were imported as JSON.") var json = false
+    @Argument(help: ArgumentHelp("A file written by notes export; - reads standard input.", valueName: "file")) var file: String
+    @OptionGroup var format: OutputFormat
 
     func run() throws {
-        let url = fileURL(file)
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw CommandFailure("\(url.path): cannot read the file")
-        }
-        let archive = try NotesArchive.read(data, source: url.path)
+        let fromStandardInput = file == "-"
+        let data = try fromStandardInput ? UserFile.standardInput() : UserFile.contents(of: fileURL(file))
+        let archive = try NotesArchive.read(data, source: fromStandardInput ? "standard input" : fileURL(file).path)
         let count = try global.openNoteBook(creating: true).importArchive(archive)
-        if json {
+        if format.json {
             try printJSON(["imported": count])
         } else {
-            print("imported \(count.counting("note"))")
+            try StandardOutput.line("imported \(count.counting("note"))")
         }
     }
 }

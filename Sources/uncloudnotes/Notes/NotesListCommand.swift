@@ -20,14 +20,12 @@ struct NotesListCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
     @Option(help: "Only notes whose title or body contains this (ignoring case and accents).") var search: String?
-    @Option(help: "Show at most this many notes.") var limit: Int?
-    @Option(help: "Skip this many notes first (with --limit: pages).") var offset = 0
-    @Flag(help: "Print JSON lines: one note per line.") var json = false
-
-    func validate() throws {
-        if let limit, limit < 0 { throw ValidationError("--limit must not be negative") }
-        if offset < 0 { throw ValidationError("--offset must not be negative") }
-    }
+    // Unconditional, so that `--limit -1` reaches the check and is refused for what it is.
+    @Option(parsing: .unconditional, help: "Show at most this many notes.", transform: WholeNumber.count)
+    var limit: Int?
+    @Option(parsing: .unconditional, help: "Skip this many notes first (with --limit: pages).", transform: WholeNumber.count)
+    var offset = 0
+    @OptionGroup var format: OutputFormat
 
     func run() throws {
         let book = try global.openNoteBook()
@@ -35,12 +33,12 @@ struct NotesListCommand: ParsableCommand {
         let encoder = makeReportEncoder()
         try book.forEachRow(matching: search, page: ListPage(limit: limit, offset: offset)) { row in
             let date = row.dateCreated.map(dates.format)
-            if json {
+            if format.json {
                 try printJSON(JSONLine(id: row.id.number, title: row.title, dateCreated: OrNull(value: date), images: row.imageCount),
                               encoder: encoder)
             } else {
                 let images = row.imageCount == 0 ? "" : row.imageCount.counting("image")
-                print("\(row.id)\t\(date ?? "-")\t\(TerminalText.field(row.title))\t\(images)")
+                try StandardOutput.line("\(row.id)\t\(date ?? "-")\t\(TerminalText.field(row.title))\t\(images)")
             }
         }
     }

@@ -16,24 +16,24 @@ struct NotesShowCommand: ParsableCommand {
             """)
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The note's number, as notes list shows it.") var id: Int64
-    @Flag(help: "Print JSON.") var json = false
+    @OptionGroup var note: NoteArgument
+    @OptionGroup var format: OutputFormat
 
     func run() throws {
         let book = try global.openNoteBook()
-        let snapshot = try book.snapshot(of: NoteID(id))
+        let snapshot = try book.snapshot(of: note.id)
         let date = snapshot.dateCreated.map { $0.formatted(.iso8601) }
         let images = snapshot.attachments.map(ImageSummary.init)
-        if json {
-            try printJSON(Report(id: id, title: snapshot.title, body: snapshot.body, dateCreated: OrNull(value: date), images: images))
+        if format.json {
+            try printJSON(Report(id: note.id.number, title: snapshot.title, body: snapshot.body, dateCreated: OrNull(value: date), images: images))
             return
         }
-        print(TerminalText.field(snapshot.title))
-        print(date ?? "-")
-        print("")
-        print(TerminalText.visible(snapshot.body))
+        try StandardOutput.line(TerminalText.field(snapshot.title))
+        try StandardOutput.line(date ?? "-")
+        try StandardOutput.line("")
+        try StandardOutput.line(TerminalText.visible(snapshot.body))
         for (index, image) in images.enumerated() {
-            print("image \(index + 1): \(image.line)")
+            try StandardOutput.line("image \(index + 1): \(image.line)")
         }
     }
 }

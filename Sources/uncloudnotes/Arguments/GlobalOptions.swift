@@ -7,7 +7,7 @@ import UnCloudNotesKit
 /// Options every command takes: which store, and which version of the app to run as.
 struct GlobalOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
-        "The notes store to use. Default: $XDG_DATA_HOME/uncloudnotes/UnCloudNotesDataModel.sqlite.",
+        "The notes store to use. Default: UnCloudNotesDataModel.sqlite in $XDG_DATA_HOME/uncloudnotes (~/.local/share/uncloudnotes).",
         valueName: "path"))
     var store: String?
 
