@@ -78,6 +78,21 @@ void cterminal_resume(void) {
     refresh();
 }
 
+void cterminal_stop_job(void) {
+    cterminal_suspend();
+    // The default action stops the process; the handler ncurses may have installed comes back
+    // after `fg`. The whole process group stops, as the shell's job control expects.
+    void (*previous)(int) = signal(SIGTSTP, SIG_DFL);
+    sigset_t stop;
+    sigemptyset(&stop);
+    sigaddset(&stop, SIGTSTP);
+    sigprocmask(SIG_UNBLOCK, &stop, NULL);
+    kill(0, SIGTSTP);
+    // Here after SIGCONT (`fg`).
+    signal(SIGTSTP, previous);
+    cterminal_resume();
+}
+
 int cterminal_rows(void) { return LINES; }
 int cterminal_columns(void) { return COLS; }
 

@@ -4,19 +4,29 @@ import UnCloudNotesKit
 /// Runs the full-screen app on a real terminal: the migration screen when the store needs
 /// upgrading, then the notes. The terminal is restored however this ends.
 public enum FullScreenApp {
-    /// - Parameter logFile: where standard error goes while the app owns the terminal (the SQL
-    ///   log of `--sql-debug`, library warnings); nil discards it. Anything written there would
-    ///   otherwise land on the screen.
-    /// - Returns: the process exit code (0, or 1 after a failed upgrade).
-    public static func run(stack: UnCloudNotesStack, logFile: URL? = nil,
+    /// - Parameters:
+    ///   - logFile: where standard error goes while the app owns the terminal (the SQL log of
+    ///     `--sql-debug`, library warnings); nil discards it. Anything written there would otherwise
+    ///     land on the screen.
+    ///   - askBeforeCreating: a missing store is created only when the user says so (a store path
+    ///     typed on the command line may be mistyped); no asks nothing (the default store).
+    ///   - banner: a line shown above every screen (the walkthrough's step).
+    /// - Returns: the process exit code (0; 1 after a failed upgrade; 130 after a cancelled one).
+    public static func run(stack: UnCloudNotesStack, logFile: URL? = nil, askBeforeCreating: Bool = false, banner: String? = nil,
                            environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Int32 {
         DisplayWidth.configureLocale()
         let screen = try TerminalScreen(environment: environment)
         defer { screen.stop() }
         let log = try StandardErrorRedirection(to: logFile)
         defer { log.restore() }
-        guard let book = try openShowingUpgrade(stack, on: screen) else { return 1 }
+        if askBeforeCreating, !stack.storeExists, !CreateStoreQuestion.ask(storePath: stack.storeURL.path, on: screen) { return 0 }
+        let book: NoteBook
+        switch try UpgradeScreen.open(stack, on: screen) {
+        case .opened(let opened): book = opened
+        case .ended(let code): return code
+        }
         let app = try NotesApp(book: book, storePath: stack.storeURL.path, versionLabel: stack.versionLabel, colors: screen.colors)
+        app.banner = banner
         let runner = NotesEffectRunner(book: book)
         app.message = screen.notice
         _ = app.handle(.resize(columns: screen.size.columns, rows: screen.size.rows))
@@ -48,40 +58,6 @@ public enum FullScreenApp {
                 default:
                     break
                 }
-            }
-        }
-    }
-
-    /// Opens the store, showing the migration screen while it upgrades; nil when the upgrade failed
-    /// (after the user has read why).
-    private static func openShowingUpgrade(_ stack: UnCloudNotesStack, on screen: TerminalScreen) throws -> NoteBook? {
-        var state = MigrationScreenState(storePath: stack.storeURL.path)
-        let show = {
-            let size = screen.size
-            screen.draw(state.render(width: size.columns, height: size.rows))
-        }
-        do {
-            let book = try stack.open { event in
-                state.apply(event)
-                show()
-            }
-            // The user sees what happened, and where the backup is, before the notes.
-            if state.finished { waitForKeyPress(on: screen, redrawing: show) }
-            return book
-        } catch where !state.finished {
-            state.failure = "\(error)"
-            show()
-            waitForKeyPress(on: screen, redrawing: show)
-            return nil
-        }
-    }
-
-    /// Waits for a real key: a resize redraws the screen and goes on waiting.
-    private static func waitForKeyPress(on screen: TerminalScreen, redrawing draw: () -> Void) {
-        while true {
-            switch screen.readKey() {
-            case .resize?: draw()
-            default: return
             }
         }
     }

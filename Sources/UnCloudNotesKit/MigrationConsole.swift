@@ -5,26 +5,55 @@ import ManagedStore
 /// "Migrating store … from … to …", the mapping, "Migration Completed Successfully"), made from the
 /// engine's events. The engine reports what happens; saying it as the book did is the app's job,
 /// so the command line, the migration screen and the walkthrough all print the same lines.
-public enum MigrationConsole {
+///
+/// Consecutive steps the engine runs as one pass (a composed mapping) are said as what they are:
+/// one pass through each version, completed once. That takes remembering the pass between
+/// events, hence a class: one console per migration's lines.
+public final class MigrationConsole {
+    /// The pass under way: its first step, last step, mapping, the versions it goes through so far,
+    /// and how many of its steps have finished.
+    private var pass: (first: MigrationStep, last: MigrationStep, mapping: MappingModel, versions: [String], finished: Int)?
+
+    public init() {}
+
     /// The lines for one event of a migration of the store at `store`; none for events the
     /// chapter's app did not print.
-    public static func lines(for event: MigrationEvent, store: URL) -> [String] {
+    public func lines(for event: MigrationEvent, store: URL) -> [String] {
         switch event {
-        case .stepStarted(_, let step):
-            ["Source model entity hashes: " + hashes(of: step.source),
-             "Destination model entity hashes: " + hashes(of: step.destination),
-             "Migrating store \(store.path) from \(step.source.name) to \(step.destination.name)",
-             mapping(of: step)]
         case .composedPass(let first, let last, let mapping):
-            ["One pass from \(first.source.name) to \(last.destination.name): \(describe(mapping))"]
+            // The engine announces a pass before its steps: they are said together once all are known.
+            pass = (first, last, mapping, [first.source.name], 0)
+            return []
+        case .stepStarted(_, let step):
+            guard var current = pass else { return Self.started(step, store: store) }
+            current.versions.append(step.destination.name)
+            pass = current
+            guard step.destination.name == current.last.destination.name else { return [] }
+            return ["Source model entity hashes: " + Self.hashes(of: current.first.source),
+                    "Destination model entity hashes: " + Self.hashes(of: current.last.destination),
+                    "Migrating store \(store.path) from \(current.first.source.name) to \(current.last.destination.name) "
+                        + "in one pass of \(current.versions.count - 1) steps: \(current.versions.joined(separator: " → "))",
+                    "Composed mapping: " + Self.describe(current.mapping)]
         case .stepFinished:
-            ["Migration Completed Successfully"]
+            guard var current = pass else { return ["Migration Completed Successfully"] }
+            current.finished += 1
+            pass = current
+            guard current.finished == current.versions.count - 1 else { return [] }
+            pass = nil
+            return ["Migration Completed Successfully"]
         case .warning(let text):
             // Not the chapter's, but every place that prints its lines must show it.
-            ["Warning: \(text)"]
+            return ["Warning: \(text)"]
         default:
-            []
+            return []
         }
+    }
+
+    private static func started(_ step: MigrationStep, store: URL) -> [String] {
+        ["Source model entity hashes: " + hashes(of: step.source),
+         "Destination model entity hashes: " + hashes(of: step.destination),
+         "Migrating store \(store.path) from \(step.source.name) to \(step.destination.name)",
+         mapping(of: step)]
     }
 
     private static func mapping(of step: MigrationStep) -> String {

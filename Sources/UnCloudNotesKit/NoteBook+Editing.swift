@@ -12,7 +12,7 @@ extension NoteBook {
         let note = try changing {
             let note = try insertNote(draft, date: date, displayIndex: try nextDisplayIndex())
             for (offset, image) in images.enumerated() {
-                try attach(image, to: note, date: date.addingTimeInterval(Double(offset) / 1000), caption: nil)
+                try attach(image, to: note, date: date.addingTimeInterval(Double(offset) / 1000), caption: Self.newImageCaption)
             }
             return note
         }
@@ -45,9 +45,10 @@ extension NoteBook {
 
     /// Attaches checked images to a note (the latest last), as the version stores them: refused in
     /// v1, and in v2 beyond one image, or onto a note that has its image unless `replacing` it.
+    /// - Parameter caption: each image's caption (v4 stores it; earlier versions have none).
     /// - Returns: how many images the note has now.
     @discardableResult
-    public func attach(_ images: [NoteImage], to id: NoteID, caption: String? = nil, replacing: Bool = false) throws(NoteBookError) -> Int {
+    public func attach(_ images: [NoteImage], to id: NoteID, caption: String = newImageCaption, replacing: Bool = false) throws(NoteBookError) -> Int {
         let note = try object(for: id)
         try capabilities.checkAttaching(images.count, toNoteWith: imageCount(of: note), of: id, replacing: replacing)
         let now = Date()
@@ -79,23 +80,10 @@ extension NoteBook {
         try changing { attachment.setValue(.string(caption), forKey: "caption") }
     }
 
-    /// The caption a new image gets: the start of the note's body on one line, at most
-    /// `captionLength` characters (grapheme clusters), cut after a whole word; a single longer
-    /// word is cut at the length. The v3 -> v4 migration keeps the chapter's own rule (the first
-    /// 80 characters, mid-word if need be) so upgraded stores hold what the book's app wrote;
-    /// captions made here are for reading, hence the whole words.
-    public static func defaultCaption(fromBody body: String) -> String {
-        let limit = AttachmentToImageAttachmentMigrationPolicyV3toV4.captionLength
-        let words = body.split(whereSeparator: \.isWhitespace)
-        var caption = ""
-        for word in words {
-            let candidate = caption.isEmpty ? String(word) : caption + " " + word
-            guard candidate.count <= limit else { break }
-            caption = candidate
-        }
-        if caption.isEmpty, let first = words.first { return String(first.prefix(limit)) }
-        return caption
-    }
+    /// The caption a new image gets when none is typed: the chapter's app set "New Photo" (and
+    /// wished for a field to enter it), so the attach prompt and `notes attach --caption` offer
+    /// this and let the user type another.
+    public static let newImageCaption = "New Photo"
 
     // MARK: Inside the app layer
 
@@ -125,8 +113,8 @@ extension NoteBook {
     }
 
     /// Stores one image the way the version does (v2 replaces the note's image); v4 records its
-    /// size and a caption (the given one, or the start of the body).
-    func attach(_ image: NoteImage, to note: ManagedObject, date: Date, caption: String?) throws {
+    /// size and the caption.
+    func attach(_ image: NoteImage, to note: ManagedObject, date: Date, caption: String) throws {
         guard let entity = capabilities.attachmentEntity else {
             note.setValue(.data(image.data), forKey: "image")
             return
@@ -138,8 +126,7 @@ extension NoteBook {
             let size = try image.pixelSize()
             attachment.setValue(.double(Double(size.width)), forKey: "width")
             attachment.setValue(.double(Double(size.height)), forKey: "height")
-            let body = note.value(forKey: "body")?.stringValue ?? ""
-            attachment.setValue(.string(caption ?? Self.defaultCaption(fromBody: body)), forKey: "caption")
+            attachment.setValue(.string(caption), forKey: "caption")
         }
         attachment.setObject(note, forKey: "note")
     }

@@ -136,7 +136,7 @@ extension NoteBook {
                 index = try displayIndex(after: index)
                 for (offset, image) in note.images.enumerated() {
                     try attach(NoteImage(storedData: image.data), to: object, date: image.dateCreated ?? date.addingTimeInterval(Double(offset) / 1000),
-                               caption: image.caption)
+                               caption: image.caption ?? Self.newImageCaption)
                 }
             }
         }

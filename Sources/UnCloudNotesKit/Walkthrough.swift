@@ -21,10 +21,13 @@ public struct Walkthrough {
     /// Where each line of output goes.
     public let print: (String) -> Void
     /// Called with the stack at each version when the user wants to add notes by hand (the
-    /// terminal UI); nil to run without pausing.
-    public let interactive: ((UnCloudNotesStack) throws -> Void)?
+    /// terminal UI), and a banner naming the walkthrough's step, for the app to show; nil to run
+    /// without pausing.
+    public let interactive: ((UnCloudNotesStack, _ banner: String) throws -> Void)?
+    /// Says the migrations as the chapter's app did.
+    private let console = MigrationConsole()
 
-    public init(folder: URL, interactive: ((UnCloudNotesStack) throws -> Void)? = nil, print: @escaping (String) -> Void) {
+    public init(folder: URL, interactive: ((UnCloudNotesStack, _ banner: String) throws -> Void)? = nil, print: @escaping (String) -> Void) {
         self.folder = folder
         self.interactive = interactive
         self.print = print
@@ -56,7 +59,7 @@ public struct Walkthrough {
         try book.context.store.close()
         print("The v1 app created \(storeURL.lastPathComponent) with three notes. Its tables:")
         try showSchema(of: storeURL)
-        try pause(at: stack)
+        try pause(at: stack, step: 1)
         try showContents(stack)
     }
 
@@ -68,7 +71,7 @@ public struct Walkthrough {
         }
         try book.context.store.close()
         print("Two notes got an image (Note.image, through ImageTransformer).")
-        try pause(at: stack)
+        try pause(at: stack, step: 2)
         try showContents(stack)
     }
 
@@ -91,7 +94,7 @@ public struct Walkthrough {
         }
         _ = try migrate(to: "v\(version)")
         afterwards()
-        try pause(at: stack)
+        try pause(at: stack, step: 4)
         try showContents(stack)
     }
 
@@ -125,7 +128,7 @@ public struct Walkthrough {
         case .planned(let plan):
             print("Plan: \(plan.steps.map { "\($0.source.name) → \($0.destination.name) (\($0.kindDescription))" }.joined(separator: "; "))")
         case .backupCreated(let path, _): print("Backup: \(path)")
-        default: MigrationConsole.lines(for: event, store: storeURL).forEach(print)
+        default: console.lines(for: event, store: storeURL).forEach(print)
         }
     }
 
@@ -157,10 +160,15 @@ public struct Walkthrough {
         try StoreTable.lines(for: ManagedObjectContext(store: store)).forEach(print)
     }
 
-    private func pause(at stack: UnCloudNotesStack) throws {
+    private func pause(at stack: UnCloudNotesStack, step: Int) throws {
         guard let interactive else { return }
         print("Opening the \(stack.versionLabel) app: add notes if you like, then press q to go on.")
-        try interactive(stack)
+        try interactive(stack, Self.banner(step: step, version: stack.versionLabel))
+    }
+
+    /// What the app shows while the walkthrough pauses in it: which step, and how to go on.
+    public static func banner(step: Int, version: String) -> String {
+        "Walkthrough step \(step) of \(stepTitles.count): \(stepTitles[step - 1]) · the \(version) app: add notes, q goes on"
     }
 
     private func sampleImage(_ name: String) throws -> NoteImage {

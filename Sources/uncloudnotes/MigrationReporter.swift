@@ -3,7 +3,9 @@ import ManagedStore
 import UnCloudNotesKit
 
 /// Shows a migration's events: a live progress bar on a terminal, plain lines otherwise, or one
-/// JSON object per line for scripts. An observer cannot throw: a failed write is kept and
+/// JSON object per line for scripts. Each step is announced when its work starts: the engine
+/// announces all the steps of a composed pass at once, before any of them runs, so a step's line
+/// waits for the first progress inside it. An observer cannot throw: a failed write is kept and
 /// reported once the migration is over (`StandardOutput.finish`), never cutting it short.
 final class MigrationReporter {
     enum Style { case terminal, lines, json }
@@ -22,6 +24,10 @@ final class MigrationReporter {
     /// The store being migrated, named in the chapter's "Migrating store …" line.
     private let store: URL
     private let encoder = makeReportEncoder()
+    private let console = MigrationConsole()
+    /// Steps started by the engine whose line is not printed yet, by index.
+    private var waitingSteps: [Int: MigrationStep] = [:]
+    private let started = Date()
 
     init(json: Bool, store: URL) {
         style = json ? .json : (isatty(STDOUT_FILENO) == 1 ? .terminal : .lines)
@@ -30,7 +36,7 @@ final class MigrationReporter {
 
     func handle(_ event: MigrationEvent) {
         show(event)
-        for text in MigrationConsole.lines(for: event, store: store) {
+        for text in console.lines(for: event, store: store) {
             line(text, EventLine(event: "message", text: text))
         }
     }
@@ -63,19 +69,30 @@ final class MigrationReporter {
             line("backup of the store as it was before this migration (\(version)), made now: \(path)",
                  EventLine(event: "backup", path: path, version: version))
         case .stepStarted(let index, let step):
-            lastPercent = -1
-            line("step \(index + 1): \(step.source.name) -> \(step.destination.name) (\(step.kindDescription))",
-                 EventLine(event: "step", from: step.source.name, to: step.destination.name, index: index + 1, kind: step.kindDescription))
+            waitingSteps[index] = step
         case .composedPass, .warning:
             // Said by the console lines `handle` prints.
             break
         case .progress(let step, let fraction, let overall, let detail):
+            announceSteps(through: step)
             progress(step: step, fraction: fraction, overall: overall, detail: detail)
         case .stepFinished(let index):
+            announceSteps(through: index)
             endBar()
             if style == .json { emit(EventLine(event: "stepFinished", index: index + 1)) }
         case .finished:
-            line("the store is up to date", EventLine(event: "finished"))
+            let seconds = Date().timeIntervalSince(started)
+            line("the store is up to date (\(String(format: "%.1f", seconds)) s)", EventLine(event: "finished", seconds: seconds))
+        }
+    }
+
+    /// Prints the line of each waiting step up to `index`, in order: the work has reached it.
+    private func announceSteps(through index: Int) {
+        for (waiting, step) in waitingSteps.sorted(by: { $0.key < $1.key }) where waiting <= index {
+            waitingSteps[waiting] = nil
+            lastPercent = -1
+            line("step \(waiting + 1): \(step.source.name) -> \(step.destination.name) (\(step.kindDescription))",
+                 EventLine(event: "step", from: step.source.name, to: step.destination.name, index: waiting + 1, kind: step.kindDescription))
         }
     }
 
@@ -97,7 +114,8 @@ final class MigrationReporter {
         }
     }
 
-    private func endBar() {
+    /// Ends a progress bar's line, so what is printed next (an error on stderr) starts a line of its own.
+    func endBar() {
         if barShown { StandardOutput.writeKeepingFailure("\n") }
         barShown = false
     }
@@ -142,4 +160,5 @@ struct EventLine: Encodable {
     var fraction: Double? = nil
     var overall: Double? = nil
     var detail: String? = nil
+    var seconds: Double? = nil
 }

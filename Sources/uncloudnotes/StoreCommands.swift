@@ -125,7 +125,9 @@ struct StoreMigrateCommand: ParsableCommand {
         discussion: """
             Plans the steps from the store's version to the target (inferred steps run in place \
             with SQL; others use a mapping model), copies the store to <store>.<version>-backup, \
-            then runs them. A failed or interrupted migration leaves the store as it was.
+            then runs them. A failed or interrupted migration leaves the store as it was. Ctrl-C asks whether \
+            to cancel (at once without a terminal on stdin); a cancelled migration leaves the \
+            store unchanged and exits with status 130.
 
             Examples:
               uncloudnotes store migrate                      upgrade the app's store to v4
@@ -152,8 +154,24 @@ struct StoreMigrateCommand: ParsableCommand {
         guard try StorePath.check(migrator.storeURL) else {
             throw CommandFailure("\(migrator.storeURL.path): no such store: check the path")
         }
-        if try migrator.migrateIfNeeded(observer: reporter.handle) == nil {
+        let interrupt = InterruptToCancel()
+        defer { interrupt.stop() }
+        let plan: MigrationPlan?
+        do {
+            plan = try migrator.migrateIfNeeded(observer: { event in
+                interrupt.waitWhileAsking()
+                reporter.handle(event)
+            }, cancellation: interrupt.cancellation)
+        } catch {
+            reporter.endBar()
+            guard case MigrationError.cancelled = error else { throw error }
+            StandardError.line("uncloudnotes: the upgrade was cancelled; the store is unchanged: \(TerminalText.field(migrator.storeURL.path))")
+            throw ExitCode(130)
+        }
+        if plan == nil {
             try StandardOutput.line(format.json ? #"{"event":"current"}"# : "the store is already at \(migrator.target.name)")
+        } else if interrupt.cancellation.isCancelled {
+            StandardError.line("uncloudnotes: too late to cancel: the upgrade had finished")
         }
     }
 

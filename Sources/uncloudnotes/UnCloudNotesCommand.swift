@@ -35,16 +35,17 @@ struct UnCloudNotesCommand: ParsableCommand {
             throw ValidationError("--sql-debug with the full-screen app needs --log FILE (the log would write over the screen)")
         }
         DateText.userLocale.prepareInBackground()
-        try runFullScreen(global.stack(), logFile: log.map(fileURL))
+        // A store path typed by hand may be mistyped: a missing one is created only when the user says so.
+        try runFullScreen(global.stack(), logFile: log.map(fileURL), askBeforeCreating: global.store != nil)
     }
 }
 
 /// Runs the full-screen app with the command line's exit codes: 2 (and one line on stderr)
-/// without a usable terminal, 1 after a failed upgrade.
-func runFullScreen(_ stack: UnCloudNotesStack, logFile: URL? = nil) throws {
+/// without a usable terminal, 1 after a failed upgrade, 130 after a cancelled one.
+func runFullScreen(_ stack: UnCloudNotesStack, logFile: URL? = nil, askBeforeCreating: Bool = false, banner: String? = nil) throws {
     let code: Int32
     do {
-        code = try FullScreenApp.run(stack: stack, logFile: logFile)
+        code = try FullScreenApp.run(stack: stack, logFile: logFile, askBeforeCreating: askBeforeCreating, banner: banner)
     } catch let error as TerminalUnavailable {
         StandardError.line("uncloudnotes: \(error)")
         throw ExitCode(2)

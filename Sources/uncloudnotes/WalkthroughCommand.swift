@@ -44,7 +44,7 @@ struct WalkthroughCommand: ParsableCommand {
             let stamp = Date().formatted(.iso8601).replacingOccurrences(of: ":", with: "")
             folder = FileManager.default.temporaryDirectory.appendingPathComponent("uncloudnotes-walkthrough-\(stamp)")
         }
-        let openApp: ((UnCloudNotesStack) throws -> Void)? = interactive ? { try runFullScreen($0) } : nil
+        let openApp: ((UnCloudNotesStack, String) throws -> Void)? = interactive ? { try runFullScreen($0, banner: $1) } : nil
         try Walkthrough(folder: folder, interactive: openApp) { StandardOutput.writeKeepingFailure($0 + "\n") }.run(through: step)
     }
 }

@@ -36,7 +36,7 @@ struct CommandLineUsageTests {
             let modelVersion = arguments.contains("--to") ? [] : ["--model-version", "v9"]
             let result = try BuiltExecutable.run(["--store", store] + modelVersion + arguments)
             #expect(result.exitCode == 2, "\(arguments)")
-            #expect(result.standardError.hasPrefix("Error: unknown model version \"v9\" of UnCloudNotesDataModel: use v1 to v4"))
+            #expect(result.standardError.hasPrefix("Error: unknown model version \"v9\" of UnCloudNotesDataModel: use v1 to v5"))
             #expect(result.standardError.contains("See 'uncloudnotes \(arguments[0]) \(arguments[1]) --help'"), "\(result.standardError)")
         }
     }

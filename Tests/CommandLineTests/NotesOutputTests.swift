@@ -91,25 +91,29 @@ struct NotesOutputTests {
         #expect(try app(store, "notes", "delete", "2").standardOutput == "deleted note 2 and its 3 images\n")
     }
 
-    @Test("captions: notes caption edits one (v4); a new image's default caption ends at a word")
+    @Test("captions: a new image's caption is \"New Photo\" (never the body) or --caption's; notes caption edits one (v4)")
     func captions() throws {
         let folder = try TemporaryFolder()
         let store = folder.url.appendingPathComponent("n.sqlite")
         let image = try folder.writeImage(named: "a.png", width: 8, height: 8)
-        let body = String(repeating: "holiday ", count: 9) + "beachfront"
-        _ = try app(store, "notes", "add", "--title", "Trip", "--body", body, "--image", image.path)
+        _ = try app(store, "notes", "add", "--title", "Trip", "--body", "milk, eggs", "--image", image.path)
+        #expect(try app(store, "notes", "attach", "1", "--image", image.path).exitCode == 0)
+        #expect(try app(store, "notes", "attach", "1", "--image", image.path, "--caption", "Sea 🌊").exitCode == 0)
         let shown = try json(app(store, "notes", "show", "1", "--json").standardOutput)
         let images = try #require(shown["images"] as? [[String: Any]])
-        #expect(images.first?["caption"] as? String == String(repeating: "holiday ", count: 9).trimmingCharacters(in: .whitespaces))
+        #expect(images.map { $0["caption"] as? String } == ["New Photo", "New Photo", "Sea 🌊"])
         #expect(try app(store, "notes", "caption", "1", "1", "At the beach").exitCode == 0)
         #expect(try app(store, "notes", "show", "1").standardOutput.contains("caption: At the beach"))
-        let missing = try app(store, "notes", "caption", "1", "2", "x")
-        #expect(missing.exitCode == 1 && missing.standardError.contains("note 1 has no image 2 (it has 1 image;"))
+        let missing = try app(store, "notes", "caption", "1", "4", "x")
+        #expect(missing.exitCode == 1 && missing.standardError.contains("note 1 has no image 4 (it has 3 images;"))
 
         let v3 = folder.url.appendingPathComponent("v3.sqlite")
         _ = try app(v3, "--model-version", "v3", "notes", "add", "--title", "Old", "--body", "", "--image", image.path)
         let refused = try app(v3, "--model-version", "v3", "notes", "caption", "1", "1", "x")
         #expect(refused.exitCode == 1 && refused.standardError.contains("no captions (run as v4)"))
+        let attachRefused = try app(v3, "--model-version", "v3", "notes", "attach", "1", "--image", image.path, "--caption", "x")
+        #expect(attachRefused.exitCode == 1 && attachRefused.standardError.contains("no captions (run as v4)"))
+        #expect(try app(v3, "--model-version", "v3", "notes", "show", "1").standardOutput.contains("image 1:") && !(try app(v3, "--model-version", "v3", "notes", "show", "1").standardOutput.contains("image 2:")), "nothing attached")
     }
 
     @Test("v2 holds one image: attaching another is refused unless --replace")

@@ -7,7 +7,8 @@ import UnCloudNotesKit
 @Suite("The full-screen app, driven in tmux", .serialized)
 struct TerminalAppTests {
     /// Runs the app on a store, then prints how it exited and whether the terminal is back in
-    /// canonical mode (restored), and waits so the screen can be read.
+    /// canonical mode (restored), and waits so the screen can be read. A store that does not exist
+    /// yet is created by answering the app's question.
     /// - Parameter variables: shell assignments put before the command (`TERM=foot`), for what the
     ///   session's environment cannot change.
     func launch(store: URL, arguments: String = "", editor: String? = nil, variables: String = "",
@@ -15,15 +16,28 @@ struct TerminalAppTests {
         let command = "\(variables) '\(BuiltExecutable.url.path)' --store '\(store.path)' \(arguments); echo \"EXITED:$?\"; echo \"MODE:$(stty -a | grep -o -- '-\\?icanon' | head -1)\"; sleep 60"
         var environment = ["LANG": "C.UTF-8"]
         if let editor { environment["EDITOR"] = editor }
-        return try TmuxSession(command: command, width: width, height: height, environment: environment)
+        let isNew = !FileManager.default.fileExists(atPath: store.path)
+        let tmux = try TmuxSession(command: command, width: width, height: height, environment: environment)
+        if isNew {
+            try tmux.waitFor("Create a new store at \(store.path)? y/n")
+            try tmux.press("y")
+        }
+        return tmux
     }
 
-    /// Attaches the image at `path` to the selected note through the app's prompt, and waits for the
-    /// note's view to show it (`detail`, e.g. "Image 1 of 1 · 40×20 px").
-    func attach(_ path: String, in tmux: TmuxSession, shows detail: String) throws {
+    /// Attaches the image at `path` to the selected note through the app's prompts (the path, then
+    /// the caption: `caption` typed over the default), and waits for the note's view to show it
+    /// (`detail`, e.g. "Image 1 of 1 · 40×20 px").
+    func attach(_ path: String, caption: String? = nil, in tmux: TmuxSession, shows detail: String) throws {
         try tmux.press("a")
         try tmux.waitFor("Attach image (path):")
         try tmux.type(path)
+        try tmux.press("Enter")
+        try tmux.waitFor("Caption: New Photo")
+        if let caption {
+            try tmux.press("C-u")
+            try tmux.type(caption)
+        }
         try tmux.press("Enter")
         try tmux.waitFor(detail)
     }
@@ -53,13 +67,14 @@ struct TerminalAppTests {
         try tmux.waitFor("note created")
         #expect(try tmux.screen().contains("›Holiday 🏖 笔记"))
 
-        try attach(image.path, in: tmux, shows: "Image 1 of 1 · 40×20 px")
+        try attach(image.path, caption: "Holiday snap", in: tmux, shows: "Image 1 of 1 · 40×20 px")
+        #expect(try tmux.screen().contains("Caption: Holiday snap"))
         try tmux.press("Escape")
         try tmux.waitFor("[img]")
 
         try tmux.press("e")
         try tmux.waitFor("Edit note")
-        try tmux.press("C-e")
+        try tmux.press("Tab", "C-e")
         try tmux.waitFor("body taken back from the editor")
         try tmux.press("C-s")
         try tmux.waitFor("edited in the editor")
@@ -101,6 +116,8 @@ struct TerminalAppTests {
         let folder = try TemporaryFolder()
         let tmux = try TmuxSession(command: "'\(BuiltExecutable.url.path)' --store '\(folder.url.path)/n.sqlite'; sleep 60",
                                    width: 40, height: 10, environment: ["LANG": "C.UTF-8"])
+        try tmux.waitFor("Create a new store at")
+        try tmux.press("y")
         try tmux.waitFor("Terminal too small")
         try tmux.waitFor("need 50x12, have 40x10")
         try tmux.resize(width: 80, height: 24)

@@ -27,7 +27,7 @@ extension TerminalAppTests {
         try tmux.waitFor("Vim note")
         try tmux.press("e")
         try tmux.waitFor("Edit note")
-        try tmux.press("C-e")
+        try tmux.press("Tab", "C-e")
         try tmux.waitFor(".txt\"")
         try tmux.replaceVimBuffer(with: "typed in vim")
         let back = try tmux.waitFor("body taken back from the editor")

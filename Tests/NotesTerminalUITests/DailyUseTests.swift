@@ -90,11 +90,11 @@ struct DailyUseTests {
         #expect(harness.screen().contains("note deleted"))
     }
 
-    @Test("at 80x24 the detail footer keeps Esc back, and the help scrolls to its end")
+    @Test("at 80x24 the detail footer keeps Esc q back, and the help scrolls to its end")
     func smallTerminal() throws {
         let harness = try AppHarness()
         harness.press(.enter)
-        #expect(harness.screen(80, 24).components(separatedBy: "\n").last?.contains("Esc back") == true)
+        #expect(harness.screen(80, 24).components(separatedBy: "\n").last?.contains("Esc q back") == true)
         harness.press(.character("?"))
         let content = harness.screen(80, 24).components(separatedBy: "\n").prefix(22)
         #expect(!content.contains { $0.contains("…") }, "help lines wrap, none is cut")
@@ -115,7 +115,7 @@ struct DailyUseTests {
         let jpeg = try harness.folder.writeImage(named: "camera.jpg", width: 4000, height: 3000, format: "jpeg")
         harness.press(.character("a"))
         harness.type(jpeg.path)
-        harness.press(.enter, .escape)
+        harness.press(.enter, .enter, .escape)
         #expect(harness.screen(200, 60).contains("(loading the image)"), "the list does not wait for the preview")
         #expect(harness.previewing.pendingCount == 1)
         harness.finishBackgroundWork()

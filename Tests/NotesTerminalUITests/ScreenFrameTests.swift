@@ -28,8 +28,8 @@ struct ScreenFrameTests {
         let notes = (0..<60).map { ("Note \($0)", "", 0) }
         let harness = try AppHarness(notes: notes)
         harness.press(.resize(columns: 80, rows: 24), .pageDown)
-        // 24 rows: a header, the status and hint lines leave 21 list rows.
-        #expect(harness.app.frame().render().lines.contains { $0.hasPrefix("›Note 38") })
+        // 24 rows: a header, the status and hint lines leave 21 rows, 10 for the list above the preview.
+        #expect(harness.app.frame().render().lines.contains { $0.hasPrefix("›Note 49") })
         harness.press(.home, .resize(columns: 80, rows: 14), .pageDown)
         #expect(harness.app.frame().render().lines.contains { $0.hasPrefix("›Note 48") })
     }

@@ -14,7 +14,8 @@ struct ChainPassTests {
     private func migrateThroughStack(_ url: URL, policies: MigrationPolicyRegistry) throws -> (rows: [String], messages: [String]) {
         var messages: [String] = []
         let migrator = StoreMigrator(storeURL: url, model: AppStores.model, mappingModels: mappings, policies: policies)
-        try migrator.migrateIfNeeded { messages += MigrationConsole.lines(for: $0, store: url) }
+        let console = MigrationConsole()
+        try migrator.migrateIfNeeded { messages += console.lines(for: $0, store: url) }
         return (try StoreDump.contents(of: PersistentStore.open(at: url, model: AppStores.version(4))), messages)
     }
 
@@ -44,7 +45,12 @@ struct ChainPassTests {
         let url = try AppStores.make(version: version, in: folder)
         let expected = try migrateStepByStep(url, from: version, in: TemporaryFolder())
         let (rows, messages) = try migrateThroughStack(url, policies: UnCloudNotesModel.migrationPolicies)
-        #expect(messages.contains { $0.hasPrefix("One pass from \(AppStores.version(version).name) to \(AppStores.version(4).name)") }, "\(messages)")
+        // Said as what runs: one pass through every version, completed once.
+        let versions = (version...4).map { AppStores.version($0).name }.joined(separator: " → ")
+        #expect(messages.filter { $0.hasPrefix("Migrating store ") } == [
+            "Migrating store \(url.path) from \(AppStores.version(version).name) to \(AppStores.version(4).name) in one pass of \(4 - version) steps: \(versions)",
+        ], "\(messages)")
+        #expect(messages.filter { $0 == "Migration Completed Successfully" }.count == 1, "\(messages)")
         #expect(rows == expected, "\(Set(rows).symmetricDifference(expected).sorted().map { String($0.prefix(300)) })")
         #expect(rows.contains { $0.contains("ZCAPTION:\"milk, eggs\"") } == (version == 2))
     }
@@ -73,7 +79,8 @@ struct ChainPassTests {
         var policies = MigrationPolicyRegistry()
         policies.register(ObjectByObjectV3toV4Policy.self, as: AttachmentToImageAttachmentMigrationPolicyV3toV4.className)
         let (rows, messages) = try migrateThroughStack(url, policies: policies)
-        #expect(!messages.contains { $0.hasPrefix("One pass") }, "\(messages)")
+        #expect(!messages.contains { $0.contains("in one pass") }, "\(messages)")
+        #expect(messages.filter { $0 == "Migration Completed Successfully" }.count == 2, "\(messages)")
         #expect(rows == expected, "\(Set(rows).symmetricDifference(expected).sorted().map { String($0.prefix(300)) })")
     }
 }

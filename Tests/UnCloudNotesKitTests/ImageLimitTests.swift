@@ -80,15 +80,4 @@ struct ImageLimitTests {
         }
         #expect(error.description.hasPrefix(message), "\(error)")
     }
-
-    @Test("the default caption of a new image ends after a whole word, by grapheme", arguments: [
-        ("short body", "short body"),
-        (String(repeating: "word ", count: 30), String(repeating: "word ", count: 16).trimmingCharacters(in: .whitespaces)),
-        (String(repeating: "👨‍👩‍👧", count: 79) + " 🇯🇵🇯🇵", String(repeating: "👨‍👩‍👧", count: 79)),
-        (String(repeating: "x", count: 100), String(repeating: "x", count: 80)),
-        ("line one\nline two", "line one line two"),
-    ])
-    func defaultCaption(body: String, caption: String) {
-        #expect(NoteBook.defaultCaption(fromBody: body) == caption)
-    }
 }

@@ -15,7 +15,7 @@ import TestSupport
     private static let png = TestImages.encoded(width: 40, height: 30, format: "png")
     private static let jpeg = TestImages.encoded(width: 64, height: 48, format: "jpeg")
 
-    @Test("v4: a note with images reads back as a snapshot, oldest image first, the latest last, sized and captioned")
+    @Test("v4: a note with images reads back as a snapshot, oldest image first, the latest last, sized and captioned (\"New Photo\" unless given, never the body)")
     func snapshotOfV4Note() throws {
         let folder = try TemporaryFolder()
         let book = try Self.book("v4", in: folder)
@@ -23,17 +23,19 @@ import TestSupport
         let id = try book.add(NoteDraft(title: "  Groceries 🛒 ", body: "milk, 牛奶 and more"),
                               images: [try NoteImage(validating: Self.png)], date: date)
         #expect(try book.attach([try NoteImage(validating: Self.jpeg)], to: id, caption: "the receipt") == 2)
+        #expect(try book.attach([try NoteImage(validating: Self.png)], to: id) == 3)
 
         let note = try book.snapshot(of: id)
         #expect(note.id == id && note.title == "Groceries 🛒" && note.body == "milk, 牛奶 and more" && note.dateCreated == date)
-        #expect(note.attachments.map(\.imageData) == [Self.png, Self.jpeg])
-        #expect(note.attachments.map(\.caption) == ["milk, 牛奶 and more", "the receipt"])
-        #expect(note.latestAttachment?.imageData == Self.jpeg)
-        #expect(note.latestAttachment?.width == 64 && note.latestAttachment?.height == 48)
-        #expect(try book.rows(of: book.noteIDs()) == [NoteRow(id: id, title: "Groceries 🛒", dateCreated: date, imageCount: 2)])
+        #expect(note.attachments.map(\.imageData) == [Self.png, Self.jpeg, Self.png])
+        #expect(note.attachments.map(\.caption) == ["New Photo", "the receipt", "New Photo"])
+        #expect(note.latestAttachment?.imageData == Self.png)
+        #expect(note.attachments[1].width == 64 && note.attachments[1].height == 48)
+        #expect(try book.rows(of: book.noteIDs()) == [NoteRow(id: id, title: "Groceries 🛒", dateCreated: date, imageCount: 3)])
 
         try book.setCaption("first", of: note.attachments[0].id)
         try book.deleteAttachment(note.attachments[1].id)
+        try book.deleteAttachment(note.attachments[2].id)
         #expect(try book.snapshot(of: id).attachments.map(\.caption) == ["first"])
         #expect(try book.delete(id) == 1)
         #expect(try book.count() == 0)

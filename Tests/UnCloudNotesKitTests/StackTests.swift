@@ -85,8 +85,11 @@ struct StackTests {
         #expect(plan.steps.count == target - sourceNumber)
         let finished = events.filter { if case .stepFinished = $0 { true } else { false } }
         #expect(finished.count == plan.steps.count)
-        #expect(finished.flatMap { MigrationConsole.lines(for: $0, store: url) }
-            == Array(repeating: "Migration Completed Successfully", count: plan.steps.count))
+        // Each step or composed pass is said to start once and to complete once.
+        let console = MigrationConsole()
+        let lines = events.flatMap { console.lines(for: $0, store: url) }
+        let started = lines.filter { $0.hasPrefix("Migrating store ") }.count
+        #expect(started >= 1 && lines.filter { $0 == "Migration Completed Successfully" }.count == started)
 
         let after = try NoteRecord.read(url, version: stack.version)
         #expect(after == (try before.map { try $0.expected(at: target) }))

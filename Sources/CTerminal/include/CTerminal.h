@@ -22,6 +22,9 @@ void cterminal_stop(void);
 /// Leaves curses for a child program (the editor), and comes back with pending input discarded.
 void cterminal_suspend(void);
 void cterminal_resume(void);
+/// Ctrl-Z: restores the terminal and stops the process group (SIGTSTP, as a shell's job control
+/// expects); returns once continued (`fg`), with curses back and input typed meanwhile discarded.
+void cterminal_stop_job(void);
 int cterminal_rows(void);
 int cterminal_columns(void);
 /// Waits up to `timeout_ms` (-1: forever) for a key. Returns 0 with a character in `*key`, 1 with a

@@ -23,11 +23,17 @@ enum HistoryTracking {
     /// history as it is.
     static func prepare(_ options: StoreOptions, in db: Database) throws -> WriteRefusal? {
         guard !options.leavesHistoryAsIs else { return nil }
-        let exists = try HistoryTables.exist(in: db)
         if options.recordsPersistentHistory {
-            if !exists { try db.inTransaction { try HistoryTables.create(in: db); return .commit } }
+            // Checked again under the write lock: another process opening the new store at the
+            // same moment may have made them since.
+            if try !HistoryTables.exist(in: db) {
+                try db.inTransaction(.immediate) {
+                    if try !HistoryTables.exist(in: db) { try HistoryTables.create(in: db) }
+                    return .commit
+                }
+            }
             return nil
         }
-        return exists ? .historyTrackingOff : nil
+        return try HistoryTables.exist(in: db) ? .historyTrackingOff : nil
     }
 }

@@ -14,7 +14,8 @@ public enum MigrationEvent: Sendable {
     /// A step begins: its versions, and how it maps (inferred changes or a mapping model). The
     /// chapter's console lines are the app's to print (`MigrationConsole` in UnCloudNotesKit).
     case stepStarted(index: Int, step: MigrationStep)
-    /// Consecutive steps, `first` through `last`, run as one pass of one composed mapping.
+    /// Consecutive steps, `first` through `last`, run as one pass of one composed mapping; sent
+    /// before their `stepStarted` events.
     case composedPass(first: MigrationStep, last: MigrationStep, mapping: MappingModel)
     /// Progress within the step (0...1) and over the whole plan (0...1).
     case progress(step: Int, stepFraction: Double, overallFraction: Double, detail: String?)

@@ -257,6 +257,11 @@ public final class StoreMigrator {
     private func run(_ pass: MigrationPass, of plan: MigrationPlan, on store: URL, files: MigrationFiles,
                      observer: @escaping (MigrationEvent) -> Void, cancellation: MigrationCancellation?) throws -> KeptObjects {
         let count = Double(plan.steps.count)
+        let first = plan.steps[pass.steps.lowerBound], last = plan.steps[pass.steps.upperBound - 1]
+        // A composed pass is announced before its steps, so they can be told as one pass.
+        if let mapping = pass.mapping, pass.steps.count > 1 {
+            observer(.composedPass(first: first, last: last, mapping: mapping))
+        }
         for index in pass.steps { observer(.stepStarted(index: index, step: plan.steps[index])) }
         let progress = { (fraction: Double, detail: String?) in
             let position = Double(pass.steps.lowerBound) + fraction * Double(pass.steps.count)
@@ -264,12 +269,8 @@ public final class StoreMigrator {
             observer(.progress(step: index, stepFraction: position - Double(index), overallFraction: position / count, detail: detail))
         }
         progress(0, nil)
-        let first = plan.steps[pass.steps.lowerBound], last = plan.steps[pass.steps.upperBound - 1]
         let kept: KeptObjects
         if let mapping = pass.mapping {
-            if pass.steps.count > 1 {
-                observer(.composedPass(first: first, last: last, mapping: mapping))
-            }
             kept = try MigrationManager.migrateStore(from: store, sourceModel: first.source, to: files.nextWorking,
                                                      destinationModel: last.destination, mappingModel: mapping, resolvedPolicies: pass.policies,
                                                      options: options, progress: { progress($0.fraction, $0.entityMappingName) },

@@ -14,7 +14,7 @@ extension NotesApp {
                 screen = state.noteID.map { .detail(DetailState(noteID: $0)) } ?? .list
             }
             return []
-        case .control("e"):
+        case .control("e") where state.focusOnBody:
             screen = .editor(state)
             return [.openEditor(state.body.text)]
         case .backTab:
@@ -51,7 +51,8 @@ extension NotesApp {
         return caughtUp + [.save(state.draft, over: state.noteID)]
     }
 
-    /// Keys of a one-line field.
+    /// Keys of a text field, with readline's Ctrl keys (the body's Ctrl-E is taken before: it
+    /// opens `$EDITOR`). Lines are the field's lines, so in the body they work on the cursor's line.
     func edit(_ buffer: inout TextBuffer, _ key: Key) {
         switch key {
         case .character(let character): buffer.insert(character)
@@ -60,7 +61,10 @@ extension NotesApp {
         case .left: buffer.moveLeft()
         case .right: buffer.moveRight()
         case .home, .control("a"): buffer.moveToLineStart()
-        case .end: buffer.moveToLineEnd()
+        case .end, .control("e"): buffer.moveToLineEnd()
+        case .control("k"): buffer.deleteToLineEnd()
+        case .control("u"): buffer.deleteToLineStart()
+        case .control("w"): buffer.deleteWordBackward()
         default: break
         }
     }

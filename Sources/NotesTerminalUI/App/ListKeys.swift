@@ -10,14 +10,12 @@ extension NotesApp {
                 return [reload()]
             case .enter:
                 searchInput = nil
-            case .backspace:
-                input.deleteBackward()
-                return applySearch(input)
-            case .character(let character):
-                input.insert(character)
-                return applySearch(input)
             default:
-                break
+                let before = input.text
+                edit(&input, key)
+                // Moving the cursor changes no query: only a changed text searches again.
+                if input.text != before { return applySearch(input) }
+                searchInput = input
             }
             return []
         }
@@ -93,7 +91,7 @@ extension NotesApp {
             return [.quit]
         case .replaceImage(let id, let path):
             screen = state.previous
-            return [.attach(path: path, to: id, replacing: true)]
+            return [.attach(path: path, to: id, caption: NoteBook.newImageCaption, replacing: true)]
         case .saveAsCopy(let editor):
             screen = state.previous
             return [.saveAsCopy(editor.draft)]

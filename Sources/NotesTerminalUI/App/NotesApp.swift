@@ -42,7 +42,12 @@ public final class NotesApp: ScreenLayout {
     }
 
     struct PromptState {
-        enum Purpose { case attachImage(NoteID), caption(NoteID, AttachmentSnapshot) }
+        enum Purpose {
+            case attachImage(NoteID)
+            /// v4: the new image's caption, asked after its path (the path prompt is `previous`).
+            case newImageCaption(NoteID, path: String)
+            case caption(NoteID, AttachmentSnapshot)
+        }
         var purpose: Purpose
         var input: TextBuffer
         var error: String?
@@ -94,6 +99,8 @@ public final class NotesApp: ScreenLayout {
     var size = TerminalSize(columns: 80, rows: 24)
     /// The list's first visible row, kept so the list scrolls only as far as the selection needs.
     var listTop = 0
+    /// A line shown above every screen: the walkthrough names its step there.
+    public var banner: String?
 
     /// - Parameters:
     ///   - searchExecutor: runs searches off the key loop (tests pass one they drive by hand).

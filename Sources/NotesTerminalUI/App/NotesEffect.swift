@@ -13,8 +13,9 @@ public enum NotesEffect: Equatable, Sendable {
     case saveAsCopy(NoteDraft)
     case delete(NoteID)
     case deleteAttachment(AttachmentID, of: NoteID)
-    /// Read and check the image file, then attach it (v2: `replacing` its one image).
-    case attach(path: String, to: NoteID, replacing: Bool)
+    /// Read and check the image file, then attach it with its caption (v4 stores it; v2: `replacing`
+    /// its one image).
+    case attach(path: String, to: NoteID, caption: String, replacing: Bool)
     case setCaption(String, of: AttachmentID, note: NoteID)
     /// Read the list again, for this search, keeping the selection on `selecting`.
     case reload(search: String, usingIndex: Bool, selecting: NoteID?)

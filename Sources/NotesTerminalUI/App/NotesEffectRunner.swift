@@ -56,14 +56,14 @@ public struct NotesEffectRunner {
         case .deleteAttachment(let attachment, let id):
             try book.deleteAttachment(attachment)
             return .attachmentDeleted(of: id)
-        case .attach(let path, let id, let replacing):
+        case .attach(let path, let id, let caption, let replacing):
             let image: NoteImage
             switch Self.readImage(at: path) {
             case .success(let read): image = read
             case .failure(let refusal): return .imageRefused(refusal.reason)
             }
             do {
-                return .attached(to: id, imageCount: try book.attach([image], to: id, replacing: replacing))
+                return .attached(to: id, imageCount: try book.attach([image], to: id, caption: caption, replacing: replacing))
             } catch .noteHasItsImage {
                 return .replaceAsked(id, path: path)
             }

@@ -40,6 +40,10 @@ extension NotesApp {
             message = "image attached"
             return storeChanged(selecting: id)
         case .imageRefused(let reason):
+            // A refused file is named under the path prompt, the caption prompt's previous screen.
+            if case .prompt(let state) = screen, case .newImageCaption = state.purpose, case .prompt = state.previous {
+                screen = state.previous
+            }
             if case .prompt(var state) = screen {
                 state.error = reason
                 screen = .prompt(state)
@@ -47,7 +51,7 @@ extension NotesApp {
                 message = reason
             }
         case .replaceAsked(let id, let path):
-            let previous = if case .prompt(let state) = screen { state.previous } else { screen }
+            let previous = promptsUnder(screen)
             let title = snapshot(of: id)?.title ?? ""
             screen = .confirm(ConfirmState(purpose: .replaceImage(id, path: path),
                                            question: "Notes of \(versionLabel) hold one image: replace the image of “\(title)”? y/N",
@@ -73,5 +77,11 @@ extension NotesApp {
         } else {
             message = "the editor failed; the body is unchanged"
         }
+    }
+
+    /// The screen under the attach prompts (path, then caption): where the app goes back to.
+    private func promptsUnder(_ screen: Screen) -> Screen {
+        if case .prompt(let state) = screen { return promptsUnder(state.previous) }
+        return screen
     }
 }

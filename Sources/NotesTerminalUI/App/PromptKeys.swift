@@ -31,7 +31,12 @@ extension NotesApp {
                 screen = .prompt(state)
                 return []
             }
-            return [.attach(path: path, to: id, replacing: false)]
+            guard supportsCaptions else { return [.attach(path: path, to: id, caption: NoteBook.newImageCaption, replacing: false)] }
+            screen = .prompt(PromptState(purpose: .newImageCaption(id, path: path),
+                                         input: TextBuffer(NoteBook.newImageCaption, allowsNewlines: false), previous: .prompt(state)))
+            return []
+        case .newImageCaption(let id, let path):
+            return [.attach(path: path, to: id, caption: state.input.text, replacing: false)]
         case .caption(let id, let attachment):
             screen = state.previous
             return [.setCaption(state.input.text, of: attachment.id, note: id)]

@@ -14,6 +14,9 @@ public struct TextBuffer: Equatable, Sendable {
 
     public var text: String { String(characters) }
 
+    /// The text with a thin bar where the cursor is, for one-line fields drawn without a cursor.
+    public var textWithCursor: String { String(characters[..<cursor]) + "▏" + String(characters[cursor...]) }
+
     public mutating func insert(_ character: Character) {
         if character == "\n" || character == "\r\n" {
             guard allowsNewlines else { return }
@@ -53,6 +56,32 @@ public struct TextBuffer: Equatable, Sendable {
 
     public mutating func moveToLineEnd() {
         while cursor < characters.count, characters[cursor] != "\n" { cursor += 1 }
+    }
+
+    /// Ctrl-K, as in readline: deletes from the cursor to the end of the line; at the end of a
+    /// line it joins the next one, so pressing it again goes on deleting.
+    public mutating func deleteToLineEnd() {
+        var end = cursor
+        while end < characters.count, characters[end] != "\n" { end += 1 }
+        if end == cursor, end < characters.count { end += 1 }
+        characters.removeSubrange(cursor..<end)
+    }
+
+    /// Ctrl-U, as in readline: deletes from the start of the line to the cursor.
+    public mutating func deleteToLineStart() {
+        let end = cursor
+        moveToLineStart()
+        characters.removeSubrange(cursor..<end)
+    }
+
+    /// Ctrl-W, as in readline: deletes the word before the cursor and the spaces after it (words
+    /// are separated by whitespace, so a path or URL goes in one press).
+    public mutating func deleteWordBackward() {
+        let end = cursor
+        while cursor > 0, characters[cursor - 1].isWhitespace, characters[cursor - 1] != "\n" { cursor -= 1 }
+        while cursor > 0, !characters[cursor - 1].isWhitespace { cursor -= 1 }
+        if cursor == end, cursor > 0 { cursor -= 1 }
+        characters.removeSubrange(cursor..<end)
     }
 
     public mutating func replaceAll(with text: String) {

@@ -57,7 +57,9 @@ public final class TerminalScreen {
         (Int(cterminal_rows()), Int(cterminal_columns()))
     }
 
-    /// The next key; nil when `timeoutMilliseconds` passes first.
+    /// The next key; nil when `timeoutMilliseconds` passes first. Ctrl-Z never arrives as a key:
+    /// it suspends the app to the shell (raw mode turns it into a character, not SIGTSTP), and
+    /// after `fg` comes back as a `resize`, so every screen is drawn again, at the size it is now.
     public func readKey(timeoutMilliseconds: Int32 = -1) -> Key? {
         var value: UInt32 = 0
         switch cterminal_read_key(timeoutMilliseconds, &value) {
@@ -65,7 +67,10 @@ public final class TerminalScreen {
             if Int32(value) == resizeCode { return .resize(columns: size.columns, rows: size.rows) }
             return keyCodes[Int32(value)]
         case 0:
-            return Self.key(forCharacter: value)
+            let key = Self.key(forCharacter: value)
+            guard key == .control("z") else { return key }
+            cterminal_stop_job()
+            return .resize(columns: size.columns, rows: size.rows)
         default:
             return nil
         }

@@ -6,13 +6,15 @@ extension NotesFrame {
     /// when the terminal is wide, or below it when it is tall.
     func drawList(into buffer: inout CellBuffer, area: Rect) {
         let header = searchInput != nil || !searchText.isEmpty
-            ? "Search: \(searchInput?.text ?? searchText)\(searchInput != nil ? "▏" : "")  (\(searchPending ? "searching" : "\(listCount) found"))"
+            ? "Search: \(searchInput.map(\.textWithCursor) ?? searchText)  (\(searchPending ? "searching" : "\(listCount) found"))"
             : "Notes"
         buffer.put(CellBuffer.truncate(header, to: area.width), in: area, row: 0, style: .bold)
-        let (listArea, previewArea) = listAreas
+        let (listArea, previewFrame) = listLayout
         drawRows(into: &buffer, area: listArea)
-        if let previewArea, let note = shownNote {
-            drawPreview(note, into: &buffer, area: previewArea)
+        if let previewFrame, let note = shownNote {
+            // Framed and titled with the note, so the preview never reads as the first row's.
+            buffer.drawFrame(previewFrame, title: note.title)
+            drawPreview(note, into: &buffer, area: previewFrame.inset(by: 1))
         }
     }
 

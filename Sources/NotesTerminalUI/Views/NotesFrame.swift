@@ -10,6 +10,7 @@ public struct NotesFrame: ScreenLayout {
     let supportsCaptions: Bool
     let versionLabel: String
     let storePath: String
+    let banner: String?
     let screen: NotesApp.Screen
     let message: String?
     let noteCount: Int
@@ -41,7 +42,7 @@ extension NotesApp {
         let note = noteShown(on: screen).flatMap(snapshot)
         let image = note.flatMap { imageShown(of: $0) }
         return NotesFrame(size: size, supportsImages: supportsImages, supportsCaptions: supportsCaptions, versionLabel: versionLabel,
-                          storePath: storePath, screen: screen, message: message, noteCount: noteCount, dates: dates,
+                          storePath: storePath, banner: banner, screen: screen, message: message, noteCount: noteCount, dates: dates,
                           searchInput: searchInput, searchText: searchText, searchPending: searchPending, listCount: list.count,
                           listTop: top, selected: selected, visibleRows: visible, shownNote: note,
                           imageCells: image.map(\.cells) ?? [], imagePixelSize: image?.pixelSize)

@@ -7,7 +7,7 @@ extension NotesFrame {
         let label: String
         switch state.purpose {
         case .attachImage: label = "Attach image (path): "
-        case .caption: label = "Caption: "
+        case .caption, .newImageCaption: label = "Caption: "
         }
         buffer.put(label, row: top + 1, column: area.left, style: .bold)
         let start = area.left + DisplayWidth.of(label)

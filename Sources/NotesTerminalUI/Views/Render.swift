@@ -21,6 +21,10 @@ extension NotesFrame {
             drawTooSmall(into: &buffer)
             return buffer
         }
+        if let banner {
+            buffer.clear(row: 0, column: 0, width: buffer.width, height: 1, style: .reverse)
+            buffer.put(" " + CellBuffer.truncate(banner, to: buffer.width - 2), row: 0, column: 0, style: [.reverse, .bold])
+        }
         draw(screen, into: &buffer, area: contentArea)
         drawStatus(into: &buffer, row: size.rows - 2)
         drawHints(into: &buffer, row: size.rows - 1)
@@ -82,15 +86,18 @@ extension NotesFrame {
             if supportsImages { hints.append(("a", "attach")) }
             return hints + [("/", "search"), ("?", "help"), ("q", "quit")]
         case .detail:
-            var hints = [("Esc", "back"), ("?", "help"), ("↑↓", "scroll"), ("e", "edit"), ("d", "delete")]
+            var hints = [("Esc q", "back"), ("?", "help"), ("↑↓", "scroll"), ("e", "edit"), ("d", "delete")]
             if supportsImages { hints += [("a", "attach"), ("←→", "image"), ("x", "delete image")] }
             if supportsCaptions { hints.append(("c", "caption")) }
             return hints
         case .editor(let state):
             let move = state.focusOnBody ? ("Shift-Tab", "title") : ("Tab", "body")
-            return [("Ctrl-S", "save"), ("Esc", "cancel"), move, ("Ctrl-E", "$EDITOR")]
+            return [("Ctrl-S", "save"), ("Esc", "cancel"), move] + (state.focusOnBody ? [("Ctrl-E", "$EDITOR")] : [])
         case .prompt(let state):
-            if case .attachImage = state.purpose { return [("Enter", "attach"), ("Tab", "complete"), ("Esc", "cancel")] }
+            if case .attachImage = state.purpose {
+                return [("Enter", supportsCaptions ? "caption next" : "attach"), ("Tab", "complete"), ("Esc", "cancel")]
+            }
+            if case .newImageCaption = state.purpose { return [("Enter", "attach"), ("Ctrl-U", "clear"), ("Esc", "back to the path")] }
             return [("Enter", "save"), ("Esc", "cancel")]
         case .confirm:
             return [("y", "yes"), ("any other key", "no")]

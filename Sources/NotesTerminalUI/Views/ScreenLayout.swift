@@ -20,29 +20,41 @@ protocol ScreenLayout {
     var supportsCaptions: Bool { get }
     var versionLabel: String { get }
     var storePath: String { get }
+    /// A line above every screen (the walkthrough's step), nil for none.
+    var banner: String? { get }
 }
 
 extension ScreenLayout {
     var isTooSmall: Bool { size.columns < NotesApp.minimumSize.columns || size.rows < NotesApp.minimumSize.rows }
 
-    /// Everything above the status and hint lines.
-    var contentArea: Rect { Rect(top: 0, left: 0, width: size.columns, height: max(0, size.rows - 2)) }
+    /// Everything below the banner and above the status and hint lines.
+    var contentArea: Rect {
+        let top = banner == nil ? 0 : 1
+        return Rect(top: top, left: 0, width: size.columns, height: max(0, size.rows - 2 - top))
+    }
 
-    /// The list's rows, and the selected note's preview beside them when wide, below when tall.
-    var listAreas: (rows: Rect, preview: Rect?) {
+    /// The list's rows, and the frame of the selected note's preview beside them when wide, below
+    /// them when there is height for both (80x24 has).
+    var listLayout: (rows: Rect, previewFrame: Rect?) {
         let area = contentArea
         let body = Rect(top: area.top + 1, left: area.left, width: area.width, height: area.height - 1)
         if body.width >= 100 {
             let listWidth = body.width * 11 / 20
             return (Rect(top: body.top, left: body.left, width: listWidth, height: body.height),
-                    Rect(top: body.top, left: body.left + listWidth + 2, width: body.width - listWidth - 2, height: body.height))
+                    Rect(top: body.top, left: body.left + listWidth + 1, width: body.width - listWidth - 1, height: body.height))
         }
-        if body.height >= 30 {
+        if body.height >= 20 {
             let listHeight = body.height / 2
             return (Rect(top: body.top, left: body.left, width: body.width, height: listHeight),
-                    Rect(top: body.top + listHeight + 1, left: body.left, width: body.width, height: body.height - listHeight - 1))
+                    Rect(top: body.top + listHeight, left: body.left, width: body.width, height: body.height - listHeight))
         }
         return (body, nil)
+    }
+
+    /// The list's rows, and the preview's inside (within its frame).
+    var listAreas: (rows: Rect, preview: Rect?) {
+        let layout = listLayout
+        return (layout.rows, layout.previewFrame.map { $0.inset(by: 1) })
     }
 
     /// Rows of the list that fit on screen, for paging.
@@ -115,13 +127,18 @@ extension ScreenLayout {
                      "  q  Ctrl-C       quit (asks first when a draft is unsaved)"]
         if supportsImages { lines.insert("  a               attach an image (path prompt: Tab completes, ~ works)", at: 7) }
         lines += ["", "Note", "  ↑ ↓  PgUp PgDn  scroll the body        Home End g G  top, bottom",
-                  "  e               edit            d          delete          Esc  back"]
+                  "  e               edit            d          delete          Esc q  back"]
         if supportsImages { lines.append("  ← →  [ ]        previous, next image    a  attach  x  delete the image") }
         if supportsCaptions { lines.append("  c               edit the image's caption") }
         lines += ["", "Editor",
                   "  Tab             from the title to the body; in the body it inserts a tab",
                   "  Shift-Tab       title / body     Ctrl-S  save     Esc  cancel (asks before discarding)",
-                  "  Ctrl-E          edit the body in $VISUAL or $EDITOR, then come back",
+                  "  Ctrl-E          in the body: edit it in $VISUAL or $EDITOR, then come back",
+                  "", "Text fields (title, body, search, prompts), as in the shell",
+                  "  Ctrl-A Ctrl-E   start, end of the line (in the body Ctrl-E opens $EDITOR)",
+                  "  Ctrl-K Ctrl-U   delete to the end, to the start of the line",
+                  "  Ctrl-W          delete the word before the cursor",
+                  "", "Anywhere", "  Ctrl-Z          suspend to the shell; fg comes back",
                   "", "Running as \(versionLabel). Store: \(storePath)"]
         return lines.flatMap { TextWrapper.wrap(Array($0), width: contentArea.width).map(\.text) }
     }

@@ -28,8 +28,9 @@ extension GlobalOptions {
     func openNoteBook(creating: Bool = false) throws -> NoteBook {
         let stack = try stack()
         let isNew = !stack.storeExists
+        let console = MigrationConsole()
         let book = try stack.open(creatingIfMissing: creating, observer: { event in
-            for line in MigrationConsole.lines(for: event, store: stack.storeURL) {
+            for line in console.lines(for: event, store: stack.storeURL) {
                 StandardError.line(TerminalText.field(line))
             }
             switch event {

@@ -1,0 +1,160 @@
+import Foundation
+import ManagedStore
+import UnCloudNotesKit
+
+/// What the migration screen shows while the store upgrades at launch: the plan, a progress bar
+/// per step, the time it has taken, the chapter's console lines (wrapped, and scrolled with the
+/// arrows and pages), and on failure or cancellation what happened and what to do.
+public struct MigrationScreenState {
+    public var plan: MigrationPlan?
+    public var stepFractions: [Double] = []
+    public var lines: [String] = []
+    public var backupPath: String?
+    public var failure: String?
+    public var finished = false
+    public var storePath: String
+    /// Seconds since the upgrade started; the screen stops counting once it finished.
+    public var elapsed: TimeInterval = 0
+    /// Ctrl-C was pressed: "Cancel the upgrade? y/n" is asked (the upgrade waits meanwhile).
+    public var asking = false
+    /// The user said yes: the upgrade stops at its next check.
+    public var cancelling = false
+    /// The upgrade stopped at the user's request, the store as it was.
+    public var cancelled = false
+    /// The log's first line shown; nil follows its end as lines arrive.
+    public var logTop: Int?
+    private let console = MigrationConsole()
+
+    public init(storePath: String) {
+        self.storePath = storePath
+    }
+
+    public mutating func apply(_ event: MigrationEvent) {
+        switch event {
+        case .planned(let plan):
+            self.plan = plan
+            stepFractions = plan.steps.map { _ in 0 }
+        case .progress(let step, let fraction, _, _):
+            if step < stepFractions.count { stepFractions[step] = fraction }
+        case .stepFinished(let index):
+            if index < stepFractions.count { stepFractions[index] = 1 }
+        case .backupCreated(let path, _):
+            backupPath = path
+        case .waitingForLock:
+            lines.append("Another UnCloudNotes is upgrading this store; waiting for it…")
+        case .cleanedLeftovers(let names):
+            lines.append("Cleaned up after an interrupted upgrade: \(names.joined(separator: ", "))")
+        case .finished:
+            finished = true
+        case .stepStarted, .composedPass, .warning:
+            // Shown through the console lines added below.
+            break
+        }
+        lines += console.lines(for: event, store: URL(fileURLWithPath: storePath))
+    }
+
+    /// The heading: a store that could not be opened was not upgraded (a garbage file or a newer
+    /// store fails before any plan); only a failure after planning is a failed upgrade.
+    var heading: String {
+        if cancelled { return "The upgrade was cancelled" }
+        if failure != nil { return plan == nil ? "Cannot open the store" : "The upgrade failed" }
+        return finished ? "Your notes were upgraded" : "Upgrading your notes"
+    }
+
+    /// Scrolls the log for the arrows, pages, Home and End; false for any other key.
+    public mutating func scrollLog(_ key: Key, width: Int, height: Int) -> Bool {
+        let (log, room) = logLayout(width: width, height: height)
+        let last = max(0, log.count - room)
+        let top = min(logTop ?? last, last)
+        let moved: Int
+        switch key {
+        case .up: moved = top - 1
+        case .down: moved = top + 1
+        case .pageUp: moved = top - max(1, room)
+        case .pageDown: moved = top + max(1, room)
+        case .home: moved = 0
+        case .end: moved = last
+        default: return false
+        }
+        // Back at the end, the log follows new lines again.
+        logTop = moved >= last ? nil : max(0, moved)
+        return true
+    }
+
+    public func render(width: Int, height: Int) -> CellBuffer {
+        var buffer = CellBuffer(width: width, height: height)
+        let header = headerLines(width: width)
+        for (row, line) in header.prefix(height).enumerated() {
+            buffer.put(line.text, row: row, column: 0, style: line.style)
+        }
+        let (log, room) = logLayout(width: width, height: height)
+        let last = max(0, log.count - room)
+        let top = min(logTop ?? last, last)
+        for (row, text) in log.dropFirst(top).prefix(room).enumerated() {
+            buffer.put(text, row: header.count + row, column: 0, style: .dim)
+        }
+        if height > header.count {
+            let (hint, style) = hintLine(scrolls: log.count > room)
+            buffer.put(CellBuffer.truncate(hint, to: width), row: height - 1, column: 0, style: style)
+        }
+        return buffer
+    }
+
+    /// The console lines wrapped to the width, and the rows they have below the header and above
+    /// the hint line.
+    private func logLayout(width: Int, height: Int) -> (lines: [String], room: Int) {
+        let wrapped = lines.flatMap { TextWrapper.wrap(Array($0), width: width).map(\.text) }
+        return (wrapped, max(0, height - headerLines(width: width).count - 1))
+    }
+
+    /// The last row: the question, or the keys that work now.
+    private func hintLine(scrolls: Bool) -> (String, CellStyle) {
+        if asking { return ("Cancel the upgrade? y/n", [.reverse, .bold]) }
+        let scrolling = scrolls ? "  ↑↓ PgUp PgDn scroll the log" : ""
+        if cancelling && !finished && failure == nil && !cancelled { return ("Cancelling: the store is left as it was…", .bold) }
+        if failure != nil || cancelled { return ("any key quit" + scrolling, .dim) }
+        if finished { return ("any key your notes" + scrolling, .dim) }
+        return ("Ctrl-C cancel the upgrade" + scrolling, .dim)
+    }
+
+    /// Everything above the log, wrapped (a reason or a step must be read whole, even at 80 columns).
+    private func headerLines(width: Int) -> [(text: String, style: CellStyle)] {
+        var header: [(text: String, style: CellStyle)] = []
+        func line(_ text: String, _ style: CellStyle = []) {
+            header += TextWrapper.wrap(Array(text), width: width).map { ($0.text, style) }
+        }
+        line(heading, .bold)
+        line(CellBuffer.truncateMiddle("store: \(storePath)", to: width), .dim)
+        line("")
+        if let plan {
+            let steps = plan.steps.count == 1 ? "1 step" : "\(plan.steps.count) steps"
+            let time = String(format: "%.1f s", elapsed)
+            line("\(plan.source.name) → \(plan.destination.name), \(steps) · \(finished ? "done in \(time)" : time)")
+            for (index, step) in plan.steps.enumerated() {
+                let fraction = index < stepFractions.count ? stepFractions[index] : 0
+                let barWidth = max(10, min(30, width - 60))
+                let filled = Int(fraction * Double(barWidth))
+                let bar = "[" + String(repeating: "█", count: filled) + String(repeating: "░", count: barWidth - filled) + "]"
+                line("\(bar) \(String(format: "%3d", Int(fraction * 100)))%  \(step.source.name) → \(step.destination.name): \(step.kindDescription)")
+            }
+            line("")
+        }
+        if let backupPath, !cancelled { line(CellBuffer.truncateMiddle("backup: \(backupPath)", to: width), .dim) }
+        if cancelled {
+            line("")
+            line("Your store is unchanged: nothing of the upgrade was kept.", .bold)
+            line("Press any key to quit; the app upgrades the store the next time it opens it.")
+        } else if let failure {
+            line("")
+            line("Error: \(failure)", .bold)
+            line(plan == nil ? "Nothing was changed." : "Your store is unchanged\(backupPath.map { "; a copy is at \($0)" } ?? "").")
+            line("To see what is wrong, run this (and see docs/migration.md):")
+            line("  uncloudnotes store info --store \(ShellQuoting.quoted(storePath))")
+            line("Press any key to quit.")
+        } else if finished {
+            line("Done: press any key to see your notes.", .bold)
+            line("")
+        }
+        return header
+    }
+}
