@@ -25,14 +25,35 @@ public struct InferredMapping: Sendable {
     }
 }
 
+/// One difference between two model versions and how Core Data would migrate it: by a
+/// lightweight rule (`rule`, named as Apple's lightweight migration names its inferable
+/// changes) or not at all without a mapping model (`rule` nil: `description` says why).
+public struct ModelChange: Sendable, Equatable, Encodable {
+    public var entity: String
+    public var property: String?
+    public var description: String
+    /// The lightweight rule that migrates it; nil when it needs a mapping model.
+    public var rule: String?
+
+    public var isInferable: Bool { rule != nil }
+}
+
 /// Infers mappings following Core Data's rules for lightweight migration: entities and
 /// properties match by renaming identifier (or name); adding and removing entities and
 /// properties, renames, optional <-> required with a default, to-one -> to-many, ordering and
 /// hierarchy changes are inferable. Anything else is refused, naming the change.
 public enum MappingInference {
+    /// Every difference between the versions, inferable or not, in the order inference meets them.
+    public static func changes(from source: ManagedObjectModel, to destination: ManagedObjectModel) -> [ModelChange] {
+        var inference = Inference(source: source, destination: destination)
+        inference.run()
+        return inference.records
+    }
+
     public static func infer(from source: ManagedObjectModel, to destination: ManagedObjectModel) throws -> InferredMapping {
         var inference = Inference(source: source, destination: destination)
-        try inference.run()
+        inference.run()
+        guard inference.blocking.isEmpty else { throw InferenceError(blockingChanges: inference.blocking) }
         return InferredMapping(entityMatches: inference.entityMatches, propertyMatches: inference.propertyMatches,
                                changes: inference.changes, mappingModel: inference.mappingModel())
     }
@@ -43,8 +64,11 @@ private struct Inference {
     let destination: ManagedObjectModel
     var entityMatches: [String: String] = [:]
     var propertyMatches: [String: [String: String]] = [:]
-    var changes: [String] = []
-    var blocking: [String] = []
+    private(set) var records: [ModelChange] = []
+    /// What changed and can be inferred, one line per change ("added optional attribute Note.image").
+    var changes: [String] { records.filter(\.isInferable).map(\.description) }
+    /// What blocks inference.
+    var blocking: [String] { records.filter { !$0.isInferable }.map(\.description) }
 
     init(source: ManagedObjectModel, destination: ManagedObjectModel) {
         self.source = source
@@ -72,31 +96,39 @@ private struct Inference {
     private mutating func noteRemoved(_ kind: String, _ names: [String], of sourceEntity: String, destinationEntity: String) {
         let matched = Set(propertyMatches[destinationEntity]?.values.map { $0 } ?? [])
         for name in names where !matched.contains(name) {
-            changes.append("removed \(kind) \(sourceEntity).\(name)")
+            note(destinationEntity, name, "removed \(kind) \(sourceEntity).\(name)", rule: "remove \(kind)")
         }
     }
 
-    mutating func run() throws {
+    private mutating func note(_ entity: String, _ property: String?, _ description: String, rule: String) {
+        records.append(ModelChange(entity: entity, property: property, description: description, rule: rule))
+    }
+
+    private mutating func block(_ entity: String, _ property: String?, _ description: String) {
+        records.append(ModelChange(entity: entity, property: property, description: description, rule: nil))
+    }
+
+    mutating func run() {
         for entity in destination.entities {
             guard let match = sourceEntity(matching: entity) else {
-                changes.append("added entity \(entity.name)")
+                note(entity.name, nil, "added entity \(entity.name)", rule: "add entity")
                 continue
             }
             entityMatches[entity.name] = match.name
-            if match.name != entity.name { changes.append("renamed entity \(match.name) to \(entity.name)") }
+            if match.name != entity.name { note(entity.name, nil, "renamed entity \(match.name) to \(entity.name)", rule: "rename entity (renaming identifier)") }
             if match.parentName != entity.parentName {
-                changes.append("entity \(entity.name) now has \(entity.parentName.map { "parent \($0)" } ?? "no parent")")
+                note(entity.name, nil, "entity \(entity.name) now has \(entity.parentName.map { "parent \($0)" } ?? "no parent")",
+                     rule: "change entity hierarchy")
             }
         }
         for entity in source.entities where !entityMatches.values.contains(entity.name) {
-            changes.append("removed entity \(entity.name)")
+            note(entity.name, nil, "removed entity \(entity.name)", rule: "remove entity")
         }
         for (destinationName, sourceName) in entityMatches.sorted(by: { $0.key < $1.key }) {
             matchAttributes(destinationName, sourceName)
             matchRelationships(destinationName, sourceName)
         }
         findMovedProperties()
-        guard blocking.isEmpty else { throw InferenceError(blockingChanges: blocking) }
     }
 
     private mutating func matchAttributes(_ destinationEntity: String, _ sourceEntity: String) {
@@ -105,27 +137,32 @@ private struct Inference {
             let qualified = "\(destinationEntity).\(attribute.name)"
             guard let old = Self.counterpart(of: attribute.name, attribute.renamingIdentifier, in: sourceAttributes, \.name, \.renamingIdentifier) else {
                 if attribute.isOptional {
-                    changes.append("added optional attribute \(qualified)")
+                    note(destinationEntity, attribute.name, "added optional attribute \(qualified)", rule: "add optional attribute")
                 } else if let value = attribute.defaultValue {
-                    changes.append("added attribute \(qualified) with default \(value.displayText)")
+                    note(destinationEntity, attribute.name, "added attribute \(qualified) with default \(value.displayText)",
+                         rule: "add non-optional attribute with a default value")
                 } else {
-                    blocking.append("attribute \(qualified) was added as required without a default value")
+                    block(destinationEntity, attribute.name, "attribute \(qualified) was added as required without a default value")
                 }
                 continue
             }
             propertyMatches[destinationEntity, default: [:]][attribute.name] = old.name
-            if old.name != attribute.name { changes.append("renamed attribute \(sourceEntity).\(old.name) to \(qualified)") }
+            if old.name != attribute.name {
+                note(destinationEntity, attribute.name, "renamed attribute \(sourceEntity).\(old.name) to \(qualified)",
+                     rule: "rename attribute (renaming identifier)")
+            }
             if old.type != attribute.type {
-                blocking.append("attribute \(qualified) changed type from \(old.type.rawValue) to \(attribute.type.rawValue)")
+                block(destinationEntity, attribute.name, "attribute \(qualified) changed type from \(old.type.rawValue) to \(attribute.type.rawValue)")
             }
             if old.isOptional && !attribute.isOptional {
                 if let value = attribute.defaultValue {
-                    changes.append("attribute \(qualified) became required (default \(value.displayText))")
+                    note(destinationEntity, attribute.name, "attribute \(qualified) became required (default \(value.displayText))",
+                         rule: "make attribute non-optional with a default value")
                 } else {
-                    blocking.append("attribute \(qualified) became required without a default value")
+                    block(destinationEntity, attribute.name, "attribute \(qualified) became required without a default value")
                 }
             } else if !old.isOptional && attribute.isOptional {
-                changes.append("attribute \(qualified) became optional")
+                note(destinationEntity, attribute.name, "attribute \(qualified) became optional", rule: "make attribute optional")
             }
         }
         noteRemoved("attribute", sourceAttributes.map(\.name), of: sourceEntity, destinationEntity: destinationEntity)
@@ -137,27 +174,32 @@ private struct Inference {
             let qualified = "\(destinationEntity).\(relationship.name)"
             guard let old = Self.counterpart(of: relationship.name, relationship.renamingIdentifier, in: sourceRelationships, \.name, \.renamingIdentifier) else {
                 if relationship.isOptional || relationship.isToMany {
-                    changes.append("added relationship \(qualified)")
+                    note(destinationEntity, relationship.name, "added relationship \(qualified)", rule: "add relationship")
                 } else {
-                    blocking.append("relationship \(qualified) was added as required")
+                    block(destinationEntity, relationship.name, "relationship \(qualified) was added as required")
                 }
                 continue
             }
             propertyMatches[destinationEntity, default: [:]][relationship.name] = old.name
-            if old.name != relationship.name { changes.append("renamed relationship \(sourceEntity).\(old.name) to \(qualified)") }
+            let name = relationship.name
+            if old.name != relationship.name {
+                note(destinationEntity, name, "renamed relationship \(sourceEntity).\(old.name) to \(qualified)",
+                     rule: "rename relationship (renaming identifier)")
+            }
             if entityMatches[relationship.destinationEntityName] != old.destinationEntityName {
-                blocking.append("relationship \(qualified) now points to \(relationship.destinationEntityName) instead of \(old.destinationEntityName)")
+                block(destinationEntity, name, "relationship \(qualified) now points to \(relationship.destinationEntityName) instead of \(old.destinationEntityName)")
             }
             if old.isToMany && !relationship.isToMany {
-                blocking.append("relationship \(qualified) became to-one")
+                block(destinationEntity, name, "relationship \(qualified) became to-one")
             } else if !old.isToMany && relationship.isToMany {
-                changes.append("relationship \(qualified) became to-many")
+                note(destinationEntity, name, "relationship \(qualified) became to-many", rule: "change to-one to to-many")
             }
             if old.isOrdered != relationship.isOrdered {
-                changes.append("relationship \(qualified) became \(relationship.isOrdered ? "ordered" : "unordered")")
+                note(destinationEntity, name, "relationship \(qualified) became \(relationship.isOrdered ? "ordered" : "unordered")",
+                     rule: "change ordering of a to-many relationship")
             }
             if old.isOptional && !relationship.isOptional && !relationship.isToMany {
-                blocking.append("relationship \(qualified) became required")
+                block(destinationEntity, name, "relationship \(qualified) became required")
             }
         }
         noteRemoved("relationship", sourceRelationships.map(\.name), of: sourceEntity, destinationEntity: destinationEntity)
@@ -173,7 +215,7 @@ private struct Inference {
                 if let target = newEntities.first(where: { entity in
                     entity.attributes.contains { $0.name == attribute.name && $0.type == attribute.type }
                 }) {
-                    blocking.append("attribute \(sourceEntity).\(attribute.name) moved to new entity \(target.name)")
+                    block(target.name, attribute.name, "attribute \(sourceEntity).\(attribute.name) moved to new entity \(target.name)")
                 }
             }
         }
