@@ -8,11 +8,10 @@ public enum MarkdownExport {
         let images = folder.appendingPathComponent("images")
         try PrivateFiles.makeFolder(folder)
         try PrivateFiles.makeFolder(images)
-        let dates = Date.ISO8601FormatStyle()
         var text = "# Notes\n\nExported from UnCloudNotes (\(archive.modelVersion)), \(archive.notes.count.counting("note")), newest first.\n"
         for (noteIndex, note) in archive.notes.reversed().enumerated() {
             text += "\n## \(note.title)\n\n"
-            if let date = note.dateCreated { text += "_\(dates.format(date))_\n\n" }
+            if let date = note.dateCreated { text += "_\(LocalDates.iso8601(date))_\n\n" }
             if !note.body.isEmpty { text += note.body + "\n" }
             for (imageIndex, image) in note.images.enumerated() {
                 let fileExtension = image.format == "jpeg" ? "jpg" : (image.format ?? "bin")

@@ -48,14 +48,24 @@ public struct NotesArchive: Codable, Equatable, Sendable {
 
     public static func decoder() -> JSONDecoder {
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            let text = try container.decode(String.self)
+            guard let date = LocalDates.parseISO8601(text) else {
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "\(decoder.codingPath.map(\.stringValue).joined(separator: ".")): not an ISO 8601 date: \(text)")
+            }
+            return date
+        }
         return decoder
     }
 
     public func jsonData() throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(LocalDates.iso8601(date))
+        }
         return try encoder.encode(self)
     }
 

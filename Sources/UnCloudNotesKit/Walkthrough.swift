@@ -180,7 +180,7 @@ public struct Walkthrough {
         // Closing a read-only store after reading has nothing left to lose.
         defer { try? store.close() }
         print("Contents at \(stack.versionLabel):")
-        try StoreTable.lines(for: ManagedObjectContext(store: store)).forEach(print)
+        try StoreTable.lines(for: ManagedObjectContext(store: store), dateText: { LocalDates.iso8601($0) }).forEach(print)
     }
 
     private func pause(at stack: UnCloudNotesStack) throws {
