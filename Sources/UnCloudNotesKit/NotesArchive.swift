@@ -25,24 +25,23 @@ public struct NotesArchive: Codable, Equatable, Sendable {
     public var formatVersion = 1
     public var modelVersion: String
     public var notes: [Note]
+}
 
+extension NotesArchive {
     /// Every note of the book, oldest first.
     public init(book: NoteBook) throws {
         modelVersion = book.context.model.name
-        notes = try book.context.fetch(FetchRequest(entityName: NoteBook.noteEntity,
-                                                    sortDescriptors: [SortDescriptor("dateCreated"), SortDescriptor("displayIndex")]))
+        notes = try Self.numberedNotes(of: book).map(\.note)
+    }
+
+    /// Every note of the book, oldest first, with its number in the book (which the Markdown
+    /// export names image files by; the JSON leaves it out, as import numbers notes anew).
+    public static func numberedNotes(of book: NoteBook) throws -> [(id: NoteID, note: Note)] {
+        try book.context.fetch(FetchRequest(entityName: NoteBook.noteEntity,
+                                            sortDescriptors: [SortDescriptor("dateCreated"), SortDescriptor("displayIndex")]))
             .map { object in
                 let snapshot = try book.snapshot(of: object)
-                return Note(title: snapshot.title, body: snapshot.body, dateCreated: snapshot.dateCreated,
-                            images: snapshot.attachments.compactMap { attachment in
-                                guard let data = attachment.imageData else { return nil }
-                                let image = NoteImage(storedData: data)
-                                // An image whose header cannot be read is still exported, its bytes
-                                // as stored, without a size: the export must keep every note.
-                                let size = try? image.pixelSize()
-                                return Image(data: data, format: image.formatName, caption: attachment.caption,
-                                             width: size?.width, height: size?.height, dateCreated: attachment.dateCreated)
-                            })
+                return (snapshot.id, Note(snapshot))
             }
     }
 
@@ -99,6 +98,23 @@ public struct NotesArchive: Codable, Equatable, Sendable {
         case DecodingError.keyNotFound(let key, _): return "no \"\(key.stringValue)\""
         case DecodingError.typeMismatch(_, let context): return "\(context.codingPath.map(\.stringValue).joined(separator: ".")): wrong type"
         default: return "\(error)"
+        }
+    }
+}
+
+extension NotesArchive.Note {
+    /// A note as the book holds it. An image whose header cannot be read is still exported,
+    /// its bytes as stored, without a size: the export must keep every note.
+    init(_ snapshot: NoteSnapshot) {
+        title = snapshot.title
+        body = snapshot.body
+        dateCreated = snapshot.dateCreated
+        images = snapshot.attachments.compactMap { attachment in
+            guard let data = attachment.imageData else { return nil }
+            let image = NoteImage(storedData: data)
+            let size = try? image.pixelSize()
+            return NotesArchive.Image(data: data, format: image.formatName, caption: attachment.caption,
+                                      width: size?.width, height: size?.height, dateCreated: attachment.dateCreated)
         }
     }
 }
