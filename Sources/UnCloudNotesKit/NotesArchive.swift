@@ -141,11 +141,19 @@ public enum NotesArchiveError: Error, CustomStringConvertible {
     }
 }
 
+/// What an import did.
+public struct ImportOutcome: Equatable, Sendable {
+    /// Notes added.
+    public let imported: Int
+    /// Notes of the file left out because the store already held them.
+    public let skipped: Int
+}
+
 extension NoteBook {
-    /// Adds every note of an archive in one save: all of them, or none on error.
-    /// - Returns: how many notes were added.
-    @discardableResult
-    public func importArchive(_ archive: NotesArchive) throws -> Int {
+    /// Adds the notes of an archive in one save: all of them, or none on error. Notes the book
+    /// already holds (the same title, body, creation date and images: `ImportMatch`) are skipped,
+    /// so importing a file twice adds nothing the second time, unless `copyingNotesAlreadyHere`.
+    public func importArchive(_ archive: NotesArchive, copyingNotesAlreadyHere: Bool = false) throws -> ImportOutcome {
         for note in archive.notes {
             do {
                 try capabilities.checkAttaching(note.images.count, toNoteWith: 0, of: nil, replacing: false)
@@ -153,9 +161,11 @@ extension NoteBook {
                 throw NotesArchiveError.tooManyImages(title: note.title, count: note.images.count, underlying: error)
             }
         }
+        let alreadyHere = copyingNotesAlreadyHere ? archive.notes.map { _ in false } : try notesAlreadyHere(archive.notes)
+        let added = zip(archive.notes, alreadyHere).filter { !$0.1 }.map(\.0)
         var index = try nextDisplayIndex()
         try changing {
-            for note in archive.notes {
+            for note in added {
                 let draft = NoteDraft(title: note.title, body: note.body)
                 let date = note.dateCreated ?? Date()
                 let object = try insertNote(try draft.checked(), date: date, displayIndex: index)
@@ -166,6 +176,6 @@ extension NoteBook {
                 }
             }
         }
-        return archive.notes.count
+        return ImportOutcome(imported: added.count, skipped: archive.notes.count - added.count)
     }
 }
