@@ -17,9 +17,16 @@ public enum LocalDates {
         date.formatted(style(timeZone, fractionalSeconds: true))
     }
 
-    /// "May 12, 2026 at 3:13 PM", or however the user's locale writes it: the full-screen app.
+    /// "May 12, 2026 at 3:13 PM", or however the user's locale writes it: the full-screen app's list.
     public static func short(_ date: Date) -> String {
         date.formatted(date: .abbreviated, time: .shortened)
+    }
+
+    /// The same with the zone's offset ("May 12, 2026 at 3:13 PM GMT+9"): a note's own screen.
+    public static func shortWithZone(_ date: Date, in timeZone: TimeZone = .current) -> String {
+        var style = Date.FormatStyle.dateTime.year().month(.abbreviated).day().hour().minute().timeZone(.localizedGMT(.short))
+        style.timeZone = timeZone
+        return date.formatted(style)
     }
 
     /// Reads what `iso8601` and `preciseISO8601` write in any zone, and the UTC form (`…Z`) of

@@ -79,4 +79,17 @@ struct LocalDateCommandTests {
         let moment = try Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(dated)
         #expect(abs(moment.timeIntervalSinceReferenceDate - seconds) < 0.001)
     }
+
+    @Test("the app's note screen shows the date in Tokyo time with the zone under TZ=Asia/Tokyo")
+    func appShowsZone() throws {
+        let folder = try TemporaryFolder()
+        let store = folder.url.appendingPathComponent("n.sqlite")
+        _ = try app(store, ["notes", "add", "--title", "Zoned", "--body", "b"], zone: "UTC")
+        let tmux = try TmuxSession(command: "'\(BuiltExecutable.url.path)' --store '\(store.path)'; sleep 60",
+                                   environment: ["LANG": "C.UTF-8", "TZ": "Asia/Tokyo"])
+        try tmux.waitFor("Zoned")
+        try tmux.press("Enter")
+        let screen = try tmux.waitFor("GMT+9")
+        #expect(screen.contains("Zoned"))
+    }
 }

@@ -17,6 +17,13 @@ import UnCloudNotesKit
         #expect(LocalDates.preciseISO8601(Self.date.addingTimeInterval(0.25), in: Self.tokyo) == "2026-05-12T15:13:00.250+09:00")
     }
 
+    @Test("the app's form with the zone names the zone's offset and the local hour")
+    func shortWithZone() {
+        let tokyo = LocalDates.shortWithZone(Self.date, in: Self.tokyo)
+        #expect(tokyo.contains("GMT+9") && tokyo.contains("2026") && tokyo.contains("3:13"), "\(tokyo)")
+        #expect(LocalDates.shortWithZone(Self.date, in: Self.newYork).contains("GMT-4"))
+    }
+
     @Test("what is written in any zone reads back as the same moment; UTC text of older exports too")
     func readsBack() {
         for zone in [Self.tokyo, Self.newYork, .gmt] {
