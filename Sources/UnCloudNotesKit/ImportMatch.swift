@@ -5,12 +5,19 @@ import Foundation
 /// This is the one place the rule lives; when notes get identifiers of their own, they replace it here.
 struct ImportMatch {
     let note: NotesArchive.Note
+    /// The title as the book stores it.
+    let title: String
+
+    init(_ note: NotesArchive.Note) {
+        self.note = note
+        title = NoteDraft(title: note.title, body: note.body).trimmedTitle
+    }
 
     /// The part a list row shows: title, creation date, image count. A date matches within the
     /// second (exports keep whole seconds); a note the file gives no date matches any date,
     /// since importing it gave it the time of that import.
     func mayBe(_ row: NoteRow) -> Bool {
-        row.title == NoteDraft(title: note.title, body: note.body).trimmedTitle && row.imageCount == note.images.count
+        row.title == title && row.imageCount == note.images.count
             && Self.sameSecond(note.dateCreated, row.dateCreated)
     }
 
@@ -34,16 +41,16 @@ extension NoteBook {
     /// to a book that has it neither time, once to a book that has it once.
     func notesAlreadyHere(_ notes: [NotesArchive.Note]) throws -> [Bool] {
         let matches = notes.map(ImportMatch.init)
-        let titles = Set(notes.map { NoteDraft(title: $0.title, body: $0.body).trimmedTitle })
-        var rows: [NoteRow] = []
+        let titles = Set(matches.map(\.title))
+        var candidates: [String: [NoteRow]] = [:]
         try forEachScannedRow(.scan(search: nil, page: ListPage())) { row in
-            if titles.contains(row.title) { rows.append(row) }
+            if titles.contains(row.title) { candidates[row.title, default: []].append(row) }
         }
-        var taken = Set<NoteID>()
         return try matches.map { match in
-            for row in rows where !taken.contains(row.id) && match.mayBe(row) {
+            guard let rows = candidates[match.title] else { return false }
+            for (index, row) in rows.enumerated() where match.mayBe(row) {
                 if match.isSame(as: try snapshot(of: row.id)) {
-                    taken.insert(row.id)
+                    candidates[match.title]?.remove(at: index)
                     return true
                 }
             }
