@@ -12,7 +12,6 @@ import Foundation
 public enum MarkdownExport {
     /// Writes every note of the book into `folder`.
     /// - Returns: how many notes were written.
-    @discardableResult
     public static func write(_ book: NoteBook, to folder: URL) throws -> Int {
         let notes = try NotesArchive.numberedNotes(of: book)
         let images = folder.appendingPathComponent("images")

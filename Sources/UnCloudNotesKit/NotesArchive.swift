@@ -36,7 +36,7 @@ extension NotesArchive {
 
     /// Every note of the book, oldest first, with its number in the book (which the Markdown
     /// export names image files by; the JSON leaves it out, as import numbers notes anew).
-    public static func numberedNotes(of book: NoteBook) throws -> [(id: NoteID, note: Note)] {
+    static func numberedNotes(of book: NoteBook) throws -> [(id: NoteID, note: Note)] {
         try book.context.fetch(FetchRequest(entityName: NoteBook.noteEntity,
                                             sortDescriptors: [SortDescriptor("dateCreated"), SortDescriptor("displayIndex")]))
             .map { object in
