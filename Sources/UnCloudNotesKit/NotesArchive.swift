@@ -25,37 +25,46 @@ public struct NotesArchive: Codable, Equatable, Sendable {
     public var formatVersion = 1
     public var modelVersion: String
     public var notes: [Note]
+}
 
+extension NotesArchive {
     /// Every note of the book, oldest first.
     public init(book: NoteBook) throws {
         modelVersion = book.context.model.name
-        notes = try book.context.fetch(FetchRequest(entityName: NoteBook.noteEntity,
-                                                    sortDescriptors: [SortDescriptor("dateCreated"), SortDescriptor("displayIndex")]))
+        notes = try Self.numberedNotes(of: book).map(\.note)
+    }
+
+    /// Every note of the book, oldest first, with its number in the book (which the Markdown
+    /// export names image files by; the JSON leaves it out, as import numbers notes anew).
+    static func numberedNotes(of book: NoteBook) throws -> [(id: NoteID, note: Note)] {
+        try book.context.fetch(FetchRequest(entityName: NoteBook.noteEntity,
+                                            sortDescriptors: [SortDescriptor("dateCreated"), SortDescriptor("displayIndex")]))
             .map { object in
                 let snapshot = try book.snapshot(of: object)
-                return Note(title: snapshot.title, body: snapshot.body, dateCreated: snapshot.dateCreated,
-                            images: snapshot.attachments.compactMap { attachment in
-                                guard let data = attachment.imageData else { return nil }
-                                let image = NoteImage(storedData: data)
-                                // An image whose header cannot be read is still exported, its bytes
-                                // as stored, without a size: the export must keep every note.
-                                let size = try? image.pixelSize()
-                                return Image(data: data, format: image.formatName, caption: attachment.caption,
-                                             width: size?.width, height: size?.height, dateCreated: attachment.dateCreated)
-                            })
+                return (snapshot.id, Note(snapshot))
             }
     }
 
     public static func decoder() -> JSONDecoder {
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            let text = try container.decode(String.self)
+            guard let date = LocalDates.parseISO8601(text) else {
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "\(decoder.codingPath.map(\.stringValue).joined(separator: ".")): not an ISO 8601 date: \(text)")
+            }
+            return date
+        }
         return decoder
     }
 
     public func jsonData() throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(LocalDates.iso8601(date))
+        }
         return try encoder.encode(self)
     }
 
@@ -93,6 +102,23 @@ public struct NotesArchive: Codable, Equatable, Sendable {
     }
 }
 
+extension NotesArchive.Note {
+    /// A note as the book holds it. An image whose header cannot be read is still exported,
+    /// its bytes as stored, without a size: the export must keep every note.
+    init(_ snapshot: NoteSnapshot) {
+        title = snapshot.title
+        body = snapshot.body
+        dateCreated = snapshot.dateCreated
+        images = snapshot.attachments.compactMap { attachment in
+            guard let data = attachment.imageData else { return nil }
+            let image = NoteImage(storedData: data)
+            let size = try? image.pixelSize()
+            return NotesArchive.Image(data: data, format: image.formatName, caption: attachment.caption,
+                                      width: size?.width, height: size?.height, dateCreated: attachment.dateCreated)
+        }
+    }
+}
+
 /// An export file `notes import` refuses; nothing was imported.
 public enum NotesArchiveError: Error, CustomStringConvertible {
     case notAnExport(source: String, reason: String)
@@ -115,11 +141,19 @@ public enum NotesArchiveError: Error, CustomStringConvertible {
     }
 }
 
+/// What an import did.
+public struct ImportOutcome: Equatable, Sendable {
+    /// Notes added.
+    public let imported: Int
+    /// Notes of the file left out because the store already held them.
+    public let skipped: Int
+}
+
 extension NoteBook {
-    /// Adds every note of an archive in one save: all of them, or none on error.
-    /// - Returns: how many notes were added.
-    @discardableResult
-    public func importArchive(_ archive: NotesArchive) throws -> Int {
+    /// Adds the notes of an archive in one save: all of them, or none on error. Notes the book
+    /// already holds (the same title, body, creation date and images: `ImportMatch`) are skipped,
+    /// so importing a file twice adds nothing the second time, unless `copyingNotesAlreadyHere`.
+    public func importArchive(_ archive: NotesArchive, copyingNotesAlreadyHere: Bool = false) throws -> ImportOutcome {
         for note in archive.notes {
             do {
                 try capabilities.checkAttaching(note.images.count, toNoteWith: 0, of: nil, replacing: false)
@@ -127,9 +161,11 @@ extension NoteBook {
                 throw NotesArchiveError.tooManyImages(title: note.title, count: note.images.count, underlying: error)
             }
         }
+        let alreadyHere = copyingNotesAlreadyHere ? archive.notes.map { _ in false } : try notesAlreadyHere(archive.notes)
+        let added = zip(archive.notes, alreadyHere).filter { !$0.1 }.map(\.0)
         var index = try nextDisplayIndex()
         try changing {
-            for note in archive.notes {
+            for note in added {
                 let draft = NoteDraft(title: note.title, body: note.body)
                 let date = note.dateCreated ?? Date()
                 let object = try insertNote(try draft.checked(), date: date, displayIndex: index)
@@ -140,6 +176,6 @@ extension NoteBook {
                 }
             }
         }
-        return archive.notes.count
+        return ImportOutcome(imported: added.count, skipped: archive.notes.count - added.count)
     }
 }

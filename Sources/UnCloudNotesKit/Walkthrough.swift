@@ -35,17 +35,39 @@ public struct Walkthrough {
 
     public var storeURL: URL { folder.appendingPathComponent(StoreLocation.fileName) }
 
-    /// Runs steps 1 through `lastStep` (1...5).
-    public func run(through lastStep: Int = 5) throws {
+    /// Step 5's old stores: the version that writes each, and its file in the folder.
+    private static let oldStores = [(version: "v1", name: "skipping-from-v1.sqlite"), (version: "v2", name: "skipping-from-v2.sqlite")]
+
+    /// Runs steps `firstStep` through `lastStep` (1...5); a first step after 1 goes on from
+    /// where an earlier run in the same folder stopped (see `stepsDone`).
+    public func run(from firstStep: Int = 1, through lastStep: Int = 5) throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let steps: [() throws -> Void] = [stepOne, stepTwo, stepThree, stepFour, stepFive]
-        for (index, step) in steps.prefix(max(1, min(lastStep, 5))).enumerated() {
+        for number in max(1, firstStep)...max(1, min(lastStep, 5)) {
             print("")
-            print("━━ Step \(index + 1): \(Self.stepTitles[index])")
-            try step()
+            print("━━ Step \(number): \(Self.stepTitles[number - 1])")
+            try steps[number - 1]()
         }
         print("")
         print("The stores are kept in \(folder.path)")
+    }
+
+    /// How many steps a walkthrough has done in the folder, read from what it left there: 0 for
+    /// a folder without its store, 1 to 4 for the store's version (step N leaves it at vN), 5
+    /// once step 5 made its old stores. So a run stopped by `--step` can go on later.
+    public func stepsDone() throws -> Int {
+        if Self.oldStores.contains(where: { FileManager.default.fileExists(atPath: folder.appendingPathComponent($0.name).path) }) {
+            return 5
+        }
+        let migrator = try UnCloudNotesStack(storeURL: storeURL).migrator
+        let version: ManagedObjectModel
+        switch try migrator.state() {
+        case .missing: return 0
+        case .current(let found), .cannotMigrate(let found, _): version = found
+        case .needsMigration(let plan): version = plan.source
+        case .newer, .unknown: throw WalkthroughError.notAWalkthroughStore(storeURL)
+        }
+        return (migrator.model.versions.firstIndex { $0.name == version.name } ?? 0) + 1
     }
 
     // MARK: Steps
@@ -99,7 +121,7 @@ public struct Walkthrough {
     }
 
     private func stepFive() throws {
-        for (version, name) in [("v1", "skipping-from-v1.sqlite"), ("v2", "skipping-from-v2.sqlite")] {
+        for (version, name) in Self.oldStores {
             let url = folder.appendingPathComponent(name)
             let old = try UnCloudNotesStack(storeURL: url, versionName: version)
             let book = try old.open()
@@ -109,7 +131,7 @@ public struct Walkthrough {
             print("")
             print("A \(version) store, \(name), opened by the v4 app:")
             let current = try UnCloudNotesStack(storeURL: url)
-            try current.migrator.migrateIfNeeded(observer: report)
+            try current.migrator.migrateIfNeeded(observer: report(migrating: url))
             try showContents(current)
         }
     }
@@ -119,16 +141,20 @@ public struct Walkthrough {
     /// Opens the store as the given version, printing the migration as it runs.
     private func migrate(to version: String) throws -> UnCloudNotesStack {
         let stack = try UnCloudNotesStack(storeURL: storeURL, versionName: version)
-        try stack.migrator.migrateIfNeeded(observer: report)
+        try stack.migrator.migrateIfNeeded(observer: report(migrating: storeURL))
         return stack
     }
 
-    private func report(_ event: MigrationEvent) {
-        switch event {
-        case .planned(let plan):
-            print("Plan: \(plan.steps.map { "\($0.source.name) → \($0.destination.name) (\($0.kindDescription))" }.joined(separator: "; "))")
-        case .backupCreated(let path, _): print("Backup: \(path)")
-        default: console.lines(for: event, store: storeURL).forEach(print)
+    /// Prints the events of the migration of the store at `store` (the walkthrough's own, or
+    /// step 5's old stores), naming that store.
+    private func report(migrating store: URL) -> (MigrationEvent) -> Void {
+        { event in
+            switch event {
+            case .planned(let plan):
+                print("Plan: \(plan.steps.map { "\($0.source.name) → \($0.destination.name) (\($0.kindDescription))" }.joined(separator: "; "))")
+            case .backupCreated(let path, _): print("Backup: \(path)")
+            default: console.lines(for: event, store: store).forEach(print)
+            }
         }
     }
 
@@ -157,7 +183,7 @@ public struct Walkthrough {
         // Closing a read-only store after reading has nothing left to lose.
         defer { try? store.close() }
         print("Contents at \(stack.versionLabel):")
-        try StoreTable.lines(for: ManagedObjectContext(store: store)).forEach(print)
+        try StoreTable.lines(for: ManagedObjectContext(store: store), dateText: { LocalDates.iso8601($0) }).forEach(print)
     }
 
     private func pause(at stack: UnCloudNotesStack, step: Int) throws {
@@ -173,5 +199,17 @@ public struct Walkthrough {
 
     private func sampleImage(_ name: String) throws -> NoteImage {
         try NoteImage(contentsOf: UnCloudNotesResources.url(named: "SampleImages/\(name)"))
+    }
+}
+
+/// Why a walkthrough cannot go on in a folder.
+public enum WalkthroughError: Error, CustomStringConvertible {
+    /// The folder's store was not written by the app's versions.
+    case notAWalkthroughStore(URL)
+
+    public var description: String {
+        switch self {
+        case .notAWalkthroughStore(let url): "\(url.path): not a store of the walkthrough (no version of the app wrote it)"
+        }
     }
 }

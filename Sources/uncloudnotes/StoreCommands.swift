@@ -201,7 +201,9 @@ struct StoreExportCommand: ParsableCommand {
         discussion: """
             Objects are listed by entity and primary key; relationships name their targets as \
             Entity/primary-key. Binary values are shown by size and SHA-256 (text) or in full \
-            (base64, JSON). The store is opened read-only at the version that wrote it.
+            (base64, JSON). Dates are local time with the zone's offset, to the millisecond \
+            (ISO 8601; --raw-dates: Core Data's seconds). The store is opened read-only at the \
+            version that wrote it.
 
             Examples:
               uncloudnotes store export old.sqlite > old.txt
@@ -211,11 +213,14 @@ struct StoreExportCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
     @OptionGroup var selection: StoreSelection
     @OptionGroup var format: OutputFormat
+    @Flag(help: "Print dates as the store holds them, seconds since 2001-01-01 UTC, instead of local time with its offset.")
+    var rawDates = false
 
     func run() throws {
         let store = try selection.openReadOnly(global)
         // Closing a read-only store after reading has nothing left to lose.
         defer { try? store.close() }
-        try StoreExport(context: ManagedObjectContext(store: store)).write(json: format.json) { try StandardOutput.line($0) }
+        let dateText: ((Date) -> String)? = rawDates ? nil : { LocalDates.preciseISO8601($0) }
+        try StoreExport(context: ManagedObjectContext(store: store), dateText: dateText).write(json: format.json) { try StandardOutput.line($0) }
     }
 }

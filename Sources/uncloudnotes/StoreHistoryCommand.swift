@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ManagedStore
+import UnCloudNotesKit
 
 struct StoreHistoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -40,7 +41,7 @@ struct StoreHistoryCommand: ParsableCommand {
         // Closing a read-only store after reading has nothing left to lose.
         defer { try? store.close() }
         let history = try store.history(after: since, author: author, contextName: context)
-        let report = HistoryReport(history, changes: changes || format.json) { $0.formatted(Date.ISO8601FormatStyle(timeZone: .current)) }
+        let report = HistoryReport(history, changes: changes || format.json) { LocalDates.iso8601($0) }
         if format.json {
             try printJSON(report)
         } else {

@@ -80,4 +80,5 @@ func commandLineMessage(for error: any Error) -> String {
 
 // Logs (the SQL debug log among them) go to stderr, so they never mix with a command's output.
 LoggingSystem.bootstrap(StreamLogHandler.standardError)
+NonUTF8Notice.checkArguments()
 runCommandLine()

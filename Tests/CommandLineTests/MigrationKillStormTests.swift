@@ -31,7 +31,8 @@ struct MigrationKillStormTests {
 
     private func export(_ url: URL, _ arguments: [String]) throws -> String {
         let model = arguments.firstIndex(of: "--model").map { Array(arguments[$0...($0 + 1)]) } ?? []
-        let result = try BuiltExecutable.run(["store", "export", url.path] + model)
+        // Core Data's seconds, exactly as stored: a date changed by a microsecond must show.
+        let result = try BuiltExecutable.run(["store", "export", url.path, "--raw-dates"] + model)
         #expect(result.exitCode == 0, "\(result.standardError)")
         return Self.withoutIdentifiers(result.standardOutput)
     }

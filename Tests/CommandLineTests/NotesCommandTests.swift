@@ -74,7 +74,8 @@ struct NotesCommandTests {
         let markdown = folder.url.appendingPathComponent("md")
         #expect(try app(source, "notes", "export", "--markdown", markdown.path).exitCode == 0)
         let text = try String(contentsOf: markdown.appendingPathComponent("notes.md"), encoding: .utf8)
-        #expect(text.contains("## Album") && text.contains("](images/note-4-1.png)"))
+        // Album is note 1 (the oldest, listed last): its images are named by that number.
+        #expect(text.contains("## Album") && text.contains("](images/note-1-1.png)") && text.contains("](images/note-1-3.png)"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: markdown.appendingPathComponent("images").path).count == 6)
     }
 

@@ -84,8 +84,8 @@ struct NotesOutputTests {
         let exported = folder.url.appendingPathComponent("out.json")
         let export = try json(app(store, "notes", "export", "--output", exported.path, "--json").standardOutput)
         #expect(export["notes"] as? Int == 1 && export["path"] as? String == exported.path)
-        let imported = try json(app(store, "notes", "import", exported.path, "--json").standardOutput)
-        #expect(imported["imported"] as? Int == 1)
+        let imported = try json(app(store, "notes", "import", exported.path, "--as-new", "--json").standardOutput)
+        #expect(imported["imported"] as? Int == 1 && imported["skipped"] as? Int == 0)
         let delete = try json(app(store, "notes", "delete", "1", "--json").standardOutput)
         #expect(delete["deleted"] as? Bool == true && delete["images"] as? Int == 3)
         #expect(try app(store, "notes", "delete", "2").standardOutput == "deleted note 2 and its 3 images\n")
@@ -179,9 +179,56 @@ struct NotesOutputTests {
         _ = try app(store, "notes", "export", "--output", output.path)
         for (path, mode) in [(markdown.path, 0o700), (markdown.appendingPathComponent("images").path, 0o700),
                              (markdown.appendingPathComponent("notes.md").path, 0o600),
-                             (markdown.appendingPathComponent("images/note-2-1.png").path, 0o600), (output.path, 0o600)] {
+                             (markdown.appendingPathComponent("images/note-1-1.png").path, 0o600), (output.path, 0o600)] {
             let attributes = try FileManager.default.attributesOfItem(atPath: path)
             #expect((attributes[.posixPermissions] as? Int) == mode, "\(path)")
         }
+    }
+
+    @Test("Markdown: titles and captions written as notes list prints them, bodies as notes show does; JSON keeps them exact")
+    func markdownEscapes() throws {
+        let folder = try TemporaryFolder()
+        let store = folder.url.appendingPathComponent("n.sqlite")
+        let image = try folder.writeImage(named: "a.png", width: 8, height: 8)
+        #expect(try app(store, "notes", "add", "--title", Self.hostileTitle, "--body", Self.hostileBody, "--image", image.path).exitCode == 0)
+        #expect(try app(store, "notes", "caption", "1", "1", "cap\u{1B}]0;x\u{07}] [\nnext").exitCode == 0)
+        let markdown = folder.url.appendingPathComponent("md")
+        #expect(try app(store, "notes", "export", "--markdown", markdown.path).exitCode == 0)
+        let text = try String(contentsOf: markdown.appendingPathComponent("notes.md"), encoding: .utf8)
+        #expect(!text.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x7F || $0.value == 0x9B })
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.contains("## Evil^[]0;pwned^G\\tTab\\nNewline<U+009B>2J"), "\(text)")
+        #expect(lines.contains("x^[[2J^[]52;c;aGk=^Gy^?"))
+        #expect(lines.contains("![cap^[\\]0;x^G\\] [\\nnext](images/note-1-1.png) <!-- 8x8 px -->"), "\(text)")
+
+        // The JSON export keeps the text exactly, and import reads it back.
+        let exported = folder.url.appendingPathComponent("notes.json")
+        #expect(try app(store, "notes", "export", "--output", exported.path).exitCode == 0)
+        let copy = folder.url.appendingPathComponent("copy.sqlite")
+        #expect(try app(copy, "notes", "import", exported.path).standardOutput == "imported 1 note\n")
+        let shown = try json(try app(copy, "notes", "show", "1", "--json").standardOutput)
+        #expect(shown["title"] as? String == Self.hostileTitle && shown["body"] as? String == Self.hostileBody)
+    }
+
+    @Test("Markdown image files are named by their note's number, the same in every export")
+    func markdownImageNames() throws {
+        let folder = try TemporaryFolder()
+        let store = folder.url.appendingPathComponent("n.sqlite")
+        let png = try folder.writeImage(named: "a.png", width: 8, height: 8)
+        let jpeg = try folder.writeImage(named: "b.jpg", width: 8, height: 8, format: "jpeg")
+        for title in ["one", "two", "three"] { _ = try app(store, "notes", "add", "--title", title, "--body", "", "--image", png.path) }
+        _ = try app(store, "notes", "attach", "2", "--image", jpeg.path)
+        let images = { (name: String) throws -> [String] in
+            let markdown = folder.url.appendingPathComponent(name)
+            #expect(try self.app(store, "notes", "export", "--markdown", markdown.path).exitCode == 0)
+            return try FileManager.default.contentsOfDirectory(atPath: markdown.appendingPathComponent("images").path).sorted()
+        }
+        #expect(try images("first") == ["note-1-1.png", "note-2-1.png", "note-2-2.jpg", "note-3-1.png"])
+        #expect(try app(store, "notes", "delete", "1").exitCode == 0)
+        #expect(try images("second") == ["note-2-1.png", "note-2-2.jpg", "note-3-1.png"])
+        let text = try String(contentsOf: folder.url.appendingPathComponent("second/notes.md"), encoding: .utf8)
+        let two = try #require(text.range(of: "## two")), three = try #require(text.range(of: "## three"))
+        #expect(three.lowerBound < two.lowerBound)
+        #expect(text[two.upperBound...].contains("](images/note-2-2.jpg)"))
     }
 }

@@ -20,14 +20,22 @@ struct WalkthroughTests {
                          "Migration Completed Successfully", "The stores are kept in \(folder.url.path)"] {
             #expect(output.contains(expected), "missing: \(expected)")
         }
+        // Each migration names the store it migrates: the walkthrough's own in steps 2 to 4,
+        // then each old store of step 5 (which named the walkthrough's own store before), whose
+        // steps run as one pass, said once.
+        let migrating = output.split(separator: "\n").filter { $0.hasPrefix("Migrating store ") }
+        let named = { (file: String) in migrating.filter { $0.hasPrefix("Migrating store \(folder.url.appendingPathComponent(file).path) from ") }.count }
+        #expect(named("UnCloudNotesDataModel.sqlite") == 3, "\(migrating)")
+        #expect(named("skipping-from-v1.sqlite") == 1 && named("skipping-from-v2.sqlite") == 1, "\(migrating)")
+        #expect(migrating.count == 5)
         let model = try UnCloudNotesModel.load()
         for name in ["UnCloudNotesDataModel.sqlite", "skipping-from-v1.sqlite", "skipping-from-v2.sqlite"] {
             #expect(try StoreMetadata.read(storeAt: folder.url.appendingPathComponent(name)).isCompatible(with: model.current), "\(name)")
         }
     }
 
-    @Test("--step stops early, leaving the store at that version; a non-empty folder is refused")
-    func stopEarly() throws {
+    @Test("--step stops early, leaving the store at that version and saying how to go on; --continue goes on from there")
+    func stopEarlyAndGoOn() throws {
         let folder = try TemporaryFolder()
         let result = try BuiltExecutable.run(["walkthrough", "--dir", folder.url.path, "--step", "2"])
         #expect(result.exitCode == 0)
@@ -36,7 +44,32 @@ struct WalkthroughTests {
         let store = folder.url.appendingPathComponent("UnCloudNotesDataModel.sqlite")
         #expect(try StoreMetadata.read(storeAt: store).isCompatible(with: model.versions[1]))
         let again = try BuiltExecutable.run(["walkthrough", "--dir", folder.url.path])
-        #expect(again.exitCode == 1 && again.standardError.contains("not empty"))
+        #expect(again.exitCode == 1 && again.standardError.contains("not empty") && again.standardError.contains("--continue"))
+
+        // The output names the next command; running it as printed does step 3 alone.
+        let lines = result.standardOutput.split(separator: "\n").map(String.init)
+        let told = try #require(lines.firstIndex { $0.hasPrefix("Stopped after step 2 of 5. To go on with step 3") })
+        let next = lines[told + 1].trimmingCharacters(in: .whitespaces)
+        #expect(next == "uncloudnotes walkthrough --dir \(folder.url.path) --continue --step 3")
+        let third = try BuiltExecutable.run(Array(next.split(separator: " ").map(String.init).dropFirst()))
+        #expect(third.exitCode == 0, "\(third.standardError)")
+        #expect(third.standardOutput.contains("━━ Step 3") && !third.standardOutput.contains("━━ Step 2")
+                && !third.standardOutput.contains("━━ Step 4"))
+        #expect(try StoreMetadata.read(storeAt: store).isCompatible(with: model.versions[2]))
+        #expect(third.standardOutput.contains("uncloudnotes walkthrough --dir \(folder.url.path) --continue --step 4"))
+
+        let done = try BuiltExecutable.run(["walkthrough", "--dir", folder.url.path, "--step", "3", "--continue"])
+        #expect(done.exitCode == 1 && done.standardError.contains("step 3 is done already; the next one is step 4"))
+        let rest = try BuiltExecutable.run(["walkthrough", "--dir", folder.url.path, "--continue"])
+        #expect(rest.exitCode == 0 && rest.standardOutput.contains("━━ Step 4") && rest.standardOutput.contains("━━ Step 5"))
+        #expect(!rest.standardOutput.contains("━━ Step 3") && !rest.standardOutput.contains("To go on"))
+        #expect(try StoreMetadata.read(storeAt: store).isCompatible(with: model.current))
+        let finished = try BuiltExecutable.run(["walkthrough", "--dir", folder.url.path, "--continue"])
+        #expect(finished.exitCode == 1 && finished.standardError.contains("has done all 5 steps"))
+        let empty = try TemporaryFolder()
+        let nothing = try BuiltExecutable.run(["walkthrough", "--dir", empty.url.path, "--continue"])
+        #expect(nothing.exitCode == 1 && nothing.standardError.contains("no walkthrough to go on with"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: empty.url.path).isEmpty)
     }
 
     @Test("sample open upgrades a copy in the app; the shipped sample is never changed")

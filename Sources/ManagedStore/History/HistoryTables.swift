@@ -9,8 +9,12 @@ enum HistoryTables {
     static let stringEntity = 16003
 
     /// Whether the store holds history tables (Apple's or the engine's).
+    /// Read from `sqlite_master` itself, not GRDB's schema cache, which does not see tables
+    /// another process made since this connection last looked.
     static func exist(in db: Database) throws -> Bool {
-        try db.tableExists("ATRANSACTION") && db.tableExists("ACHANGE") && db.tableExists("ATRANSACTIONSTRING")
+        try Int.fetchOne(db, sql: """
+            SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name IN ('ATRANSACTION', 'ACHANGE', 'ATRANSACTIONSTRING')
+            """) == 3
     }
 
     /// Creates the tables, their indexes and their `Z_PRIMARYKEY` rows, as Core Data does the first

@@ -6,9 +6,14 @@ import Foundation
 /// Objects are read a batch at a time, so a large store streams.
 public struct StoreExport {
     public let context: ManagedObjectContext
+    /// How dates are written: as text people read (the caller's format), or as the store holds
+    /// them, seconds since 2001-01-01 UTC (Core Data's reference date).
+    public let dateText: ((Date) -> String)?
 
-    public init(context: ManagedObjectContext) {
+    /// - Parameter dateText: writes a date as text (a JSON string); nil writes Core Data's seconds.
+    public init(context: ManagedObjectContext, dateText: ((Date) -> String)? = nil) {
         self.context = context
+        self.dateText = dateText
     }
 
     /// Calls `write` with each line of output (an error it throws ends the export): text, or
@@ -108,7 +113,7 @@ public struct StoreExport {
         switch value {
         case .string(let text): return quoted(text)
         case .data(let bytes): return "<\(bytes.count) bytes sha256:\(Data(SHA256.hash(data: bytes)).hexString.prefix(16))>"
-        case .date(let date): return String(date.timeIntervalSinceReferenceDate)
+        case .date(let date): return dateText?(date) ?? String(date.timeIntervalSinceReferenceDate)
         default: return value.displayText
         }
     }
@@ -118,7 +123,7 @@ public struct StoreExport {
         case .integer(let number): return .integer(number)
         case .double(let number): return .number(number)
         case .bool(let flag): return .bool(flag)
-        case .date(let date): return .number(date.timeIntervalSinceReferenceDate)
+        case .date(let date): return dateText.map { .string($0(date)) } ?? .number(date.timeIntervalSinceReferenceDate)
         case .data(let bytes): return .bytes(bytes)
         default: return .string(value.displayText)
         }

@@ -1,9 +1,12 @@
 import Foundation
 
 /// A compact table of a store's objects, one block per entity, for walkthroughs and quick looks:
-/// long texts are cut, binary values shown by size, relationships by target.
+/// long texts are cut, binary values shown by size, relationships by target, dates as the
+/// caller writes them.
 public enum StoreTable {
-    public static func lines(for context: ManagedObjectContext, cellWidth: Int = 24, rowLimit: Int = 12) throws -> [String] {
+    /// - Parameter cellWidth: wide enough for an ISO 8601 date with its zone's offset.
+    public static func lines(for context: ManagedObjectContext, dateText: (Date) -> String, cellWidth: Int = 25,
+                             rowLimit: Int = 12) throws -> [String] {
         var lines: [String] = []
         for entity in context.model.entities.sorted(by: { $0.name < $1.name }) where !entity.isAbstract {
             let objects = try context.fetch(FetchRequest(entityName: entity.name, fetchLimit: rowLimit, includesSubentities: false))
@@ -13,7 +16,7 @@ public enum StoreTable {
             let header = ["pk"] + attributes.map(\.name) + toOnes.map(\.name)
             let rows = objects.map { object -> [String] in
                 [String(object.objectID.primaryKey ?? 0)]
-                    + attributes.map { describe(object.value(forKey: $0.name)) }
+                    + attributes.map { describe(object.value(forKey: $0.name), dateText: dateText) }
                     + toOnes.map { relationship in
                         object.object(forKey: relationship.name).map { "\($0.entity.name)/\($0.objectID.primaryKey ?? 0)" } ?? "nil"
                     }
@@ -36,12 +39,12 @@ public enum StoreTable {
         return lines
     }
 
-    private static func describe(_ value: AttributeValue?) -> String {
+    private static func describe(_ value: AttributeValue?, dateText: (Date) -> String) -> String {
         switch value {
         case nil: return "nil"
         case .data(let bytes)?: return "<\(bytes.count) bytes>"
         case .string(let text)?: return text.replacingOccurrences(of: "\n", with: "⏎")
-        case .date(let date)?: return date.formatted(.iso8601)
+        case .date(let date)?: return dateText(date)
         case let value?: return value.displayText
         }
     }

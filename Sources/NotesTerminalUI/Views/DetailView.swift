@@ -6,7 +6,7 @@ extension NotesFrame {
     func drawDetail(_ state: NotesApp.DetailState, into buffer: inout CellBuffer, area: Rect) {
         guard let note = shownNote else { return }
         buffer.put(CellBuffer.truncate(note.title, to: area.width), in: area, row: 0, style: .bold)
-        buffer.put(dates(note.dateCreated), in: area, row: 1, style: .dim)
+        buffer.put(dates.zoned(note.dateCreated), in: area, row: 1, style: .dim)
         let (textArea, imageArea) = detailAreas(hasImages: !note.attachments.isEmpty)
         let lines = detailLines(of: note)
         let maxScroll = detailMaxScroll(of: note)

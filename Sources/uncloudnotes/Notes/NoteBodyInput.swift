@@ -40,9 +40,10 @@ struct NoteBodyOptions: ParsableArguments {
         return edited
     }
 
-    /// All of standard input, without the final newline `echo` adds.
+    /// All of standard input, without the final newline `echo` adds; bytes that are not UTF-8
+    /// are replaced, and stderr says so.
     private func readStandardInput() -> String {
-        Self.droppingFinalNewline(String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self))
+        Self.droppingFinalNewline(NonUTF8Notice.decoded(FileHandle.standardInput.readDataToEndOfFile(), from: "standard input"))
     }
 
     private static func droppingFinalNewline(_ text: String) -> String {

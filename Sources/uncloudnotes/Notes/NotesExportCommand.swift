@@ -30,23 +30,27 @@ struct NotesExportCommand: ParsableCommand {
     }
 
     func run() throws {
-        let archive = try NotesArchive(book: try global.openNoteBook())
+        let book = try global.openNoteBook()
         let written: URL
+        let count: Int
         if let markdown {
             let folder = fileURL(markdown)
-            try MarkdownExport.write(archive, to: folder)
+            count = try MarkdownExport.write(book, to: folder)
             written = folder.appendingPathComponent("notes.md")
-        } else if let output {
+        } else {
+            let archive = try NotesArchive(book: book)
+            count = archive.notes.count
+            guard let output else {
+                try StandardOutput.line(String(decoding: try archive.jsonData(), as: UTF8.self))
+                return
+            }
             written = fileURL(output)
             try PrivateFiles.write(try archive.jsonData(), to: written)
-        } else {
-            try StandardOutput.line(String(decoding: try archive.jsonData(), as: UTF8.self))
-            return
         }
         if format.json {
-            try printJSON(Report(notes: archive.notes.count, path: written.path))
+            try printJSON(Report(notes: count, path: written.path))
         } else {
-            try StandardOutput.line("wrote \(archive.notes.count.counting("note")) to \(TerminalText.field(written.path))")
+            try StandardOutput.line("wrote \(count.counting("note")) to \(TerminalText.field(written.path))")
         }
     }
 }

@@ -9,6 +9,7 @@ struct NotesListCommand: ParsableCommand {
         discussion: """
             Titles are printed with tabs, line breaks and backslashes as \\t, \\n and \\\\, and other \
             control characters visibly (^[ for ESC), so each note is one line of four fields. \
+            Dates are local time with the zone's offset (ISO 8601, as in --json). \
             Rows stream as they are read: a million notes list without waiting.
 
             Examples:
@@ -29,10 +30,9 @@ struct NotesListCommand: ParsableCommand {
 
     func run() throws {
         let book = try global.openNoteBook()
-        let dates = Date.ISO8601FormatStyle()
         let encoder = makeReportEncoder()
         try book.forEachRow(matching: search, page: ListPage(limit: limit, offset: offset)) { row in
-            let date = row.dateCreated.map(dates.format)
+            let date = row.dateCreated.map { LocalDates.iso8601($0) }
             if format.json {
                 try printJSON(JSONLine(id: row.id.number, title: row.title, dateCreated: OrNull(value: date), images: row.imageCount),
                               encoder: encoder)

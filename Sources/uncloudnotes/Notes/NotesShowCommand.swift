@@ -22,7 +22,7 @@ struct NotesShowCommand: ParsableCommand {
     func run() throws {
         let book = try global.openNoteBook()
         let snapshot = try book.snapshot(of: note.id)
-        let date = snapshot.dateCreated.map { $0.formatted(.iso8601) }
+        let date = snapshot.dateCreated.map { LocalDates.iso8601($0) }
         let images = snapshot.attachments.map(ImageSummary.init)
         if format.json {
             try printJSON(Report(id: note.id.number, title: snapshot.title, body: snapshot.body, dateCreated: OrNull(value: date), images: images))

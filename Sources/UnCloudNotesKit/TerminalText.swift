@@ -2,11 +2,12 @@ import Foundation
 
 /// Text from notes, files or the user, made safe to print: control characters (ESC, BEL, DEL,
 /// the C1 range) are shown visibly instead of reaching the terminal, where a title like
-/// `ESC]0;…BEL` would retitle the window, clear the screen or write the clipboard.
-enum TerminalText {
+/// `ESC]0;…BEL` would retitle the window, clear the screen or write the clipboard. The command
+/// line prints with it, and exports write titles with it, so a file shown with `cat` is as safe.
+public enum TerminalText {
     /// For text shown as it is (a note's body): line breaks and tabs stay, every other control
     /// character is shown in caret notation (`^[` for ESC, `^?` for DEL) or as `<U+009B>`.
-    static func visible(_ text: String) -> String {
+    public static func visible(_ text: String) -> String {
         escape(text) { scalar in
             switch scalar.value {
             case 0x0A, 0x09: nil
@@ -18,7 +19,7 @@ enum TerminalText {
     /// For one field of one line (a list row, a message): tabs, line breaks and backslashes are
     /// written as `\t`, `\n`, `\r` and `\\`, so fields split on tabs and lines stay intact; other
     /// control characters as in `visible`.
-    static func field(_ text: String) -> String {
+    public static func field(_ text: String) -> String {
         escape(text) { scalar in
             switch scalar.value {
             case 0x09: "\\t"

@@ -1,0 +1,38 @@
+import Foundation
+import Testing
+import UnCloudNotesKit
+
+/// Dates as people read them: in the local zone, with its offset, and read back exactly.
+@Suite struct LocalDatesTests {
+    /// 2026-05-12 06:13:00 UTC.
+    private static let date = Date(timeIntervalSince1970: 1_778_566_380)
+    private static let tokyo = TimeZone(identifier: "Asia/Tokyo")!
+    private static let newYork = TimeZone(identifier: "America/New_York")!
+
+    @Test("ISO 8601 in the given zone with its offset, Z in UTC; to the millisecond when precise")
+    func iso8601WithOffset() {
+        #expect(LocalDates.iso8601(Self.date, in: Self.tokyo) == "2026-05-12T15:13:00+09:00")
+        #expect(LocalDates.iso8601(Self.date, in: Self.newYork) == "2026-05-12T02:13:00-04:00")
+        #expect(LocalDates.iso8601(Self.date, in: .gmt) == "2026-05-12T06:13:00Z")
+        #expect(LocalDates.preciseISO8601(Self.date.addingTimeInterval(0.25), in: Self.tokyo) == "2026-05-12T15:13:00.250+09:00")
+    }
+
+    @Test("the app's form with the zone names the zone's offset and the local hour")
+    func shortWithZone() {
+        let tokyo = LocalDates.shortWithZone(Self.date, in: Self.tokyo)
+        #expect(tokyo.contains("GMT+9") && tokyo.contains("2026") && tokyo.contains("3:13"), "\(tokyo)")
+        #expect(LocalDates.shortWithZone(Self.date, in: Self.newYork).contains("GMT-4"))
+    }
+
+    @Test("what is written in any zone reads back as the same moment; UTC text of older exports too")
+    func readsBack() {
+        for zone in [Self.tokyo, Self.newYork, .gmt] {
+            #expect(LocalDates.parseISO8601(LocalDates.iso8601(Self.date, in: zone)) == Self.date)
+            #expect(LocalDates.parseISO8601(LocalDates.preciseISO8601(Self.date.addingTimeInterval(0.5), in: zone))
+                    == Self.date.addingTimeInterval(0.5))
+        }
+        #expect(LocalDates.parseISO8601("2026-05-12T06:13:00Z") == Self.date)
+        #expect(LocalDates.parseISO8601("12 May 2026") == nil)
+        #expect(LocalDates.parseISO8601("") == nil)
+    }
+}
