@@ -71,12 +71,11 @@ extension NotesApp {
         case .enter: state.body.insert("\n")
         case .tab: state.body.insert("\t")
         case .up, .down, .pageUp, .pageDown:
-            let characters = state.body.characters
-            let lines = TextWrapper.wrap(characters, width: width)
-            let (line, column) = TextWrapper.locate(state.body.cursor, in: lines, characters: characters)
+            let layout = TextLayout(state.body.characters, width: width)
+            let line = layout.line(containing: state.body.cursor)
+            let column = layout.column(of: state.body.cursor, in: line)
             let step = key == .up ? -1 : key == .down ? 1 : key == .pageUp ? -10 : 10
-            let target = min(max(0, line + step), lines.count - 1)
-            state.body.moveTo(TextWrapper.index(atColumn: column, of: lines[target], characters: characters))
+            state.body.moveTo(layout.position(atColumn: column, in: layout.line(line, movedBy: step)))
         default:
             edit(&state.body, key)
         }
