@@ -79,6 +79,18 @@ struct BackgroundSearchTests {
         #expect(deliveries.first?.noteIDs == Array(all.prefix(BackgroundSearch.firstPageSize)))
     }
 
+    @Test("a search's answer keeps the rows read, so a keystroke reads again none it shows")
+    func answerKeepsRows() {
+        let (one, two) = (NoteID(1), NoteID(2))
+        var list = NoteList(ids: [one, two])
+        let row = NoteRow(id: two, title: "Two", dateCreated: nil, imageCount: 0)
+        list.remember([row])
+        list.show([two])
+        #expect(list.row(at: 0) == row && list.missingRows(in: 0..<1).isEmpty)
+        list.show([one, two])
+        #expect(list.missingRows(in: 0..<2) == [one] && list.row(at: 1) == row)
+    }
+
     @Test("the first search builds the index in the background, once; the scan answers meanwhile")
     func indexBuiltInBackground() throws {
         let harness = try AppHarness()
