@@ -79,6 +79,25 @@ struct BigNoteTests {
         #expect(harness.screen(120, 24).contains("¶\(paragraph) "))
     }
 
+    @Test("typing in the editor changes the body in place: a 1 MB body is not copied for each character")
+    func typingEditsInPlace() throws {
+        let harness = try AppHarness(notes: [("Big", Self.paragraphs(megabytes: 1), 0)])
+        harness.press(.character("e"), .tab)
+        func bodyStorage() -> UnsafeRawPointer? {
+            guard case .editor(let state) = harness.app.screen else { return nil }
+            return state.body.characters.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+        }
+        // The first character may move the body to room for more; the next ones go into that room.
+        harness.type("a")
+        let storage = try #require(bodyStorage())
+        for character in "bcdef" {
+            harness.type(String(character))
+            _ = harness.screen()
+            #expect(bodyStorage() == storage, "typing \(character) copied the body")
+        }
+        #expect(harness.screen().contains("The very last line.abcdef"))
+    }
+
     @Test("editing a 1 MB note: the cursor starts at the end, which shows; ↑ and PgUp move up through it")
     func editorOfAMegabyte() throws {
         let harness = try AppHarness(notes: [("Big", Self.paragraphs(megabytes: 1), 0)])

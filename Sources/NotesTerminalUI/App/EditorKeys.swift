@@ -1,8 +1,8 @@
 import UnCloudNotesKit
 
 extension NotesApp {
-    func handleEditor(_ key: Key, _ state: EditorState) -> [NotesEffect] {
-        var state = state
+    func handleEditor(_ key: Key) -> [NotesEffect] {
+        guard case .editor(var state) = screen else { return [] }
         switch key {
         case .control("s"):
             return save(state)
@@ -22,6 +22,9 @@ extension NotesApp {
         case .tab where !state.focusOnBody, .enter where !state.focusOnBody:
             state.focusOnBody = true
         default:
+            // The screen lets go of the draft while the key changes it, so the text is changed in
+            // place: a 10 MB body is not copied for every character typed.
+            screen = .list
             if state.focusOnBody {
                 editBody(&state, key)
             } else {

@@ -142,11 +142,13 @@ public final class NotesApp: ScreenLayout {
         switch screen {
         case .list: return handleList(key)
         case .detail(let state): return handleDetail(key, state)
-        case .editor(let state): return handleEditor(key, state)
+        // After the switch, which holds the screen it looks at: the editor changes its draft in place.
+        case .editor: break
         case .prompt(let state): return handlePrompt(key, state)
         case .confirm(let state): return handleConfirm(key, state)
         case .help(let state): return handleHelp(key, state)
         }
+        return handleEditor(key)
     }
 
     // MARK: Shared

@@ -161,10 +161,6 @@ final class TextLayout<Text: LayoutText> {
 
     // MARK: Blocks
 
-    private static func isLineBreak(_ character: Character) -> Bool {
-        character == "\n" || character == "\r\n"
-    }
-
     /// Where a block may be cut near the multiple `offset` of the block size: the first
     /// character starting at or after it.
     private func candidate(_ offset: Int) -> Text.Index {
@@ -174,13 +170,13 @@ final class TextLayout<Text: LayoutText> {
 
     /// Whether a character in `range` is a line break.
     private func holdsLineBreak(_ range: Range<Text.Index>) -> Bool {
-        text[range].contains(where: Self.isLineBreak)
+        text[range].contains(where: isLineBreak)
     }
 
     /// Whether a candidate is a cut: no line break lies between the previous candidate and it, and
     /// it is no line break or the text's end itself (a block there ends as a paragraph does).
     private func isCut(_ position: Text.Index, after previous: Text.Index) -> Bool {
-        position < text.endIndex && !Self.isLineBreak(text[position]) && !holdsLineBreak(previous..<position)
+        position < text.endIndex && !isLineBreak(text[position]) && !holdsLineBreak(previous..<position)
     }
 
     /// Where the block holding `position` starts: after the last line break before it, or at the
@@ -200,7 +196,7 @@ final class TextLayout<Text: LayoutText> {
         var scanned = range.upperBound
         while scanned > range.lowerBound {
             let before = text.index(before: scanned)
-            if Self.isLineBreak(text[before]) { return scanned }
+            if isLineBreak(text[before]) { return scanned }
             scanned = before
         }
         return nil
@@ -222,7 +218,7 @@ final class TextLayout<Text: LayoutText> {
                     next = candidate(multiple)
                 }
             }
-            if Self.isLineBreak(text[position]) { return position }
+            if isLineBreak(text[position]) { return position }
             position = text.index(after: position)
         }
         return text.endIndex
@@ -232,7 +228,7 @@ final class TextLayout<Text: LayoutText> {
     private func lines(ofBlockAt start: Text.Index) -> [Line] {
         if let known = blocks[start] { return known }
         let end = blockEnd(from: start)
-        let next: Text.Index? = end == text.endIndex ? nil : (Self.isLineBreak(text[end]) ? text.index(after: end) : end)
+        let next: Text.Index? = end == text.endIndex ? nil : (isLineBreak(text[end]) ? text.index(after: end) : end)
         var lines: [Line] = []
         var lineStart = start
         var position = start
@@ -260,4 +256,9 @@ final class TextLayout<Text: LayoutText> {
         blocks[start] = lines
         return lines
     }
+}
+
+/// Whether a character ends a line: LF, or CR LF (one character in Swift).
+private func isLineBreak(_ character: Character) -> Bool {
+    character == "\n" || character == "\r\n"
 }
