@@ -14,6 +14,8 @@ enum BigNotePaths {
         var key: Stats
         /// The slowest key of each run.
         var keyWorst: Stats
+        /// Opening the note in the editor (`e`), which turns the whole body into editable characters once.
+        var editorOpen: Stats
         var searchQueries: [String]
         /// The slowest keystroke of each run while typing the queries (handled and painted; the
         /// search itself runs in the background).
@@ -27,6 +29,8 @@ enum BigNotePaths {
     static let searchQueries = ["sit amet", "日本"]
     /// On the list with the note's preview beside it, then in the note, scrolling to its end and back.
     static let keys: [Key] = [.down, .up, .enter, .down, .down, .pageDown, .pageDown, .end, .up, .pageUp, .home, .end, .escape]
+    /// In the editor, once open on the note: typing at its end and moving up through it.
+    static let editorKeys: [Key] = [.tab, .character("a"), .character("b"), .pageUp, .pageUp, .up, .down, .character("c")]
 
     static func measure(storeAt url: URL, notes: Int, runs: Int) throws -> Result {
         let stack = try UnCloudNotesStack(storeURL: url)
@@ -39,24 +43,30 @@ enum BigNotePaths {
             let app = try NotesApp(book: book, storePath: url.path, versionLabel: stack.versionLabel, colors: ColorSupport(depth: .indexed256))
             let runner = NotesEffectRunner(book: book)
             _ = app.render(width: screen.width, height: screen.height)
-            let keyTimes = keys.map { key in
+            let press = { (key: Key) in
                 timed {
                     _ = runner.perform(app.handle(key), on: app)
                     _ = app.render(width: screen.width, height: screen.height)
                 }
             }
-            keyTimes.forEach { log.add($0, to: "key") }
-            log.add(keyTimes.max() ?? 0, to: "keyWorst")
-            typeSearches(app, runner: runner, into: &log)
+            let keyTimes = keys.map(press)
+            log.add(press(.character("e")), to: "editorOpen")
+            let editorTimes = editorKeys.map(press)
+            // Back to the list, discarding the draft, untimed.
+            for key in [Key.escape, .character("y"), .escape] { _ = runner.perform(app.handle(key), on: app) }
+            (keyTimes + editorTimes).forEach { log.add($0, to: "key") }
+            log.add((keyTimes + editorTimes).max() ?? 0, to: "keyWorst")
+            try typeSearches(app, runner: runner, into: &log)
         }
-        return Result(notes: notes, bodyBytes: bodyBytes, key: log.stats("key"), keyWorst: log.stats("keyWorst"), searchQueries: searchQueries,
+        return Result(notes: notes, bodyBytes: bodyBytes, key: log.stats("key"), keyWorst: log.stats("keyWorst"), editorOpen: log.stats("editorOpen"),
+                      searchQueries: searchQueries,
                       searchKeyWorst: log.stats("searchKeyWorst"), searchSettled: log.stats("searchSettled"))
     }
 
     /// Types each query after `/`, a key at a time, then waits for its matches as the terminal
     /// loop does (taking what the background found, painting), and clears it with Esc (not
     /// timed: it reads the whole list again, which is no typing).
-    private static func typeSearches(_ app: NotesApp, runner: NotesEffectRunner, into log: inout RunLog) {
+    private static func typeSearches(_ app: NotesApp, runner: NotesEffectRunner, into log: inout RunLog) throws {
         var worst = 0.0
         for query in searchQueries {
             let press = { (key: Key) in
@@ -68,6 +78,8 @@ enum BigNotePaths {
             }
             worst = max(worst, press(.character("/")))
             for character in query { worst = max(worst, press(.character(character))) }
+            let shown = app.render(width: screen.width, height: screen.height).lines.joined(separator: "\n")
+            guard shown.contains("Search: \(query)") else { throw BenchError("typing “\(query)” did not search; the screen shows:\n\(shown)") }
             let lastKey = DispatchTime.now()
             while app.isWaitingForBackgroundWork {
                 usleep(1_000)

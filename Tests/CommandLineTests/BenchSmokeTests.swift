@@ -55,7 +55,7 @@ struct BenchSmokeTests {
             }
             let bigNote = try #require(size["bigNote"] as? [String: Any])
             #expect(bigNote["bodyBytes"] as? Int == 10 << 20)
-            for key in ["key", "keyWorst", "searchKeyWorst", "searchSettled"] {
+            for key in ["key", "keyWorst", "editorOpen", "searchKeyWorst", "searchSettled"] {
                 #expect(((bigNote[key] as? [String: Any])?["median"] as? Double ?? 0) > 0, "\(key)")
             }
         }
