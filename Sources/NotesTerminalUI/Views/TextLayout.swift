@@ -60,8 +60,9 @@ final class TextLayout<Text: LayoutText> {
     /// note keeps a few screens' worth, not its every line.
     private static var keptBlocks: Int { 64 }
 
-    /// Paragraphs longer than this (in offset units) are cut into blocks: long enough that a real
-    /// paragraph never is, short enough that laying one out costs well under a millisecond.
+    /// Paragraphs longer than this (in offset units) are cut into blocks: long enough that few
+    /// real paragraphs are (8 KB, some 100 lines), short enough that laying one out costs well
+    /// under a millisecond.
     static var defaultBlockSize: Int { 8_192 }
 
     /// - Parameter blockSize: `defaultBlockSize` unless a test needs small blocks.
