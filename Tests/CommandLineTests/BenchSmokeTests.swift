@@ -53,10 +53,16 @@ struct BenchSmokeTests {
             for key in ["launchInTerminal", "terminalFloor"] {
                 #expect(((reads[key] as? [String: Any])?["median"] as? Double ?? 0) > 0, "\(key)")
             }
+            let bigNote = try #require(size["bigNote"] as? [String: Any])
+            #expect(bigNote["bodyBytes"] as? Int == 10 << 20)
+            for key in ["key", "keyWorst", "editorOpen", "searchKeyWorst", "searchSettled"] {
+                #expect(((bigNote[key] as? [String: Any])?["median"] as? Double ?? 0) > 0, "\(key)")
+            }
         }
         let markdown = try String(contentsOf: folder.url.appendingPathComponent("performance.md"), encoding: .utf8)
         #expect(markdown.contains("> **smoke run**"))
         #expect(markdown.contains("| 120 | big | **v2 -> v4** |") && markdown.contains("| 120 | none | **v1 -> v4** |"))
+        #expect(markdown.contains("## A 10 MB note on screen (issue 21)") && markdown.contains("Key to painted screen with a 10 MB note on screen at 120 notes"))
         #expect(markdown.contains("## Targets (issue 13)") && markdown.contains("at 100000 notes at most 1.0x the in-place SQL: not measured in this run"))
         // Sizes 2x apart say nothing about growth in N: no verdict on them.
         #expect(markdown.contains("Peak memory flat in N and under 60 MB (judged on sizes 100x apart or more): not measured in this run"))

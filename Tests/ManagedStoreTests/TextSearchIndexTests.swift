@@ -36,7 +36,9 @@ import TestSupport
         #expect(try index.primaryKeys(matching: "creme") == [anglaise, brulee])
         #expect(try index.primaryKeys(matching: "creme", limit: 1, offset: 1) == [brulee])
         #expect(try index.primaryKeys(matching: "whisk") == [])
-        #expect(try index.primaryKeys(matching: "cr") == nil, "two characters are the caller's to scan for")
+        #expect(try index.primaryKeys(matching: "cr") == [anglaise, brulee], "two characters are found in the folded text")
+        #expect(try index.primaryKeys(matching: "È", limit: 1) == [anglaise], "one character, folded, in the order")
+        #expect(try index.primaryKeys(matching: "\u{301}") == nil, "a pattern that folds to nothing is every book's: the caller lists them")
         #expect(index.rebuiltEntryCount == 2)
         let mode = try FileManager.default.attributesOfItem(atPath: index.url.path)[.posixPermissions] as? Int
         #expect(mode == 0o600)

@@ -12,7 +12,7 @@ public struct TextIndexConfiguration: Sendable {
     public let orderAttribute: String
     public let fold: @Sendable (String) -> String
     /// Trigram search needs at least three folded characters.
-    public static let shortestIndexedPattern = 3
+    static let shortestTrigramPattern = 3
 
     public init(entityName: String, attributes: [String], orderAttribute: String,
                 fold: @escaping @Sendable (String) -> String = SearchFolding.caseAndAccentFolded) {
@@ -22,10 +22,10 @@ public struct TextIndexConfiguration: Sendable {
         self.fold = fold
     }
 
-    /// Whether the index answers this pattern: three folded characters or more (trigrams);
-    /// shorter patterns are the caller's to scan for.
-    public func canAnswer(_ pattern: String) -> Bool {
-        fold(pattern).unicodeScalars.count >= Self.shortestIndexedPattern
+    /// Whether the index looks this pattern up by its trigrams (three folded characters or
+    /// more); shorter ones are searched for in the folded text it keeps.
+    func looksUpByTrigrams(_ pattern: String) -> Bool {
+        fold(pattern).unicodeScalars.count >= Self.shortestTrigramPattern
     }
 
     /// The indexed attributes as the side file's column names, quoted.

@@ -53,19 +53,26 @@ public final class TextSearchIndex {
     }
 
     /// Objects whose indexed attributes contain `pattern` (folded), by the order attribute,
-    /// largest first, then by key, `limit` of them (all when nil) from `offset`; nil when the
-    /// pattern is too short for the index (the caller scans instead). The text index is kept in
-    /// that order, so a page is read without sorting the matches.
+    /// largest first, then by key, `limit` of them (all when nil) from `offset`; nil for a pattern
+    /// that folds to nothing (every object matches: the caller lists them all). The text index is
+    /// kept in that order, so a page is read without sorting the matches.
+    ///
+    /// Patterns of three folded characters or more are looked up by their trigrams; shorter ones
+    /// are searched for in the folded text the index keeps (`instr`, bytes as `CONTAINS` compares
+    /// them), which spares folding every object's text again, as a scan of the store would.
     public func primaryKeys(matching pattern: String, limit: Int? = nil, offset: Int = 0) throws -> [Int64]? {
-        guard configuration.canAnswer(pattern) else { return nil }
         let folded = configuration.fold(pattern)
+        guard !folded.isEmpty else { return nil }
         try refreshIfStale()
-        let phrase = "\"" + folded.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        let columns = configuration.sideColumns
+        let (condition, values) = configuration.looksUpByTrigrams(pattern)
+            ? ("folded MATCH ?", ["\"" + folded.replacingOccurrences(of: "\"", with: "\"\"") + "\""])
+            : (columns.map { "instr(\($0), ?) > 0" }.joined(separator: " OR "), Array(repeating: folded, count: columns.count))
         return try side.read { db in
             try Int64.fetchAll(db, sql: """
-                SELECT (SELECT pk FROM entry WHERE position = found.rowid) FROM folded AS found WHERE folded MATCH ?
+                SELECT (SELECT pk FROM entry WHERE position = found.rowid) FROM folded AS found WHERE \(condition)
                 ORDER BY found.rowid DESC LIMIT ? OFFSET ?
-                """, arguments: [phrase, limit ?? -1, max(offset, 0)])
+                """, arguments: StatementArguments(values) + [limit ?? -1, max(offset, 0)])
         }
     }
 

@@ -21,7 +21,7 @@ extension NotesApp {
     private func receiveSearchAnswer() -> Bool {
         guard let latest = backgroundSearch.takeDeliveries().last else { return false }
         if let failure = latest.failure { message = failure }
-        list = NoteList(ids: latest.noteIDs)
+        list.show(latest.noteIDs)
         // The full answer starts with the first page, so a selection made meanwhile stays put.
         selected = min(selected, max(0, list.count - 1))
         if latest.isComplete { searchPending = false }

@@ -6,9 +6,9 @@ import UnCloudNotesKit
 /// The app's context is not thread-safe, so each background job reads through its own read-only
 /// connection to the same store and hands back only note IDs; the key loop reads the notes
 /// through its own book. A newer search supersedes the older: a superseded job does not start,
-/// and whatever it found is dropped. Queries of three folded characters or more use the search
-/// index once it is built; it is built on its own queue (about half a minute at 100,000 notes),
-/// and the scan answers until then.
+/// and whatever it found is dropped. Queries use the search index once it is built; the first
+/// query builds it on its own queue (about half a minute at 100,000 notes), and the scan answers
+/// until then.
 final class BackgroundSearch: Sendable {
     /// What a job found for the search numbered `generation`: the first screenful is sent ahead
     /// (`isComplete` false), then every match.
@@ -51,9 +51,7 @@ final class BackgroundSearch: Sendable {
             shared.latestGeneration += 1
             return shared.latestGeneration
         }
-        if NoteSearchIndex.canAnswer(text) {
-            buildIndexOnce()
-        }
+        buildIndexOnce()
         searchExecutor.run { [self] in search(text, generation: generation) }
     }
 

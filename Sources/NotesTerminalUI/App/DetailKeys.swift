@@ -8,16 +8,14 @@ extension NotesApp {
         }
         var state = state
         let attachments = note.attachments
-        // Scrolling stops at the last screenful instead of counting on past the end.
-        let maxScroll = detailMaxScroll(of: note)
-        let scrolled = { (step: Int) in min(max(0, state.scroll + step), maxScroll) }
+        let scrolled = { (steps: Int) in self.detailTop(of: note, from: state.top, scrolledBy: steps) }
         switch key {
-        case .up, .character("k"): state.scroll = scrolled(-1)
-        case .down, .character("j"): state.scroll = scrolled(1)
-        case .pageUp: state.scroll = scrolled(-10)
-        case .pageDown: state.scroll = scrolled(10)
-        case .home, .character("g"): state.scroll = 0
-        case .end, .character("G"): state.scroll = maxScroll
+        case .up, .character("k"): state.top = scrolled(-1)
+        case .down, .character("j"): state.top = scrolled(1)
+        case .pageUp: state.top = scrolled(-10)
+        case .pageDown: state.top = scrolled(10)
+        case .home, .character("g"): state.top = 0
+        case .end, .character("G"): state.top = detailBottom(of: note)
         case .left, .character("["): state.attachment = max(0, state.attachment - 1)
         case .right, .character("]"): state.attachment = min(max(0, attachments.count - 1), state.attachment + 1)
         case .character("e"):

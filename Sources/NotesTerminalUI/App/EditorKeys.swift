@@ -1,8 +1,8 @@
 import UnCloudNotesKit
 
 extension NotesApp {
-    func handleEditor(_ key: Key, _ state: EditorState) -> [NotesEffect] {
-        var state = state
+    func handleEditor(_ key: Key) -> [NotesEffect] {
+        guard case .editor(var state) = screen else { return [] }
         switch key {
         case .control("s"):
             return save(state)
@@ -22,6 +22,9 @@ extension NotesApp {
         case .tab where !state.focusOnBody, .enter where !state.focusOnBody:
             state.focusOnBody = true
         default:
+            // The screen lets go of the draft while the key changes it, so the text is changed in
+            // place: a 10 MB body is not copied for every character typed.
+            screen = .list
             if state.focusOnBody {
                 editBody(&state, key)
             } else {
@@ -75,12 +78,11 @@ extension NotesApp {
         case .enter: state.body.insert("\n")
         case .tab: state.body.insert("\t")
         case .up, .down, .pageUp, .pageDown:
-            let characters = state.body.characters
-            let lines = TextWrapper.wrap(characters, width: width)
-            let (line, column) = TextWrapper.locate(state.body.cursor, in: lines, characters: characters)
+            let layout = TextLayout(state.body.characters, width: width)
+            let line = layout.line(containing: state.body.cursor)
+            let column = layout.column(of: state.body.cursor, in: line)
             let step = key == .up ? -1 : key == .down ? 1 : key == .pageUp ? -10 : 10
-            let target = min(max(0, line + step), lines.count - 1)
-            state.body.moveTo(TextWrapper.index(atColumn: column, of: lines[target], characters: characters))
+            state.body.moveTo(layout.position(atColumn: column, in: layout.line(line, movedBy: step)))
         default:
             edit(&state.body, key)
         }

@@ -26,4 +26,10 @@ struct NoteList {
     mutating func remember(_ read: [NoteRow]) {
         for row in read { rows[row.id] = row }
     }
+
+    /// Other notes in the list (a search's answer), keeping the rows read: the store has not
+    /// changed, so a keystroke does not read again the rows it shows.
+    mutating func show(_ ids: [NoteID]) {
+        self.ids = ids
+    }
 }

@@ -23,7 +23,8 @@ public final class NotesApp: ScreenLayout {
 
     struct DetailState {
         var noteID: NoteID
-        var scroll = 0
+        /// Where the first line shown starts, as an offset in the body (`BodyScrolling`).
+        var top = 0
         var attachment = 0
     }
 
@@ -34,7 +35,6 @@ public final class NotesApp: ScreenLayout {
         var focusOnBody: Bool
         let originalTitle: String
         let originalBody: String
-        var scroll = 0
 
         var hasChanges: Bool { title.text != originalTitle || body.text != originalBody }
 
@@ -93,6 +93,7 @@ public final class NotesApp: ScreenLayout {
     var searchPending = false
     var noteCount = 0
     var previews = PreviewCache()
+    var bodyLayouts = BodyLayouts()
     /// The store's version when last read (see `catchUpWithStore`).
     var knownStoreVersion = 0
     /// The terminal's size, from the last `resize` event; screens are laid out from it.
@@ -148,11 +149,13 @@ public final class NotesApp: ScreenLayout {
         switch screen {
         case .list: return handleList(key)
         case .detail(let state): return handleDetail(key, state)
-        case .editor(let state): return handleEditor(key, state)
+        // After the switch, which holds the screen it looks at: the editor changes its draft in place.
+        case .editor: break
         case .prompt(let state): return handlePrompt(key, state)
         case .confirm(let state): return handleConfirm(key, state)
         case .help(let state): return handleHelp(key, state)
         }
+        return handleEditor(key)
     }
 
     // MARK: Shared
@@ -193,6 +196,7 @@ public final class NotesApp: ScreenLayout {
     /// and made again; the list is read again, keeping the selection on `noteID`.
     func storeChanged(selecting noteID: NoteID? = nil) -> [NotesEffect] {
         snapshots = [:]
+        bodyLayouts.removeAll()
         previews.removeAll()
         backgroundPreviews.cancelAll()
         return [reload(selecting: noteID)]

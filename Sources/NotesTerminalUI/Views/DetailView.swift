@@ -4,18 +4,15 @@ import UnCloudNotesKit
 extension NotesFrame {
     /// A note: title, date, scrollable body and its images (with size, and caption in v4).
     func drawDetail(_ state: NotesApp.DetailState, into buffer: inout CellBuffer, area: Rect) {
-        guard let note = shownNote else { return }
+        guard let note = shownNote, let text = shownText else { return }
         buffer.put(CellBuffer.truncate(note.title, to: area.width), in: area, row: 0, style: .bold)
         buffer.put(dates.zoned(note.dateCreated), in: area, row: 1, style: .dim)
         let (textArea, imageArea) = detailAreas(hasImages: !note.attachments.isEmpty)
-        let lines = detailLines(of: note)
-        let maxScroll = detailMaxScroll(of: note)
-        let scroll = min(state.scroll, maxScroll)
-        for (row, line) in lines.dropFirst(scroll).prefix(textArea.height).enumerated() {
-            buffer.put(line.text, in: textArea, row: row, style: note.body.isEmpty ? .dim : [])
+        for (row, line) in text.lines.enumerated() {
+            buffer.put(line, in: textArea, row: row, style: text.isPlaceholder ? .dim : [])
         }
-        if scroll > 0 { markMore("↑ more", in: &buffer, area: textArea, row: 0) }
-        if scroll < maxScroll { markMore("↓ more", in: &buffer, area: textArea, row: textArea.height - 1) }
+        if text.moreAbove { markMore("↑ more", in: &buffer, area: textArea, row: 0) }
+        if text.moreBelow { markMore("↓ more", in: &buffer, area: textArea, row: textArea.height - 1) }
         guard let imageArea, imageArea.height >= 3 else { return }
         let index = min(state.attachment, note.attachments.count - 1)
         let attachment = note.attachments[index]

@@ -10,17 +10,21 @@ extension NotesFrame {
         buffer.put(String(repeating: "─", count: area.width), in: area, row: 3, style: .dim)
         buffer.put("Body:", in: area, row: 4, style: state.focusOnBody ? .bold : [])
         let bodyArea = editorBodyArea
-        let characters = state.body.characters
-        let lines = TextWrapper.wrap(characters, width: editorWrapWidth)
-        let cursor = TextWrapper.locate(state.body.cursor, in: lines, characters: characters)
-        var scroll = state.scroll
-        if cursor.line < scroll { scroll = cursor.line }
-        if cursor.line >= scroll + bodyArea.height { scroll = cursor.line - bodyArea.height + 1 }
-        for (row, line) in lines.dropFirst(scroll).prefix(bodyArea.height).enumerated() {
-            buffer.put(line.text, in: bodyArea, row: row)
+        // Only the lines around the cursor are laid out, however long the body.
+        let layout = TextLayout(state.body.characters, width: editorWrapWidth)
+        let cursorLine = layout.line(containing: state.body.cursor)
+        // The body scrolls once the cursor passes the last row, keeping it there.
+        var top = cursorLine
+        var cursorRow = 0
+        while cursorRow < bodyArea.height - 1, let earlier = layout.line(before: top) {
+            top = earlier
+            cursorRow += 1
+        }
+        for (row, line) in layout.lines(from: top, count: bodyArea.height).enumerated() {
+            buffer.put(layout.string(of: line), in: bodyArea, row: row)
         }
         if state.focusOnBody {
-            markCursor(in: &buffer, row: bodyArea.top + cursor.line - scroll, column: bodyArea.left + cursor.column)
+            markCursor(in: &buffer, row: bodyArea.top + cursorRow, column: bodyArea.left + layout.column(of: state.body.cursor, in: cursorLine))
         }
     }
 

@@ -11,10 +11,10 @@ extension NotesFrame {
         buffer.put(CellBuffer.truncate(header, to: area.width), in: area, row: 0, style: .bold)
         let (listArea, previewFrame) = listLayout
         drawRows(into: &buffer, area: listArea)
-        if let previewFrame, let note = shownNote {
+        if let previewFrame, let note = shownNote, let text = shownText {
             // Framed and titled with the note, so the preview never reads as the first row's.
             buffer.drawFrame(previewFrame, title: note.title)
-            drawPreview(note, into: &buffer, area: previewFrame.inset(by: 1))
+            drawPreview(note, text, into: &buffer, area: previewFrame.inset(by: 1))
         }
     }
 
@@ -44,15 +44,11 @@ extension NotesFrame {
     }
 
     /// The body's first lines and a thumbnail of the latest image.
-    private func drawPreview(_ note: NoteSnapshot, into buffer: inout CellBuffer, area: Rect) {
-        guard area.width > 4, area.height > 2 else { return }
-        let hasImage = note.latestAttachment?.imageData != nil
-        let textRows = previewTextRows(in: area, hasImage: hasImage)
-        let lines = TextWrapper.wrap(Array(note.body.isEmpty ? "(no text)" : note.body), width: area.width)
-        for (row, line) in lines.prefix(textRows).enumerated() {
-            buffer.put(line.text, in: area, row: row, style: note.body.isEmpty ? .dim : [])
+    private func drawPreview(_ note: NoteSnapshot, _ text: ShownText, into buffer: inout CellBuffer, area: Rect) {
+        for (row, line) in text.lines.enumerated() {
+            buffer.put(line, in: area, row: row, style: text.isPlaceholder ? .dim : [])
         }
-        guard hasImage, let place = previewImageRows(in: area) else { return }
+        guard note.latestAttachment?.imageData != nil, let place = previewImageRows(in: area) else { return }
         placePreview(imageCells, into: &buffer, area: area, top: place.top)
     }
 }

@@ -25,6 +25,8 @@ public struct NotesFrame: ScreenLayout {
     let visibleRows: [NoteRow?]
     /// The note the screen shows: the detail view's, or the list's selected one beside it.
     let shownNote: NoteSnapshot?
+    /// The lines of its body the screen shows (the detail view's, or the list preview's first ones).
+    let shownText: ShownText?
     /// The preview of the image shown: nil while it is being made, empty when it cannot be shown.
     let imageCells: [[Cell]]?
     /// The shown image's size in pixels, from its header, when it could be read.
@@ -41,10 +43,11 @@ extension NotesApp {
         let visible = (top..<min(top + listPage, list.count)).map { row(at: $0) }
         let note = noteShown(on: screen).flatMap(snapshot)
         let image = note.flatMap { imageShown(of: $0) }
+        let text = note.flatMap { textShown(of: $0) }
         return NotesFrame(size: size, supportsImages: supportsImages, supportsCaptions: supportsCaptions, versionLabel: versionLabel,
                           storePath: storePath, banner: banner, screen: screen, message: message, noteCount: noteCount, dates: dates,
                           searchInput: searchInput, searchText: searchText, searchPending: searchPending, listCount: list.count,
-                          listTop: top, selected: selected, visibleRows: visible, shownNote: note,
+                          listTop: top, selected: selected, visibleRows: visible, shownNote: note, shownText: text,
                           imageCells: image.map(\.cells) ?? [], imagePixelSize: image?.pixelSize)
     }
 
@@ -66,6 +69,14 @@ extension NotesApp {
         case .confirm(let state): noteShown(on: state.previous)
         case .editor, .help: nil
         }
+    }
+
+    /// The lines of the note's body a screen shows: the detail view's screenful, or the preview's
+    /// first lines when the list has room for them.
+    private func textShown(of note: NoteSnapshot) -> ShownText? {
+        if case .detail(let state) = detailUnderneath(screen) { return detailText(of: note, top: state.top) }
+        guard let area = listAreas.preview, area.width > 4, area.height > 2 else { return nil }
+        return previewText(of: note, in: area)
     }
 
     /// The image a screen shows of the note, as a preview fitted to its place.

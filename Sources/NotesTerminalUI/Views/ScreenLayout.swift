@@ -106,17 +106,6 @@ extension ScreenLayout {
                 Rect(top: content.top + textHeight + 1, left: content.left, width: content.width, height: content.height - textHeight - 1))
     }
 
-    /// The detail view's body, wrapped to its area.
-    func detailLines(of note: NoteSnapshot) -> [WrappedLine] {
-        let area = detailAreas(hasImages: !note.attachments.isEmpty).text
-        return TextWrapper.wrap(Array(note.body.isEmpty ? "(no text)" : note.body), width: area.width)
-    }
-
-    /// How far the detail view's body scrolls: to its last screenful.
-    func detailMaxScroll(of note: NoteSnapshot) -> Int {
-        max(0, detailLines(of: note).count - detailAreas(hasImages: !note.attachments.isEmpty).text.height)
-    }
-
     /// The help's lines, wrapped rather than cut on a narrow terminal.
     var helpLines: [String] {
         var lines = ["Keys", "", "Notes list",

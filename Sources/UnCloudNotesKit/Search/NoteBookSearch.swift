@@ -2,10 +2,10 @@ import Foundation
 import ManagedStore
 
 /// The one definition of "search" for the screens and the command line: notes whose title or
-/// body contains the text, ignoring case and accents (`CONTAINS[cd]`), newest first. Patterns of
-/// three folded characters or more are looked up in the trigram index beside the store; shorter
-/// ones, and any search when the index cannot be used (a read-only folder), scan the notes with
-/// the same folding, so both paths give the same notes in the same order.
+/// body contains the text, ignoring case and accents (`CONTAINS[cd]`), newest first. Searches go
+/// through the index beside the store (trigrams for patterns of three folded characters or
+/// more, its folded text for shorter ones); when the index cannot be used (a read-only folder)
+/// they scan the notes with the same folding, so both paths give the same notes in the same order.
 extension NoteBook {
     /// The notes matching `search` (all when nil or empty), one page of them.
     /// - Parameter usingIndex: false scans even for long patterns: the screens search this way
@@ -68,7 +68,7 @@ extension NoteBook {
     /// Keys read per query when rows are read by key.
     static let rowsPerQuery = 500
 
-    /// The index's answer; nil when the pattern is too short for it or the index cannot be used.
+    /// The index's answer; nil when there is nothing to search for or the index cannot be used.
     private func indexedKeys(_ search: String?, page: ListPage) -> [Int64]? {
         guard let search, !search.isEmpty, let index = searchIndex else { return nil }
         do {

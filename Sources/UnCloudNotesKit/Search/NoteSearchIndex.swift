@@ -7,11 +7,6 @@ public enum NoteSearchIndex {
     static let configuration = TextIndexConfiguration(entityName: NoteBook.noteEntity, attributes: ["title", "body"],
                                                       orderAttribute: "dateCreated", fold: SearchFolding.caseAndAccentFolded)
 
-    /// Whether the index answers this pattern: three folded characters or more (trigrams).
-    public static func canAnswer(_ pattern: String) -> Bool {
-        configuration.canAnswer(pattern)
-    }
-
     /// Where the index of this store is kept.
     public static func url(beside store: PersistentStore) -> URL {
         TextSearchIndex.url(beside: store)
