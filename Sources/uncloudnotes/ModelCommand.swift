@@ -11,8 +11,9 @@ struct ModelCommand: ParsableCommand {
             Examples:
               uncloudnotes model show
               uncloudnotes model show ~/App/Model.xcdatamodeld --json
+              uncloudnotes model diff v3 v4
             """,
-        subcommands: [ShowModelCommand.self, ReadModelFilesCommand.self])
+        subcommands: [ShowModelCommand.self, ModelDiffCommand.self, ReadModelFilesCommand.self])
 }
 
 struct ShowModelCommand: ParsableCommand {
