@@ -112,7 +112,7 @@ public struct Walkthrough {
         let stack = try UnCloudNotesStack(storeURL: storeURL, versionName: "v\(version)")
         if let mapping = MappingModel.find(in: stack.mappingModels, from: stack.model.versions[version - 2],
                                            to: stack.model.versions[version - 1]) {
-            describe(mapping)
+            MappingModelReport(mapping).lines.forEach(print)
         }
         _ = try migrate(to: "v\(version)")
         afterwards()
@@ -158,21 +158,6 @@ public struct Walkthrough {
         }
     }
 
-    private func describe(_ mapping: MappingModel) {
-        print("Mapping model \(mapping.name):")
-        for entity in mapping.entityMappings {
-            var line = "  \(entity.name): \(entity.sourceEntityName ?? "-") → \(entity.destinationEntityName ?? "-")"
-            if let filter = entity.filterPredicate { line += ", filter \(filter)" }
-            if let policy = entity.policyClassName { line += ", policy \(policy)" }
-            print(line)
-            for attribute in entity.attributeMappings {
-                print("    \(attribute.name) = \(attribute.valueExpression.map { "\($0)" } ?? "(default)")")
-            }
-            for relationship in entity.relationshipMappings {
-                print("    \(relationship.name) = \(relationship.valueExpression.map { "\($0)" } ?? "(none)")")
-            }
-        }
-    }
 
     private func showSchema(of url: URL) throws {
         try StoreTableDefinitions.statements(ofStoreAt: url).forEach { print("  \($0)") }

@@ -30,6 +30,12 @@ struct ShowModelCommand: ParsableCommand {
               uncloudnotes model show
               uncloudnotes model show ~/Projects/App/Model.xcdatamodeld --json
               uncloudnotes model show "Model.xcdatamodeld/Model v2.xcdatamodel"
+              uncloudnotes model show Mapping.xcmappingmodel --model Model.xcdatamodeld
+
+            A mapping model (.xcmappingmodel) is listed as Xcode's mapping editor shows it: each \
+            entity mapping with its source and destination, filter and custom policy, and the \
+            value expression of every attribute and relationship. It is read against the model \
+            it maps (--model; default: the app's).
             """)
 
     @Argument(help: ArgumentHelp(
@@ -37,10 +43,18 @@ struct ShowModelCommand: ParsableCommand {
         valueName: "path"))
     var path: String?
 
+    @Option(help: ArgumentHelp("For a mapping model: the model it maps (.xcdatamodeld). Default: the app's.", valueName: "path"))
+    var model: String?
+
     @OptionGroup var format: OutputFormat
 
     func run() throws {
         let url = try path.map { URL(fileURLWithPath: $0) } ?? UnCloudNotesModel.url()
+        if ["xcmappingmodel", "cdm"].contains(url.pathExtension) {
+            let models = try model.map { try ModelFileReader.read(at: fileURL($0)) } ?? UnCloudNotesModel.load()
+            let report = MappingModelReport(try MappingModelReader.read(at: url, models: models))
+            return try format.json ? printJSON(report) : report.lines.map(TerminalText.field).forEach(StandardOutput.line)
+        }
         let report = ModelReport(model: try ModelFileReader.read(at: url), source: url.path)
         try StandardOutput.line(format.json ? String(decoding: try report.jsonData(), as: UTF8.self) : report.text)
     }

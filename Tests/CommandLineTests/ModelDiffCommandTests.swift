@@ -44,3 +44,33 @@ struct ModelDiffCommandTests {
         #expect(result.standardError.contains("v9 is neither a version of UnCloudNotesDataModel"))
     }
 }
+
+@Suite("uncloudnotes model show, for mapping models")
+struct MappingModelShowTests {
+    @Test("the app's v3 -> v4 mapping model: entity mappings, the custom policy and every value expression")
+    func appsMapping() throws {
+        let result = try BuiltExecutable.run(["model", "show", SharedFixtures.packageRoot.appendingPathComponent("Resources/UnCloudNotesMappingModel_v3_to_v4.xcmappingmodel").path])
+        #expect(result.exitCode == 0, "\(result.standardError)")
+        let lines = result.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.first == "Mapping model UnCloudNotesMappingModel_v3_to_v4:")
+        #expect(lines.contains("  AttachmentToImageAttachment: Attachment → ImageAttachment, policy UnCloudNotes.AttachmentToImageAttachmentMigrationPolicyV3toV4"))
+        #expect(lines.contains("    note = FUNCTION($manager, \"destinationInstancesForEntityMappingNamed:sourceInstances:\", \"NoteToNote\", $source.note)"))
+    }
+
+    @Test("wibosco's Migration2to3 read against its own model, as JSON", SharedFixtures.required)
+    func wibosco() throws {
+        let result = try BuiltExecutable.run(["model", "show", SharedFixtures.url("wibosco-migration-example/Mappings/Migration2to3.xcmappingmodel").path,
+                                              "--model", SharedFixtures.url("wibosco-migration-example/CoreDataMigration_Example.xcdatamodeld").path, "--json"])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        let mappings = try #require(report["entityMappings"] as? [[String: Any]])
+        #expect(mappings.compactMap { $0["name"] as? String } == ["ToColor", "PostToPost"])
+        #expect(mappings.last?["policy"] as? String == "CoreDataMigration_Example.Post2ToPost3MigrationPolicy")
+    }
+
+    @Test("a compiled mapping model (.cdm) is refused by name")
+    func compiledRefused() throws {
+        let result = try BuiltExecutable.run(["model", "show", "Mapping.cdm"])
+        #expect(result.exitCode == 1)
+        #expect(result.standardError.contains("compiled mapping models are not read"))
+    }
+}
