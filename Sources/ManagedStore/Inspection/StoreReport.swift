@@ -29,6 +29,8 @@ public struct StoreReport: Codable, Sendable {
     public var targetVersion: String
     /// The store's entity hashes (hex), shown when they match no known version.
     public var storeHashes: [String: String]?
+    /// For such a store: the closest version, and which entities differ from it and how.
+    public var closestVersion: ClosestVersion?
     public var entityCounts: [String: Int]?
     /// Attributes that keep large values in files, and the folder holding them.
     public var externalStorage: ExternalStorageReport?
@@ -72,6 +74,9 @@ public struct StoreReport: Codable, Sendable {
         case .unknown(let metadata):
             state = .unknown
             storeHashes = metadata.versionHashes.mapValues(\.hexString)
+            // A cache that cannot be read only leaves the per-property details out.
+            closestVersion = ClosestVersion(store: metadata, model: migrator.model,
+                                            cachedModel: (try? StoreModelCache.read(storeAt: url)) ?? nil)
         }
         if let detected {
             version = detected.name
@@ -102,12 +107,13 @@ public struct StoreReport: Codable, Sendable {
         lines += files.map { "  \($0.name) (\($0.role), \($0.bytes) bytes)" }
         switch state {
         case .missing: lines.append("version: none (no store yet; it will be created at \(targetVersion))")
-        case .unknown: lines.append("version: unknown (hashes match no known version: written by a newer version of the app?)")
+        case .unknown: lines.append("version: unknown (its hashes match no version of the model)")
         default: lines.append("version: \(version ?? "?") (\(versionLabel ?? "?"))")
         }
         if let storeHashes {
             lines += storeHashes.sorted { $0.key < $1.key }.map { "  hash \($0.key) \($0.value)" }
         }
+        if let closestVersion { lines += closestVersion.lines }
         if let entityCounts {
             lines.append("objects: " + entityCounts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
         }
