@@ -13,7 +13,7 @@ struct StoreCommand: ParsableCommand {
               uncloudnotes store migrate old.sqlite --dry-run
               uncloudnotes store export old.sqlite --json
             """,
-        subcommands: [StoreInfoCommand.self, StoreMigrateCommand.self, StoreExportCommand.self, StoreHistoryCommand.self])
+        subcommands: [StoreInfoCommand.self, StoreMigrateCommand.self, StoreExportCommand.self, StoreDiffCommand.self, StoreHistoryCommand.self])
 }
 
 /// Options of the store commands that work on any Core Data model and store.

@@ -86,7 +86,8 @@ public struct StoreExport {
                properties: Dictionary(uniqueKeysWithValues: properties(of: object).map { ($0.name, $0.json) }))
     }
 
-    private func properties(of object: ManagedObject) -> [(name: String, text: String, json: Value)] {
+    /// Every stored property of the object, sorted by name: its text and its JSON value (`StoreDiff` compares them).
+    func properties(of object: ManagedObject) -> [(name: String, text: String, json: Value)] {
         let model = context.model
         var result: [(name: String, text: String, json: Value)] = []
         for attribute in model.allAttributes(of: object.entity.name).sorted(by: { $0.name < $1.name }) where !attribute.isTransient {

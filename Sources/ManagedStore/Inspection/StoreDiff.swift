@@ -1,0 +1,88 @@
+import Foundation
+
+/// Two stores' objects compared entity by entity, as `store diff` shows them: objects matched by
+/// primary key, or by a key attribute per entity (`--match Note.title`), then the objects only in
+/// the second (added), only in the first (removed), and the properties whose values differ. Values
+/// are compared as `store export` writes them (dates through `dateText`), so a store before and
+/// after a migration shows exactly what the migration changed. Each entity is read a batch at a time.
+public struct StoreDiff: Encodable {
+    public struct EntityDiff: Encodable {
+        public var added: [Object] = []
+        public var removed: [Object] = []
+        public var changed: [Change] = []
+        public var isEmpty: Bool { added.isEmpty && removed.isEmpty && changed.isEmpty }
+    }
+
+    /// An object in one store only, with its values.
+    public struct Object: Encodable {
+        public var object: String
+        public var values: [String: String]
+    }
+
+    /// One object in both stores whose values differ.
+    public struct Change: Encodable {
+        public var object: String
+        /// Property -> [value in the first store, value in the second]; nil where it has none.
+        public var values: [String: [String?]]
+    }
+
+    public private(set) var entities: [String: EntityDiff] = [:]
+
+    /// - Parameter match: entity -> attribute that identifies its objects across the stores.
+    public init(_ first: ManagedObjectContext, _ second: ManagedObjectContext, match: [String: String] = [:],
+                dateText: ((Date) -> String)? = nil) throws {
+        let names = Set(first.model.entities.filter { !$0.isAbstract }.map(\.name))
+            .union(second.model.entities.filter { !$0.isAbstract }.map(\.name)).sorted()
+        for name in names {
+            let before = try Self.objects(of: name, in: first, key: match[name], dateText: dateText)
+            let after = try Self.objects(of: name, in: second, key: match[name], dateText: dateText)
+            var diff = EntityDiff()
+            diff.removed = before.filter { after[$0.key] == nil }.sorted { $0.key < $1.key }.map { Object(object: $0.key, values: $0.value) }
+            diff.added = after.filter { before[$0.key] == nil }.sorted { $0.key < $1.key }.map { Object(object: $0.key, values: $0.value) }
+            for key in before.keys.sorted() {
+                guard let old = before[key], let new = after[key] else { continue }
+                let differing = Set(old.keys).union(new.keys).filter { old[$0] != new[$0] }.sorted()
+                if !differing.isEmpty {
+                    diff.changed.append(Change(object: key, values: Dictionary(uniqueKeysWithValues: differing.map { ($0, [old[$0], new[$0]]) })))
+                }
+            }
+            if !diff.isEmpty { entities[name] = diff }
+        }
+    }
+
+    /// The entity's objects (without subentities) by key: `Entity/pk`, or `Entity[attribute=value]`.
+    private static func objects(of entity: String, in context: ManagedObjectContext, key attribute: String?,
+                                dateText: ((Date) -> String)?) throws -> [String: [String: String]] {
+        guard context.model.entity(named: entity) != nil else { return [:] }
+        let export = StoreExport(context: context, dateText: dateText)
+        let objects = try context.fetchBatched(FetchRequest(entityName: entity, fetchBatchSize: 500, includesSubentities: false))
+        var result: [String: [String: String]] = [:]
+        for object in objects {
+            let properties = Dictionary(export.properties(of: object).map { ($0.name, $0.text) }, uniquingKeysWith: { first, _ in first })
+            var key = attribute.map { "\(entity)[\($0)=\(properties[$0] ?? "nil")]" } ?? "\(entity)/\(object.objectID.primaryKey ?? 0)"
+            // Objects sharing a key attribute's value are told apart by their order in the store.
+            if result[key] != nil { key += " #\(result.keys.filter { $0.hasPrefix(key) }.count + 1)" }
+            result[key] = properties
+        }
+        if let failure = objects.failure { throw failure }
+        return result
+    }
+
+    private static func line(_ object: Object) -> String {
+        ([object.object] + object.values.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }).joined(separator: " ")
+    }
+
+    /// The diff as lines of text: per entity, added (+), removed (-) and changed (~) objects.
+    public var lines: [String] {
+        guard !entities.isEmpty else { return ["no differences"] }
+        return entities.sorted { $0.key < $1.key }.flatMap { name, diff -> [String] in
+            ["\(name): \(diff.added.count) added, \(diff.removed.count) removed, \(diff.changed.count) changed"]
+                + diff.added.map { "  + \(Self.line($0))" } + diff.removed.map { "  - \(Self.line($0))" }
+                + diff.changed.flatMap { change in
+                    ["  ~ \(change.object)"] + change.values.sorted { $0.key < $1.key }.map { property, values in
+                        "      \(property): \(values[0] ?? "(absent)") -> \(values[1] ?? "(absent)")"
+                    }
+                }
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+import TestSupport
+
+@Suite("uncloudnotes store diff")
+struct StoreDiffCommandTests {
+    @Test("a store before and after v3 -> v4: each Attachment became an ImageAttachment with the same image, notes changed only in their links")
+    func migrationShowsExactlyTheMapping() throws {
+        let folder = try TemporaryFolder()
+        let before = try ProjectFixtures.copyStore("v3", into: folder, as: "before.sqlite")
+        let after = try ProjectFixtures.copyStore("v3", into: folder, as: "after.sqlite")
+        #expect(try BuiltExecutable.run(["store", "migrate", after.path]).exitCode == 0)
+        let result = try BuiltExecutable.run(["store", "diff", before.path, after.path, "--json"])
+        #expect(result.exitCode == 0, "\(result.standardError)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        let entities = try #require(report["entities"] as? [String: [String: Any]])
+        #expect(Set(entities.keys) == ["Attachment", "ImageAttachment", "Note"])
+        let removed = try #require(entities["Attachment"]?["removed"] as? [[String: Any]])
+        let added = try #require(entities["ImageAttachment"]?["added"] as? [[String: Any]])
+        let images = { (objects: [[String: Any]]) in objects.compactMap { ($0["values"] as? [String: String])?["image"] } }
+        #expect(removed.count == 6 && images(added) == images(removed))
+        #expect((entities["Attachment"]?["added"] as? [Any])?.isEmpty == true)
+        let changed = try #require(entities["Note"]?["changed"] as? [[String: Any]])
+        #expect(changed.allSatisfy { ($0["values"] as? [String: Any]).map { Array($0.keys) } == ["attachments"] })
+    }
+
+    @Test("objects matched by an attribute: the same notes under other keys are no difference; a changed body is")
+    func matchedByAttribute() throws {
+        let folder = try TemporaryFolder()
+        let first = folder.url.appendingPathComponent("a.sqlite"), second = folder.url.appendingPathComponent("b.sqlite")
+        for (store, titles) in [(first, ["one", "two"]), (second, ["two", "one"])] {
+            for title in titles {
+                #expect(try BuiltExecutable.run(["--store", store.path, "notes", "add", "--title", title, "--body", "same"]).exitCode == 0)
+            }
+        }
+        let byKey = try BuiltExecutable.run(["store", "diff", first.path, second.path])
+        #expect(byKey.standardOutput.hasPrefix("Note: 0 added, 0 removed, 2 changed"))
+        // Creation dates differ between the two stores: compare titles and bodies only.
+        #expect(try BuiltExecutable.run(["--store", second.path, "notes", "edit", "1", "--body", "changed"]).exitCode == 0)
+        let byTitle = try BuiltExecutable.run(["store", "diff", first.path, second.path, "--match", "Note.title"])
+        let lines = byTitle.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.first == "Note: 0 added, 0 removed, 2 changed")
+        #expect(lines.contains("      body: \"same\" -> \"changed\""))
+        #expect(try BuiltExecutable.run(["store", "diff", first.path, first.path]).standardOutput == "no differences\n")
+    }
+
+    @Test("--match without an attribute is a usage error")
+    func badMatch() throws {
+        #expect(try BuiltExecutable.run(["store", "diff", "a.sqlite", "b.sqlite", "--match", "Note"]).exitCode == 2)
+    }
+}
