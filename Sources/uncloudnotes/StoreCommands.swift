@@ -133,6 +133,8 @@ struct StoreMigrateCommand: ParsableCommand {
               uncloudnotes store migrate                      upgrade the app's store to v4
               uncloudnotes store migrate old.sqlite --to v3   only as far as v3
               uncloudnotes store migrate old.sqlite --dry-run
+              uncloudnotes store migrate old.sqlite --keep-steps steps/
+                  one step at a time, keeping the store as each step left it
               uncloudnotes store migrate App.sqlite --model App.xcdatamodeld \\
                   --mappings Mappings/
             """)
@@ -142,6 +144,12 @@ struct StoreMigrateCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The version to reach (a version name, or v1…v4). Default: the current one.", valueName: "version"))
     var to: String?
     @Flag(help: "Only print the plan.") var dryRun = false
+    @Option(help: ArgumentHelp("""
+        Run the steps one at a time, as Core Data's classic progressive migration does (no steps \
+        fused into one pass), and keep a copy of the store after each step in this folder, named \
+        by version (<store>.v2.sqlite, …), to open and compare (store diff).
+        """, valueName: "folder"))
+    var keepSteps: String?
     @OptionGroup var format: OutputFormat
 
     func run() throws {
@@ -154,6 +162,29 @@ struct StoreMigrateCommand: ParsableCommand {
         guard try StorePath.check(migrator.storeURL) else {
             throw CommandFailure("\(migrator.storeURL.path): no such store: check the path")
         }
+        guard let keepSteps else { return try migrate(migrator, reporter: reporter) }
+        let folder = fileURL(keepSteps)
+        try PrivateFiles.makeFolder(folder)
+        guard case .needsMigration(let plan) = try migrator.state() else { return try migrate(migrator, reporter: reporter) }
+        for step in plan.steps {
+            let stepMigrator = try selection.migrator(global, to: step.destination.name)
+            try migrate(stepMigrator, reporter: MigrationReporter(json: format.json, store: stepMigrator.storeURL))
+            let kept = folder.appendingPathComponent(
+                "\(stepMigrator.storeURL.deletingPathExtension().lastPathComponent).\(stepMigrator.label(of: step.destination)).sqlite")
+            guard !FileManager.default.fileExists(atPath: kept.path) else {
+                throw CommandFailure("\(kept.path): a file is already there; the step's copy was not written (the store is at \(step.destination.name))")
+            }
+            try stepMigrator.copyStore(to: kept)
+            if format.json {
+                try printJSON(["event": "kept", "version": step.destination.name, "path": kept.path])
+            } else {
+                try StandardOutput.line("kept the store at \(step.destination.name): \(TerminalText.field(kept.path))")
+            }
+        }
+    }
+
+    /// Migrates the store to the migrator's target; Ctrl-C asks whether to cancel.
+    private func migrate(_ migrator: StoreMigrator, reporter: MigrationReporter) throws {
         let interrupt = InterruptToCancel()
         defer { interrupt.stop() }
         let plan: MigrationPlan?

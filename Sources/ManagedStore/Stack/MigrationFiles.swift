@@ -51,7 +51,7 @@ struct MigrationFiles {
     /// so the copy alone holds everything while the original is only read.
     /// - Returns: how the main file was duplicated.
     @discardableResult
-    private static func copyFolded(_ source: URL, to copy: URL) throws -> FileDuplication {
+    static func copyFolded(_ source: URL, to copy: URL) throws -> FileDuplication {
         var method = FileDuplication.copy
         for (original, duplicate) in zip(withCompanions(source), withCompanions(copy)) where !original.path.hasSuffix("-shm") {
             guard DurableFiles.exists(original) else { continue }

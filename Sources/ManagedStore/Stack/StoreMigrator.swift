@@ -58,6 +58,14 @@ public final class StoreMigrator {
     /// The store's real file: symbolic links (of the file or its folders) resolved.
     public var realStoreURL: URL { StorePath.real(storeURL) }
 
+    /// Writes a private copy (0600) of the store as it is now, its `-wal` folded in (a clone where
+    /// the file system can make one): for keeping the store as each step of a migration left it.
+    /// The destination must not exist.
+    @discardableResult
+    public func copyStore(to destination: URL) throws -> FileDuplication {
+        try MigrationFiles.copyFolded(realStoreURL, to: destination)
+    }
+
     /// Where the backup of a store at `version` goes: beside the real store file.
     public func backupURL(for version: ManagedObjectModel) -> URL {
         URL(fileURLWithPath: realStoreURL.path + ".\(label(of: version))-backup")

@@ -1,0 +1,32 @@
+import Foundation
+import Testing
+import TestSupport
+
+@Suite("store migrate --keep-steps")
+struct KeepStepsTests {
+    private func export(_ url: URL) throws -> String {
+        let result = try BuiltExecutable.run(["store", "export", url.path, "--raw-dates"])
+        #expect(result.exitCode == 0, "\(result.standardError)")
+        return result.standardOutput
+    }
+
+    @Test("v1 -> v4 one step at a time keeps v2, v3 and v4 copies equal to stores migrated only that far")
+    func keptStoresEqualStepByStep() throws {
+        let folder = try TemporaryFolder()
+        let store = try ProjectFixtures.copyStore("v1", into: folder, as: "n.sqlite")
+        let steps = folder.url.appendingPathComponent("steps")
+        let run = try BuiltExecutable.run(["store", "migrate", store.path, "--keep-steps", steps.path])
+        #expect(run.exitCode == 0, "\(run.standardError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: steps.path).sorted() == ["n.v2.sqlite", "n.v3.sqlite", "n.v4.sqlite"])
+        for version in ["v2", "v3", "v4"] {
+            let reference = try ProjectFixtures.copyStore("v1", into: folder, as: "to-\(version).sqlite")
+            #expect(try BuiltExecutable.run(["store", "migrate", reference.path, "--to", version]).exitCode == 0)
+            #expect(try export(steps.appendingPathComponent("n.\(version).sqlite")) == export(reference), "\(version)")
+            let mode = try FileManager.default.attributesOfItem(atPath: steps.appendingPathComponent("n.\(version).sqlite").path)[.posixPermissions] as? Int
+            #expect(mode == 0o600)
+        }
+        #expect(try export(store) == export(steps.appendingPathComponent("n.v4.sqlite")))
+        // Run one at a time: each step said alone, none fused.
+        #expect(!run.standardOutput.contains("in one pass"))
+    }
+}
