@@ -8,7 +8,7 @@ struct TargetVerdicts {
     static let chainSizes = [100_000, 1_000_000]
 
     func all() -> [String] {
-        chains() + bytesWritten() + [peakMemory(), firstStepInPlace()] + list() + search() + [launch()] + bigNote()
+        chains() + bytesWritten() + [peakMemory(), firstStepInPlace()] + list() + search() + [launch()] + bigNote() + historyCost()
     }
 
     private func size(_ notes: Int) -> BenchReport.Size? { report.sizes.first { $0.notes == notes } }
@@ -99,6 +99,17 @@ struct TargetVerdicts {
              "Typing a search with a 10 MB note never waits at \(b.notes) notes (issue 21; the slowest keystroke of a run under 16 ms, median of runs): "
                 + "\(BenchReport.time(b.searchKeyWorst.median)); every match on screen \(BenchReport.time(b.searchSettled.median)) after the last key, "
                 + "\(verdict(b.searchKeyWorst.median < 0.016))."]
+        }
+    }
+
+    /// Issue 24: recording a save's history costs under a tenth of the save.
+    private func historyCost() -> [String] {
+        let figures = report.sizes.compactMap(\.historyCost)
+        guard !figures.isEmpty else { return [notMeasured("Persistent history adds under 10% to a save of one note (issue 24)")] }
+        return figures.map { h in
+            "Persistent history adds under 10% to a save of one note at \(h.notes) notes (issue 24): "
+                + "\(BenchReport.time(h.withHistory.median)) against \(BenchReport.time(h.withoutHistory.median)), "
+                + "\(String(format: "%+.0f%%", (h.ratio - 1) * 100)), \(verdict(h.ratio < 1.10))."
         }
     }
 

@@ -66,6 +66,8 @@ struct Bench: ParsableCommand {
                 size.readPaths = try ReadPaths.measure(storeAt: readStore, notes: count, runs: runs, scratch: masters.folder)
                 log("\(count) notes: a 10 MB note on screen")
                 size.bigNote = try BigNotePaths.measure(storeAt: readStore, notes: count, runs: runs)
+                log("\(count) notes: saving with persistent history")
+                size.historyCost = try HistoryCost.measure(storeAt: readStore, notes: count, runs: runs, scratch: masters.folder)
                 report.sizes.append(size)
             }
             let out = URL(fileURLWithPath: output)

@@ -53,6 +53,10 @@ struct BenchSmokeTests {
             for key in ["launchInTerminal", "terminalFloor"] {
                 #expect(((reads[key] as? [String: Any])?["median"] as? Double ?? 0) > 0, "\(key)")
             }
+            let history = try #require(size["historyCost"] as? [String: Any])
+            for key in ["withoutHistory", "withHistory"] {
+                #expect(((history[key] as? [String: Any])?["median"] as? Double ?? 0) > 0, "\(key)")
+            }
             let bigNote = try #require(size["bigNote"] as? [String: Any])
             #expect(bigNote["bodyBytes"] as? Int == 10 << 20)
             for key in ["key", "keyWorst", "editorOpen", "searchKeyWorst", "searchSettled"] {

@@ -36,13 +36,12 @@ struct HistoryRecorder {
         let changeCount = inserted.count + updated.count + deletions.count
         guard changeCount > 0 else { return }
         let transaction = try HistoryTables.reserveKeys(1, of: HistoryTables.transactionEntity, table: "ATRANSACTION", in: db)
-        try db.execute(sql: """
+        let strings = try keys(of: [context.transactionAuthor, HistoryProcess.bundleID, context.name, HistoryProcess.processName], in: db)
+        try db.cachedStatement(sql: """
             INSERT INTO ATRANSACTION (Z_PK, Z_ENT, Z_OPT, ZAUTHORTS, ZBUNDLEIDTS, ZCONTEXTNAMETS, ZPROCESSIDTS, ZTIMESTAMP)
             VALUES (?, ?, 1, ?, ?, ?, ?, ?)
-            """, arguments: [transaction, HistoryTables.transactionEntity,
-                             try string(context.transactionAuthor, in: db), try string(HistoryProcess.bundleID, in: db),
-                             try string(context.name, in: db), try string(HistoryProcess.processName, in: db),
-                             Date().timeIntervalSinceReferenceDate])
+            """).execute(arguments: [transaction, HistoryTables.transactionEntity, strings[0], strings[1], strings[2], strings[3],
+                                     Date().timeIntervalSinceReferenceDate])
         var key = try HistoryTables.reserveKeys(changeCount, of: HistoryTables.changeEntity, table: "ACHANGE", in: db)
         func change(_ type: HistoryChange.Kind, _ entity: String, _ primaryKey: Int64, columns: Data? = nil,
                     tombstone: [DatabaseValue] = []) throws {
@@ -53,9 +52,9 @@ struct HistoryRecorder {
             let values: [DatabaseValue] = [key.databaseValue, HistoryTables.changeEntity.databaseValue, 1.databaseValue,
                                            type.rawValue.databaseValue, number.databaseValue, primaryKey.databaseValue,
                                            transaction.databaseValue, columns?.databaseValue ?? .null] + tombstone
-            try db.execute(sql: "INSERT INTO ACHANGE (\(names.map(\.quotedDatabaseIdentifier).joined(separator: ", "))) VALUES ("
-                               + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")",
-                           arguments: StatementArguments(values))
+            try db.cachedStatement(sql: "INSERT INTO ACHANGE (\(names.map(\.quotedDatabaseIdentifier).joined(separator: ", "))) VALUES ("
+                                   + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")")
+                .execute(arguments: StatementArguments(values))
             key += 1
         }
         for object in inserted { try change(.insert, object.entity, object.primaryKey) }
@@ -68,17 +67,26 @@ struct HistoryRecorder {
         }
     }
 
-    /// The key of a transaction string (author, bundle, context or process name), interned in
-    /// `ATRANSACTIONSTRING` as Core Data does; nil for no name.
-    private func string(_ name: String?, in db: Database) throws -> Int64? {
-        guard let name else { return nil }
-        if let known = try Int64.fetchOne(db, sql: "SELECT Z_PK FROM ATRANSACTIONSTRING WHERE ZNAME = ?", arguments: [name]) {
-            return known
+    /// The keys of transaction strings (author, bundle, context, process name), interned in
+    /// `ATRANSACTIONSTRING` as Core Data does: the known ones read in one statement, new ones
+    /// added; nil for no name.
+    private func keys(of names: [String?], in db: Database) throws -> [Int64?] {
+        let wanted = Array(Set(names.compactMap { $0 }))
+        var known: [String: Int64] = [:]
+        if !wanted.isEmpty {
+            let marks = Array(repeating: "?", count: wanted.count).joined(separator: ", ")
+            for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT Z_PK, ZNAME FROM ATRANSACTIONSTRING WHERE ZNAME IN (\(marks))"),
+                                        arguments: StatementArguments(wanted)) {
+                if let name = row["ZNAME"] as String?, let key = row["Z_PK"] as Int64? { known[name] = key }
+            }
         }
-        let key = try HistoryTables.reserveKeys(1, of: HistoryTables.stringEntity, table: "ATRANSACTIONSTRING", in: db)
-        try db.execute(sql: "INSERT INTO ATRANSACTIONSTRING (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (?, ?, 1, ?)",
-                       arguments: [key, HistoryTables.stringEntity, name])
-        return key
+        for name in wanted where known[name] == nil {
+            let key = try HistoryTables.reserveKeys(1, of: HistoryTables.stringEntity, table: "ATRANSACTIONSTRING", in: db)
+            try db.execute(sql: "INSERT INTO ATRANSACTIONSTRING (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (?, ?, 1, ?)",
+                           arguments: [key, HistoryTables.stringEntity, name])
+            known[name] = key
+        }
+        return names.map { $0.flatMap { known[$0] } }
     }
 }
 

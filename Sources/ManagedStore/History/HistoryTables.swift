@@ -41,14 +41,19 @@ enum HistoryTables {
     }
 
     /// Reserves `count` keys of a history table and returns the first: its `Z_PRIMARYKEY` row's
-    /// `Z_MAX` advances (past any key already in the table, should a hand-edited row lag behind).
+    /// `Z_MAX` advances (past any key already in the table, should a hand-edited row lag behind),
+    /// in one cached statement, as it runs at every save.
     static func reserveKeys(_ count: Int, of entity: Int, table: String, in db: Database) throws -> Int64 {
-        let recorded = try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [entity]) ?? 0
-        let used = try Int64.fetchOne(db, sql: "SELECT MAX(Z_PK) FROM \(table.quotedDatabaseIdentifier)") ?? 0
-        let first = max(recorded, used) + 1
-        try db.execute(sql: "INSERT OR REPLACE INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, 0, ?)",
-                       arguments: [entity, name(of: entity), first + Int64(count) - 1])
-        return first
+        let statement = try db.cachedStatement(sql: """
+            UPDATE Z_PRIMARYKEY SET Z_MAX = max(Z_MAX, (SELECT IFNULL(MAX(Z_PK), 0) FROM \(table.quotedDatabaseIdentifier))) + ?
+            WHERE Z_ENT = ? RETURNING Z_MAX
+            """)
+        if let last = try Int64.fetchOne(statement, arguments: [count, entity]) { return last - Int64(count) + 1 }
+        // A store whose row is missing (hand-edited): made again past the table's keys.
+        let used = try Int64.fetchOne(db, sql: "SELECT IFNULL(MAX(Z_PK), 0) FROM \(table.quotedDatabaseIdentifier)") ?? 0
+        try db.execute(sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, 0, ?)",
+                       arguments: [entity, name(of: entity), used + Int64(count)])
+        return used + 1
     }
 
     private static func name(of entity: Int) -> String {
