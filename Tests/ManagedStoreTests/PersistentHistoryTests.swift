@@ -270,3 +270,35 @@ extension PersistentHistoryTests {
 private extension Array {
     var only: Element? { count == 1 ? first : nil }
 }
+
+extension PersistentHistoryTests {
+    @Test("an in-place migration that renumbers entities and renames a property rewrites the history to read the same")
+    func inPlaceMigrationTranslatesHistory() throws {
+        let store = try open()
+        let context = ManagedObjectContext(store: store)
+        let identifier = UUID()
+        let first = try note("First", in: context, identifier: identifier)
+        try context.save()
+        first.setValue(.string("Renamed"), forKey: "title")
+        try context.save()
+        context.delete(first)
+        try context.save()
+        try store.close()
+
+        // B: a new entity sorts first (Note's number changes), title is renamed heading.
+        let renamed = Self.entities
+            .replacingOccurrences(of: #"<attribute name="title" attributeType="String"/>"#,
+                                  with: #"<attribute name="heading" attributeType="String" elementID="title"/>"#)
+            + #"<entity name="Album"><attribute name="name" optional="YES" attributeType="String"/></entity>"#
+        let destination = try ModelFileReader.read(at: try ModelFiles.writeVersion("NotesB", entities: renamed, in: folder.url)).current
+        let inferred = try MappingInference.infer(from: model, to: destination)
+        #expect(try InPlaceMigration.migrate(storeAt: url, from: model, to: destination, inferred: inferred))
+        let migrated = try PersistentStore.open(at: url, model: destination, options: StoreOptions(recordsPersistentHistory: true))
+        defer { try? migrated.close() }
+        #expect(migrated.schema.entity(named: "Note")?.number != store.schema.entity(named: "Note")?.number)
+        let changes = try migrated.history().flatMap(\.changes)
+        #expect(changes.map(\.entityName) == ["Note", "Note", "Note"])
+        #expect(changes[1].updatedProperties == ["heading"])
+        #expect(changes[2].tombstone == ["identifier": .uuid(identifier)])
+    }
+}

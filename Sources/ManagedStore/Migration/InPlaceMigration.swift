@@ -45,6 +45,7 @@ public enum InPlaceMigration {
             for statement in script.statements { try db.execute(sql: statement) }
             try db.execute(sql: "UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = 1", arguments: [Data(script.metadataPlist)])
             if try db.tableExists("Z_MODELCACHE") { try db.execute(sql: "DELETE FROM Z_MODELCACHE") }
+            try HistoryTranslation(source: store.schema, destination: destinationSchema, inferred: inferred).run(in: db)
             try verify(destinationSchema, in: db, path: url.path)
         }
         return true

@@ -159,6 +159,8 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
         defer { detachSource() }
         try destinationStore.database.read(SourceRowCheck(schema: sourceStore.schema, attachedAs: "src",
                                                           path: sourceStore.url.path).run)
+        try destinationStore.database.read(UnreadSourceObjects(source: sourceStore.schema, destination: destinationStore.model,
+                                                               mapping: mappingModel, attachedAs: "src").run)
         sourceCounts = try mappings.indices.map(countSourceInstances)
         workTotal = max(1, 2 * sourceCounts.reduce(0, +) + 1)
 
@@ -196,6 +198,7 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
         currentEntityMapping = nil
         try destinationStore.database.write { db in
             try UnownedTables.copy(from: "src", source: sourceStore.schema, destination: destinationStore.schema, in: db)
+            try HistoryTranslation(source: sourceStore.schema, destination: destinationStore.schema, mapping: mappingModel).run(in: db)
         }
         report(.validating, nil)
         try MigrationValidation(store: destinationStore, unchangedAttributes: numbered ? Self.unchangedAttributes(plans) : [:]).run()

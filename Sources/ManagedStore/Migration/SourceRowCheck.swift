@@ -21,3 +21,27 @@ struct SourceRowCheck {
         }
     }
 }
+
+/// Checks, before a migration writes anything, that no object of the source store would be
+/// dropped unseen: an entity the destination version still has, with objects in the store, that
+/// no entity mapping reads (a mapping reads its entity exactly, not its subentities). Core Data
+/// drops such objects without a word; this engine refuses, naming them, so a mapping model that
+/// forgot an entity never loses data.
+struct UnreadSourceObjects {
+    let source: StoreSchema
+    let destination: ManagedObjectModel
+    let mapping: MappingModel
+    let attachedAs: String
+
+    func run(_ db: Database) throws {
+        let read = Set(mapping.entityMappings.compactMap(\.sourceEntityName))
+        for entity in source.entities where !read.contains(entity.name) && destination.entity(named: entity.name) != nil {
+            let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(attachedAs).\(entity.tableName.quotedDatabaseIdentifier) WHERE Z_ENT = ?",
+                                         arguments: [entity.number]) ?? 0
+            guard count == 0 else {
+                throw MigrationError.mapping(reason: "\(mapping.name) reads no \(entity.name) objects, and the store holds \(count): "
+                    + "they would be lost; add an entity mapping for \(entity.name)")
+            }
+        }
+    }
+}
