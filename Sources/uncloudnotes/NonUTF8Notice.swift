@@ -24,7 +24,7 @@ enum NonUTF8Notice {
     private static func report(_ replaced: Int, in source: String) {
         guard replaced > 0 else { return }
         let message = "uncloudnotes: replaced \(replaced.counting("byte")) that \(replaced == 1 ? "is" : "are") not UTF-8 in \(source) "
-            + "by U+FFFD; going on with that text\n"
-        FileHandle.standardError.write(Data(message.utf8))
+            + "by U+FFFD; going on with that text"
+        StandardError.line(message)
     }
 }

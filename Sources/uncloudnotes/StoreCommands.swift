@@ -166,14 +166,16 @@ struct StoreMigrateCommand: ParsableCommand {
         let folder = fileURL(keepSteps)
         try PrivateFiles.makeFolder(folder)
         guard case .needsMigration(let plan) = try migrator.state() else { return try migrate(migrator, reporter: reporter) }
-        for step in plan.steps {
+        let kept = plan.steps.map { step in
+            folder.appendingPathComponent("\(migrator.storeURL.deletingPathExtension().lastPathComponent).\(migrator.label(of: step.destination)).sqlite")
+        }
+        // Every copy's name is checked before the first step, so a taken one stops nothing half way.
+        if let taken = kept.first(where: { FileManager.default.fileExists(atPath: $0.path) }) {
+            throw CommandFailure("\(taken.path): a file is already there; nothing was migrated (move it, or choose another --keep-steps folder)")
+        }
+        for (step, kept) in zip(plan.steps, kept) {
             let stepMigrator = try selection.migrator(global, to: step.destination.name)
             try migrate(stepMigrator, reporter: MigrationReporter(json: format.json, store: stepMigrator.storeURL))
-            let kept = folder.appendingPathComponent(
-                "\(stepMigrator.storeURL.deletingPathExtension().lastPathComponent).\(stepMigrator.label(of: step.destination)).sqlite")
-            guard !FileManager.default.fileExists(atPath: kept.path) else {
-                throw CommandFailure("\(kept.path): a file is already there; the step's copy was not written (the store is at \(step.destination.name))")
-            }
             try stepMigrator.copyStore(to: kept)
             if format.json {
                 try printJSON(["event": "kept", "version": step.destination.name, "path": kept.path])

@@ -29,4 +29,18 @@ struct KeepStepsTests {
         // Run one at a time: each step said alone, none fused.
         #expect(!run.standardOutput.contains("in one pass"))
     }
+
+    @Test("a copy's name already taken stops the migration before its first step, the store unchanged")
+    func takenNameStopsBeforeAnyStep() throws {
+        let folder = try TemporaryFolder()
+        let store = try ProjectFixtures.copyStore("v1", into: folder, as: "n.sqlite")
+        let before = try Data(contentsOf: store)
+        let steps = folder.url.appendingPathComponent("steps")
+        try FileManager.default.createDirectory(at: steps, withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: steps.appendingPathComponent("n.v3.sqlite").path, contents: Data("mine".utf8))
+        let run = try BuiltExecutable.run(["store", "migrate", store.path, "--keep-steps", steps.path])
+        #expect(run.exitCode == 1 && run.standardError.contains("n.v3.sqlite: a file is already there; nothing was migrated"))
+        #expect(try Data(contentsOf: store) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: steps.path) == ["n.v3.sqlite"])
+    }
 }

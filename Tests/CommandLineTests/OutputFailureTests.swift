@@ -65,4 +65,13 @@ struct OutputFailureTests {
                                              standardError: closedPipe ? .closedPipe : .path("/dev/full"))
         #expect(!result.endedBySignal && result.exitCode == 1, "\(result.exitCode)")
     }
+
+    @Test("a notice on a full stderr (bytes that are not UTF-8 in a piped body) does not stop the command")
+    func noticeOnFullStandardError() throws {
+        let folder = try TemporaryFolder()
+        let store = folder.url.appendingPathComponent("n.sqlite")
+        let result = try BuiltExecutable.run(["--store", store.path, "notes", "add", "--title", "x"], standardInput: Data([0x61, 0xFF, 0x62]),
+                                             standardError: .path("/dev/full"))
+        #expect(!result.endedBySignal && result.exitCode == 0, "\(result.exitCode)")
+    }
 }

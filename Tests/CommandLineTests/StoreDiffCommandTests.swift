@@ -44,8 +44,14 @@ struct StoreDiffCommandTests {
         #expect(try BuiltExecutable.run(["store", "diff", first.path, first.path]).standardOutput == "no differences\n")
     }
 
-    @Test("--match without an attribute is a usage error")
+    @Test("--match without an attribute is a usage error; an attribute neither model has is refused by name")
     func badMatch() throws {
         #expect(try BuiltExecutable.run(["store", "diff", "a.sqlite", "b.sqlite", "--match", "Note"]).exitCode == 2)
+        let folder = try TemporaryFolder()
+        let store = try ProjectFixtures.copyStore("v1", into: folder)
+        for match in ["Note.nope", "Nope.title"] {
+            let result = try BuiltExecutable.run(["store", "diff", store.path, store.path, "--match", match])
+            #expect(result.exitCode == 1 && result.standardError.contains("to match objects by"), "\(match): \(result.standardError)")
+        }
     }
 }

@@ -186,6 +186,35 @@ struct PersistentHistoryTests {
         #expect(counts.0 == 1 && counts.1 == 1)
     }
 
+    @Test("a history write that fails rolls the save back with it: the note is not saved either")
+    func historyFailureRollsBackTheSave() throws {
+        let store = try open()
+        defer { try? store.close() }
+        try store.database.write { db in
+            try db.execute(sql: "CREATE TRIGGER refuse AFTER INSERT ON ACHANGE BEGIN SELECT RAISE(ABORT, 'refused'); END")
+        }
+        let context = ManagedObjectContext(store: store)
+        _ = try note("Not saved", in: context)
+        #expect(throws: ContextError.self) { try context.save() }
+        let counts = try store.database.read { db in
+            (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ZNOTE"), try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ATRANSACTION"))
+        }
+        #expect(counts.0 == 0 && counts.1 == 0)
+    }
+
+    @Test("a store opened without tracking before another process made history tables refuses its next save")
+    func historyMadeMeanwhileRefusesUntrackedSaves() throws {
+        let untracked = try open(tracking: false)
+        defer { try? untracked.close() }
+        #expect(untracked.writeRefusal == nil)
+        try open(tracking: true).close()
+        let context = ManagedObjectContext(store: untracked)
+        _ = try note("Would be missing from the history", in: context)
+        let error = try #require(throws: ContextError.self) { try context.save() }
+        guard case .storeIsReadOnly(_, .historyTrackingOff) = error else { Issue.record("\(error)"); return }
+        #expect(try untracked.database.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM ZNOTE") } == 0)
+    }
+
     @Test("a store with history opened without tracking is read-only: reads work, a save is refused naming the option")
     func historyWithoutTrackingIsReadOnly() throws {
         let tracked = try open()

@@ -67,3 +67,24 @@ struct V5MigrationTests {
         }
     }
 }
+
+extension V5MigrationTests {
+    @Test("a v4 store holding a plain Attachment (which the v4 -> v5 mapping does not read) is refused by name, not migrated without it")
+    func plainAttachmentRefused() throws {
+        let folder = try TemporaryFolder()
+        let url = try ProjectFixtures.copyStore("v3", into: folder)
+        try UnCloudNotesStack(storeURL: url, versionName: "v4").migrator.migrateIfNeeded()
+        let queue = try DatabaseQueue(path: url.path)
+        try queue.write { db in
+            try db.execute(sql: "INSERT INTO ZATTACHMENT (Z_PK, Z_ENT, Z_OPT, ZNOTE, ZDATECREATED) VALUES (100, 1, 1, 1, 7e8)")
+            try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = 100 WHERE Z_ENT = 1")
+        }
+        try queue.close()
+        let before = try Data(contentsOf: url)
+        let error = try #require(throws: MigrationError.self) {
+            try UnCloudNotesStack(storeURL: url, versionName: "v5").migrator.migrateIfNeeded()
+        }
+        #expect(error.description.contains("reads no Attachment objects, and the store holds 1"))
+        #expect(try Data(contentsOf: url) == before)
+    }
+}

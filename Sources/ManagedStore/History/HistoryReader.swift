@@ -27,7 +27,7 @@ struct HistoryReader {
         transactions.removeAll { (author != nil && $0.author != author) || (contextName != nil && $0.contextName != contextName) }
         guard let first = transactions.first?.token else { return [] }
         let positions = Dictionary(uniqueKeysWithValues: transactions.enumerated().map { ($1.token, $0) })
-        let tombstoneColumns = try db.columns(in: "ACHANGE").map(\.name).filter { $0.hasPrefix("ZTOMBSTONE") }
+        let tombstoneColumns = try Tombstones.existingColumns(in: db).filter { $0.hasPrefix("ZTOMBSTONE") }
         let rows = try Row.fetchCursor(db, sql: """
             SELECT Z_PK, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS\(tombstoneColumns.map { ", " + $0.quotedDatabaseIdentifier }.joined())
             FROM ACHANGE WHERE ZTRANSACTIONID >= ? ORDER BY Z_PK

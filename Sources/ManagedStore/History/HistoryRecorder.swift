@@ -16,9 +16,16 @@ struct HistoryRecorder {
     private let context: ManagedObjectContext
     private let deletions: [Deletion]
 
-    /// Nil when the store does not record history.
+    /// Nil when the store does not record history. A store opened without tracking is checked
+    /// again here, under the save's write lock: another process may have made history tables
+    /// since it was opened, and a save missing from them would split the history.
     init?(context: ManagedObjectContext, deleted: [ManagedObject], in db: Database) throws {
-        guard context.store.recordsHistory else { return nil }
+        guard context.store.recordsHistory else {
+            if !context.store.options.leavesHistoryAsIs, try HistoryTables.exist(in: db) {
+                throw ContextError.storeIsReadOnly(path: context.store.url.path, reason: .historyTrackingOff)
+            }
+            return nil
+        }
         self.context = context
         deletions = try deleted.compactMap { object in
             guard let primaryKey = object.objectID.primaryKey,

@@ -21,11 +21,17 @@ struct Tombstones {
     /// Adds the tombstone columns `ACHANGE` lacks for `count` values (in the save's transaction).
     static func ensureColumns(_ count: Int, in db: Database) throws {
         guard count > 0 else { return }
-        let existing = Set(try db.columns(in: "ACHANGE").map(\.name))
+        let existing = Set(try existingColumns(in: db))
         for index in 0..<count where !existing.contains(column(index)) {
             // No declared type (BLOB affinity): each row keeps the value as its attribute stores it.
             try db.execute(sql: "ALTER TABLE ACHANGE ADD COLUMN \(column(index).quotedDatabaseIdentifier)")
         }
+    }
+
+    /// `ACHANGE`'s columns, read from SQLite itself: GRDB's schema cache does not see a column
+    /// another process added since this connection last looked.
+    static func existingColumns(in db: Database) throws -> [String] {
+        try Row.fetchAll(db, sql: "PRAGMA table_info(ACHANGE)").compactMap { $0["name"] as String? }
     }
 
     /// The stored values of a row about to be deleted, in column order.

@@ -29,8 +29,15 @@ public struct StoreDiff: Encodable {
     public private(set) var entities: [String: EntityDiff] = [:]
 
     /// - Parameter match: entity -> attribute that identifies its objects across the stores.
+    /// Throws `StoreDiffError.unknownKey` for a `match` entry neither store's model has.
     public init(_ first: ManagedObjectContext, _ second: ManagedObjectContext, match: [String: String] = [:],
                 dateText: ((Date) -> String)? = nil) throws {
+        for (entity, attribute) in match.sorted(by: { $0.key < $1.key }) {
+            let known = [first.model, second.model].contains { model in
+                model.allAttributes(of: entity).contains { $0.name == attribute }
+            }
+            guard known else { throw StoreDiffError.unknownKey(entity: entity, attribute: attribute) }
+        }
         let names = Set(first.model.entities.filter { !$0.isAbstract }.map(\.name))
             .union(second.model.entities.filter { !$0.isAbstract }.map(\.name)).sorted()
         for name in names {
@@ -57,11 +64,13 @@ public struct StoreDiff: Encodable {
         let export = StoreExport(context: context, dateText: dateText)
         let objects = try context.fetchBatched(FetchRequest(entityName: entity, fetchBatchSize: 500, includesSubentities: false))
         var result: [String: [String: String]] = [:]
+        var seen: [String: Int] = [:]
         for object in objects {
             let properties = Dictionary(export.properties(of: object).map { ($0.name, $0.text) }, uniquingKeysWith: { first, _ in first })
             var key = attribute.map { "\(entity)[\($0)=\(properties[$0] ?? "nil")]" } ?? "\(entity)/\(object.objectID.primaryKey ?? 0)"
             // Objects sharing a key attribute's value are told apart by their order in the store.
-            if result[key] != nil { key += " #\(result.keys.filter { $0.hasPrefix(key) }.count + 1)" }
+            seen[key, default: 0] += 1
+            if let count = seen[key], count > 1 { key += " #\(count)" }
             result[key] = properties
         }
         if let failure = objects.failure { throw failure }
@@ -83,6 +92,19 @@ public struct StoreDiff: Encodable {
                         "      \(property): \(values[0] ?? "(absent)") -> \(values[1] ?? "(absent)")"
                     }
                 }
+        }
+    }
+}
+
+/// Why two stores cannot be compared as asked.
+public enum StoreDiffError: Error, CustomStringConvertible {
+    /// `--match Entity.attribute` names an attribute neither store's model has.
+    case unknownKey(entity: String, attribute: String)
+
+    public var description: String {
+        switch self {
+        case .unknownKey(let entity, let attribute):
+            "neither store's model has an attribute \(entity).\(attribute) to match objects by"
         }
     }
 }

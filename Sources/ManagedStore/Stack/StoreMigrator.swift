@@ -59,11 +59,15 @@ public final class StoreMigrator {
     public var realStoreURL: URL { StorePath.real(storeURL) }
 
     /// Writes a private copy (0600) of the store as it is now, its `-wal` folded in (a clone where
-    /// the file system can make one): for keeping the store as each step of a migration left it.
-    /// The destination must not exist.
+    /// the file system can make one) and its external files linked beside it, synced: for keeping
+    /// the store as each step of a migration left it. The destination must not exist.
     @discardableResult
     public func copyStore(to destination: URL) throws -> FileDuplication {
-        try MigrationFiles.copyFolded(realStoreURL, to: destination)
+        let method = try MigrationFiles.copyFolded(realStoreURL, to: destination)
+        try ExternalDataFolder(storeAt: destination).replaceContents(withFilesOf: ExternalDataFolder(storeAt: realStoreURL))
+        try DurableFiles.sync(destination)
+        try DurableFiles.syncFolder(destination.deletingLastPathComponent())
+        return method
     }
 
     /// Where the backup of a store at `version` goes: beside the real store file.
