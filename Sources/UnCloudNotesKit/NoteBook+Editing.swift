@@ -26,6 +26,7 @@ extension NoteBook {
         try changing {
             note.setValue(.string(draft.title), forKey: "title")
             note.setValue(.string(draft.body), forKey: "body")
+            noteChanged(note)
         }
     }
 
@@ -56,6 +57,7 @@ extension NoteBook {
             for (offset, image) in images.enumerated() {
                 try attach(image, to: note, date: now.addingTimeInterval(Double(offset) / 1000), caption: caption)
             }
+            noteChanged(note, at: now)
         }
         return imageCount(of: note)
     }
@@ -109,7 +111,14 @@ extension NoteBook {
         note.setValue(.string(draft.body), forKey: "body")
         note.setValue(.date(date), forKey: "dateCreated")
         note.setValue(.integer(displayIndex), forKey: "displayIndex")
+        if capabilities.hasIdentifiers { note.setValue(.uuid(UUID()), forKey: "identifier") }
+        noteChanged(note, at: date)
         return note
+    }
+
+    /// v5 records when a note last changed.
+    func noteChanged(_ note: ManagedObject, at date: Date = Date()) {
+        if capabilities.recordsModification { note.setValue(.date(date), forKey: "dateModified") }
     }
 
     /// Stores one image the way the version does (v2 replaces the note's image); v4 records its
@@ -121,6 +130,7 @@ extension NoteBook {
         }
         let attachment = try context.insertObject(entityName: entity)
         attachment.setValue(.date(date), forKey: "dateCreated")
+        if capabilities.hasIdentifiers { attachment.setValue(.uuid(UUID()), forKey: "identifier") }
         attachment.setValue(.data(image.data), forKey: "image")
         if capabilities.hasCaptions {
             let size = try image.pixelSize()

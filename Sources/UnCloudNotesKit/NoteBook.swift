@@ -3,7 +3,7 @@ import ManagedStore
 
 /// The notes of a store, whatever version the app runs as. Its API speaks values (`NoteID`,
 /// `NoteRow`, `NoteSnapshot`, `NoteDraft`), so screens and commands never see the engine's
-/// objects; inside, one untyped code path serves v1 to v4.
+/// objects; inside, one untyped code path serves v1 to v5.
 public final class NoteBook {
     static let noteEntity = "Note"
 

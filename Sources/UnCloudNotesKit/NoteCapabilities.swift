@@ -13,14 +13,20 @@ public struct NoteCapabilities: Equatable, Sendable {
     }
 
     public let images: Images
-    /// The short name of the version (`v1` … `v4`), for messages.
+    /// The short name of the version (`v1` … `v5`), for messages.
     public let version: String
     /// The entity new attachments are made of (v3, v4).
     let attachmentEntity: String?
+    /// v5: notes and attachments carry a stable `identifier` (a UUID), given when they are made.
+    let hasIdentifiers: Bool
+    /// v5: a note's `dateModified` is set on every change of it.
+    let recordsModification: Bool
 
     init(model: ManagedObjectModel, version: String) {
         self.version = version
         let noteAttributes = model.allAttributes(of: NoteBook.noteEntity).map(\.name)
+        hasIdentifiers = noteAttributes.contains("identifier")
+        recordsModification = noteAttributes.contains("dateModified")
         if model.entity(named: "ImageAttachment") != nil {
             attachmentEntity = "ImageAttachment"
             images = .several(captions: model.allAttributes(of: "ImageAttachment").contains { $0.name == "caption" })

@@ -2,7 +2,7 @@ import Foundation
 import ManagedStore
 import UnCloudNotesResources
 
-/// The app's own versioned data model, `UnCloudNotesDataModel` (versions v1 to v4 of the chapter),
+/// The app's own versioned data model, `UnCloudNotesDataModel` (versions v1 to v4 of the chapter, and v5 after it),
 /// read from the model files shipped in `Resources/`.
 public enum UnCloudNotesModel {
     /// The folder name of the model in `Resources/`.

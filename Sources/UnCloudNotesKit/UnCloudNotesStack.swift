@@ -32,7 +32,7 @@ public struct UnCloudNotesStack {
         UnCloudNotesModel.migrator(for: storeURL, model: model, target: version, mappingModels: mappingModels, options: options)
     }
 
-    /// The short name of the version the app runs as (`v1` … `v4`).
+    /// The short name of the version the app runs as (`v1` … `v5`).
     public var versionLabel: String { migrator.label(of: version) }
 
     /// Whether the store file exists yet (a first note creates it).
@@ -70,7 +70,7 @@ public struct UnCloudNotesStack {
 }
 
 extension UnCloudNotesModel {
-    /// A version by short name (`v1` … `v4`) or full name (`UnCloudNotesDataModel v2`).
+    /// A version by short name (`v1` … `v5`) or full name (`UnCloudNotesDataModel v2`).
     public static func version(named name: String, in model: VersionedModel) -> ManagedObjectModel? {
         if let version = model.version(named: name) { return version }
         let lowered = name.lowercased()

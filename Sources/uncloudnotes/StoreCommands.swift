@@ -141,7 +141,7 @@ struct StoreMigrateCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var selection: StoreSelection
-    @Option(help: ArgumentHelp("The version to reach (a version name, or v1…v4). Default: the current one.", valueName: "version"))
+    @Option(help: ArgumentHelp("The version to reach (a version name, or v1…v5). Default: the current one (v4).", valueName: "version"))
     var to: String?
     @Flag(help: "Only print the plan.") var dryRun = false
     @Option(help: ArgumentHelp("""

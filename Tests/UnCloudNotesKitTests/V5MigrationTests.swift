@@ -88,3 +88,24 @@ extension V5MigrationTests {
         #expect(try Data(contentsOf: url) == before)
     }
 }
+
+extension V5MigrationTests {
+    @Test("the app run as v5 gives new notes and images identifiers, and a note's changes its modified date")
+    func notesAtV5() throws {
+        let folder = try TemporaryFolder()
+        let book = try UnCloudNotesStack(storeURL: folder.url.appendingPathComponent("n.sqlite"), versionName: "v5").open()
+        let png = try NoteImage(validating: try Data(contentsOf: try folder.writeImage(named: "a.png", width: 4, height: 4)))
+        let created = Date(timeIntervalSinceReferenceDate: 800_000_000)
+        let id = try book.add(NoteDraft(title: "Five", body: "at v5"), images: [png], date: created)
+        let note = try #require(try book.context.fetch(FetchRequest(entityName: "Note")).first)
+        #expect(note.value(forKey: "dateModified") == .date(created))
+        try book.update(id, with: NoteDraft(title: "Five", body: "changed"))
+        guard case .date(let modified)? = note.value(forKey: "dateModified") else { Issue.record("no dateModified"); return }
+        #expect(modified > created)
+        let attachment = try #require(try book.context.fetch(FetchRequest(entityName: "ImageAttachment")).first)
+        guard case .uuid(let noteID)? = note.value(forKey: "identifier"), case .uuid(let imageID)? = attachment.value(forKey: "identifier") else {
+            Issue.record("no identifiers"); return
+        }
+        #expect(noteID != imageID)
+    }
+}

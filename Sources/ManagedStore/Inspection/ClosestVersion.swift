@@ -42,11 +42,16 @@ public struct ClosestVersion: Codable, Sendable {
 
     /// Lines for `store info`.
     public var lines: [String] {
-        ["closest version: \(version) (\(matchingEntities) of \(entities) entities with the same hash); the store differs in:"]
-            + differences.map { difference in
-                let what = difference.storeHash == nil ? "not in the store" : difference.versionHash == nil ? "not in \(version)" : "another hash"
-                let changes = difference.changes.map { $0.isEmpty ? "" : ": " + $0.joined(separator: "; ") } ?? ""
-                return "  \(difference.entity) (\(what))\(changes)"
-            }
+        let heading = matchingEntities == 0
+            ? "closest version: none shares an entity hash with the store; compared with \(version), the store differs in:"
+            : "closest version: \(version) (\(matchingEntities) of \(entities) entities with the same hash); the store differs in:"
+        return [heading] + differences.map { difference in
+            let what = difference.storeHash == nil ? "not in the store" : difference.versionHash == nil ? "not in \(version)" : "another hash"
+            let changes = difference.changes.map {
+                $0.isEmpty ? ": no entity or property differs; something else hashed does (a hash modifier, a derivation, a relationship's counts)"
+                    : ": " + $0.joined(separator: "; ")
+            } ?? ""
+            return "  \(difference.entity) (\(what))\(changes)"
+        }
     }
 }

@@ -47,10 +47,16 @@ struct MappingComposition {
     private func composeMappings(secondPolicies: [EntityMigrationPolicy]) throws -> (mapping: MappingModel, policies: [EntityMigrationPolicy])? {
         var mappings: [EntityMapping] = []
         var composedPolicies: [EntityMigrationPolicy] = []
+        // Each of A's policies sees its lifecycle calls once, through the first of B's mappings
+        // over the objects it made, whether or not that one copies its values.
+        var forwarded: Set<Int> = []
         for (mapping, policy) in zip(second.entityMappings, secondPolicies) {
             guard let entity = mapping.sourceEntityName, let producer = producer(of: entity),
                   var (composed, inherited) = try compose(mapping, producer: producer) else { return nil }
-            if mapping.policyClassName == nil && inherited.isEmpty {
+            let earlier = forwarded.contains(producer) ? nil
+                : computedByFirst[producer].map { ($0.policy as EntityMigrationPolicy, first.entityMappings[producer]) }
+            if earlier != nil { forwarded.insert(producer) }
+            if mapping.policyClassName == nil && inherited.isEmpty && earlier == nil {
                 composedPolicies.append(policy)
             } else {
                 var secondPolicy: SetBasedPolicy?
@@ -58,7 +64,6 @@ struct MappingComposition {
                     guard let setBased = policy as? SetBasedPolicy, policy.createsRelationshipsFromMappingExpressions else { return nil }
                     secondPolicy = setBased
                 }
-                let earlier = inherited.isEmpty ? nil : computedByFirst[producer].map { ($0.policy as EntityMigrationPolicy, first.entityMappings[producer]) }
                 guard let wrapped = try ComposedPolicy(secondPolicy, original: mapping, inherited: inherited, earlier: earlier,
                                                        rewrite: { substitute($0, producer: producer) }) else { return nil }
                 composed.policyClassName = mapping.policyClassName ?? first.entityMappings[producer].policyClassName
