@@ -100,15 +100,15 @@ struct SaveOperation {
             }
         }
         if isNew {
-            let names = (["Z_PK", "Z_ENT", "Z_OPT"] + columns).joined(separator: ", ")
+            let names = (["Z_PK", "Z_ENT", "Z_OPT"] + columns.map(\.sqlIdentifier)).joined(separator: ", ")
             let marks = Array(repeating: "?", count: columns.count + 3).joined(separator: ", ")
-            try db.execute(sql: "INSERT INTO \(storage.tableName) (\(names)) VALUES (\(marks))",
+            try db.execute(sql: "INSERT INTO \(storage.tableName.sqlIdentifier) (\(names)) VALUES (\(marks))",
                            arguments: StatementArguments([primaryKey.databaseValue, storage.number.databaseValue,
                                                           1.databaseValue] + values))
         } else {
             let version = try incremented(object.optimisticVersion, table: storage.tableName, column: "Z_OPT")
-            let assignments = (columns + ["Z_OPT"]).map { "\($0) = ?" }.joined(separator: ", ")
-            try db.execute(sql: "UPDATE \(storage.tableName) SET \(assignments) WHERE Z_PK = ? AND Z_OPT = ?",
+            let assignments = (columns + ["Z_OPT"]).map { "\($0.sqlIdentifier) = ?" }.joined(separator: ", ")
+            try db.execute(sql: "UPDATE \(storage.tableName.sqlIdentifier) SET \(assignments) WHERE Z_PK = ? AND Z_OPT = ?",
                            arguments: StatementArguments(values + [version.databaseValue, primaryKey.databaseValue,
                                                                    object.optimisticVersion.databaseValue]))
             guard db.changesCount == 1 else {
@@ -133,9 +133,10 @@ struct SaveOperation {
         let tagged = ExternalDataSave.taggedColumns(of: storage, attributes: context.info(for: storage.name).attributes)
         externalData.rowWillBeDeleted(try externalData.storedRow(of: storage.tableName, primaryKey: primaryKey,
                                                                  columns: tagged, in: db), columns: tagged)
-        try db.execute(sql: "DELETE FROM \(storage.tableName) WHERE Z_PK = ?", arguments: [primaryKey])
+        try db.execute(sql: "DELETE FROM \(storage.tableName.sqlIdentifier) WHERE Z_PK = ?", arguments: [primaryKey])
         for case .joinTable(let table, let ownerColumn, _, _, _) in storage.toManyStorage.values {
-            try db.execute(sql: "DELETE FROM \(table) WHERE \(ownerColumn) = ?", arguments: [primaryKey])
+            try db.execute(sql: "DELETE FROM \(table.sqlIdentifier) WHERE \(ownerColumn.sqlIdentifier) = ?",
+                           arguments: [primaryKey])
         }
     }
 

@@ -311,7 +311,7 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
         let residual: ObjectPredicate?
 
         /// `src.<table> s WHERE …`.
-        var from: SQL { "src.\(identifier: table) s WHERE \(conditions)" }
+        var from: SQL { "src.\(sql: table.quotedSQLIdentifier) s WHERE \(conditions)" }
     }
 
     /// `src.<table> s WHERE …`: the source objects an entity mapping migrates, with as much of

@@ -3,7 +3,7 @@ import Foundation
 /// Turns the XML tree of an Xcode `.xcdatamodel/contents` file into a `ManagedObjectModel`.
 ///
 /// Elements that carry no storage or behaviour (diagram `<elements>`, fetched properties, fetch
-/// requests, configurations, anything newer Xcodes add) are skipped, so a model saved by a newer
+/// requests, configurations (only their names are checked), anything newer Xcodes add) are skipped, so a model saved by a newer
 /// Xcode still loads.
 struct ModelXMLDecoder {
     let fileName: String
@@ -13,12 +13,24 @@ struct ModelXMLDecoder {
             throw ModelError(file: fileName, line: root.line,
                              reason: "expected a <model> root element, found <\(root.name)>")
         }
+        try checkConfigurationNames(root)
         let entities = try root.children(named: "entity").map(decodeEntity)
         return try ManagedObjectModel(
             name: versionName,
             versionIdentifier: root.attributes["userDefinedModelVersionIdentifier"] ?? "",
             entities: entities,
             sourceName: fileName)
+    }
+
+    /// Configurations are not used, but their names are checked as Xcode checks them, so a file
+    /// that no Xcode wrote is refused whole rather than half-read.
+    private func checkConfigurationNames(_ root: XMLTreeElement) throws {
+        for configuration in root.children(named: "configuration") {
+            let name = configuration.attributes["name"] ?? ""
+            if let refusal = ModelNameRule.configuration.refusal(of: name) {
+                throw ModelError(file: fileName, line: configuration.line, reason: refusal, invalidName: name)
+            }
+        }
     }
 
     private func decodeEntity(_ element: XMLTreeElement) throws -> EntityDescription {
