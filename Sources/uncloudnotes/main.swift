@@ -8,7 +8,7 @@ import UnCloudNotesKit
 /// the work (one line on stderr), 2 a usage error (message and usage on stderr).
 func runCommandLine() -> Never {
     do {
-        var command = try UnCloudNotesCommand.parseAsRoot()
+        var command = try UnCloudNotesCommand.parseAsRoot(ProgramArguments.afterProgramName())
         try command.run()
         exit(0)
     } catch {

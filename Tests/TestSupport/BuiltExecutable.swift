@@ -16,10 +16,11 @@ public struct BuiltExecutable {
         return productsFolder.appendingPathComponent("uncloudnotes")
     }
 
-    /// Runs the binary to completion with the given arguments and standard input (none when nil);
-    /// through `launcher` (a program and its arguments, e.g. `setpriv` to run as another user) when given.
+    /// Runs the binary (or another build of it, `executable`) to completion with the given
+    /// arguments and standard input (none when nil); through `launcher` (a program and its
+    /// arguments, e.g. `setpriv` to run as another user) when given.
     public static func run(_ arguments: [String], environment: [String: String] = [:], standardInput: Data? = nil,
-                           launcher: [String] = []) throws -> Result {
+                           executable: URL = url, launcher: [String] = []) throws -> Result {
         // Files rather than pipes: a child writing much to both streams can never stall on a full pipe.
         let folder = try TemporaryFolder()
         let outputURL = folder.url.appendingPathComponent("stdout")
@@ -29,7 +30,7 @@ public struct BuiltExecutable {
             inputPath = folder.url.appendingPathComponent("stdin").path
             try standardInput.write(to: URL(fileURLWithPath: inputPath))
         }
-        let status = try SpawnedProcess.run(launcher + [url.path] + arguments,
+        let status = try SpawnedProcess.run(launcher + [executable.path] + arguments,
                                             environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
                                             standardInput: inputPath, standardOutput: outputURL.path, standardError: errorURL.path)
         return Result(exitCode: status.code, endedBySignal: status.endedBySignal,
