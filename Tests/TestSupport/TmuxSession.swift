@@ -33,14 +33,21 @@ public final class TmuxSession {
     /// and returns the screen. Throws, with the last screen, after `timeout` seconds.
     @discardableResult
     public func waitFor(_ text: String, timeout: TimeInterval = 15) throws -> String {
+        try waitUntil("\"\(text)\"", timeout: timeout) { $0.contains(text) }
+    }
+
+    /// Waits until the screen satisfies `condition` (described as `what` in the timeout's error),
+    /// and returns the screen.
+    @discardableResult
+    public func waitUntil(_ what: String, timeout: TimeInterval = 15, _ condition: (String) throws -> Bool) throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         var last = ""
         while Date() < deadline {
             last = try screen()
-            if last.contains(text) { return last }
+            if try condition(last) { return last }
             usleep(50_000)
         }
-        throw TmuxError(description: "timed out waiting for \"\(text)\"; the screen shows:\n\(last)")
+        throw TmuxError(description: "timed out waiting for \(what); the screen shows:\n\(last)")
     }
 
     /// Types text literally.
