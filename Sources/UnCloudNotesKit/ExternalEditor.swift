@@ -81,6 +81,8 @@ public struct ExternalEditor: Sendable {
         do {
             left = try Data(contentsOf: draft)
         } catch {
+            // A failed editor that took its file away left nothing to keep.
+            guard status == 0 else { throw Failure.failed(command: command, status: status, keptDraft: nil) }
             keepsTemporaryFolder = true
             throw Failure.cannotReadDraft(draft, underlying: error)
         }

@@ -147,7 +147,9 @@ struct SaveOperation {
         for (name, members) in object.toManyMembers where members != object.committedToManyMembers[name] {
             let before = Set(object.committedToManyMembers[name] ?? [])
             switch storage.toManyStorage[name] {
-            case .joinTable(let table, let ownerColumn, let memberColumn, _, let orderColumn)?:
+            case .joinTable(let tableName, let ownerName, let memberName, _, let orderName)?:
+                let (table, ownerColumn, memberColumn) = (tableName.sqlIdentifier, ownerName.sqlIdentifier, memberName.sqlIdentifier)
+                let orderColumn = orderName?.sqlIdentifier
                 for removed in before.subtracting(members) {
                     guard let key = resolve(removed) else { continue }
                     try db.execute(sql: "DELETE FROM \(table) WHERE \(ownerColumn) = ? AND \(memberColumn) = ?",
@@ -165,7 +167,7 @@ struct SaveOperation {
             case .inverseForeignKey(let table, _, _, let orderColumn?)?:
                 for (position, member) in members.enumerated() {
                     guard let key = resolve(member) else { continue }
-                    try db.execute(sql: "UPDATE \(table) SET \(orderColumn) = ? WHERE Z_PK = ?",
+                    try db.execute(sql: "UPDATE \(table.sqlIdentifier) SET \(orderColumn.sqlIdentifier) = ? WHERE Z_PK = ?",
                                    arguments: [position + 1, key])
                 }
             default:

@@ -276,7 +276,7 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
                 try db.execute(sql: "DROP \(keepsSourceKeys.contains(index) ? "VIEW" : "TABLE") IF EXISTS temp.\(Self.association(index))")
             }
             for table in try String.fetchAll(db, sql: "SELECT name FROM temp.sqlite_master WHERE type = 'table' AND name LIKE 'MS\\_LINK\\_%' ESCAPE '\\'") {
-                try db.execute(sql: "DROP TABLE temp.\(table)")
+                try db.execute(sql: "DROP TABLE temp.\(table.quotedSQLIdentifier)")
             }
             try db.execute(sql: "DETACH DATABASE src")
         }
