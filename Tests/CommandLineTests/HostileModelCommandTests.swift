@@ -12,12 +12,7 @@ struct HostileModelCommandTests {
     func hostileModelFile() throws {
         let folder = try TemporaryFolder()
         let store = try ProjectFixtures.copyStore("v1", into: folder)
-        let model = try folder.copy(SharedFixtures.packageRoot.appendingPathComponent("Resources/UnCloudNotesDataModel.xcdatamodeld"))
-        let v2 = model.appendingPathComponent("UnCloudNotesDataModel v2.xcdatamodel/contents")
-        let contents = try String(contentsOf: v2, encoding: .utf8).replacingOccurrences(
-            of: #"<attribute name="title""#,
-            with: #"<attribute name="\#(Self.injected)" optional="YES" attributeType="String"/><attribute name="title""#)
-        try Data(contents.utf8).write(to: v2)
+        let model = try Self.hostileAppModel(in: folder)
         let before = try Data(contentsOf: store)
 
         let run = try BuiltExecutable.run(["--sql-debug", "store", "migrate", store.path, "--model", model.path, "--to", "v2"])
@@ -27,6 +22,29 @@ struct HostileModelCommandTests {
         #expect(!run.standardError.contains("ManagedStore.SQL"), "no statement may run: \(run.standardError)")
         #expect(try Data(contentsOf: store) == before)
         #expect(!FileManager.default.fileExists(atPath: store.path + ".v1-backup"))
+    }
+
+    @Test("store info --model with a hostile name, for a store not made yet: refused naming it, nothing created")
+    func hostileModelForNewStore() throws {
+        let folder = try TemporaryFolder()
+        let model = try Self.hostileAppModel(in: folder)
+        let store = folder.url.appendingPathComponent("new.sqlite")
+        let run = try BuiltExecutable.run(["--sql-debug", "store", "info", store.path, "--model", model.path])
+        #expect(run.exitCode == 1 && !run.endedBySignal)
+        #expect(run.standardError.contains(Self.injected.debugDescription), "\(run.standardError)")
+        #expect(!run.standardError.contains("ManagedStore.SQL"), "no statement may run: \(run.standardError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == [model.lastPathComponent])
+    }
+
+    /// A copy of the app's model whose v2 has an attribute named to inject SQL.
+    static func hostileAppModel(in folder: TemporaryFolder) throws -> URL {
+        let model = try folder.copy(SharedFixtures.packageRoot.appendingPathComponent("Resources/UnCloudNotesDataModel.xcdatamodeld"))
+        let v2 = model.appendingPathComponent("UnCloudNotesDataModel v2.xcdatamodel/contents")
+        let contents = try String(contentsOf: v2, encoding: .utf8).replacingOccurrences(
+            of: #"<attribute name="title""#,
+            with: #"<attribute name="\#(Self.injected)" optional="YES" attributeType="String"/><attribute name="title""#)
+        try Data(contents.utf8).write(to: v2)
+        return model
     }
 
     @Test("store migrate of a store whose cached model has a hostile name: refused naming it, nothing written")
