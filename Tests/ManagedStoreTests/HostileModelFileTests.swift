@@ -108,7 +108,7 @@ struct HostileModelFileTests {
         let error = try #require(throws: ModelError.self) { try ModelFileReader.read(at: version) }
         #expect(error.invalidName == name)
         #expect(error.entity == entity)
-        #expect(error.file.hasPrefix(version.path))
+        #expect(error.file.hasPrefix(version.path) && error.line != nil, "\(error)")
         #expect(error.reason.contains(name.debugDescription), "\(error)")
         #expect(error.reason.contains("not valid"), "\(error)")
     }

@@ -26,15 +26,21 @@ struct ModelXMLDecoder {
     /// that no Xcode wrote is refused whole rather than half-read.
     private func checkConfigurationNames(_ root: XMLTreeElement) throws {
         for configuration in root.children(named: "configuration") {
-            let name = configuration.attributes["name"] ?? ""
-            if let refusal = ModelNameRule.configuration.refusal(of: name) {
-                throw ModelError(file: fileName, line: configuration.line, reason: refusal, invalidName: name)
-            }
+            try check(configuration.attributes["name"] ?? "", as: .configuration, at: configuration, entity: nil)
+        }
+    }
+
+    /// The name checked where the file holds it, so the error names the line too (the model's
+    /// own check, `ModelValidator`, covers compiled models, which have no lines).
+    private func check(_ name: String, as rule: ModelNameRule, at element: XMLTreeElement, entity: String?) throws {
+        if let refusal = rule.refusal(of: name) {
+            throw ModelError(file: fileName, line: element.line, entity: entity, reason: refusal, invalidName: name)
         }
     }
 
     private func decodeEntity(_ element: XMLTreeElement) throws -> EntityDescription {
         let name = try required("name", of: element, entity: nil)
+        try check(name, as: .entity, at: element, entity: nil)
         var seenAttributes: [AttributeDescription] = []
         var seenRelationships: [RelationshipDescription] = []
         for child in element.children {
@@ -60,6 +66,7 @@ struct ModelXMLDecoder {
 
     private func decodeAttribute(_ element: XMLTreeElement, entity: String) throws -> AttributeDescription {
         let name = try required("name", of: element, entity: entity)
+        try check(name, as: .property, at: element, entity: entity)
         let typeName = try required("attributeType", of: element, entity: entity, property: name)
         if typeName == "Composite" {
             throw ModelError(file: fileName, line: element.line, entity: entity, property: name,
@@ -98,6 +105,7 @@ struct ModelXMLDecoder {
     private func decodeRelationship(_ element: XMLTreeElement,
                                     entity: String) throws -> RelationshipDescription {
         let name = try required("name", of: element, entity: entity)
+        try check(name, as: .property, at: element, entity: entity)
         let destination = try required("destinationEntity", of: element, entity: entity, property: name)
         let ruleName = element.attributes["deletionRule"] ?? DeleteRule.nullify.rawValue
         guard let rule = DeleteRule(rawValue: ruleName) else {
@@ -132,6 +140,7 @@ struct ModelXMLDecoder {
 
     private func decodeFetchIndex(_ element: XMLTreeElement, entity: String) throws -> FetchIndexDescription {
         let name = try required("name", of: element, entity: entity)
+        try check(name, as: .fetchIndex, at: element, entity: entity)
         let elements = try element.children(named: "fetchIndexElement").map {
             FetchIndexDescription.Element(property: try required("property", of: $0, entity: entity),
                                           isAscending: $0.attributes["order"] != "descending")
