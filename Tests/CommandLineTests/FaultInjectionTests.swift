@@ -280,7 +280,8 @@ extension SyscallTrace {
     /// libdispatch's thread pool monitor opens `/proc/<worker>/stat` now and then, and stops the
     /// process (`DISPATCH_CLIENT_CRASH`, SIGILL, no message: "workq: registered worker exited
     /// prematurely") when that open fails: the SIGILL of issue 21's item 11, seen about once in
-    /// a hundred runs with the first `openat` of every thread failing. Not this program's code.
+    /// a hundred runs with the first `openat` of every thread failing. Not this program's code:
+    /// the worker it watches is started by libdispatch when a GRDB connection's queue is released.
     var isLibdispatchWorkerCheck: Bool {
         injectedCalls.contains { $0.range(of: #"openat\(AT_FDCWD, "/proc/[0-9]+/stat""#, options: .regularExpression) != nil }
             && killedBy.allSatisfy { $0.contains("SIGILL") }
