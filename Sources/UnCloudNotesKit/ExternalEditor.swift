@@ -11,10 +11,13 @@ import Glibc
 /// their own, where an editor that reads the terminal is stopped (SIGTTIN) or reads nothing.
 /// While it runs, Ctrl-C and Ctrl-\ are the editor's: this process ignores them, as `system(3)` does.
 public struct ExternalEditor: Sendable {
-    /// Why the editor gave nothing to use. Nothing typed is lost: a failed editor's draft is kept.
+    /// Why the editor gave nothing to use. Nothing typed is lost: text a failed editor left in the
+    /// draft is kept in the drafts folder, and named.
     public enum Failure: Error, CustomStringConvertible {
         case cannotStart(command: String, errno: Int32)
-        case failed(command: String, status: Int32, draft: URL)
+        /// The editor exited with an error. `keptDraft` is the file holding the text it left, when
+        /// that differs from the text it was given; nil when there was nothing new to keep.
+        case failed(command: String, status: Int32, keptDraft: URL?)
         case cannotWriteDraft(URL, underlying: Error)
         case cannotReadDraft(URL, underlying: Error)
 
@@ -22,8 +25,12 @@ public struct ExternalEditor: Sendable {
             switch self {
             case .cannotStart(let command, let code):
                 "cannot start the editor \"\(command)\" (\(String(cString: strerror(code)))); set $VISUAL or $EDITOR"
-            case .failed(let command, let status, let draft):
-                "the editor \"\(command)\" exited with status \(status); nothing was written, the draft is kept in \(draft.path)"
+            case .failed(let command, let status, let kept?):
+                "the editor \"\(command)\" exited with status \(status); nothing was written, your text is kept in \(kept.path)"
+            case .failed(let command, 127, nil):
+                "cannot run the editor \"\(command)\" (the shell found no such command, status 127); set $VISUAL or $EDITOR"
+            case .failed(let command, let status, nil):
+                "the editor \"\(command)\" exited with status \(status); nothing was written (the text was not changed)"
             case .cannotWriteDraft(let url, let underlying):
                 "cannot write the draft \(url.path) for the editor (\(underlying.localizedDescription))"
             case .cannotReadDraft(let url, let underlying):
@@ -34,20 +41,25 @@ public struct ExternalEditor: Sendable {
 
     /// The command line of the editor; run by `sh`, so `EDITOR="vim -u NONE"` works.
     public let command: String
+    /// Where the text of a failed editor run is kept (`<data folder>/drafts`), private to the user.
+    public let draftsFolder: URL
 
-    public init(command: String) {
+    public init(command: String, draftsFolder: URL) {
         self.command = command
+        self.draftsFolder = draftsFolder
     }
 
-    /// The editor the environment names, as git chooses it.
+    /// The editor the environment names, as git chooses it, keeping drafts in the data folder.
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> ExternalEditor {
         let named = [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty }
-        return ExternalEditor(command: named ?? "vi")
+        return ExternalEditor(command: named ?? "vi", draftsFolder: StoreLocation.draftsFolder(environment: environment))
     }
 
-    /// Lets the user edit `text` in a private temporary file and returns what they saved. The file
-    /// is removed afterwards unless the editor failed, when it is kept (and named) so nothing typed
-    /// is lost. `handOver` wraps the editor's run: the full-screen app leaves its screen there.
+    /// Lets the user edit `text` in a private temporary file and returns what they saved. The
+    /// temporary file is always removed: when the editor fails (never started, `:cq`, a crash)
+    /// text it left that differs from `text` is first kept in `draftsFolder`, so nothing typed is
+    /// lost and nothing piles up. `handOver` wraps the editor's run: the full-screen app leaves
+    /// its screen there.
     public func edit(_ text: String, fileName: String = "note.txt",
                      handOver: (() throws -> Int32) throws -> Int32 = { try $0() }) throws -> String {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("uncloudnotes-\(UUID().uuidString)")
@@ -58,19 +70,53 @@ public struct ExternalEditor: Sendable {
                 throw CocoaError(.fileWriteUnknown)
             }
         } catch {
+            try? FileManager.default.removeItem(at: folder) // a folder made before the file failed
             throw Failure.cannotWriteDraft(draft, underlying: error)
         }
+        var keepsTemporaryFolder = false
+        // Removing the private temporary folder can only fail if it is already gone.
+        defer { if !keepsTemporaryFolder { try? FileManager.default.removeItem(at: folder) } }
         let status = try handOver { try run(on: draft) }
-        guard status == 0 else { throw Failure.failed(command: command, status: status, draft: draft) }
-        let edited: String
+        let left: Data
         do {
-            edited = try String(contentsOf: draft, encoding: .utf8)
+            left = try Data(contentsOf: draft)
         } catch {
+            // A failed editor that took its file away left nothing to keep.
+            guard status == 0 else { throw Failure.failed(command: command, status: status, keptDraft: nil) }
+            keepsTemporaryFolder = true
             throw Failure.cannotReadDraft(draft, underlying: error)
         }
-        // Removing the private temporary folder can only fail if it is already gone.
-        try? FileManager.default.removeItem(at: folder)
+        guard status == 0 else {
+            guard left != Data(text.utf8) else { throw Failure.failed(command: command, status: status, keptDraft: nil) }
+            let kept: URL
+            do {
+                kept = try keep(left, named: fileName)
+            } catch {
+                keepsTemporaryFolder = true // the drafts folder refused it: the text stays where it is
+                kept = draft
+            }
+            throw Failure.failed(command: command, status: status, keptDraft: kept)
+        }
+        guard let edited = String(data: left, encoding: .utf8) else {
+            keepsTemporaryFolder = true
+            throw Failure.cannotReadDraft(draft, underlying: CocoaError(.fileReadInapplicableStringEncoding))
+        }
         return edited
+    }
+
+    /// Writes the draft's text into the drafts folder (made 0700 with any missing parent), as a
+    /// new 0600 file named by the time and a random tag, so drafts never overwrite each other.
+    private func keep(_ text: Data, named fileName: String) throws -> URL {
+        try StoreLocation.createPrivateFolders(for: draftsFolder.appendingPathComponent(fileName))
+        let now = Calendar(identifier: .gregorian).dateComponents(in: .current, from: Date())
+        let stamp = String(format: "%04d%02d%02d-%02d%02d%02d", now.year ?? 0, now.month ?? 0, now.day ?? 0,
+                           now.hour ?? 0, now.minute ?? 0, now.second ?? 0)
+        let base = URL(fileURLWithPath: fileName)
+        let name = "\(base.deletingPathExtension().lastPathComponent)-\(stamp)-\(UUID().uuidString.prefix(8).lowercased())."
+            + (base.pathExtension.isEmpty ? "txt" : base.pathExtension)
+        let kept = draftsFolder.appendingPathComponent(name)
+        try PrivateFiles.write(text, to: kept)
+        return kept
     }
 
     /// Runs `sh -c '<command> "$1"' sh <file>` in the foreground and waits: its exit status, or

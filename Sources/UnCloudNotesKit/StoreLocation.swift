@@ -18,6 +18,11 @@ public enum StoreLocation {
         return base.appendingPathComponent("uncloudnotes").appendingPathComponent(fileName)
     }
 
+    /// `<data folder>/drafts`: where text from an editor that failed is kept (`ExternalEditor`).
+    public static func draftsFolder(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        defaultURL(environment: environment).deletingLastPathComponent().appendingPathComponent("drafts")
+    }
+
     /// Creates the folders a new store needs, each missing one private to the user (0700): notes
     /// are nobody else's business. Existing folders are left as they are.
     public static func createPrivateFolders(for storeURL: URL) throws {

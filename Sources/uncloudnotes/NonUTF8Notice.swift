@@ -6,8 +6,9 @@ import UnCloudNotesKit
 /// command goes on with that text, but never silently.
 enum NonUTF8Notice {
     /// Checks the raw command line, which `CommandLine.arguments` has already decoded.
+    /// The runtime may have no arguments at all (it could not read them: `ProgramArguments`).
     static func checkArguments() {
-        let replaced = (1..<Int(CommandLine.argc)).reduce(0) { count, index in
+        let replaced = (1..<max(1, Int(CommandLine.argc))).reduce(0) { count, index in
             guard let argument = CommandLine.unsafeArgv[index] else { return count }
             return count + DecodedText(utf8: UnsafeRawBufferPointer(start: argument, count: strlen(argument))).replacedBytes
         }

@@ -10,7 +10,7 @@ import UnCloudNotesKit
 func runCommandLine() -> Never {
     var command: ParsableCommand
     do {
-        command = try UnCloudNotesCommand.parseAsRoot()
+        command = try UnCloudNotesCommand.parseAsRoot(ProgramArguments.afterProgramName())
     } catch {
         exitReporting(error)
     }
@@ -54,8 +54,9 @@ func exitReporting(_ error: Error) -> Never {
             exitReporting(error)
         }
     case .validationFailure:
+        // The arguments parsed once already; were they unreadable now, the parser's own words stand.
         StandardError.line(NegativeNumberArgument.reworded(UnCloudNotesCommand.fullMessage(for: error),
-                                                           arguments: Array(CommandLine.arguments.dropFirst())))
+                                                           arguments: (try? ProgramArguments.afterProgramName()) ?? []))
         exit(2)
     default:
         // Messages echo paths and text the user gave: one line, shown visibly, never as terminal controls.

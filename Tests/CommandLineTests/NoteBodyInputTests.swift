@@ -90,20 +90,6 @@ struct NoteBodyInputTests {
                                environment: ["LANG": "C.UTF-8", "EDITOR": editor, "VISUAL": ""])
     }
 
-    @Test("an editor that fails writes nothing and the draft is kept where the message says")
-    func failingEditor() throws {
-        let folder = try TemporaryFolder()
-        let store = try storeWithNote(folder, body: "old body")
-        let tmux = try atTerminal(store, "notes edit 1", editor: "false")
-        let screen = try tmux.waitFor("EXITED:1")
-        let message = try #require(screen.split(separator: "\n").first { $0.contains("the draft is kept in ") })
-        #expect(message.contains("the editor \"false\" exited with status 1; nothing was written"))
-        let draft = String(try #require(message.components(separatedBy: "the draft is kept in ").last)).trimmingCharacters(in: .whitespaces)
-        #expect(try String(contentsOfFile: draft, encoding: .utf8) == "old body\n")
-        try FileManager.default.removeItem(atPath: URL(fileURLWithPath: draft).deletingLastPathComponent().path)
-        #expect(try body(store) == "old body")
-    }
-
     /// `notes edit 1` of a note whose body is "old body", at a terminal, once vim shows the body.
     private func editingOldBody() throws -> (folder: TemporaryFolder, store: URL, tmux: TmuxSession) {
         let folder = try TemporaryFolder()

@@ -79,4 +79,99 @@ struct HostileModelFileTests {
         #expect(error.file == version.path)
         #expect(error.reason.hasPrefix("an old binary-format model (Xcode 3) is not read"))
     }
+
+    static let injected = "evil INTEGER; CREATE TABLE pwned (x); --"
+
+    /// Names Xcode refuses, where each may stand in a model file, and the entity named beside it.
+    static let refusedNames: [(xml: String, name: String, entity: String?)] = [
+        (#"<entity name="Note"><attribute name="\#(injected)" attributeType="String"/></entity>"#, injected, "Note"),
+        (#"<entity name="Note"><relationship name="x y" destinationEntity="Note"/></entity>"#, "x y", "Note"),
+        (#"<entity name="Note"><attribute name="Title" attributeType="String"/></entity>"#, "Title", "Note"),
+        (#"<entity name="Note"><attribute name="_title" attributeType="String"/></entity>"#, "_title", "Note"),
+        (#"<entity name="Note"><attribute name="tïtle" attributeType="String"/></entity>"#, "tïtle", "Note"),
+        (#"<entity name="Note (x); DROP TABLE ZNOTE"><attribute name="a" attributeType="String"/></entity>"#,
+         "Note (x); DROP TABLE ZNOTE", nil),
+        (#"<entity name="note"><attribute name="a" attributeType="String"/></entity>"#, "note", nil),
+        (#"<entity name="1Note"><attribute name="a" attributeType="String"/></entity>"#, "1Note", nil),
+        (#"<entity name="Note"><attribute name="a" attributeType="String"/><fetchIndex name="by a; --"><fetchIndexElement property="a"/></fetchIndex></entity>"#,
+         "by a; --", "Note"),
+        (#"<entity name="Note"><attribute name="a" attributeType="String"/></entity><configuration name="Cloud Sync"/>"#,
+         "Cloud Sync", nil),
+    ]
+
+    @Test("names Xcode refuses are refused when a model file is read, the error keeping the name, its entity and the file",
+          arguments: refusedNames.indices)
+    func refusedName(index: Int) throws {
+        let (xml, name, entity) = Self.refusedNames[index]
+        let folder = try TemporaryFolder()
+        let version = try ModelFiles.writeVersion("Hostile", entities: xml, in: folder.url)
+        let error = try #require(throws: ModelError.self) { try ModelFileReader.read(at: version) }
+        #expect(error.invalidName == name)
+        #expect(error.entity == entity)
+        #expect(error.file.hasPrefix(version.path) && error.line != nil, "\(error)")
+        #expect(error.reason.contains(name.debugDescription), "\(error)")
+        #expect(error.reason.contains("not valid"), "\(error)")
+    }
+
+    @Test("names Xcode accepts still read: digits and underscores after the first letter")
+    func acceptedNames() throws {
+        let folder = try TemporaryFolder()
+        let version = try ModelFiles.writeVersion("Fine", entities: """
+            <entity name="Note_2"><attribute name="title_1" attributeType="String"/><attribute name="aB9" attributeType="String"/>\
+            <fetchIndex name="byTitle_1"><fetchIndexElement property="title_1"/></fetchIndex></entity>\
+            <configuration name="Default_1"/>
+            """, in: folder.url)
+        let model = try ModelFileReader.read(at: version).current
+        #expect(model.entity(named: "Note_2")?.attributes.map(\.name) == ["title_1", "aB9"])
+    }
+
+    @Test("a compiled model (.mom) with a hostile attribute name is refused naming it")
+    func hostileCompiledModel() throws {
+        let folder = try TemporaryFolder()
+        let mom = folder.url.appendingPathComponent("Hostile.mom")
+        try CompiledModelArchive.data(entity: "Note", attributes: ["title", Self.injected]).write(to: mom)
+        let error = try #require(throws: ModelError.self) { try ModelFileReader.read(at: mom) }
+        #expect(error.invalidName == Self.injected && error.entity == "Note")
+        #expect(error.file == mom.path)
+        // The same archive with Xcode's names reads: only the name was refused.
+        try CompiledModelArchive.data(entity: "Note", attributes: ["title", "evil"]).write(to: mom)
+        #expect(try ModelFileReader.read(at: mom).current.entity(named: "Note")?.attributes.count == 2)
+    }
+
+    @Test("a store whose cached model (Z_MODELCACHE) has a hostile name: refused naming it, nothing written")
+    func hostileModelCache() throws {
+        let folder = try TemporaryFolder()
+        let store = try CompiledModelArchive.thingStore(cachingAttributes: [Self.injected], in: folder.url)
+        let before = try Data(contentsOf: store)
+        let thrown = try #require(throws: StoreModelCacheError.self) { try StoreModelCache.read(storeAt: store) }
+        guard case .undecodable(_, let cause as ModelError) = thrown else {
+            Issue.record("expected a ModelError cause, got \(thrown)")
+            return
+        }
+        #expect(cause.invalidName == Self.injected && cause.entity == "Thing")
+        #expect(cause.file.contains("Z_MODELCACHE"))
+        #expect(try Data(contentsOf: store) == before)
+    }
+
+    @Test("no model with a hostile name can exist, so no store can be created from one")
+    func noModelNoStore() throws {
+        let hostile = EntityDescription(name: "Note", attributes: [AttributeDescription(name: Self.injected, type: .string)])
+        let error = try #require(throws: ModelError.self) {
+            try ManagedObjectModel(name: "M", entities: [hostile], sourceName: "built in code")
+        }
+        #expect(error.invalidName == Self.injected && error.file == "built in code")
+    }
+
+    @Test("identifiers in SQL: Core Data's names as Core Data writes them, any other name quoted")
+    func identifierQuoting() {
+        #expect("ZNOTE".sqlIdentifier == "ZNOTE")
+        #expect("Z_1TAGS".sqlIdentifier == "Z_1TAGS")
+        #expect("Z_Note_byTitle".sqlIdentifier == "Z_Note_byTitle")
+        #expect("ZEVIL INTEGER; CREATE TABLE PWNED (X); --".sqlIdentifier == #""ZEVIL INTEGER; CREATE TABLE PWNED (X); --""#)
+        #expect(#"Z"X"#.sqlIdentifier == #""Z""X""#)
+        #expect(#"a"; DROP TABLE ZNOTE; --"#.quotedSQLIdentifier == #""a""; DROP TABLE ZNOTE; --""#)
+        #expect("ORDER".sqlIdentifier == #""ORDER""#)
+        #expect("".sqlIdentifier == #""""#)
+    }
+
 }

@@ -26,10 +26,11 @@ public struct BuiltExecutable {
         case closedPipe
     }
 
-    /// Runs the binary to completion with the given arguments and standard input (none when nil);
-    /// through `launcher` (a program and its arguments, e.g. `setpriv` to run as another user) when given.
+    /// Runs the binary (or another build of it, `executable`) to completion with the given
+    /// arguments and standard input (none when nil); through `launcher` (a program and its
+    /// arguments, e.g. `setpriv` to run as another user) when given.
     public static func run(_ arguments: [String], environment: [String: String] = [:], standardInput: Data? = nil,
-                           launcher: [String] = [], standardOutput: Destination = .captured,
+                           executable: URL = url, launcher: [String] = [], standardOutput: Destination = .captured,
                            standardError: Destination = .captured) throws -> Result {
         // Files rather than pipes: a child writing much to both streams can never stall on a full pipe.
         let folder = try TemporaryFolder()
@@ -57,7 +58,7 @@ public struct BuiltExecutable {
         var descriptors: [Int32: Int32] = [:]
         if case .closedPipe = standardOutput { descriptors[1] = pipeEnds[1] }
         if case .closedPipe = standardError { descriptors[2] = pipeEnds[1] }
-        let status = try SpawnedProcess.run(launcher + [url.path] + arguments,
+        let status = try SpawnedProcess.run(launcher + [executable.path] + arguments,
                                             environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
                                             standardInput: inputPath, standardOutput: path(standardOutput, captured: outputURL),
                                             standardError: path(standardError, captured: errorURL), descriptors: descriptors)

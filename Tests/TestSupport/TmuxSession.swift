@@ -36,14 +36,15 @@ public final class TmuxSession {
         try waitUntil("\"\(text)\"", timeout: timeout) { $0.contains(text) }
     }
 
-    /// Waits until the screen satisfies `condition` (`what` names it in the error), and returns it.
+    /// Waits until the screen satisfies `condition` (described as `what` in the timeout's error),
+    /// and returns the screen.
     @discardableResult
-    public func waitUntil(_ what: String, timeout: TimeInterval = 15, _ condition: (String) -> Bool) throws -> String {
+    public func waitUntil(_ what: String, timeout: TimeInterval = 15, _ condition: (String) throws -> Bool) throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         var last = ""
         while Date() < deadline {
             last = try screen()
-            if condition(last) { return last }
+            if try condition(last) { return last }
             usleep(50_000)
         }
         throw TmuxError(description: "timed out waiting for \(what); the screen shows:\n\(last)")

@@ -30,12 +30,13 @@ extension ManagedObjectContext {
         switch storage {
         case .inverseForeignKey(let table, let column, _, let orderColumn):
             memberTable = table
-            sql = "SELECT Z_PK, Z_ENT FROM \(table) WHERE \(column) = ?"
-                + " ORDER BY \(orderColumn.map { "\($0), " } ?? "")Z_PK"
+            sql = "SELECT Z_PK, Z_ENT FROM \(table.sqlIdentifier) WHERE \(column.sqlIdentifier) = ?"
+                + " ORDER BY \(orderColumn.map { "\($0.sqlIdentifier), " } ?? "")Z_PK"
         case .joinTable(let table, let ownerColumn, let memberColumn, let destination, let orderColumn):
             memberTable = schema.entity(named: destination)!.tableName
-            sql = "SELECT m.Z_PK, m.Z_ENT FROM \(table) j JOIN \(memberTable) m ON m.Z_PK = j.\(memberColumn)"
-                + " WHERE j.\(ownerColumn) = ? ORDER BY \(orderColumn.map { "j.\($0), " } ?? "")m.Z_PK"
+            sql = "SELECT m.Z_PK, m.Z_ENT FROM \(table.sqlIdentifier) j JOIN \(memberTable.sqlIdentifier) m"
+                + " ON m.Z_PK = j.\(memberColumn.sqlIdentifier) WHERE j.\(ownerColumn.sqlIdentifier) = ?"
+                + " ORDER BY \(orderColumn.map { "j.\($0.sqlIdentifier), " } ?? "")m.Z_PK"
         }
         return try store.database.read { db in
             try Row.fetchAll(db, sql: sql, arguments: [owner]).map { row in

@@ -113,15 +113,15 @@ struct SaveOperation {
             }
         }
         if isNew {
-            let names = (["Z_PK", "Z_ENT", "Z_OPT"] + columns).joined(separator: ", ")
+            let names = (["Z_PK", "Z_ENT", "Z_OPT"] + columns.map(\.sqlIdentifier)).joined(separator: ", ")
             let marks = Array(repeating: "?", count: columns.count + 3).joined(separator: ", ")
-            try db.execute(sql: "INSERT INTO \(storage.tableName) (\(names)) VALUES (\(marks))",
+            try db.execute(sql: "INSERT INTO \(storage.tableName.sqlIdentifier) (\(names)) VALUES (\(marks))",
                            arguments: StatementArguments([primaryKey.databaseValue, storage.number.databaseValue,
                                                           1.databaseValue] + values))
         } else {
             let version = try incremented(object.optimisticVersion, table: storage.tableName, column: "Z_OPT")
-            let assignments = (columns + ["Z_OPT"]).map { "\($0) = ?" }.joined(separator: ", ")
-            try db.execute(sql: "UPDATE \(storage.tableName) SET \(assignments) WHERE Z_PK = ? AND Z_OPT = ?",
+            let assignments = (columns + ["Z_OPT"]).map { "\($0.sqlIdentifier) = ?" }.joined(separator: ", ")
+            try db.execute(sql: "UPDATE \(storage.tableName.sqlIdentifier) SET \(assignments) WHERE Z_PK = ? AND Z_OPT = ?",
                            arguments: StatementArguments(values + [version.databaseValue, primaryKey.databaseValue,
                                                                    object.optimisticVersion.databaseValue]))
             guard db.changesCount == 1 else {
@@ -146,9 +146,10 @@ struct SaveOperation {
         let tagged = ExternalDataSave.taggedColumns(of: storage, attributes: context.info(for: storage.name).attributes)
         externalData.rowWillBeDeleted(try externalData.storedRow(of: storage.tableName, primaryKey: primaryKey,
                                                                  columns: tagged, in: db), columns: tagged)
-        try db.execute(sql: "DELETE FROM \(storage.tableName) WHERE Z_PK = ?", arguments: [primaryKey])
+        try db.execute(sql: "DELETE FROM \(storage.tableName.sqlIdentifier) WHERE Z_PK = ?", arguments: [primaryKey])
         for case .joinTable(let table, let ownerColumn, _, _, _) in storage.toManyStorage.values {
-            try db.execute(sql: "DELETE FROM \(table) WHERE \(ownerColumn) = ?", arguments: [primaryKey])
+            try db.execute(sql: "DELETE FROM \(table.sqlIdentifier) WHERE \(ownerColumn.sqlIdentifier) = ?",
+                           arguments: [primaryKey])
         }
     }
 
@@ -159,7 +160,9 @@ struct SaveOperation {
         for (name, members) in object.toManyMembers where members != object.committedToManyMembers[name] {
             let before = Set(object.committedToManyMembers[name] ?? [])
             switch storage.toManyStorage[name] {
-            case .joinTable(let table, let ownerColumn, let memberColumn, _, let orderColumn)?:
+            case .joinTable(let tableName, let ownerName, let memberName, _, let orderName)?:
+                let (table, ownerColumn, memberColumn) = (tableName.sqlIdentifier, ownerName.sqlIdentifier, memberName.sqlIdentifier)
+                let orderColumn = orderName?.sqlIdentifier
                 for removed in before.subtracting(members) {
                     guard let key = resolve(removed) else { continue }
                     try db.execute(sql: "DELETE FROM \(table) WHERE \(ownerColumn) = ? AND \(memberColumn) = ?",
@@ -177,7 +180,7 @@ struct SaveOperation {
             case .inverseForeignKey(let table, _, _, let orderColumn?)?:
                 for (position, member) in members.enumerated() {
                     guard let key = resolve(member) else { continue }
-                    try db.execute(sql: "UPDATE \(table) SET \(orderColumn) = ? WHERE Z_PK = ?",
+                    try db.execute(sql: "UPDATE \(table.sqlIdentifier) SET \(orderColumn.sqlIdentifier) = ? WHERE Z_PK = ?",
                                    arguments: [position + 1, key])
                 }
             default:

@@ -98,7 +98,7 @@ struct PropertyFetchQuery {
             ? ""
             : "LIMIT \(request.fetchLimit ?? -1) OFFSET \(max(request.fetchOffset, 0))"
         sql = """
-            SELECT \(literal: selected.joined(separator: ", ")) FROM \(identifier: entity.tableName) t0 \(literal: whereClause)
+            SELECT \(literal: selected.joined(separator: ", ")) FROM \(sql: entity.tableName.quotedSQLIdentifier) t0 \(literal: whereClause)
             ORDER BY \(literal: order.joined(separator: ", ")) \(literal: window)
             """
     }
@@ -111,15 +111,15 @@ struct PropertyFetchQuery {
                 throw ContextError("\(entity.name) has no stored attribute named \(name)")
             }
             if case .hasValue = property {
-                return ("(t0.\(identifier: column.name) IS NOT NULL)", .flag)
+                return ("(t0.\(sql: column.name.quotedSQLIdentifier) IS NOT NULL)", .flag)
             }
-            return ("t0.\(identifier: column.name)", .attribute(attribute, column: column.name))
+            return ("t0.\(sql: column.name.quotedSQLIdentifier)", .attribute(attribute, column: column.name))
         case .count(let name):
             switch entity.toManyStorage[name] {
             case .inverseForeignKey(let table, let column, _, _)?:
-                return ("(SELECT COUNT(*) FROM \(identifier: table) m WHERE m.\(identifier: column) = t0.Z_PK)", .count)
+                return ("(SELECT COUNT(*) FROM \(sql: table.quotedSQLIdentifier) m WHERE m.\(sql: column.quotedSQLIdentifier) = t0.Z_PK)", .count)
             case .joinTable(let table, let ownerColumn, _, _, _)?:
-                return ("(SELECT COUNT(*) FROM \(identifier: table) m WHERE m.\(identifier: ownerColumn) = t0.Z_PK)", .count)
+                return ("(SELECT COUNT(*) FROM \(sql: table.quotedSQLIdentifier) m WHERE m.\(sql: ownerColumn.quotedSQLIdentifier) = t0.Z_PK)", .count)
             case nil:
                 throw ContextError("\(entity.name) has no to-many relationship named \(name)")
             }

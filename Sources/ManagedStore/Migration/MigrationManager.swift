@@ -283,7 +283,7 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
                 try db.execute(sql: "DROP \(keepsSourceKeys.contains(index) ? "VIEW" : "TABLE") IF EXISTS temp.\(Self.association(index))")
             }
             for table in try String.fetchAll(db, sql: "SELECT name FROM temp.sqlite_master WHERE type = 'table' AND name LIKE 'MS\\_LINK\\_%' ESCAPE '\\'") {
-                try db.execute(sql: "DROP TABLE temp.\(table)")
+                try db.execute(sql: "DROP TABLE temp.\(table.quotedSQLIdentifier)")
             }
             try db.execute(sql: "DETACH DATABASE src")
         }
@@ -318,7 +318,7 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
         let residual: ObjectPredicate?
 
         /// `src.<table> s WHERE …`.
-        var from: SQL { "src.\(identifier: table) s WHERE \(conditions)" }
+        var from: SQL { "src.\(sql: table.quotedSQLIdentifier) s WHERE \(conditions)" }
     }
 
     /// `src.<table> s WHERE …`: the source objects an entity mapping migrates, with as much of

@@ -26,7 +26,7 @@ struct MigrationValidation {
             for (table, checks) in checksByTable.sorted(by: { $0.key < $1.key }) {
                 // CASE, not AND: a check's subqueries run only on its entity's rows.
                 let counts = checks.map { "COALESCE(SUM(CASE WHEN o.Z_ENT = \($0.entity.number) THEN (\($0.condition)) END), 0)" }
-                guard let row = try Row.fetchOne(db, sql: "SELECT \(counts.joined(separator: ", ")) FROM \(table.quotedDatabaseIdentifier) o") else { continue }
+                guard let row = try Row.fetchOne(db, sql: "SELECT \(counts.joined(separator: ", ")) FROM \(table.quotedSQLIdentifier) o") else { continue }
                 for (index, check) in checks.enumerated() {
                     let count: Int = row[index]
                     if count > 0 { failures.append((check, count)) }
@@ -52,7 +52,7 @@ struct MigrationValidation {
         let unchanged = unchangedAttributes[entity.name] ?? []
         for attribute in model.allAttributes(of: entity.name) where !attribute.isTransient && !unchanged.contains(attribute.name) {
             guard let column = entity.attributeColumns[attribute.name] else { continue }
-            let value = "o.\(column.name.quotedDatabaseIdentifier)"
+            let value = "o.\(column.name.quotedSQLIdentifier)"
             if !attribute.isOptional {
                 check(attribute.name, "\(value) IS NULL") { "\(objectCount($0)) without a value, but a value is required" }
             }
@@ -68,14 +68,14 @@ struct MigrationValidation {
         }
         for relationship in model.allRelationships(of: entity.name) where !relationship.isTransient {
             if let columns = entity.toOneColumns[relationship.name] {
-                let key = "o.\(columns.key.name.quotedDatabaseIdentifier)"
+                let key = "o.\(columns.key.name.quotedSQLIdentifier)"
                 if !relationship.isOptional {
                     check(relationship.name, "\(key) IS NULL") { "\(objectCount($0)) without a related object, but one is required" }
                 }
                 if let target = store.schema.entity(named: relationship.destinationEntityName) {
                     let kinds = target.kindNumbers.map(String.init).joined(separator: ", ")
                     check(relationship.name, "\(key) IS NOT NULL AND NOT EXISTS "
-                        + "(SELECT 1 FROM \(target.tableName.quotedDatabaseIdentifier) t WHERE t.Z_PK = \(key) AND t.Z_ENT IN (\(kinds)))") {
+                        + "(SELECT 1 FROM \(target.tableName.quotedSQLIdentifier) t WHERE t.Z_PK = \(key) AND t.Z_ENT IN (\(kinds)))") {
                         "\(objectCount($0)) whose related object is missing"
                     }
                 }
@@ -84,9 +84,9 @@ struct MigrationValidation {
             let membersPerOwner: String
             switch entity.toManyStorage[relationship.name] {
             case .inverseForeignKey(let table, let column, _, _)?:
-                membersPerOwner = "(SELECT COUNT(*) FROM \(table.quotedDatabaseIdentifier) x WHERE x.\(column.quotedDatabaseIdentifier) = o.Z_PK)"
+                membersPerOwner = "(SELECT COUNT(*) FROM \(table.quotedSQLIdentifier) x WHERE x.\(column.quotedSQLIdentifier) = o.Z_PK)"
             case .joinTable(let table, let ownerColumn, _, _, _)?:
-                membersPerOwner = "(SELECT COUNT(*) FROM \(table.quotedDatabaseIdentifier) j WHERE j.\(ownerColumn.quotedDatabaseIdentifier) = o.Z_PK)"
+                membersPerOwner = "(SELECT COUNT(*) FROM \(table.quotedSQLIdentifier) j WHERE j.\(ownerColumn.quotedSQLIdentifier) = o.Z_PK)"
             case nil:
                 continue
             }

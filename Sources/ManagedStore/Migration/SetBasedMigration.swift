@@ -111,17 +111,17 @@ struct SetBasedMigration {
         let keepsKeys = manager.keepsSourceKeys.contains(index)
         let (key, entity) = keepsKeys ? ("s.Z_PK", "\(statement.destination.number)") : ("a.dpk", "a.dent")
         let insertColumns: SQL = (["Z_PK", "Z_ENT", "Z_OPT"] + statement.columns + links.flatMap(\.columns))
-            .map { "\(identifier: $0)" }.joined(separator: ", ")
+            .map { "\(sql: $0.quotedSQLIdentifier)" }.joined(separator: ", ")
         let selectValues: SQL = ([SQL(sql: key), SQL(sql: entity), "1"] + statement.values + links.flatMap(\.values).map { SQL(sql: $0) })
             .joined(separator: ", ")
         let joins = links.map { $0.join(on: key) }.joined(separator: " ")
         let rows: SQL = keepsKeys
-            ? "src.\(identifier: selection.table) s \(sql: joins) WHERE \(selection.conditions) AND"
-            : "\(sql: association) a JOIN src.\(identifier: statement.sourceTable) s ON s.Z_PK = a.spk \(sql: joins) WHERE"
+            ? "src.\(sql: selection.table.quotedSQLIdentifier) s \(sql: joins) WHERE \(selection.conditions) AND"
+            : "\(sql: association) a JOIN src.\(sql: statement.sourceTable.quotedSQLIdentifier) s ON s.Z_PK = a.spk \(sql: joins) WHERE"
         try forEachKeyRange(in: association, size: MigrationManager.batchSize) { from, to in
             let count = try manager.destinationStore.database.write { db -> Int in
                 try db.execute(literal: """
-                    INSERT INTO main.\(identifier: statement.destination.tableName) (\(insertColumns))
+                    INSERT INTO main.\(sql: statement.destination.tableName.quotedSQLIdentifier) (\(insertColumns))
                     SELECT \(selectValues) FROM \(rows) \(sql: key) >= \(from) AND \(sql: key) <= \(to) ORDER BY \(sql: key)
                     """)
                 return db.changesCount
@@ -230,19 +230,19 @@ struct SetBasedMigration {
               let targetEntity = source.entity(named: relationship.destinationEntityName) else { return nil }
         let kinds = targetEntity.kindNumbers.map(String.init).joined(separator: ", ")
         if let columns = sourceEntity.toOneColumns[relationship.name] {
-            let entityMatch = columns.entity.map { "m.sent = s.\($0.name.quotedDatabaseIdentifier)" } ?? "m.sent IN (\(kinds))"
-            return "\(select), 0 AS position FROM \(a) a JOIN src.\(sourceEntity.tableName.quotedDatabaseIdentifier) s ON s.Z_PK = a.spk "
-                + "JOIN \(m) m ON m.spk = s.\(columns.key.name.quotedDatabaseIdentifier) AND \(entityMatch)"
+            let entityMatch = columns.entity.map { "m.sent = s.\($0.name.quotedSQLIdentifier)" } ?? "m.sent IN (\(kinds))"
+            return "\(select), 0 AS position FROM \(a) a JOIN src.\(sourceEntity.tableName.quotedSQLIdentifier) s ON s.Z_PK = a.spk "
+                + "JOIN \(m) m ON m.spk = s.\(columns.key.name.quotedSQLIdentifier) AND \(entityMatch)"
         }
         switch sourceEntity.toManyStorage[relationship.name] {
         case .inverseForeignKey(let table, let column, _, let order)?:
-            return "\(select), \(order.map { "x.\($0.quotedDatabaseIdentifier)" } ?? "x.Z_PK") AS position FROM \(a) a "
-                + "JOIN src.\(table.quotedDatabaseIdentifier) x ON x.\(column.quotedDatabaseIdentifier) = a.spk AND x.Z_ENT IN (\(kinds)) "
+            return "\(select), \(order.map { "x.\($0.quotedSQLIdentifier)" } ?? "x.Z_PK") AS position FROM \(a) a "
+                + "JOIN src.\(table.quotedSQLIdentifier) x ON x.\(column.quotedSQLIdentifier) = a.spk AND x.Z_ENT IN (\(kinds)) "
                 + "JOIN \(m) m ON m.spk = x.Z_PK AND m.sent = x.Z_ENT"
         case .joinTable(let table, let ownerColumn, let memberColumn, _, let order)?:
-            return "\(select), \(order.map { "j.\($0.quotedDatabaseIdentifier)" } ?? "x.Z_PK") AS position FROM \(a) a "
-                + "JOIN src.\(table.quotedDatabaseIdentifier) j ON j.\(ownerColumn.quotedDatabaseIdentifier) = a.spk "
-                + "JOIN src.\(targetEntity.tableName.quotedDatabaseIdentifier) x ON x.Z_PK = j.\(memberColumn.quotedDatabaseIdentifier) "
+            return "\(select), \(order.map { "j.\($0.quotedSQLIdentifier)" } ?? "x.Z_PK") AS position FROM \(a) a "
+                + "JOIN src.\(table.quotedSQLIdentifier) j ON j.\(ownerColumn.quotedSQLIdentifier) = a.spk "
+                + "JOIN src.\(targetEntity.tableName.quotedSQLIdentifier) x ON x.Z_PK = j.\(memberColumn.quotedSQLIdentifier) "
                 + "JOIN \(m) m ON m.spk = x.Z_PK AND m.sent = x.Z_ENT"
         case nil:
             return nil
@@ -254,8 +254,8 @@ struct SetBasedMigration {
     func apply(_ pairs: String, to relationship: RelationshipDescription, owner: EntityStorage, ownerKeys: String,
                        in db: Database) throws {
         if let columns = owner.toOneColumns[relationship.name] {
-            let table = "main.\(owner.tableName.quotedDatabaseIdentifier)"
-            let key = columns.key.name.quotedDatabaseIdentifier, entity = columns.entity?.name.quotedDatabaseIdentifier
+            let table = "main.\(owner.tableName.quotedSQLIdentifier)"
+            let key = columns.key.name.quotedSQLIdentifier, entity = columns.entity?.name.quotedSQLIdentifier
             var assignments = ["\(key) = p.target"]
             if let entity { assignments.append("\(entity) = p.tent") }
             try db.execute(sql: "UPDATE \(table) SET \(key) = NULL\(entity.map { ", \($0) = NULL" } ?? "") WHERE Z_PK IN (\(ownerKeys))")
@@ -263,15 +263,15 @@ struct SetBasedMigration {
             if let inverse = manager.destinationModel.inverse(of: relationship), !inverse.isToMany,
                let targetEntity = destination.entity(named: relationship.destinationEntityName),
                let inverseColumns = targetEntity.toOneColumns[inverse.name] {
-                let targetTable = "main.\(targetEntity.tableName.quotedDatabaseIdentifier)"
-                try db.execute(sql: "UPDATE \(targetTable) SET \(inverseColumns.key.name.quotedDatabaseIdentifier) = p.owner FROM (\(pairs)) p WHERE \(targetTable).Z_PK = p.target")
+                let targetTable = "main.\(targetEntity.tableName.quotedSQLIdentifier)"
+                try db.execute(sql: "UPDATE \(targetTable) SET \(inverseColumns.key.name.quotedSQLIdentifier) = p.owner FROM (\(pairs)) p WHERE \(targetTable).Z_PK = p.target")
             }
             return
         }
         switch owner.toManyStorage[relationship.name] {
         case .inverseForeignKey(let table, let foreignKey, _, let order)?:
-            let memberTable = "main.\(table.quotedDatabaseIdentifier)"
-            let column = foreignKey.quotedDatabaseIdentifier, orderColumn = order?.quotedDatabaseIdentifier
+            let memberTable = "main.\(table.quotedSQLIdentifier)"
+            let column = foreignKey.quotedSQLIdentifier, orderColumn = order?.quotedSQLIdentifier
             try db.execute(sql: "UPDATE \(memberTable) SET \(column) = NULL WHERE \(column) IN (\(ownerKeys)) AND Z_PK NOT IN (SELECT target FROM (\(pairs)))")
             try db.execute(sql: "UPDATE \(memberTable) SET \(column) = p.owner FROM (\(pairs)) p WHERE \(memberTable).Z_PK = p.target")
             if let orderColumn {
@@ -280,9 +280,9 @@ struct SetBasedMigration {
         case .joinTable(let table, let owners, let members, _, let order)?:
             // Rows the inverse side wrote already stay, so their positions are not lost when
             // both sides of a many-to-many are mapped.
-            let joinTable = "main.\(table.quotedDatabaseIdentifier)"
-            let ownerColumn = owners.quotedDatabaseIdentifier, memberColumn = members.quotedDatabaseIdentifier
-            let orderColumn = order?.quotedDatabaseIdentifier
+            let joinTable = "main.\(table.quotedSQLIdentifier)"
+            let ownerColumn = owners.quotedSQLIdentifier, memberColumn = members.quotedSQLIdentifier
+            let orderColumn = order?.quotedSQLIdentifier
             try db.execute(sql: "DELETE FROM \(joinTable) WHERE \(ownerColumn) IN (\(ownerKeys)) AND (\(ownerColumn), \(memberColumn)) NOT IN (SELECT owner, target FROM (\(pairs)))")
             try db.execute(sql: "INSERT OR IGNORE INTO \(joinTable) (\(ownerColumn), \(memberColumn)) SELECT owner, target FROM (\(pairs))")
             if let orderColumn {

@@ -15,7 +15,7 @@ struct SourceRowCheck {
         let numbersByTable = Dictionary(grouping: schema.entities, by: \.tableName).mapValues { $0.map(\.number) }
         for (table, numbers) in numbersByTable.sorted(by: { $0.key < $1.key }) {
             let list = numbers.map(String.init).joined(separator: ", ")
-            guard let row = try Row.fetchOne(db, sql: "SELECT Z_PK, Z_ENT FROM \(attachedAs).\(table.quotedDatabaseIdentifier) "
+            guard let row = try Row.fetchOne(db, sql: "SELECT Z_PK, Z_ENT FROM \(attachedAs).\(table.quotedSQLIdentifier) "
                 + "WHERE Z_ENT IS NULL OR Z_ENT NOT IN (\(list)) ORDER BY Z_PK LIMIT 1") else { continue }
             _ = try RowReader(row: row, table: table, path: path).entity(in: schema)
         }

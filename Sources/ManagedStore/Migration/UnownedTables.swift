@@ -24,7 +24,7 @@ enum UnownedTables {
             guard !owned.contains(table) else { continue }
             try db.execute(sql: definition["sql"])
             if definition["type"] == "table" {
-                try db.execute(sql: "INSERT INTO main.\(table.quotedDatabaseIdentifier) SELECT * FROM \(sourceName).\(table.quotedDatabaseIdentifier)")
+                try db.execute(sql: "INSERT INTO main.\(table.quotedSQLIdentifier) SELECT * FROM \(sourceName).\(table.quotedSQLIdentifier)")
             }
         }
         let numbered = max(source.entities.count, destination.entities.count)

@@ -6,14 +6,18 @@ public struct ModelError: Error, Equatable, Sendable, CustomStringConvertible {
     public var entity: String?
     public var property: String?
     public var reason: String
+    /// The entity, property, fetch index or configuration name refused as one Xcode would not
+    /// accept, exactly as the file holds it (the reason shows it escaped).
+    public var invalidName: String?
 
     public init(file: String, line: Int? = nil, entity: String? = nil, property: String? = nil,
-                reason: String) {
+                reason: String, invalidName: String? = nil) {
         self.file = file
         self.line = line
         self.entity = entity
         self.property = property
         self.reason = reason
+        self.invalidName = invalidName
     }
 
     public var description: String {

@@ -8,6 +8,9 @@ struct ModelValidator {
     let sourceName: String
 
     func validate() throws {
+        for entity in entities {
+            try checkNames(of: entity)
+        }
         let byName = try entitiesByUniqueName()
         for entity in entities {
             try checkParent(of: entity, in: byName)
@@ -23,6 +26,23 @@ struct ModelValidator {
 
     private func error(_ entity: String?, _ property: String? = nil, _ reason: String) -> ModelError {
         ModelError(file: sourceName, entity: entity, property: property, reason: reason)
+    }
+
+    /// Names first: every later check, and all SQL, may then rely on them being plain identifiers.
+    private func checkNames(of entity: EntityDescription) throws {
+        if let refusal = ModelNameRule.entity.refusal(of: entity.name) {
+            throw ModelError(file: sourceName, reason: refusal, invalidName: entity.name)
+        }
+        for name in entity.ownPropertyNames {
+            if let refusal = ModelNameRule.property.refusal(of: name) {
+                throw ModelError(file: sourceName, entity: entity.name, reason: refusal, invalidName: name)
+            }
+        }
+        for index in entity.fetchIndexes {
+            if let refusal = ModelNameRule.fetchIndex.refusal(of: index.name) {
+                throw ModelError(file: sourceName, entity: entity.name, reason: refusal, invalidName: index.name)
+            }
+        }
     }
 
     private func entitiesByUniqueName() throws -> [String: EntityDescription] {

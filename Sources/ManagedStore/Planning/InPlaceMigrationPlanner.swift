@@ -34,23 +34,23 @@ struct InPlaceMigrationPlanner {
         let keptIndexes = keptIndexNames(tablePairs)
         for table in source.tables {
             for index in table.indexes where !keptIndexes.contains(index.name) {
-                script.statements.append("DROP INDEX IF EXISTS \(index.name)")
+                script.statements.append("DROP INDEX IF EXISTS \(index.name.sqlIdentifier)")
             }
         }
-        for joinTable in source.joinTables where !keptIndexes.contains("\(joinTable.name)_\(joinTable.secondColumn)_INDEX") {
-            script.statements.append("DROP INDEX IF EXISTS \(joinTable.name)_\(joinTable.secondColumn)_INDEX")
+        for joinTable in source.joinTables where !keptIndexes.contains(joinTable.reverseIndexName) {
+            script.statements.append("DROP INDEX IF EXISTS \(joinTable.reverseIndexName.sqlIdentifier)")
         }
         // Renames go through temporary names, so two tables may swap names.
         let renamed = tablePairs.filter { $0.source.name != $0.destination.name }
-        for pair in renamed { script.statements.append("ALTER TABLE \(pair.source.name) RENAME TO \(pair.source.name)_MIGRATING") }
-        for pair in renamed { script.statements.append("ALTER TABLE \(pair.source.name)_MIGRATING RENAME TO \(pair.destination.name)") }
+        for pair in renamed { script.statements.append(renameTable(pair.source.name, to: pair.source.name + "_MIGRATING")) }
+        for pair in renamed { script.statements.append(renameTable(pair.source.name + "_MIGRATING", to: pair.destination.name)) }
         for pair in tablePairs {
             guard let columnScript = columns(pair) else { return nil }
             script.statements += columnScript
         }
         let pairedSources = Set(tablePairs.map(\.source.name)), pairedDestinations = Set(tablePairs.map(\.destination.name))
         for table in source.tables where !pairedSources.contains(table.name) {
-            script.statements.append("DROP TABLE \(table.name)")
+            script.statements.append("DROP TABLE \(table.name.sqlIdentifier)")
         }
         for table in destination.tables where !pairedDestinations.contains(table.name) {
             script.statements.append(SchemaSQL.createTable(table))
@@ -61,7 +61,7 @@ struct InPlaceMigrationPlanner {
                 script.statements.append(SchemaSQL.createIndex(index, on: table.name))
             }
         }
-        for joinTable in destination.joinTables where !keptIndexes.contains("\(joinTable.name)_\(joinTable.secondColumn)_INDEX") {
+        for joinTable in destination.joinTables where !keptIndexes.contains(joinTable.reverseIndexName) {
             script.statements.append(SchemaSQL.createJoinIndex(joinTable))
         }
         // Rows of entities the model does not own (Core Data's persistent history, numbered from
@@ -70,7 +70,7 @@ struct InPlaceMigrationPlanner {
         for entity in destination.entities {
             let sourceRoot = inferred.sourceEntity(for: entity.rootName).flatMap { source.entity(named: $0)?.rootName }
             let maximum = entity.name == entity.rootName ? (sourceRoot.flatMap { sourceMaxima[$0] } ?? 0) : 0
-            script.statements.append("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (\(entity.number), '\(entity.name)', \(entity.superNumber), \(maximum))")
+            script.statements.append("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (\(entity.number), \(SQLLiteral.render(.string(entity.name))), \(entity.superNumber), \(maximum))")
         }
         script.metadataPlist = metadataPlist
         return script
@@ -114,7 +114,7 @@ struct InPlaceMigrationPlanner {
         }
         let sourceJoins = Set(source.joinTables.map(SchemaSQL.createJoinIndex))
         for joinTable in destination.joinTables where sourceJoins.contains(SchemaSQL.createJoinIndex(joinTable)) {
-            kept.insert("\(joinTable.name)_\(joinTable.secondColumn)_INDEX")
+            kept.insert(joinTable.reverseIndexName)
         }
         return kept
     }
@@ -143,18 +143,18 @@ struct InPlaceMigrationPlanner {
     }
 
     private mutating func columns(_ pair: TablePair) -> [String]? {
-        let table = pair.destination.name
+        let table = pair.destination.name.sqlIdentifier
         let sources = columnSources(pair)
         let usedSources = Set(sources.values)
         var statements: [String] = []
         for column in pair.source.columns where !usedSources.contains(column.name) {
-            statements.append("ALTER TABLE \(table) DROP COLUMN \(column.name)")
+            statements.append("ALTER TABLE \(table) DROP COLUMN \(column.name.sqlIdentifier)")
         }
         let renames = sources.filter { $0.key != $0.value }.sorted { $0.key < $1.key }
-        for (_, old) in renames { statements.append("ALTER TABLE \(table) RENAME COLUMN \(old) TO \(old)_MIGRATING") }
-        for (new, old) in renames { statements.append("ALTER TABLE \(table) RENAME COLUMN \(old)_MIGRATING TO \(new)") }
+        for (_, old) in renames { statements.append(renameColumn(old, to: old + "_MIGRATING", in: table)) }
+        for (new, old) in renames { statements.append(renameColumn(old + "_MIGRATING", to: new, in: table)) }
         for column in pair.destination.columns where sources[column.name] == nil {
-            statements.append("ALTER TABLE \(table) ADD COLUMN \(column.name) \(column.type.rawValue)")
+            statements.append("ALTER TABLE \(table) ADD COLUMN \(column.name.sqlIdentifier) \(column.type.rawValue)")
         }
         guard let rowUpdates = rowUpdates(pair) else { return nil }
         return statements + rowUpdates
@@ -162,7 +162,7 @@ struct InPlaceMigrationPlanner {
 
     /// Rows of removed entities go; entity numbers and defaults are rewritten where they change.
     private mutating func rowUpdates(_ pair: TablePair) -> [String]? {
-        let table = pair.destination.name
+        let tableName = pair.destination.name, table = tableName.sqlIdentifier
         var statements: [String] = []
         var renumbering: [Int: Int] = [:]
         var removed: [Int] = []
@@ -179,7 +179,7 @@ struct InPlaceMigrationPlanner {
         if !renumbering.isEmpty {
             statements.append("UPDATE \(table) SET Z_ENT = \(caseExpression("Z_ENT", renumbering))")
         }
-        for entity in destination.entities where entity.tableName == table {
+        for entity in destination.entities where entity.tableName == tableName {
             guard let sourceName = inferred.sourceEntity(for: entity.name) else { continue }
             let matches = inferred.propertyMatches[entity.name] ?? [:]
             let attributes = destination.model.entity(named: entity.name)?.attributes ?? []
@@ -189,7 +189,8 @@ struct InPlaceMigrationPlanner {
                     source.model.allAttributes(of: sourceName).first { $0.name == old }?.isOptional
                 } ?? true
                 guard oldOptional else { continue }
-                statements.append("UPDATE \(table) SET \(column.name) = \(SQLLiteral.render(value)) WHERE \(column.name) IS NULL AND Z_ENT IN (\(entity.kindNumbers.map(String.init).joined(separator: ", ")))")
+                let name = column.name.sqlIdentifier
+                statements.append("UPDATE \(table) SET \(name) = \(SQLLiteral.render(value)) WHERE \(name) IS NULL AND Z_ENT IN (\(entity.kindNumbers.map(String.init).joined(separator: ", ")))")
             }
             for (_, columns) in entity.toOneColumns {
                 guard let entityColumn = columns.entity else { continue }
@@ -199,7 +200,8 @@ struct InPlaceMigrationPlanner {
                     return (old.number, new.number)
                 })
                 if !targetRenumbering.isEmpty {
-                    statements.append("UPDATE \(table) SET \(entityColumn.name) = \(caseExpression(entityColumn.name, targetRenumbering)) WHERE \(entityColumn.name) IS NOT NULL")
+                    let name = entityColumn.name.sqlIdentifier
+                    statements.append("UPDATE \(table) SET \(name) = \(caseExpression(name, targetRenumbering)) WHERE \(name) IS NOT NULL")
                 }
             }
         }
@@ -230,15 +232,24 @@ struct InPlaceMigrationPlanner {
                     continue
                 }
                 keptSources.insert(oldTable)
-                if oldTable != table { statements.append("ALTER TABLE \(oldTable) RENAME TO \(table)") }
-                if oldOwner != ownerColumn { statements.append("ALTER TABLE \(table) RENAME COLUMN \(oldOwner) TO \(ownerColumn)") }
-                if oldMember != memberColumn { statements.append("ALTER TABLE \(table) RENAME COLUMN \(oldMember) TO \(memberColumn)") }
+                if oldTable != table { statements.append(renameTable(oldTable, to: table)) }
+                if oldOwner != ownerColumn { statements.append(renameColumn(oldOwner, to: ownerColumn, in: table.sqlIdentifier)) }
+                if oldMember != memberColumn { statements.append(renameColumn(oldMember, to: memberColumn, in: table.sqlIdentifier)) }
             }
         }
         for table in source.joinTables where !keptSources.contains(table.name) {
-            statements.insert("DROP TABLE \(table.name)", at: 0)
+            statements.insert("DROP TABLE \(table.name.sqlIdentifier)", at: 0)
         }
         return statements
+    }
+
+    private func renameTable(_ old: String, to new: String) -> String {
+        "ALTER TABLE \(old.sqlIdentifier) RENAME TO \(new.sqlIdentifier)"
+    }
+
+    /// - Parameter table: the table's name as SQL text already.
+    private func renameColumn(_ old: String, to new: String, in table: String) -> String {
+        "ALTER TABLE \(table) RENAME COLUMN \(old.sqlIdentifier) TO \(new.sqlIdentifier)"
     }
 }
 

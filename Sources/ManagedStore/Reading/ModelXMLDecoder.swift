@@ -3,7 +3,7 @@ import Foundation
 /// Turns the XML tree of an Xcode `.xcdatamodel/contents` file into a `ManagedObjectModel`.
 ///
 /// Elements that carry no storage or behaviour (diagram `<elements>`, fetched properties, fetch
-/// requests, configurations, anything newer Xcodes add) are skipped, so a model saved by a newer
+/// requests, configurations (only their names are checked), anything newer Xcodes add) are skipped, so a model saved by a newer
 /// Xcode still loads.
 struct ModelXMLDecoder {
     let fileName: String
@@ -13,6 +13,7 @@ struct ModelXMLDecoder {
             throw ModelError(file: fileName, line: root.line,
                              reason: "expected a <model> root element, found <\(root.name)>")
         }
+        try checkConfigurationNames(root)
         let entities = try root.children(named: "entity").map(decodeEntity)
         return try ManagedObjectModel(
             name: versionName,
@@ -21,8 +22,25 @@ struct ModelXMLDecoder {
             sourceName: fileName)
     }
 
+    /// Configurations are not used, but their names are checked as Xcode checks them, so a file
+    /// that no Xcode wrote is refused whole rather than half-read.
+    private func checkConfigurationNames(_ root: XMLTreeElement) throws {
+        for configuration in root.children(named: "configuration") {
+            try check(configuration.attributes["name"] ?? "", as: .configuration, at: configuration, entity: nil)
+        }
+    }
+
+    /// The name checked where the file holds it, so the error names the line too (the model's
+    /// own check, `ModelValidator`, covers compiled models, which have no lines).
+    private func check(_ name: String, as rule: ModelNameRule, at element: XMLTreeElement, entity: String?) throws {
+        if let refusal = rule.refusal(of: name) {
+            throw ModelError(file: fileName, line: element.line, entity: entity, reason: refusal, invalidName: name)
+        }
+    }
+
     private func decodeEntity(_ element: XMLTreeElement) throws -> EntityDescription {
         let name = try required("name", of: element, entity: nil)
+        try check(name, as: .entity, at: element, entity: nil)
         var seenAttributes: [AttributeDescription] = []
         var seenRelationships: [RelationshipDescription] = []
         for child in element.children {
@@ -48,6 +66,7 @@ struct ModelXMLDecoder {
 
     private func decodeAttribute(_ element: XMLTreeElement, entity: String) throws -> AttributeDescription {
         let name = try required("name", of: element, entity: entity)
+        try check(name, as: .property, at: element, entity: entity)
         let typeName = try required("attributeType", of: element, entity: entity, property: name)
         if typeName == "Composite" {
             throw ModelError(file: fileName, line: element.line, entity: entity, property: name,
@@ -86,6 +105,7 @@ struct ModelXMLDecoder {
     private func decodeRelationship(_ element: XMLTreeElement,
                                     entity: String) throws -> RelationshipDescription {
         let name = try required("name", of: element, entity: entity)
+        try check(name, as: .property, at: element, entity: entity)
         let destination = try required("destinationEntity", of: element, entity: entity, property: name)
         let ruleName = element.attributes["deletionRule"] ?? DeleteRule.nullify.rawValue
         guard let rule = DeleteRule(rawValue: ruleName) else {
@@ -120,6 +140,7 @@ struct ModelXMLDecoder {
 
     private func decodeFetchIndex(_ element: XMLTreeElement, entity: String) throws -> FetchIndexDescription {
         let name = try required("name", of: element, entity: entity)
+        try check(name, as: .fetchIndex, at: element, entity: entity)
         let elements = try element.children(named: "fetchIndexElement").map {
             FetchIndexDescription.Element(property: try required("property", of: $0, entity: entity),
                                           isAscending: $0.attributes["order"] != "descending")

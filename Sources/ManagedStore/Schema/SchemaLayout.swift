@@ -48,7 +48,7 @@ struct SchemaLayout {
                 columns.append(column)
                 if attribute.isIndexed {
                     indexes.append(IndexStorage(name: "\(tableName)_\(column.name)_INDEX", isUnique: false,
-                                                elements: [column.name]))
+                                                elements: [column.name.sqlIdentifier]))
                 }
             }
             attributes([.integer]).forEach(add)
@@ -57,7 +57,7 @@ struct SchemaLayout {
                 foreignKeys[relationship.name] = foreignKey
                 columns.append(contentsOf: [foreignKey.key, foreignKey.entity, foreignKey.orderKey].compactMap { $0 })
                 indexes.append(IndexStorage(name: "\(tableName)_\(foreignKey.key.name)_INDEX", isUnique: false,
-                                            elements: [foreignKey.key.name]))
+                                            elements: [foreignKey.key.name.sqlIdentifier]))
             }
             attributes([.timestamp]).forEach(add)
             attributes([.float, .decimal]).forEach(add)
@@ -100,12 +100,12 @@ struct SchemaLayout {
         }
         let unique = entity.uniquenessConstraints.map { properties in
             IndexStorage(name: "Z_\(entity.name)_UNIQUE_\(properties.joined(separator: "_"))", isUnique: true,
-                         elements: properties.map { "\(column($0)) COLLATE BINARY ASC" })
+                         elements: properties.map { "\(column($0).sqlIdentifier) COLLATE BINARY ASC" })
         }
         let fetch = entity.fetchIndexes.map { index in
             IndexStorage(name: "Z_\(entity.name)_\(index.name)", isUnique: false,
                          elements: index.elements.map {
-                             "\(column($0.property)) COLLATE BINARY \($0.isAscending ? "ASC" : "DESC")"
+                             "\(column($0.property).sqlIdentifier) COLLATE BINARY \($0.isAscending ? "ASC" : "DESC")"
                          })
         }
         return unique + fetch

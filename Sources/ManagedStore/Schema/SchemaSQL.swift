@@ -18,23 +18,25 @@ public enum SchemaSQL {
 
     public static func createTable(_ table: TableStorage) -> String {
         let columns = ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"]
-            + table.columns.map { "\($0.name) \($0.type.rawValue)" }
-        return "CREATE TABLE \(table.name) ( \(columns.joined(separator: ", ")) )"
+            + table.columns.map { "\($0.name.sqlIdentifier) \($0.type.rawValue)" }
+        return "CREATE TABLE \(table.name.sqlIdentifier) ( \(columns.joined(separator: ", ")) )"
     }
 
     public static func createJoinTable(_ table: JoinTable) -> String {
-        let columns = [table.firstColumn, table.secondColumn] + table.orderColumns
+        let columns = ([table.firstColumn, table.secondColumn] + table.orderColumns).map(\.sqlIdentifier)
         let definitions = columns.map { "\($0) INTEGER" }
-            + ["PRIMARY KEY (\(table.firstColumn), \(table.secondColumn))"]
-        return "CREATE TABLE \(table.name) ( \(definitions.joined(separator: ", ")) )"
+            + ["PRIMARY KEY (\(columns[0]), \(columns[1]))"]
+        return "CREATE TABLE \(table.name.sqlIdentifier) ( \(definitions.joined(separator: ", ")) )"
     }
 
     /// The join table's reverse index, so members can be looked up from either side.
     public static func createJoinIndex(_ table: JoinTable) -> String {
-        "CREATE INDEX \(table.name)_\(table.secondColumn)_INDEX ON \(table.name) (\(table.secondColumn), \(table.firstColumn))"
+        "CREATE INDEX \(table.reverseIndexName.sqlIdentifier) ON \(table.name.sqlIdentifier) "
+            + "(\(table.secondColumn.sqlIdentifier), \(table.firstColumn.sqlIdentifier))"
     }
 
+    /// Index elements are SQL already (`ZTITLE COLLATE BINARY ASC`), their columns quoted by `SchemaLayout`.
     public static func createIndex(_ index: IndexStorage, on table: String) -> String {
-        "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX \(index.name) ON \(table) (\(index.elements.joined(separator: ", ")))"
+        "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX \(index.name.sqlIdentifier) ON \(table.sqlIdentifier) (\(index.elements.joined(separator: ", ")))"
     }
 }

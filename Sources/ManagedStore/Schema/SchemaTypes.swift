@@ -87,4 +87,7 @@ public struct JoinTable: Equatable, Sendable {
     public let firstColumn: String
     public let secondColumn: String
     public let orderColumns: [String]
+
+    /// The reverse index's name, `<table>_<second column>_INDEX`, as Core Data names it.
+    public var reverseIndexName: String { "\(name)_\(secondColumn)_INDEX" }
 }

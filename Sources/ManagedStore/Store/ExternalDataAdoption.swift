@@ -32,7 +32,7 @@ enum ExternalDataAdoption {
         for duplicate in duplicates {
             let copy = try to.write(try to.data(named: duplicate.fileName))
             try destination.database.write { db in
-                try db.execute(sql: "UPDATE \(duplicate.table) SET \(duplicate.column) = ? WHERE Z_PK = ?",
+                try db.execute(sql: "UPDATE \(duplicate.table.sqlIdentifier) SET \(duplicate.column.sqlIdentifier) = ? WHERE Z_PK = ?",
                                arguments: [ExternalBinaryBlob.external(fileName: copy), duplicate.primaryKey])
             }
         }
@@ -51,9 +51,10 @@ enum ExternalDataAdoption {
         for entity in store.schema.entities.sorted(by: { $0.number < $1.number }) {
             let attributes = Dictionary(store.model.allAttributes(of: entity.name).map { ($0.name, $0) }) { first, _ in first }
             for column in ExternalDataSave.taggedColumns(of: entity, attributes: attributes) {
+                let quoted = column.sqlIdentifier
                 let rows = try Row.fetchAll(db, sql: """
-                    SELECT Z_PK, \(column) AS value FROM \(entity.tableName)
-                    WHERE Z_ENT = ? AND substr(\(column), 1, 1) = x'02' ORDER BY Z_PK
+                    SELECT Z_PK, \(quoted) AS value FROM \(entity.tableName.sqlIdentifier)
+                    WHERE Z_ENT = ? AND substr(\(quoted), 1, 1) = x'02' ORDER BY Z_PK
                     """, arguments: [entity.number])
                 for row in rows {
                     let key = try RowReader(row: row, table: entity.tableName, path: store.url.path).primaryKey()

@@ -23,7 +23,8 @@ final class ExternalDataSave {
     /// The tagged columns of a row as they are stored now, before an update or delete changes them.
     func storedRow(of table: String, primaryKey: Int64, columns: [String], in db: Database) throws -> Row? {
         guard !columns.isEmpty else { return nil }
-        return try Row.fetchOne(db, sql: "SELECT \(columns.joined(separator: ", ")) FROM \(table) WHERE Z_PK = ?",
+        let selected = columns.map(\.sqlIdentifier).joined(separator: ", ")
+        return try Row.fetchOne(db, sql: "SELECT \(selected) FROM \(table.sqlIdentifier) WHERE Z_PK = ?",
                                 arguments: [primaryKey])
     }
 

@@ -29,11 +29,7 @@ public struct TextIndexConfiguration: Sendable {
     }
 
     /// The indexed attributes as the side file's column names, quoted.
-    var sideColumns: [String] { attributes.map(Self.quoted) }
-
-    static func quoted(_ name: String) -> String {
-        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
+    var sideColumns: [String] { attributes.map(\.quotedSQLIdentifier) }
 }
 
 /// Where the store keeps the indexed entity: its table, the rows of the entity in it, and the
@@ -55,9 +51,9 @@ struct IndexedTable {
             guard let column = entity.attributeColumns[attribute] else {
                 throw ContextError("\(entityName) has no stored attribute named \(attribute) to index")
             }
-            return IndexedTable.quoted(column.name)
+            return column.name.quotedSQLIdentifier
         }
-        name = Self.quoted(entity.tableName)
+        name = entity.tableName.quotedSQLIdentifier
         columns = try configuration.attributes.map(column)
         orderColumn = try column(configuration.orderAttribute)
         let sharing = schema.entities.filter { $0.tableName == entity.tableName }.count
@@ -69,6 +65,4 @@ struct IndexedTable {
         let conditions = [kindFilter, condition].compactMap { $0 }
         return conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
     }
-
-    private static func quoted(_ name: String) -> String { TextIndexConfiguration.quoted(name) }
 }

@@ -57,12 +57,23 @@ extension NotesFrame {
         }
     }
 
-    /// Store path, model version, number of notes; or the latest message.
+    /// Store path, model version, number of notes; or the latest message. A message too long for
+    /// the line (a kept draft's path) is wrapped whole over the rows above it, never cut: the
+    /// path must be readable to be found.
     private func drawStatus(into buffer: inout CellBuffer, row: Int) {
-        buffer.clear(row: row, column: 0, width: buffer.width, height: 1, style: .reverse)
         let facts = "\(noteCount) note\(noteCount == 1 ? "" : "s") · \(versionLabel) · \(storePath)"
         let text = message.map { "\($0)  —  \(facts)" } ?? facts
-        buffer.put(" " + CellBuffer.truncate(text, to: buffer.width - 2), row: row, column: 0, style: .reverse)
+        guard let message, DisplayWidth.of(message) > buffer.width - 2 else {
+            buffer.clear(row: row, column: 0, width: buffer.width, height: 1, style: .reverse)
+            buffer.put(" " + CellBuffer.truncate(text, to: buffer.width - 2), row: row, column: 0, style: .reverse)
+            return
+        }
+        let lines = TextWrapper.wrap(Array(message), width: buffer.width - 2).map(\.text).suffix(row)
+        let top = row - lines.count + 1
+        buffer.clear(row: top, column: 0, width: buffer.width, height: lines.count, style: .reverse)
+        for (index, line) in lines.enumerated() {
+            buffer.put(" " + line, row: top + index, column: 0, style: .reverse)
+        }
     }
 
     /// Whole hints, most important first, as many as fit: a narrow terminal drops the last ones
