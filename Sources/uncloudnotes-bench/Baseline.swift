@@ -1,13 +1,12 @@
 import Foundation
-import Synchronization
 import GRDB
 import ManagedStore
 import UnCloudNotesKit
 
-/// The same migrations written by hand in SQL, in place and in one transaction, as a person who
-/// knows the data would write each one (a chain directly, not step after step): what the engine is
-/// measured against. Run in a child process, timed from opening the store to closing it (the
-/// commit's syncs and the WAL checkpoint included).
+/// The same migrations written by hand in SQL, in place and in one transaction, as a careful person
+/// who knows the data would write each one (a chain directly, not step after step): what the
+/// engine is measured against. Run in a child process, timed from opening the store to closing it
+/// (the commit's syncs and the WAL checkpoint included).
 enum Baseline {
     static func migrate(storeAt url: URL, from source: Int, to destination: Int) throws {
         let model = try UnCloudNotesModel.load()
@@ -15,10 +14,13 @@ enum Baseline {
         try ChildProcess.printReport {
             let queue = try DatabaseQueue(path: url.path)
             try queue.write { db in
-                db.add(function: ImageDimensions.function)
+                // Debian's SQLite zeroes every page it frees (secure_delete = ON); the images a
+                // migration frees are the ones it just copied into attachments, so zeroing them
+                // protects nothing and would write each image twice more (FAST clears freed
+                // content only where that costs no extra page write).
+                try db.execute(sql: "PRAGMA secure_delete = FAST")
+                BaselineFunctions.register(in: db)
                 try migrate(from: source, to: destination, in: db)
-                // Version 4 declares a fetch index on the notes' dates (the list's order).
-                if destination == 4 { try db.execute(sql: "CREATE INDEX Z_Note_byDateCreated ON ZNOTE (ZDATECREATED COLLATE BINARY DESC)") }
                 try writeBookkeeping(for: model.versions[destination - 1], storeUUID: uuid, in: db)
             }
             try queue.close()
@@ -27,8 +29,10 @@ enum Baseline {
 
     /// v2 keeps one image in the note; v3 moves images to attachments; v4 gives them a caption and
     /// a size and makes them image attachments (entity numbers: v3 Note 2, v4 Note 3, ImageAttachment 2).
+    /// Indexes are built once the rows are in. The notes' images are cleared together with their
+    /// new entity number, so the column drop that follows rewrites rows without their images
+    /// (dropped first, SQLite rewrote every row around its image, then the update again).
     private static func migrate(from source: Int, to destination: Int, in db: Database) throws {
-        let caption = "substr(ZBODY, 1, \(AttachmentToImageAttachmentMigrationPolicyV3toV4.captionLength))"
         switch (source, destination) {
         case (1, 2):
             try db.execute(sql: "ALTER TABLE ZNOTE ADD COLUMN ZIMAGE BLOB")
@@ -38,33 +42,39 @@ enum Baseline {
         case (2, _):
             try createAttachments(at: destination, in: db)
             let sized = destination == 4
+            // Keys are left to SQLite: the table is empty, so the attachments are numbered 1, 2, ...
+            // in the notes' order without a window function (which copies every row, images
+            // included, into a temporary table first).
             try db.execute(sql: """
-                INSERT INTO ZATTACHMENT (Z_PK, Z_ENT, Z_OPT, ZNOTE, ZDATECREATED, ZIMAGE\(sized ? ", ZCAPTION, ZWIDTH, ZHEIGHT" : ""))
-                SELECT ROW_NUMBER() OVER (ORDER BY Z_PK), \(destination - 2), 1, Z_PK, ZDATECREATED, ZIMAGE\
-                \(sized ? ", \(caption), image_dimension(ZIMAGE, 0), image_dimension(ZIMAGE, 1)" : "")
-                FROM ZNOTE WHERE ZIMAGE IS NOT NULL
+                INSERT INTO ZATTACHMENT (Z_ENT, Z_OPT, ZNOTE, ZDATECREATED, ZIMAGE\(sized ? ", ZCAPTION, ZWIDTH, ZHEIGHT" : ""))
+                SELECT \(destination - 2), 1, Z_PK, ZDATECREATED, ZIMAGE\
+                \(sized ? ", caption(ZBODY), image_width(ZIMAGE), image_height(ZIMAGE)" : "")
+                FROM ZNOTE WHERE ZIMAGE IS NOT NULL ORDER BY Z_PK
                 """)
+            try db.execute(sql: "UPDATE ZNOTE SET Z_ENT = \(destination - 1), ZIMAGE = NULL")
             try db.execute(sql: "ALTER TABLE ZNOTE DROP COLUMN ZIMAGE")
-            try db.execute(sql: "UPDATE ZNOTE SET Z_ENT = \(destination - 1)")
         default:
             try db.execute(sql: "ALTER TABLE ZATTACHMENT ADD COLUMN ZCAPTION VARCHAR")
             try db.execute(sql: "ALTER TABLE ZATTACHMENT ADD COLUMN ZWIDTH FLOAT")
             try db.execute(sql: "ALTER TABLE ZATTACHMENT ADD COLUMN ZHEIGHT FLOAT")
             try db.execute(sql: """
-                UPDATE ZATTACHMENT SET Z_ENT = 2, ZCAPTION = (SELECT \(caption) FROM ZNOTE WHERE ZNOTE.Z_PK = ZATTACHMENT.ZNOTE),
-                    ZWIDTH = image_dimension(ZIMAGE, 0), ZHEIGHT = image_dimension(ZIMAGE, 1)
+                UPDATE ZATTACHMENT SET Z_ENT = 2, ZCAPTION = caption((SELECT ZBODY FROM ZNOTE WHERE ZNOTE.Z_PK = ZATTACHMENT.ZNOTE)),
+                    ZWIDTH = image_width(ZIMAGE), ZHEIGHT = image_height(ZIMAGE)
                 """)
-            try db.execute(sql: "CREATE INDEX ZATTACHMENT_Z_ENT_INDEX ON ZATTACHMENT (Z_ENT)")
             try db.execute(sql: "UPDATE ZNOTE SET Z_ENT = 3")
+        }
+        if source < 3, destination >= 3 { try db.execute(sql: "CREATE INDEX ZATTACHMENT_ZNOTE_INDEX ON ZATTACHMENT (ZNOTE)") }
+        if destination == 4 {
+            try db.execute(sql: "CREATE INDEX ZATTACHMENT_Z_ENT_INDEX ON ZATTACHMENT (Z_ENT)")
+            // Version 4 declares a fetch index on the notes' dates (the list's order).
+            try db.execute(sql: "CREATE INDEX Z_Note_byDateCreated ON ZNOTE (ZDATECREATED COLLATE BINARY DESC)")
         }
     }
 
-    /// The attachments table as version 3 or 4 has it, empty, with its indexes.
+    /// The attachments table as version 3 or 4 has it, empty; its indexes come after its rows.
     private static func createAttachments(at version: Int, in db: Database) throws {
         try db.execute(sql: "CREATE TABLE ZATTACHMENT ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNOTE INTEGER, "
             + "ZDATECREATED TIMESTAMP, ZIMAGE BLOB\(version == 4 ? ", ZCAPTION VARCHAR, ZWIDTH FLOAT, ZHEIGHT FLOAT" : "") )")
-        try db.execute(sql: "CREATE INDEX ZATTACHMENT_ZNOTE_INDEX ON ZATTACHMENT (ZNOTE)")
-        if version == 4 { try db.execute(sql: "CREATE INDEX ZATTACHMENT_Z_ENT_INDEX ON ZATTACHMENT (Z_ENT)") }
     }
 
     /// Primary-key counters and metadata, once for the version the transaction ends at.
@@ -80,30 +90,5 @@ enum Baseline {
             try db.execute(sql: "INSERT INTO Z_PRIMARYKEY VALUES (?, ?, ?, ?)", arguments: [entity.number, entity.name, entity.superNumber, maximum])
         }
         try db.execute(sql: "UPDATE Z_METADATA SET Z_PLIST = ?", arguments: [try StoreMetadata(model: destination, storeUUID: uuid).plistData()])
-    }
-}
-
-/// `image_dimension(blob, 0 or 1)`: an image's width or height from the app's own image code, as a
-/// person writing the migration by hand would register it. The last image's size is kept, so the
-/// width and height of one row cost one read of the image.
-final class ImageDimensions: Sendable {
-    static let function = DatabaseFunction("image_dimension", argumentCount: 2, pure: true) { values in
-        guard let data = Data.fromDatabaseValue(values[0]), let axis = Int.fromDatabaseValue(values[1]) else { return 0.0 }
-        return Double(last.size(of: data, axis: axis))
-    }
-
-    private static let last = ImageDimensions()
-    /// The last image read and its size.
-    private let cache = Mutex<(data: Data?, width: Int, height: Int)>((nil, 0, 0))
-
-    private func size(of image: Data, axis: Int) -> Int {
-        cache.withLock { last in
-            if last.data != image {
-                // As the app's policy does: an image whose header cannot be read gets 0 x 0.
-                let size = (try? NoteImage(storedData: image).pixelSize()) ?? (width: 0, height: 0)
-                last = (image, size.width, size.height)
-            }
-            return axis == 0 ? last.width : last.height
-        }
     }
 }

@@ -98,33 +98,17 @@ enum MigrationBenchmark {
     }
 
     /// The engine's result must hold as many objects of each entity as the baseline's, the same
-    /// image sizes where the version has them (so the baseline does the policy's work too), and
-    /// the same indexes (so it builds what the model declares too).
+    /// tables with the same columns and indexes (so the baseline builds what the model declares
+    /// too), and the same attachments value by value (note, entity, date, caption, width, height,
+    /// the image's length and first bytes), so the baseline does the policy's work too.
     private static func sameContents(_ engine: URL, _ baseline: URL, version: ManagedObjectModel) throws {
-        func indexes(_ url: URL) throws -> [String] {
-            let queue = try DatabaseQueue(path: url.path, configuration: { var c = Configuration(); c.readonly = true; return c }())
-            // Closing a read-only connection cannot lose anything.
-            defer { try? queue.close() }
-            return try queue.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name") }
+        let (a, b) = (try StoreContents(url: engine, version: version), try StoreContents(url: baseline, version: version))
+        guard a.schema == b.schema else { throw BenchError("the engine's store has \(a.schema) and the baseline's \(b.schema) at \(version.name)") }
+        guard a.counts == b.counts else { throw BenchError("the engine's store has \(a.counts) objects by entity and the baseline's \(b.counts) at \(version.name)") }
+        let rows = max(a.attachments.count, b.attachments.count)
+        if let index = (0..<rows).first(where: { a.attachment($0) != b.attachment($0) }) {
+            throw BenchError("the engine's and the baseline's attachment \(index + 1) (by note) differ at \(version.name): \(a.attachment(index)) vs \(b.attachment(index))")
         }
-        let (engineIndexes, baselineIndexes) = (try indexes(engine), try indexes(baseline))
-        guard engineIndexes == baselineIndexes else {
-            throw BenchError("the engine's store has indexes \(engineIndexes) and the baseline's \(baselineIndexes) at \(version.name)")
-        }
-        func summary(_ url: URL) throws -> [Double] {
-            let store = try PersistentStore.open(at: url, model: version, options: StoreOptions(isReadOnly: true))
-            // Closing a read-only store cannot lose anything.
-            defer { try? store.close() }
-            let context = ManagedObjectContext(store: store)
-            let counts = try version.entities.map { Double(try context.count(FetchRequest(entityName: $0.name))) }
-            let sizes = try store.database.read { db -> [Double] in
-                guard try db.tableExists("ZATTACHMENT"), try db.columns(in: "ZATTACHMENT").contains(where: { $0.name == "ZWIDTH" }) else { return [] }
-                return try Row.fetchOne(db, sql: "SELECT TOTAL(ZWIDTH), TOTAL(ZHEIGHT) FROM ZATTACHMENT").map { [$0[0], $0[1]] } ?? []
-            }
-            return counts + sizes
-        }
-        let (a, b) = (try summary(engine), try summary(baseline))
-        guard a == b else { throw BenchError("the engine's store (\(a)) and the baseline's (\(b)) differ at \(version.name)") }
     }
 
     /// The size of a file, 0 when it does not exist (a -wal that was folded away).

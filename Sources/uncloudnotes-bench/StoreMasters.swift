@@ -26,10 +26,7 @@ struct StoreMasters {
                 log("\(notes) notes, \(kind.rawValue) images: making the v\(version) store")
                 let source = masters.url(version: version - 1, images: version == 2 ? nil : kind)
                 let destination = masters.url(version: version, images: kind)
-                try DiskSync.syncedCopy(of: source, at: destination)
-                try migrate(destination, to: version, model: model)
-                if version == 2 { try StoreGenerator.addImages(toV2StoreAt: destination, kind: kind) }
-                try DiskSync.sync(destination)
+                try makeStore(at: destination, version: version, from: source, images: kind, model: model)
             }
         }
         return masters
@@ -39,6 +36,16 @@ struct StoreMasters {
     func remove() {
         // Best effort: the folder is temporary.
         try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// A synced copy of the store one version before, migrated by the engine to `version`; at v2
+    /// every tenth note gets an image of the kind.
+    static func makeStore(at destination: URL, version: Int, from source: URL, images kind: ImageKind,
+                          model: VersionedModel) throws {
+        try DiskSync.syncedCopy(of: source, at: destination)
+        try migrate(destination, to: version, model: model)
+        if version == 2 { try StoreGenerator.addImages(toV2StoreAt: destination, kind: kind) }
+        try DiskSync.sync(destination)
     }
 
     private static func migrate(_ url: URL, to version: Int, model: VersionedModel) throws {

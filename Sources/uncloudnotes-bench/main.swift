@@ -107,16 +107,27 @@ struct Bench: ParsableCommand {
     }
 }
 
-/// Makes one v1 store of N notes, for looking at a migration by hand (`measure` then runs it).
+/// Makes one store of N notes, for looking at a migration by hand (`measure` then runs it): at v1,
+/// or with `--images` at v2 with every tenth note's image, as the benchmark's masters.
 struct Generate: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "generate", abstract: "(internal) Make a v1 store of N notes.", shouldDisplay: false)
+    static let configuration = CommandConfiguration(commandName: "generate", abstract: "(internal) Make a v1 store of N notes, or a v2 one with images.", shouldDisplay: false)
     @Option var notes: Int
     @Option var store: String
+    @Option(help: "Make the store at v2 with images of this kind: small or big.") var images: ImageKind?
 
     func run() throws {
-        try StoreGenerator.makeV1Store(at: URL(fileURLWithPath: store), notes: notes, model: UnCloudNotesModel.load())
+        let model = try UnCloudNotesModel.load()
+        let url = URL(fileURLWithPath: store)
+        guard let images else { return try StoreGenerator.makeV1Store(at: url, notes: notes, model: model) }
+        let v1 = url.deletingLastPathComponent().appendingPathComponent("generate-v1-\(UUID().uuidString.prefix(8)).sqlite")
+        // The v1 store is a scratch file; removing it and its companions is best effort.
+        defer { StoreFiles(url: v1).existing.forEach { try? FileManager.default.removeItem(at: $0) } }
+        try StoreGenerator.makeV1Store(at: v1, notes: notes, model: model)
+        try StoreMasters.makeStore(at: url, version: 2, from: v1, images: images, model: model)
     }
 }
+
+extension ImageKind: ExpressibleByArgument {}
 
 enum Machine {
     static var description: String {
