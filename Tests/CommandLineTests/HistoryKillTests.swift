@@ -7,7 +7,7 @@ import TestSupport
 /// fault injection) before each of its writes and syncs in turn leaves the store with the note and
 /// its transaction, or with neither; never a change without its transaction or the reverse.
 @Suite("A kill during a save never splits it from its history",
-       .enabled(if: StraceAvailability.canTrace, "skipped: strace is missing or cannot trace here (install strace; ptrace must be allowed)"))
+       .enabled(if: SyscallTrace.straceWorks, "skipped: strace cannot trace here (strace -f true failed): install strace and allow ptrace"))
 struct HistoryKillTests {
     /// Notes, transactions and whether every change belongs to a transaction with changes, every
     /// note has its insert and every insert its note.
@@ -58,12 +58,4 @@ struct HistoryKillTests {
         }
         #expect(killed > 0)
     }
-}
-
-/// Whether strace can trace a child here (it needs ptrace, which some containers forbid).
-enum StraceAvailability {
-    static let canTrace: Bool = {
-        guard let status = try? SpawnedProcess.run(["strace", "-f", "-qq", "-o", "/dev/null", "true"]) else { return false }
-        return status.code == 0 && !status.endedBySignal
-    }()
 }
