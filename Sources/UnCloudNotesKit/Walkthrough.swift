@@ -86,6 +86,7 @@ public struct Walkthrough {
     }
 
     private func stepTwo() throws {
+        try showModelDiff(to: 2)
         let stack = try migrate(to: "v2")
         let book = try stack.open()
         for (note, name) in zip(try book.noteIDs(page: ListPage(limit: 2)), ["sunset.png", "leaf.jpg"]) {
@@ -109,6 +110,7 @@ public struct Walkthrough {
 
     /// Shows the mapping model from the previous version, migrates with it, shows the result.
     private func mappingModelStep(to version: Int, afterwards: () -> Void = {}) throws {
+        try showModelDiff(to: version)
         let stack = try UnCloudNotesStack(storeURL: storeURL, versionName: "v\(version)")
         if let mapping = MappingModel.find(in: stack.mappingModels, from: stack.model.versions[version - 2],
                                            to: stack.model.versions[version - 1]) {
@@ -158,6 +160,14 @@ public struct Walkthrough {
         }
     }
 
+
+    /// What changes from the version before, and how Core Data would migrate each change
+    /// (`uncloudnotes model diff`).
+    private func showModelDiff(to version: Int) throws {
+        let model = try UnCloudNotesModel.load()
+        print("What changes (uncloudnotes model diff v\(version - 1) v\(version)):")
+        ModelDiff(from: model.versions[version - 2], to: model.versions[version - 1]).lines.dropFirst().forEach { print("  \($0)") }
+    }
 
     private func showSchema(of url: URL) throws {
         try StoreTableDefinitions.statements(ofStoreAt: url).forEach { print("  \($0)") }

@@ -13,6 +13,8 @@ struct WalkthroughTests {
         #expect(result.exitCode == 0, "\(result.standardError)")
         let output = result.standardOutput
         for expected in ["━━ Step 1", "CREATE TABLE ZNOTE", "Inferred mapping (in place): added optional attribute Note.image",
+                         "What changes (uncloudnotes model diff v3 v4):",
+                         "! attribute Attachment.image moved to new entity ImageAttachment: needs a mapping model",
                          "NoteToAttachment: Note → Attachment, filter image != nil",
                          "note = FUNCTION($manager, \"destinationInstancesForEntityMappingNamed:sourceInstances:\", \"NoteToNote\", $source)",
                          "policy UnCloudNotes.AttachmentToImageAttachmentMigrationPolicyV3toV4", "ImageAttachment (2 rows)",
