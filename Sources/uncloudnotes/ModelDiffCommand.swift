@@ -34,7 +34,7 @@ struct ModelDiffCommand: ParsableCommand {
     @OptionGroup var format: OutputFormat
 
     func run() throws {
-        let versions = try model.map { try ModelFileReader.read(at: fileURL($0)) }
+        let versions = try model.map { try ModelFileReader.read(at: fileURL($0)) } ?? UnCloudNotesModel.load()
         let diff = ModelDiff(from: try version(from, in: versions), to: try version(to, in: versions))
         if format.json {
             try printJSON(diff)
@@ -44,8 +44,7 @@ struct ModelDiffCommand: ParsableCommand {
     }
 
     /// A version name of the model, or else a model file's (current) version.
-    private func version(_ name: String, in versions: VersionedModel?) throws -> ManagedObjectModel {
-        let model = try versions ?? UnCloudNotesModel.load()
+    private func version(_ name: String, in model: VersionedModel) throws -> ManagedObjectModel {
         if let version = UnCloudNotesModel.version(named: name, in: model) { return version }
         let url = fileURL(name)
         guard FileManager.default.fileExists(atPath: url.path) else {

@@ -44,6 +44,20 @@ struct StoreDiffCommandTests {
         #expect(try BuiltExecutable.run(["store", "diff", first.path, first.path]).standardOutput == "no differences\n")
     }
 
+    @Test("objects are listed in the order of their keys' numbers: Note/2 before Note/10")
+    func numericOrder() throws {
+        let folder = try TemporaryFolder()
+        let before = try ProjectFixtures.copyStore("v1", into: folder, as: "before.sqlite")
+        let after = try ProjectFixtures.copyStore("v1", into: folder, as: "after.sqlite")
+        let ids = try BuiltExecutable.run(["--model-version", "v1", "--store", after.path, "notes", "list"]).standardOutput
+            .split(separator: "\n").compactMap { $0.split(separator: "\t").first.map(String.init) }
+        #expect(ids.count > 10)
+        for id in ids { #expect(try BuiltExecutable.run(["--model-version", "v1", "--store", after.path, "notes", "delete", id]).exitCode == 0) }
+        let removed = try BuiltExecutable.run(["store", "diff", before.path, after.path]).standardOutput
+            .split(separator: "\n").filter { $0.hasPrefix("  - Note/") }.compactMap { Int($0.dropFirst("  - Note/".count).prefix { $0.isNumber }) }
+        #expect(removed.count == ids.count && removed == removed.sorted())
+    }
+
     @Test("--match without an attribute is a usage error; an attribute neither model has is refused by name")
     func badMatch() throws {
         #expect(try BuiltExecutable.run(["store", "diff", "a.sqlite", "b.sqlite", "--match", "Note"]).exitCode == 2)

@@ -42,21 +42,21 @@ struct HistoryRecorder {
                 in db: Database) throws {
         let changeCount = inserted.count + updated.count + deletions.count
         guard changeCount > 0 else { return }
-        let transaction = try HistoryTables.reserveKeys(1, of: HistoryTables.transactionEntity, table: "ATRANSACTION", in: db)
+        let transaction = try HistoryTables.reserveKeys(1, of: HistoryTables.transaction, in: db)
         let strings = try keys(of: [context.transactionAuthor, HistoryProcess.bundleID, context.name, HistoryProcess.processName], in: db)
         try db.cachedStatement(sql: """
             INSERT INTO ATRANSACTION (Z_PK, Z_ENT, Z_OPT, ZAUTHORTS, ZBUNDLEIDTS, ZCONTEXTNAMETS, ZPROCESSIDTS, ZTIMESTAMP)
             VALUES (?, ?, 1, ?, ?, ?, ?, ?)
-            """).execute(arguments: [transaction, HistoryTables.transactionEntity, strings[0], strings[1], strings[2], strings[3],
+            """).execute(arguments: [transaction, HistoryTables.transaction.number, strings[0], strings[1], strings[2], strings[3],
                                      Date().timeIntervalSinceReferenceDate])
-        var key = try HistoryTables.reserveKeys(changeCount, of: HistoryTables.changeEntity, table: "ACHANGE", in: db)
+        var key = try HistoryTables.reserveKeys(changeCount, of: HistoryTables.change, in: db)
         func change(_ type: HistoryChange.Kind, _ entity: String, _ primaryKey: Int64, columns: Data? = nil,
                     tombstone: [DatabaseValue] = []) throws {
             guard let number = context.schema.entity(named: entity)?.number else { return }
             try Tombstones.ensureColumns(tombstone.count, in: db)
             let names = ["Z_PK", "Z_ENT", "Z_OPT", "ZCHANGETYPE", "ZENTITY", "ZENTITYPK", "ZTRANSACTIONID", "ZCOLUMNS"]
                 + tombstone.indices.map(Tombstones.column)
-            let values: [DatabaseValue] = [key.databaseValue, HistoryTables.changeEntity.databaseValue, 1.databaseValue,
+            let values: [DatabaseValue] = [key.databaseValue, HistoryTables.change.number.databaseValue, 1.databaseValue,
                                            type.rawValue.databaseValue, number.databaseValue, primaryKey.databaseValue,
                                            transaction.databaseValue, columns?.databaseValue ?? .null] + tombstone
             try db.cachedStatement(sql: "INSERT INTO ACHANGE (\(names.map(\.quotedDatabaseIdentifier).joined(separator: ", "))) VALUES ("
@@ -88,9 +88,9 @@ struct HistoryRecorder {
             }
         }
         for name in wanted where known[name] == nil {
-            let key = try HistoryTables.reserveKeys(1, of: HistoryTables.stringEntity, table: "ATRANSACTIONSTRING", in: db)
+            let key = try HistoryTables.reserveKeys(1, of: HistoryTables.string, in: db)
             try db.execute(sql: "INSERT INTO ATRANSACTIONSTRING (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (?, ?, 1, ?)",
-                           arguments: [key, HistoryTables.stringEntity, name])
+                           arguments: [key, HistoryTables.string.number, name])
             known[name] = key
         }
         return names.map { $0.flatMap { known[$0] } }

@@ -4,9 +4,16 @@ import GRDB
 /// written by Core Data; docs/store-format.md): `ATRANSACTION`, `ACHANGE` and `ATRANSACTIONSTRING`,
 /// numbered as entities 16002, 16001 and 16003 in `Z_PRIMARYKEY`, whose `Z_MAX` gives their keys.
 enum HistoryTables {
-    static let changeEntity = 16001
-    static let transactionEntity = 16002
-    static let stringEntity = 16003
+    /// A history entity: its number and name in `Z_PRIMARYKEY`, and its table.
+    struct Entity {
+        let number: Int
+        let name: String
+        var table: String { "A" + name }
+    }
+
+    static let change = Entity(number: 16001, name: "CHANGE")
+    static let transaction = Entity(number: 16002, name: "TRANSACTION")
+    static let string = Entity(number: 16003, name: "TRANSACTIONSTRING")
 
     /// Whether the store holds history tables (Apple's or the engine's).
     /// Read from `sqlite_master` itself, not GRDB's schema cache, which does not see tables
@@ -35,32 +42,27 @@ enum HistoryTables {
             CREATE INDEX Z_TRANSACTION_TransactionAuthorIndex ON ATRANSACTION (ZAUTHOR COLLATE BINARY ASC);
             CREATE INDEX Z_TRANSACTION_TransactionTimestampIndex ON ATRANSACTION (ZTIMESTAMP COLLATE BINARY ASC);
             CREATE UNIQUE INDEX Z_TRANSACTIONSTRING_UNIQUE_NAME ON ATRANSACTIONSTRING (ZNAME COLLATE BINARY ASC);
-            INSERT OR IGNORE INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES
-                (16001, 'CHANGE', 0, 0), (16002, 'TRANSACTION', 0, 0), (16003, 'TRANSACTIONSTRING', 0, 0);
             """)
+        for entity in [change, transaction, string] {
+            try db.execute(sql: "INSERT OR IGNORE INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, 0, 0)",
+                           arguments: [entity.number, entity.name])
+        }
     }
 
     /// Reserves `count` keys of a history table and returns the first: its `Z_PRIMARYKEY` row's
     /// `Z_MAX` advances (past any key already in the table, should a hand-edited row lag behind),
     /// in one cached statement, as it runs at every save.
-    static func reserveKeys(_ count: Int, of entity: Int, table: String, in db: Database) throws -> Int64 {
+    static func reserveKeys(_ count: Int, of entity: Entity, in db: Database) throws -> Int64 {
+        let table = entity.table
         let statement = try db.cachedStatement(sql: """
             UPDATE Z_PRIMARYKEY SET Z_MAX = max(Z_MAX, (SELECT IFNULL(MAX(Z_PK), 0) FROM \(table.quotedDatabaseIdentifier))) + ?
             WHERE Z_ENT = ? RETURNING Z_MAX
             """)
-        if let last = try Int64.fetchOne(statement, arguments: [count, entity]) { return last - Int64(count) + 1 }
+        if let last = try Int64.fetchOne(statement, arguments: [count, entity.number]) { return last - Int64(count) + 1 }
         // A store whose row is missing (hand-edited): made again past the table's keys.
         let used = try Int64.fetchOne(db, sql: "SELECT IFNULL(MAX(Z_PK), 0) FROM \(table.quotedDatabaseIdentifier)") ?? 0
         try db.execute(sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, 0, ?)",
-                       arguments: [entity, name(of: entity), used + Int64(count)])
+                       arguments: [entity.number, entity.name, used + Int64(count)])
         return used + 1
-    }
-
-    private static func name(of entity: Int) -> String {
-        switch entity {
-        case changeEntity: "CHANGE"
-        case transactionEntity: "TRANSACTION"
-        default: "TRANSACTIONSTRING"
-        }
     }
 }

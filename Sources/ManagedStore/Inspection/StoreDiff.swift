@@ -44,9 +44,9 @@ public struct StoreDiff: Encodable {
             let before = try Self.objects(of: name, in: first, key: match[name], dateText: dateText)
             let after = try Self.objects(of: name, in: second, key: match[name], dateText: dateText)
             var diff = EntityDiff()
-            diff.removed = before.filter { after[$0.key] == nil }.sorted { $0.key < $1.key }.map { Object(object: $0.key, values: $0.value) }
-            diff.added = after.filter { before[$0.key] == nil }.sorted { $0.key < $1.key }.map { Object(object: $0.key, values: $0.value) }
-            for key in before.keys.sorted() {
+            diff.removed = before.filter { after[$0.key] == nil }.sorted { Self.inOrder($0.key, $1.key) }.map { Object(object: $0.key, values: $0.value) }
+            diff.added = after.filter { before[$0.key] == nil }.sorted { Self.inOrder($0.key, $1.key) }.map { Object(object: $0.key, values: $0.value) }
+            for key in before.keys.sorted(by: Self.inOrder) {
                 guard let old = before[key], let new = after[key] else { continue }
                 let differing = Set(old.keys).union(new.keys).filter { old[$0] != new[$0] }.sorted()
                 if !differing.isEmpty {
@@ -75,6 +75,11 @@ public struct StoreDiff: Encodable {
         }
         if let failure = objects.failure { throw failure }
         return result
+    }
+
+    /// Objects in the order of their keys' numbers (Note/2 before Note/10).
+    private static func inOrder(_ first: String, _ second: String) -> Bool {
+        first.compare(second, options: .numeric) == .orderedAscending
     }
 
     private static func line(_ object: Object) -> String {
