@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 /// One save: validate, then write every change in a single SQLite transaction. Nothing in memory
 /// changes unless the transaction commits.
