@@ -208,7 +208,9 @@ public final class StoreMigrator {
                 throw error
             }
             searchIndex?.note(kept)
-            searchIndex?.finish(from: files.backup, model: plan.source, to: files.store, model: plan.destination)
+            searchIndex?.finish(from: files.backup, model: plan.source, to: files.store, model: plan.destination) {
+                observer(.warning($0))
+            }
             return
         }
         var current = files.store
@@ -257,7 +259,9 @@ public final class StoreMigrator {
             observer(.warning("the store is migrated, but \(error); a power loss now could bring back the old version, "
                 + "which the backup \(files.backup.lastPathComponent) holds too"))
         }
-        searchIndex?.finish(from: files.backup, model: plan.source, to: files.store, model: plan.destination)
+        searchIndex?.finish(from: files.backup, model: plan.source, to: files.store, model: plan.destination) {
+            observer(.warning($0))
+        }
     }
 
     // MARK: Steps
