@@ -55,7 +55,7 @@ struct BenchReport: Codable {
 
     func markdown() -> String {
         var lines = ["# Performance", "",
-                     "Measured by `make bench` (`swift run -c release --static-swift-stdlib uncloudnotes-bench`, with `uncloudnotes` built the same way, as `make install` builds it); do not edit by hand.", "",
+                     "Measured by `make bench` (`uncloudnotes-bench` built with `swift build -c release --static-swift-stdlib`, with `uncloudnotes` built the same way, as `make install` builds it); do not edit by hand.", "",
                      "- Date: \(date)", "- Machine: \(machine)", "- Runs: \(runs) per figure, interleaved"]
         if let note { lines += ["", "> **\(note)**"] }
         lines += ["", "## Method", ""] + Self.method + ["", "## Migrations", "",

@@ -4,7 +4,7 @@ import TestSupport
 
 @Suite("The benchmark program keeps working")
 struct BenchSmokeTests {
-    static let bench = BuiltExecutable.url.deletingLastPathComponent().appendingPathComponent("uncloudnotes-bench")
+    static let bench = BuiltExecutable.product(named: "uncloudnotes-bench")
 
     private func runBench(_ arguments: [String]) throws -> (status: Int32, errorOutput: String) {
         let process = Process()
