@@ -11,6 +11,13 @@ public struct MigrationStatistics: Sendable, Equatable {
         public var rowsRead: Int
         public var rowsWritten: Int
         public var seconds: Double
+
+        public init(name: String, rowsRead: Int, rowsWritten: Int, seconds: Double) {
+            self.name = name
+            self.rowsRead = rowsRead
+            self.rowsWritten = rowsWritten
+            self.seconds = seconds
+        }
     }
 
     /// The plan's steps the pass ran (more than one when they were composed into one pass).
@@ -22,7 +29,7 @@ public struct MigrationStatistics: Sendable, Equatable {
     public var entityMappings: [EntityMapping]
 
     /// A copying pass's statistics: its totals are its mappings'.
-    init(steps: Range<Int>, seconds: Double, entityMappings: [EntityMapping]) {
+    public init(steps: Range<Int>, seconds: Double, entityMappings: [EntityMapping]) {
         self.steps = steps
         isInPlace = false
         self.seconds = seconds
