@@ -6,10 +6,14 @@ import Foundation
 /// in-place pass has no entity mappings: it reads no objects, and writes only the rows its SQL
 /// changes (defaults written where required attributes appear).
 public struct MigrationStatistics: Sendable, Equatable {
+    /// One entity mapping's share of a copying pass.
     public struct EntityMapping: Sendable, Equatable {
         public var name: String
+        /// Source objects the mapping selected (its filter applied).
         public var rowsRead: Int
+        /// Destination objects it made.
         public var rowsWritten: Int
+        /// Wall-clock time in both stages; validation, shared by all mappings, is in the pass's time only.
         public var seconds: Double
 
         public init(name: String, rowsRead: Int, rowsWritten: Int, seconds: Double) {
@@ -23,8 +27,11 @@ public struct MigrationStatistics: Sendable, Equatable {
     /// The plan's steps the pass ran (more than one when they were composed into one pass).
     public var steps: Range<Int>
     public var isInPlace: Bool
+    /// Wall-clock time of the whole pass: opening, both stages, indexes, validation.
     public var seconds: Double
+    /// Objects read (a copying pass) — an in-place pass reads none.
     public var rowsRead: Int
+    /// Objects made (a copying pass), or rows its statements changed (an in-place pass).
     public var rowsWritten: Int
     public var entityMappings: [EntityMapping]
 
@@ -59,15 +66,18 @@ struct EntityMappingTally {
 
     /// Adds the time since `start` to mapping `index`'s.
     mutating func addTime(_ index: Int, since start: ContinuousClock.Instant) {
-        mappings[index].seconds += Self.seconds(ContinuousClock.now - start)
+        mappings[index].seconds += (ContinuousClock.now - start).inSeconds
     }
 
     mutating func count(_ index: Int, read: Int, written: Int) {
         mappings[index].rowsRead += read
         mappings[index].rowsWritten += written
     }
+}
 
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+extension Duration {
+    /// The duration in seconds, as the statistics give times.
+    var inSeconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }

@@ -291,7 +291,7 @@ public final class StoreMigrator {
                                                      cancellation: cancellation)
             try files.promoteNextWorking()
             kept = migrated.kept
-            statistics = MigrationStatistics(steps: pass.steps, seconds: EntityMappingTally.seconds(ContinuousClock.now - start),
+            statistics = MigrationStatistics(steps: pass.steps, seconds: (ContinuousClock.now - start).inSeconds,
                                              entityMappings: migrated.statistics)
         } else if case .inPlace(let inferred) = first.kind {
             if cancellation?.isCancelled == true { throw MigrationError.cancelled }
@@ -301,7 +301,7 @@ public final class StoreMigrator {
             }
             kept = pass.keptInPlace(of: plan)
             statistics = MigrationStatistics(inPlaceStep: pass.steps.lowerBound,
-                                             seconds: EntityMappingTally.seconds(ContinuousClock.now - start), rowsWritten: changed)
+                                             seconds: (ContinuousClock.now - start).inSeconds, rowsWritten: changed)
         } else {
             kept = KeptObjects()
             statistics = MigrationStatistics(steps: pass.steps, seconds: 0, entityMappings: [])
