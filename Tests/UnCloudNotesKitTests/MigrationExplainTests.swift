@@ -10,8 +10,8 @@ import UnCloudNotesKit
 /// the migration makes.
 @Suite("the explained SQL of a migration, run by hand, makes the migrated store")
 struct MigrationExplainTests {
-    @Test("the chapter's versions: v1 -> v2 in place, v1 -> v4 and v2 -> v4 fused, v3 -> v4 with the custom policy",
-          arguments: [("v1", "v2"), ("v1", "v4"), ("v2", "v4"), ("v3", "v4")])
+    @Test("the chapter's versions: v1 -> v2 in place, v2 -> v3 with a mapping model, v1 -> v4 and v2 -> v4 fused, v3 -> v4 with the custom policy",
+          arguments: [("v1", "v2"), ("v2", "v3"), ("v1", "v4"), ("v2", "v4"), ("v3", "v4")])
     func chapterVersions(from: String, to: String) throws {
         let folder = try TemporaryFolder()
         let model = try UnCloudNotesModel.load()
