@@ -16,6 +16,11 @@ struct ModelDiffCommandTests {
             #expect(lines.contains(expected), "missing: \(expected)")
         }
         #expect(lines.last == "migration: lightweight; Core Data infers it (no mapping model needed)")
+        // Every change, and nothing else: the lines between the two headings are exactly these.
+        let changes = try #require(lines.firstIndex(of: "changes:")), hashes = try #require(lines.firstIndex(of: "version hashes that change:"))
+        #expect(Array(lines[(changes + 1)..<hashes]) == ["  + added entity Attachment: inferred (add entity)",
+                                                         "  + added entity ImageAttachment: inferred (add entity)",
+                                                         "  + added relationship Note.attachments: inferred (add relationship)"])
     }
 
     @Test("the app's v2 -> v4: the image moved into a new entity needs a mapping model")
