@@ -33,9 +33,30 @@ struct MigrationExplainTests {
         }
     }
 
+    @Test("two passes: a per-object v3 -> v4 policy splits v1 -> v4 after the fused v1 -> v3; each pass reads what the one before wrote")
+    func twoPasses() throws {
+        let folder = try TemporaryFolder()
+        let model = try UnCloudNotesModel.load()
+        let mappings = try UnCloudNotesModel.loadMappingModels(for: model)
+        var policies = MigrationPolicyRegistry()
+        policies.register(ObjectByObjectV3toV4Policy.self, as: AttachmentToImageAttachmentMigrationPolicyV3toV4.className)
+        let store = try ProjectFixtures.copyStore("v1", into: folder, as: "n.sqlite")
+        let explanation = try checkReplay(of: store, in: folder, passes: 2) { url in
+            StoreMigrator(storeURL: url, model: model, target: model.versions[3], mappingModels: mappings, policies: policies)
+        }
+        let working = store.path + ".migrating"
+        #expect(explanation.passes.map(\.steps) == [0..<2, 2..<3])
+        #expect(explanation.passes.map(\.reads) == [store.path, working])
+        #expect(explanation.passes.map(\.writes) == [working + "-next", working + "-next"])
+        #expect(explanation.passes.allSatisfy { !$0.isInPlace })
+    }
+
     /// Explains the migration of `store`, migrates a copy of it for reference, then runs the
-    /// explained statements by hand and compares the file they leave with the migrated one.
-    private func checkReplay(of store: URL, in folder: TemporaryFolder, migrator: (URL) -> StoreMigrator) throws {
+    /// explained statements by hand, pass after pass, and compares the file they leave with the
+    /// migrated one.
+    @discardableResult
+    private func checkReplay(of store: URL, in folder: TemporaryFolder, passes: Int = 1,
+                             migrator: (URL) -> StoreMigrator) throws -> MigrationExplanation {
         let before = try Data(contentsOf: store)
         let reference = try TemporaryFolder()
         let migrated = try reference.copyStore(store)
@@ -45,17 +66,26 @@ struct MigrationExplainTests {
         // Explaining only reads the store, and leaves nothing beside it.
         #expect(try Data(contentsOf: store) == before)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == [store.lastPathComponent])
-        #expect(explanation.passes.count == 1, "the chapter's steps and wibosco's one step are one pass each")
-        let pass = try #require(explanation.passes.first)
-        #expect(pass.statistics != nil)
-        #expect(!pass.statements.contains { $0.sql.contains("?") && !$0.sql.contains("'") }, "parameters are written in")
-        #expect(pass.statements.allSatisfy { !$0.file.contains("uncloudnotes-explain") }, "files are named as the store's")
-
-        try replay(pass)
-        let result = URL(fileURLWithPath: pass.writes)
-        #expect(pass.isInPlace == (result == store))
+        #expect(explanation.passes.count == passes)
+        var result = store
+        for pass in explanation.passes {
+            #expect(pass.statistics != nil)
+            #expect(!pass.statements.contains { $0.sql.contains("?") && !$0.sql.contains("'") }, "parameters are written in")
+            #expect(pass.statements.allSatisfy { !$0.file.contains("uncloudnotes-explain") }, "files are named as the store's")
+            try replay(pass)
+            result = URL(fileURLWithPath: pass.writes)
+            if !pass.isInPlace {
+                // What the migration does between passes: the new file becomes the working copy.
+                let working = URL(fileURLWithPath: String(pass.writes.dropLast("-next".count)))
+                try? FileManager.default.removeItem(at: working)
+                try FileManager.default.moveItem(at: result, to: working)
+                result = working
+            }
+        }
+        #expect(explanation.passes.first?.isInPlace == (result == store))
         #expect(try dump(result) == dump(migrated))
         #expect(try dump(result).contains { $0.hasPrefix("Z_METADATA: ") })
+        return explanation
     }
 
     /// Runs each statement on the connection it names (temporary tables and the attached source
