@@ -5,7 +5,8 @@ import UnCloudNotesKit
 /// Shows a migration's events: a live progress bar on a terminal, plain lines otherwise, or one
 /// JSON object per line for scripts. Each step is announced when its work starts: the engine
 /// announces all the steps of a composed pass at once, before any of them runs, so a step's line
-/// waits for the first progress inside it. An observer cannot throw: a failed write is kept and
+/// waits for the first progress inside it; each pass ends with its numbers (objects read and
+/// written and time, per entity mapping). An observer cannot throw: a failed write is kept and
 /// reported once the migration is over (`StandardOutput.finish`), never cutting it short.
 final class MigrationReporter {
     enum Style { case terminal, lines, json }
