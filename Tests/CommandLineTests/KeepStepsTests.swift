@@ -37,7 +37,7 @@ struct KeepStepsTests {
             let store = try ProjectFixtures.copyStore(start, into: folder, as: "n.sqlite")
             let manual = try ProjectFixtures.copyStore(start, into: folder, as: "manual.sqlite")
             let steps = folder.url.appendingPathComponent("steps")
-            #expect(try BuiltExecutable.run(["store", "migrate", store.path, "--keep-steps", steps.path]).exitCode == 0)
+            #expect(try BuiltExecutable.run(["store", "migrate", store.path, "--to", "v4", "--keep-steps", steps.path]).exitCode == 0)
             let versions = ["v2", "v3", "v4"].filter { $0 > start }
             #expect(try FileManager.default.contentsOfDirectory(atPath: steps.path).sorted() == versions.map { "n.\($0).sqlite" })
             for version in versions {

@@ -115,7 +115,7 @@ struct TerminalAppTests {
     func migrationScreenStatisticsAndStepKinds() throws {
         let folder = try TemporaryFolder()
         let store = try ProjectFixtures.copyStore("v2", into: folder)
-        let tmux = try launch(store: store)
+        let tmux = try launch(store: store, arguments: "--model-version v4")
         // Lines wrap at the screen's width: read it as one text.
         let screen = try tmux.waitFor("Your notes were upgraded").replacingOccurrences(of: "\n", with: " ")
         #expect(screen.contains("steps 1-2 (UnCloudNotesDataModel v2 -> UnCloudNotesDataModel v3 -> UnCloudNotesDataModel v4, one pass) done in"))
