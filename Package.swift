@@ -56,8 +56,7 @@ let package = Package(
         ),
         .target(
             name: "UnCloudNotesKit",
-            dependencies: ["ManagedStore", "UnCloudNotesResources", "CGdkPixbuf",
-                           .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["ManagedStore", "UnCloudNotesResources", "CGdkPixbuf"]
         ),
         // C shim: what Swift cannot call directly (wcwidth, ncurses' macros and globals).
         .target(name: "CTerminal", linkerSettings: [.linkedLibrary("ncursesw")]),

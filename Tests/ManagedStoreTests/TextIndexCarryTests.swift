@@ -153,9 +153,11 @@ struct TextIndexCarryTests {
         let model = try Self.model(in: folder)
         let url = try Self.indexedStore(model, in: folder)
         let migrator = StoreMigrator(storeURL: url, model: model, target: model.versions[target - 1], mappingModels: [Self.mapping(model)])
-        #expect(throws: (any Error).self) {
+        let error = try #require(throws: MigrationError.self) {
             try DurableFiles.$injectedFailure.withValue(InjectedFailure(EIO, calls: [.sync])) { try migrator.migrateIfNeeded() }
         }
+        guard case .fileSystem(let operation, let code) = error else { Issue.record("\(error)"); return }
+        #expect(operation.hasPrefix("cannot sync") && code == EIO, "\(error)")
         #expect(try StoreMetadata.read(storeAt: url).isCompatible(with: model.versions[0]))
         let search = try Self.search("creme", in: url, version: model.versions[0])
         #expect(search.indexed == search.scanned)

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// Runs an inferred (lightweight) migration inside the store file, in one SQLite transaction:
 /// on any error nothing changes, and an interrupted run is rolled back by SQLite itself.
@@ -66,13 +66,12 @@ public enum InPlaceMigration {
             let expected = Set(["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map(\.name))
             let actual = Set(try db.columns(in: table.name).map(\.name))
             guard expected == actual else {
-                throw StoreError(path: path, reason: "in-place migration left table \(table.name) with columns "
-                    + "\(actual.sorted().joined(separator: ", ")) instead of \(expected.sorted().joined(separator: ", "))")
+                throw StoreError(path: path, .inPlaceColumns(table: table.name, found: actual.sorted(), expected: expected.sorted()))
             }
         }
         for table in schema.joinTables {
             guard try db.tableExists(table.name) else {
-                throw StoreError(path: path, reason: "in-place migration did not create join table \(table.name)")
+                throw StoreError(path: path, .inPlaceJoinTableMissing(table.name))
             }
         }
     }

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// Migrates a store with a mapping model, in Core Data's three stages: create the destination
 /// objects (attributes), recreate the relationships, validate. The destination is a new file,

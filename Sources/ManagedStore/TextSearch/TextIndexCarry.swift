@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// Carries a store's text index (the side file of `TextSearchIndex`) across a migration of the
 /// store, so the first search after it answers from the index instead of waiting for a rebuild.
