@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// Keeps every SQL statement the engine runs on the connections of stores opened with it
 /// (`StoreOptions.sqlRecorder`), in order, with its parameters written into it (not `?`), the
