@@ -18,6 +18,12 @@ public enum InPlaceMigration {
     @discardableResult
     public static func migrate(storeAt url: URL, from source: ManagedObjectModel, to destination: ManagedObjectModel,
                                inferred: InferredMapping, options: StoreOptions = StoreOptions()) throws -> Bool {
+        try migrateCountingRows(storeAt: url, from: source, to: destination, inferred: inferred, options: options) != nil
+    }
+
+    /// The same, telling how many rows its statements changed; nil when it cannot be done in place.
+    static func migrateCountingRows(storeAt url: URL, from source: ManagedObjectModel, to destination: ManagedObjectModel,
+                                    inferred: InferredMapping, options: StoreOptions) throws -> Int? {
         var options = options
         options.leavesHistoryAsIs = true
         let store = try PersistentStore.open(at: url, model: source, options: options)
@@ -39,16 +45,18 @@ public enum InPlaceMigration {
         let metadata = StoreMetadata(model: destination, storeUUID: store.metadata.storeUUID)
         var planner = InPlaceMigrationPlanner(inferred: inferred, source: store.schema, destination: destinationSchema)
         guard let script = planner.plan(sourceMaxima: maxima, metadataPlist: [UInt8](try metadata.plistData())) else {
-            return false
+            return nil
         }
-        try store.database.write { db in
+        return try store.database.write { db in
+            let before = db.totalChangesCount
             for statement in script.statements { try db.execute(sql: statement) }
+            let changed = db.totalChangesCount - before
             try db.execute(sql: "UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = 1", arguments: [Data(script.metadataPlist)])
             if try db.tableExists("Z_MODELCACHE") { try db.execute(sql: "DELETE FROM Z_MODELCACHE") }
             try HistoryTranslation(source: store.schema, destination: destinationSchema, inferred: inferred).run(in: db)
             try verify(destinationSchema, in: db, path: url.path)
+            return changed
         }
-        return true
     }
 
     /// The tables must now have exactly the columns a new store of the destination would have;

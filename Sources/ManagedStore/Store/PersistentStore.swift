@@ -154,7 +154,9 @@ public final class PersistentStore: Sendable {
         // fail with "database is locked".
         configuration.busyMode = .timeout(options.busyTimeout)
         let logger = options.sqlLogger
+        let recorder = options.sqlRecorder
         configuration.prepareDatabase { db in
+            recorder?.attach(to: db)
             if let logger {
                 db.trace(options: .statement) { event in logger.info("sql: \(event)") }
             }
