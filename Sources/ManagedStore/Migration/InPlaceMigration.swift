@@ -47,15 +47,21 @@ public enum InPlaceMigration {
         guard let script = planner.plan(sourceMaxima: maxima, metadataPlist: [UInt8](try metadata.plistData())) else {
             return nil
         }
-        return try store.database.write { db in
-            let before = db.totalChangesCount
-            for statement in script.statements { try db.execute(sql: statement) }
-            let changed = db.totalChangesCount - before
-            try db.execute(sql: "UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = 1", arguments: [Data(script.metadataPlist)])
-            if try db.tableExists("Z_MODELCACHE") { try db.execute(sql: "DELETE FROM Z_MODELCACHE") }
-            try HistoryTranslation(source: store.schema, destination: destinationSchema, inferred: inferred).run(in: db)
-            try verify(destinationSchema, in: db, path: url.path)
-            return changed
+        do {
+            return try store.database.write { db in
+                let before = db.totalChangesCount
+                for statement in script.statements { try db.execute(sql: statement) }
+                let changed = db.totalChangesCount - before
+                try db.execute(sql: "UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = 1", arguments: [Data(script.metadataPlist)])
+                if try db.tableExists("Z_MODELCACHE") { try db.execute(sql: "DELETE FROM Z_MODELCACHE") }
+                try HistoryTranslation(source: store.schema, destination: destinationSchema, inferred: inferred).run(in: db)
+                try verify(destinationSchema, in: db, path: url.path)
+                return changed
+            }
+        } catch let error as DatabaseError {
+            // SQLite refused a statement (rows breaking a new uniqueness constraint, a full disk):
+            // the transaction rolled back. The cause is kept as data, without GRDB's type.
+            throw MigrationError.failed(from: source.name, to: destination.name, cause: FailureCause(error))
         }
     }
 
