@@ -91,7 +91,8 @@ struct BenchReport: Codable {
                               rows: sizes.compactMap(\.historyCost).map { h in
                                   "| \(h.notes) | \(Self.time(h.withoutHistory)) | \(Self.time(h.withHistory)) | \(String(format: "%.2f", h.ratio)) |"
                               })
-        lines += ["", "## Targets (issue 13)", ""] + TargetVerdicts(report: self).all().map { "- \($0)" }
+        lines += [""] + TimeSplit.section
+        lines += ["", "## Targets (issues 13, 23 and 28)", ""] + TargetVerdicts(report: self).all().map { "- \($0)" }
         return lines.joined(separator: "\n") + "\n"
     }
 

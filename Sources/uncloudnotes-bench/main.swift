@@ -17,7 +17,7 @@ struct Bench: ParsableCommand {
               make bench                 (builds both programs, writes docs/performance.md)
               uncloudnotes-bench --sizes 2000 --images small --runs 3 --output /tmp/bench
             """,
-        subcommands: [Run.self, Measure.self, Generate.self],
+        subcommands: [Run.self, Measure.self, Generate.self, Render.self],
         defaultSubcommand: Run.self)
 
     struct Run: ParsableCommand {
