@@ -26,7 +26,7 @@ extension NotesFrame {
             buffer.put(CellBuffer.truncate("Caption: " + text, to: imageArea.width), in: imageArea, row: 1)
         }
         guard let place = detailImageRows(in: imageArea) else { return }
-        placePreview(imageCells, into: &buffer, area: imageArea, top: place.top)
+        placePreview(image, into: &buffer, area: imageArea, top: place.top)
     }
 
     /// A reversed marker at the right end of a row, saying the text goes on beyond the area.

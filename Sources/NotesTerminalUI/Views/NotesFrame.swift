@@ -28,7 +28,7 @@ public struct NotesFrame: ScreenLayout {
     /// The lines of its body the screen shows (the detail view's, or the list preview's first ones).
     let shownText: ShownText?
     /// The preview of the image shown: nil while it is being made, empty when it cannot be shown.
-    let imageCells: [[Cell]]?
+    let image: RenderedPreview?
     /// The shown image's size in pixels, from its header, when it could be read.
     let imagePixelSize: (width: Int, height: Int)?
 }
@@ -48,7 +48,7 @@ extension NotesApp {
                           storePath: storePath, banner: banner, screen: screen, message: message, noteCount: noteCount, dates: dates,
                           searchInput: searchInput, searchText: searchText, searchPending: searchPending, listCount: list.count,
                           listTop: top, selected: selected, visibleRows: visible, shownNote: note, shownText: text,
-                          imageCells: image.map(\.cells) ?? [], imagePixelSize: image?.pixelSize)
+                          image: image.map(\.cells) ?? .unavailable, imagePixelSize: image?.pixelSize)
     }
 
     /// The first visible row: moved only as far as needed to show the selection.
@@ -80,7 +80,7 @@ extension NotesApp {
     }
 
     /// The image a screen shows of the note, as a preview fitted to its place.
-    private func imageShown(of note: NoteSnapshot) -> (cells: [[Cell]]?, pixelSize: (width: Int, height: Int)?)? {
+    private func imageShown(of note: NoteSnapshot) -> (cells: RenderedPreview?, pixelSize: (width: Int, height: Int)?)? {
         if case .detail(let state) = detailUnderneath(screen) {
             guard !note.attachments.isEmpty, let area = detailAreas(hasImages: true).images else { return nil }
             let index = min(state.attachment, note.attachments.count - 1)
@@ -104,11 +104,12 @@ extension NotesApp {
     }
 
     /// A cached image preview of a note's attachment; nil while it is being made in the background.
-    private func preview(_ attachment: AttachmentSnapshot, note: NoteSnapshot, index: Int, columns: Int, rows: Int) -> [[Cell]]? {
-        guard let data = attachment.imageData else { return [] }
-        let key = "\(note.id)#\(index)#\(data.count)#\(columns)x\(rows)"
-        return previews.cells(key: key) {
-            backgroundPreviews.request(key: key, image: NoteImage(storedData: data), columns: columns, rows: rows, colors: colors)
+    private func preview(_ attachment: AttachmentSnapshot, note: NoteSnapshot, index: Int, columns: Int, rows: Int) -> RenderedPreview? {
+        guard let data = attachment.imageData else { return .unavailable }
+        guard graphics.kind != .none else { return .hidden }
+        let key = PreviewKey(note: note.id, image: index, bytes: data.count, columns: columns, rows: rows, graphics: graphics)
+        return previews.preview(key: key) {
+            backgroundPreviews.request(key: key, image: NoteImage(storedData: data), colors: colors)
         }
     }
 }
