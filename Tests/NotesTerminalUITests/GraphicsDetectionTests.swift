@@ -80,7 +80,10 @@ struct GraphicsDetectionTests {
         #expect(refused.notice == "images as symbols: tmux's allow-passthrough is off (tmux set -g allow-passthrough on)")
         let sixelClient = try #require(TmuxFacts(displayed: "on|xterm||0|0".replacingOccurrences(of: "||", with: "|sixel,RGB|")))
         #expect(GraphicsDetection.decide(.auto, environment: ["TMUX": "x"], replies: nil, tmux: sixelClient).graphics.kind == .pixels(.sixel))
-        #expect(GraphicsDetection.decide(.auto, environment: ["TMUX": "x"], replies: nil, tmux: nil).notice?.contains("tmux") == true)
+        #expect(GraphicsDetection.decide(.kitty, environment: ["TMUX": "x"], replies: nil, tmux: nil).notice?.contains("tmux did not say") == true)
+        // A session whose terminal draws no pictures (a detached one, a plain xterm) hears nothing about it.
+        let plain = try #require(TmuxFacts(displayed: "off|xterm-256color|256,RGB|0|0"))
+        #expect(GraphicsDetection.decide(.auto, environment: ["TMUX": "x"], replies: nil, tmux: plain) == GraphicsDetection.Decision(graphics: .symbols))
         #expect(TmuxFacts(displayed: "on|xterm") == nil)
     }
 }

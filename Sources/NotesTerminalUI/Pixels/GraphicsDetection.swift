@@ -7,6 +7,11 @@ public enum GraphicsDetection {
     public struct Decision: Equatable, Sendable {
         public var graphics: PreviewGraphics
         public var notice: String?
+
+        public init(graphics: PreviewGraphics, notice: String? = nil) {
+            self.graphics = graphics
+            self.notice = notice
+        }
     }
 
     /// Whether the terminal must be asked (`TerminalQueries`) before `decide`: for `auto` outside
@@ -54,29 +59,28 @@ public enum GraphicsDetection {
 
     /// Inside tmux, pictures pass through to the outer terminal only when `allow-passthrough` is
     /// on; the outer terminal is known from tmux's client (its `TERM` and features) and the
-    /// variables the environment kept from it.
+    /// variables the environment kept from it. Why there are no pictures is said only when the
+    /// outer terminal could draw them (most tmux sessions run where it cannot: no news there).
     private static func decideInsideTmux(_ mode: ImageMode, environment: [String: String], tmux: TmuxFacts?, cell: PixelSize) -> Decision {
+        let outer = PixelProtocol(rawValue: mode.rawValue) ?? tmux.flatMap { outerProtocol(of: $0, environment: environment) }
+            ?? (suggestsKitty(term: "", environment: environment) ? .kitty : nil)
+        guard let outer else { return Decision(graphics: .symbols) }
         guard let tmux else {
             return Decision(graphics: .symbols, notice: "images as symbols: tmux did not say whether allow-passthrough is on")
         }
         guard tmux.allowsPassthrough else {
             return Decision(graphics: .symbols, notice: "images as symbols: tmux's allow-passthrough is off (tmux set -g allow-passthrough on)")
         }
-        let chosen: PixelProtocol?
-        if let forced = PixelProtocol(rawValue: mode.rawValue) {
-            chosen = forced
-        } else if suggestsKitty(term: tmux.clientTerminal, environment: environment) {
-            chosen = .kitty
-        } else if speaksITerm2(environment) {
-            chosen = .iterm2
-        } else if tmux.clientFeatures.contains("sixel") {
-            chosen = .sixel
-        } else {
-            chosen = nil
-        }
-        guard let chosen else { return Decision(graphics: .symbols) }
-        return Decision(graphics: PreviewGraphics(kind: .pixels(chosen), cellPixels: cell, passthrough: tmux.pane),
-                        notice: "images through tmux passthrough (\(chosen.rawValue))")
+        return Decision(graphics: PreviewGraphics(kind: .pixels(outer), cellPixels: cell, passthrough: tmux.pane),
+                        notice: "images through tmux passthrough (\(outer.rawValue))")
+    }
+
+    /// The protocol of the terminal tmux's client runs in, as far as tmux and the environment tell.
+    private static func outerProtocol(of tmux: TmuxFacts, environment: [String: String]) -> PixelProtocol? {
+        if suggestsKitty(term: tmux.clientTerminal, environment: environment) { return .kitty }
+        if speaksITerm2(environment) { return .iterm2 }
+        if tmux.clientFeatures.contains("sixel") { return .sixel }
+        return nil
     }
 
     /// Terminals whose own protocol is iTerm2's: iTerm2, WezTerm (whose kitty support is partial),
