@@ -62,6 +62,8 @@ public enum FullScreenApp {
                         event = .editorFailed("\(error)")
                     }
                     _ = runner.perform(app.receive(event), on: app)
+                case .openImage(let data, let name):
+                    _ = runner.perform(app.receive(.imageOpened(ImageViewer.open(data, named: name, environment: environment))), on: app)
                 default:
                     break
                 }

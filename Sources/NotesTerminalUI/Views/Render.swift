@@ -103,6 +103,7 @@ extension NotesFrame {
             var hints = [("Esc q", "back"), ("?", "help"), ("↑↓", "scroll"), ("e", "edit"), ("d", "delete")]
             if supportsImages { hints += [("a", "attach"), ("←→", "image"), ("x", "delete image")] }
             if supportsCaptions { hints.append(("c", "caption")) }
+            if supportsImages { hints.append(("o", "open")) }
             return hints
         case .editor(let state):
             let move = state.focusOnBody ? ("Shift-Tab", "title") : ("Tab", "body")
