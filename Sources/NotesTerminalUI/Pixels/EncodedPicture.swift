@@ -23,8 +23,6 @@ public enum RenderedPreview: Equatable, Sendable {
 
     /// An image that cannot be shown: no cells.
     public static let unavailable = RenderedPreview.cells([])
-
-    var isUnavailable: Bool { self == .unavailable }
 }
 
 /// A picture placed on a screen, at a rectangle of cells.

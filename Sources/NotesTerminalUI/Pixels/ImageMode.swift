@@ -49,12 +49,6 @@ public struct PreviewGraphics: Equatable, Hashable, Sendable {
 
     /// A cell size for when the terminal tells none (a common 10x20).
     public static let typicalCell = PixelSize(width: 10, height: 20)
-
-    /// The protocol, when previews are pictures.
-    public var pixelProtocol: PixelProtocol? {
-        if case .pixels(let kind) = kind { return kind }
-        return nil
-    }
 }
 
 /// Where the app's tmux pane sits in the outer terminal, in cells.

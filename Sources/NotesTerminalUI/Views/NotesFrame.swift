@@ -42,10 +42,12 @@ extension NotesApp {
         listTop = top
         let visible = (top..<min(top + listPage, list.count)).map { row(at: $0) }
         let note = noteShown(on: screen).flatMap(snapshot)
-        var image = RenderedPreview.unavailable as RenderedPreview?
-        if let note { image = imageShown(of: note) }
-        var detailImages: [DetailImage] = []
-        if let note, case .detail(let state) = detailUnderneath(screen) { detailImages = detailImagesShown(of: note, selected: state.attachment) }
+        let image: RenderedPreview? = if let note { imageShown(of: note) } else { .unavailable }
+        let detailImages: [DetailImage] = if let note, case .detail(let state) = detailUnderneath(screen) {
+            detailImagesShown(of: note, selected: state.attachment)
+        } else {
+            []
+        }
         let text = note.flatMap { textShown(of: $0) }
         return NotesFrame(size: size, supportsImages: supportsImages, supportsCaptions: supportsCaptions, versionLabel: versionLabel,
                           storePath: storePath, banner: banner, screen: screen, message: message, noteCount: noteCount, dates: dates,
