@@ -64,6 +64,9 @@ struct GraphicsDetectionTests {
         #expect(!GraphicsDetection.needsQueries(.symbols, environment: [:]))
         #expect(GraphicsDetection.needsQueries(.auto, environment: ["TERM": "xterm"]))
         #expect(!GraphicsDetection.needsQueries(.auto, environment: ["TMUX": "/tmp/tmux-0/default,1,0"]))
+        // The Linux console is never asked (it would print the kitty query) and draws symbols, quietly.
+        #expect(!GraphicsDetection.needsQueries(.auto, environment: ["TERM": "linux"]))
+        #expect(GraphicsDetection.decide(.auto, environment: ["TERM": "linux"], replies: nil) == GraphicsDetection.Decision(graphics: .symbols))
     }
 
     @Test("inside tmux: passthrough when allowed, at the pane's offset; symbols with the reason otherwise")

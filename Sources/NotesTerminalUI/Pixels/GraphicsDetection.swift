@@ -16,8 +16,9 @@ public enum GraphicsDetection {
 
     /// Whether the terminal must be asked (`TerminalQueries`) before `decide`: for `auto` outside
     /// tmux, and for any protocol to learn the cell size. Inside tmux tmux answers for itself.
+    /// The Linux console draws no pictures and would print the kitty query as text.
     public static func needsQueries(_ mode: ImageMode, environment: [String: String]) -> Bool {
-        guard !isInsideTmux(environment) else { return false }
+        guard !isInsideTmux(environment), environment["TERM"] != "linux" else { return false }
         switch mode {
         case .none, .symbols: return false
         case .auto, .kitty, .sixel, .iterm2: return true
@@ -44,6 +45,7 @@ public enum GraphicsDetection {
         if let forced = PixelProtocol(rawValue: mode.rawValue) {
             return Decision(graphics: PreviewGraphics(kind: .pixels(forced), cellPixels: cell))
         }
+        if environment["TERM"] == "linux" { return Decision(graphics: .symbols) }
         guard let replies, replies.isComplete else {
             return Decision(graphics: .symbols,
                             notice: "images as symbols: the terminal did not answer its queries in time (--images kitty, sixel or iterm2 forces one)")
