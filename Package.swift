@@ -22,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // zlib inflates the compiled model Core Data caches in a store (Z_MODELCACHE).
@@ -72,6 +73,8 @@ let package = Package(
                 "NotesTerminalUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                // The settings file, config.toml.
+                .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
         // Test helpers: temporary folders, the shared fixtures, running the built executable.

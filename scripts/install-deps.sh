@@ -3,7 +3,10 @@
 # Only missing packages are installed, so a second run costs a second.
 set -euo pipefail
 
-packages=(libsqlite3-dev libncursesw5-dev libgdk-pixbuf-2.0-dev libchafa-dev zlib1g-dev webp-pixbuf-loader tmux vim ncurses-term pkg-config xfsprogs strace)
+# xterm, xvfb, x11-apps (xwd), imagemagick, xdotool and fonts-dejavu-core: the sixel test looks at a real
+# xterm's pixels (Tests/CommandLineTests/XtermSixelTests.swift).
+packages=(libsqlite3-dev libncursesw5-dev libgdk-pixbuf-2.0-dev libchafa-dev zlib1g-dev webp-pixbuf-loader tmux vim ncurses-term pkg-config xfsprogs strace
+          xterm xvfb x11-apps imagemagick xdotool fonts-dejavu-core)
 
 if ! command -v swift >/dev/null 2>&1; then
     echo "install-deps: swift is not on PATH; install the Swift 6 toolchain from swift.org first" >&2

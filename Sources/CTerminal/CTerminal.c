@@ -1,10 +1,13 @@
 #define _XOPEN_SOURCE 700
 #define NCURSES_WIDECHAR 1
+#include <errno.h>
 #include <locale.h>
 #include <signal.h>
 #include <string.h>
 #include <termios.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
+#include <stdio.h>
 #include <ncursesw/term.h>
 #include <wchar.h>
 #include <ncursesw/curses.h>
@@ -155,4 +158,29 @@ int cterminal_key_code(const char *name) {
     if (strcmp(name, "resize") == 0) return KEY_RESIZE;
     if (strcmp(name, "btab") == 0) return KEY_BTAB;
     return -1;
+}
+
+int cterminal_window_size(int fd, int *cells_across, int *cells_down, int *pixels_across, int *pixels_down) {
+    struct winsize size;
+    if (ioctl(fd, TIOCGWINSZ, &size) != 0) return -1;
+    *cells_across = size.ws_col;
+    *cells_down = size.ws_row;
+    *pixels_across = size.ws_xpixel;
+    *pixels_down = size.ws_ypixel;
+    return 0;
+}
+
+void cterminal_repaint_rows(int top, int count) { wredrawln(stdscr, top, count); }
+
+void cterminal_write(const char *bytes, long count) {
+    fflush(stdout);
+    long written = 0;
+    while (written < count) {
+        ssize_t result = write(STDOUT_FILENO, bytes + written, (size_t)(count - written));
+        if (result > 0) {
+            written += result;
+        } else if (result < 0 && errno != EINTR && errno != EAGAIN) {
+            return;
+        }
+    }
 }

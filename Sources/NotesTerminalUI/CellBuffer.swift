@@ -50,6 +50,8 @@ public struct CellBuffer: Equatable, Sendable {
     /// Where image previews were placed: tests compare these areas by size and colour, not by
     /// the glyphs libchafa chose.
     public private(set) var imageAreas: [Rect] = []
+    /// Pictures drawn beside the text through a graphics protocol (their cells stay blank here).
+    public private(set) var pictures: [PlacedPicture] = []
 
     public init(width: Int, height: Int) {
         self.width = max(0, width)
@@ -127,6 +129,22 @@ public struct CellBuffer: Equatable, Sendable {
         let area = Rect(top: top, left: left, width: max(0, min(width, column + columns) - left),
                         height: max(0, min(height, row + image.count) - top))
         if area.width > 0, area.height > 0 { imageAreas.append(area) }
+    }
+
+    /// Places a picture with its top left corner at (row, column): its cells are left blank for
+    /// the terminal to draw the pixels over, and it counts as an image area. A picture that does
+    /// not fit whole is not placed (a cut picture cannot be drawn).
+    public mutating func placePicture(_ picture: EncodedPicture, row: Int, column: Int) {
+        let area = Rect(top: row, left: column, width: picture.columns, height: picture.rows)
+        guard row >= 0, column >= 0, row + picture.rows <= height, column + picture.columns <= width else { return }
+        clear(row: row, column: column, width: area.width, height: area.height)
+        imageAreas.append(area)
+        pictures.append(PlacedPicture(picture: picture, area: area))
+    }
+
+    /// Takes the pictures away, leaving their cells blank: something is drawn over them (a prompt).
+    public mutating func removePictures() {
+        pictures = []
     }
 
     /// The buffer as text, one line per row, trailing spaces removed: what a snapshot test compares.

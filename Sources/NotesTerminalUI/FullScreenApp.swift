@@ -11,11 +11,16 @@ public enum FullScreenApp {
     ///   - askBeforeCreating: a missing store is created only when the user says so (a store path
     ///     typed on the command line may be mistyped); no asks nothing (the default store).
     ///   - banner: a line shown above every screen (the walkthrough's step).
+    ///   - images: how previews draw images; `auto` asks the terminal (`GraphicsDetection`).
     /// - Returns: the process exit code (0; 1 after a failed upgrade; 130 after a cancelled one).
     public static func run(stack: UnCloudNotesStack, logFile: URL? = nil, askBeforeCreating: Bool = false, banner: String? = nil,
-                           environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Int32 {
+                           images: ImageMode = .auto, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Int32 {
         DisplayWidth.configureLocale()
+        // Asked before ncurses starts, so the terminal's replies never arrive as keys.
+        let detection = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
+            ? TerminalQueries.detect(images, environment: environment) : GraphicsDetection.Decision(graphics: .symbols)
         let screen = try TerminalScreen(environment: environment)
+        screen.graphics = detection.graphics
         defer { screen.stop() }
         let log = try StandardErrorRedirection(to: logFile)
         defer { log.restore() }
@@ -28,7 +33,9 @@ public enum FullScreenApp {
         let app = try NotesApp(book: book, storePath: stack.storeURL.path, versionLabel: stack.versionLabel, colors: screen.colors)
         app.banner = banner
         let runner = NotesEffectRunner(book: book)
-        app.message = screen.notice
+        app.graphics = detection.graphics
+        let notices = [screen.notice, detection.notice].compactMap { $0 }
+        app.message = notices.isEmpty ? nil : notices.joined(separator: "; ")
         _ = app.handle(.resize(columns: screen.size.columns, rows: screen.size.rows))
         // The first screen is painted before the rest of the list is read.
         screen.draw(app.frame().render())
@@ -55,6 +62,8 @@ public enum FullScreenApp {
                         event = .editorFailed("\(error)")
                     }
                     _ = runner.perform(app.receive(event), on: app)
+                case .openImage(let data, let name):
+                    _ = runner.perform(app.receive(.imageOpened(ImageViewer.open(data, named: name, environment: environment))), on: app)
                 default:
                     break
                 }

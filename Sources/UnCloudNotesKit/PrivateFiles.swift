@@ -20,8 +20,9 @@ public enum ExportError: Error, CustomStringConvertible {
 /// Files and folders of exports, private to the user from the first byte: files 0600 and
 /// folders 0700, also when an earlier export is overwritten.
 public enum PrivateFiles {
-    /// Writes the whole file, created (or truncated and re-moded) as 0600.
-    public static func write(_ data: Data, to url: URL) throws {
+    /// Writes the whole file, created (or truncated and re-moded) as 0600; `synced`: on the disk
+    /// before this returns.
+    public static func write(_ data: Data, to url: URL, synced: Bool = false) throws {
         let descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw ExportError.cannotWrite(url, errno: errno) }
         defer { close(descriptor) }
@@ -36,6 +37,21 @@ public enum PrivateFiles {
                 }
                 offset += written
             }
+        }
+        if synced, fsync(descriptor) != 0 { throw ExportError.cannotWrite(url, errno: errno) }
+    }
+
+    /// Replaces the file whole or not at all: written (0600) beside it, synced, then renamed over
+    /// it, so an interrupted write leaves the file as it was.
+    public static func replace(_ url: URL, with data: Data) throws {
+        let partial = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial-\(getpid())")
+        do {
+            try write(data, to: partial, synced: true)
+            guard rename(partial.path, url.path) == 0 else { throw ExportError.cannotWrite(url, errno: errno) }
+        } catch {
+            // The partial file is ours alone; removing it is best effort.
+            unlink(partial.path)
+            throw error
         }
     }
 

@@ -29,11 +29,18 @@ struct Bench: ParsableCommand {
         @Option(help: "A note printed at the top of the report (say why a run is not a full one).") var note: String?
         @Option(help: "Where to write performance.md and performance.json.") var output = "docs"
         @Option(help: "Where to make the stores (removed afterwards). Default: a temporary folder.") var work: String?
+        @Option(help: "The size of the JPEG timed to picture, WIDTHxHEIGHT (12 megapixels by default).") var picture = "4000x3000"
 
         func validate() throws {
             guard !counts.isEmpty, counts.allSatisfy({ $0 >= 10 }) else { throw ValidationError("--sizes takes numbers of at least 10, comma-separated") }
             guard let kinds, !kinds.isEmpty else { throw ValidationError("--images takes small, big or both, comma-separated") }
             guard runs >= 1 else { throw ValidationError("--runs takes a number of at least 1") }
+            guard pictureSize != nil else { throw ValidationError("--picture takes WIDTHxHEIGHT, such as 4000x3000") }
+        }
+
+        private var pictureSize: (width: Int, height: Int)? {
+            let parts = picture.split(separator: "x").compactMap { Int($0) }
+            return parts.count == 2 && parts.allSatisfy({ $0 > 0 }) ? (parts[0], parts[1]) : nil
         }
 
         private var counts: [Int] { sizes.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) } }
@@ -69,6 +76,10 @@ struct Bench: ParsableCommand {
                 log("\(count) notes: saving with persistent history")
                 size.historyCost = try HistoryCost.measure(storeAt: readStore, notes: count, runs: runs, scratch: masters.folder)
                 report.sizes.append(size)
+            }
+            if let pictureSize {
+                log("time to picture: a \(picture) JPEG")
+                report.picture = try PicturePaths.measure(in: folder, width: pictureSize.width, height: pictureSize.height, runs: runs)
             }
             let out = URL(fileURLWithPath: output)
             try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)

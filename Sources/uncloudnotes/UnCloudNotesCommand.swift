@@ -28,6 +28,11 @@ struct UnCloudNotesCommand: ParsableCommand {
         valueName: "file"))
     var log: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "How previews draw images: auto (ask the terminal), kitty, sixel, iterm2, symbols or none. Default: the config file's images, else auto.",
+        valueName: "mode"))
+    var images: ImageMode?
+
     /// With no subcommand: the full-screen app. `--sql-debug` lines would write over it, so they
     /// need a file.
     func run() throws {
@@ -36,16 +41,18 @@ struct UnCloudNotesCommand: ParsableCommand {
         }
         DateText.userLocale.prepareInBackground()
         // A store path typed by hand may be mistyped: a missing one is created only when the user says so.
-        try runFullScreen(global.stack(), logFile: log.map(fileURL), askBeforeCreating: global.store != nil)
+        try runFullScreen(global.stack(), logFile: log.map(fileURL), askBeforeCreating: global.store != nil, images: imageMode(option: images))
     }
 }
 
 /// Runs the full-screen app with the command line's exit codes: 2 (and one line on stderr)
 /// without a usable terminal, 1 after a failed upgrade, 130 after a cancelled one.
-func runFullScreen(_ stack: UnCloudNotesStack, logFile: URL? = nil, askBeforeCreating: Bool = false, banner: String? = nil) throws {
+func runFullScreen(_ stack: UnCloudNotesStack, logFile: URL? = nil, askBeforeCreating: Bool = false, banner: String? = nil,
+                   images: ImageMode? = nil) throws {
     let code: Int32
+    let images = try images ?? imageMode(option: nil)
     do {
-        code = try FullScreenApp.run(stack: stack, logFile: logFile, askBeforeCreating: askBeforeCreating, banner: banner)
+        code = try FullScreenApp.run(stack: stack, logFile: logFile, askBeforeCreating: askBeforeCreating, banner: banner, images: images)
     } catch let error as TerminalUnavailable {
         StandardError.line("uncloudnotes: \(error)")
         throw ExitCode(2)

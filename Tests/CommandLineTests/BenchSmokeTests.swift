@@ -22,7 +22,7 @@ struct BenchSmokeTests {
     @Test("a tiny run writes both reports with every figure, interleaved runs and verdicts (no timing is judged here)")
     func tinyRun() throws {
         let folder = try TemporaryFolder()
-        let run = try runBench(["--sizes", "60,120", "--images", "small,big", "--runs", "3", "--note", "smoke run",
+        let run = try runBench(["--sizes", "60,120", "--images", "small,big", "--runs", "3", "--note", "smoke run", "--picture", "400x300",
                                 "--output", folder.url.path, "--work", folder.url.appendingPathComponent("work").path])
         #expect(run.status == 0, "\(run.errorOutput)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: folder.url.appendingPathComponent("performance.json"))) as? [String: Any])
@@ -63,7 +63,15 @@ struct BenchSmokeTests {
                 #expect(((bigNote[key] as? [String: Any])?["median"] as? Double ?? 0) > 0, "\(key)")
             }
         }
+        let picture = try #require(json["picture"] as? [String: Any])
+        let protocols = try #require(picture["protocols"] as? [[String: Any]])
+        #expect(protocols.map { $0["name"] as? String } == ["kitty", "sixel", "iterm2"])
+        for timing in protocols {
+            #expect(((timing["toPicture"] as? [String: Any])?["runs"] as? [Double])?.count == 3)
+            #expect((timing["pictureBytes"] as? Int ?? 0) > 0 && (timing["pictureWidth"] as? Int ?? 0) > 0)
+        }
         let markdown = try String(contentsOf: folder.url.appendingPathComponent("performance.md"), encoding: .utf8)
+        #expect(markdown.contains("## Time to picture (issue 26): a 400x300 JPEG"))
         #expect(markdown.contains("> **smoke run**"))
         #expect(markdown.contains("| 120 | big | **v2 -> v4** |") && markdown.contains("| 120 | none | **v1 -> v4** |"))
         #expect(markdown.contains("## A 10 MB note on screen (issue 21)") && markdown.contains("Key to painted screen with a 10 MB note on screen at 120 notes"))

@@ -35,7 +35,8 @@ struct DailyUseTests {
         try harness.book.setCaption("first", of: attachments[0].id)
         try harness.book.setCaption("second", of: attachments[1].id)
         harness.press(.enter, .right, .character("x"))
-        let asking = harness.screen(200, 60)
+        // 80x24 shows one image at a time: the one asked about.
+        let asking = harness.screen(80, 24)
         #expect(asking.contains("Delete image 2 of “Trip”? y/N"))
         #expect(asking.contains("Image 2 of 2") && asking.contains("Caption: second"))
         harness.press(.character("y"))

@@ -42,6 +42,15 @@ void cterminal_put(int row, int column, const wchar_t *text, int count, int bold
                    int underline, int pair);
 void cterminal_clear(void);
 void cterminal_refresh(void);
+/// The window's size in cells and pixels (TIOCGWINSZ on `fd`); 0 on success. Pixels are 0 when the
+/// terminal does not fill them in.
+int cterminal_window_size(int fd, int *cells_across, int *cells_down, int *pixels_across, int *pixels_down);
+/// Marks rows for repainting whole at the next refresh: a picture drawn over them (sixel, iTerm2)
+/// is not in ncurses' view of the screen, so only a full repaint of its cells removes it.
+void cterminal_repaint_rows(int top, int count);
+/// Writes bytes straight to the terminal after ncurses' own output (pictures), keeping ncurses'
+/// idea of the cursor (the bytes must save and restore it).
+void cterminal_write(const char *bytes, long count);
 /// Codes of the keys the app reads.
 int cterminal_key_code(const char *name);
 

@@ -14,7 +14,7 @@ extension NotesApp {
 
     private func receivePreviews() -> Bool {
         let finished = backgroundPreviews.takeFinished()
-        for preview in finished { previews.store(preview.cells, key: preview.key) }
+        for preview in finished { previews.store(preview.preview, key: preview.key) }
         return !finished.isEmpty
     }
 

@@ -7,8 +7,8 @@ import UnCloudNotesKit
 final class BackgroundPreviews: Sendable {
     /// A preview made, for its cache key.
     struct Finished: Sendable {
-        let key: String
-        let cells: [[Cell]]
+        let key: PreviewKey
+        let preview: RenderedPreview
     }
 
     /// What the key loop and the jobs share.
@@ -16,6 +16,8 @@ final class BackgroundPreviews: Sendable {
         var generation = 0
         var finished: [Finished] = []
         var inFlight = 0
+        /// The last kitty image id given out: each picture has its own, to be deleted by.
+        var lastPictureID: UInt32 = 0
     }
 
     private let executor: any BackgroundExecutor
@@ -28,19 +30,31 @@ final class BackgroundPreviews: Sendable {
     /// Whether previews are being made: the key loop then wakes often to show them.
     var isBusy: Bool { shared.withLock { $0.inFlight > 0 || !$0.finished.isEmpty } }
 
-    /// Starts making the preview of `image` at this size.
-    func request(key: String, image: NoteImage, columns: Int, rows: Int, colors: ColorSupport) {
-        let asked = shared.withLock { shared in
+    /// Starts making the preview of `image` for `key`: a picture at the exact pixel size of the
+    /// key's cells when the key's graphics draw pixels, else symbols in `colors`.
+    func request(key: PreviewKey, image: NoteImage, colors: ColorSupport) {
+        let (asked, id) = shared.withLock { shared in
             shared.inFlight += 1
-            return shared.generation
+            shared.lastPictureID = shared.lastPictureID == UInt32.max ? 1 : shared.lastPictureID + 1
+            return (shared.generation, shared.lastPictureID)
         }
         executor.run { [self] in
-            // An image that cannot be previewed shows as "(this image cannot be shown)" (no cells).
-            let cells = (try? ImagePreview.cells(for: image, columns: columns, rows: rows, colors: colors)) ?? []
+            let preview = Self.render(image, for: key, colors: colors, pictureID: id)
             shared.withLock { shared in
                 shared.inFlight -= 1
-                if asked == shared.generation { shared.finished.append(Finished(key: key, cells: cells)) }
+                if asked == shared.generation { shared.finished.append(Finished(key: key, preview: preview)) }
             }
+        }
+    }
+
+    /// An image that cannot be previewed shows as "(this image cannot be shown)" (no cells).
+    static func render(_ image: NoteImage, for key: PreviewKey, colors: ColorSupport, pictureID: UInt32) -> RenderedPreview {
+        switch key.graphics.kind {
+        case .pixels(let kind):
+            let picture = try? PixelEncoder.encode(image, columns: key.columns, rows: key.rows, cell: key.graphics.cellPixels, as: kind, id: pictureID)
+            return picture.map(RenderedPreview.picture) ?? .unavailable
+        case .symbols, .none:
+            return .cells((try? ImagePreview.cells(for: image, columns: key.columns, rows: key.rows, colors: colors)) ?? [])
         }
     }
 

@@ -36,6 +36,10 @@ extension NotesApp {
                                            question: "Delete image \(state.attachment + 1) of “\(note.title)”? y/N",
                                            previous: .detail(state)))
             return []
+        case .character("o"):
+            guard state.attachment < attachments.count, let data = attachments[state.attachment].imageData else { break }
+            let format = NoteImage(storedData: data).formatName ?? "img"
+            return [.openImage(data, name: "note-\(note.id)-image-\(state.attachment + 1).\(format)")]
         case .character("c"):
             guard supportsCaptions, state.attachment < attachments.count else { break }
             let attachment = attachments[state.attachment]

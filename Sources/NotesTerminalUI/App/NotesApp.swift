@@ -76,6 +76,8 @@ public final class NotesApp: ScreenLayout {
     public let storePath: String
     public let versionLabel: String
     public let colors: ColorSupport
+    /// How previews draw images (symbols unless the terminal draws pixels; see `GraphicsDetection`).
+    public var graphics: PreviewGraphics = .symbols
     let dates: DateText
     var screen: Screen = .list
     /// The latest status or error message, shown in the status line until the next key.

@@ -1,3 +1,4 @@
+import Foundation
 import UnCloudNotesKit
 
 /// What handling a key (or an event) asks the runner to do. The screens change no store and run
@@ -7,6 +8,9 @@ public enum NotesEffect: Equatable, Sendable {
     case quit
     /// Edit this text in `$VISUAL`/`$EDITOR`; the result comes back as `.edited`.
     case openEditor(String)
+    /// Show this image in the system's viewer, as a file of this name (`ImageViewer`); what
+    /// happened comes back as `.imageOpened`.
+    case openImage(Data, name: String)
     /// Save the draft over the note, or as a new note when there is none.
     case save(NoteDraft, over: NoteID?)
     /// Save the draft as a new note, keeping the one another program changed meanwhile.
@@ -26,6 +30,8 @@ public enum NotesEvent {
     /// The external editor's text; nil when it failed or was cancelled.
     case edited(String?)
     case editorFailed(String)
+    /// The viewer was started, or why not: said in the status line.
+    case imageOpened(String)
     case saved(NoteID, NoteSaving)
     case deleted
     case attachmentDeleted(of: NoteID)

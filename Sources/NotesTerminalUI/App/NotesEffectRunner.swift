@@ -37,7 +37,7 @@ public struct NotesEffectRunner {
 
     private func changeStore(_ effect: NotesEffect) throws(NoteBookError) -> NotesEvent? {
         switch effect {
-        case .quit, .openEditor:
+        case .quit, .openEditor, .openImage:
             return nil
         case .save(let draft, over: let id?):
             try book.update(id, with: draft)

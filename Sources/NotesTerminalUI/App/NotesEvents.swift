@@ -7,7 +7,7 @@ extension NotesApp {
         switch event {
         case .edited(let text):
             takeBackFromEditor(text)
-        case .editorFailed(let reason):
+        case .editorFailed(let reason), .imageOpened(let reason):
             message = reason
         case .saved(let id, let saving):
             switch saving {

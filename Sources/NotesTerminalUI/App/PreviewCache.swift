@@ -1,23 +1,36 @@
-/// Rendered image previews, by note, attachment and size, so scrolling, searching and redrawing
-/// do not decode again. A preview not yet made is asked for once and shown when it arrives.
+import UnCloudNotesKit
+
+/// What a preview is made for: a note's image at a size, drawn one way. Previews are cached by it.
+struct PreviewKey: Hashable, Sendable {
+    let note: NoteID
+    /// The attachment's position in the note, and its size in bytes (a replaced image differs).
+    let image: Int
+    let bytes: Int
+    let columns: Int
+    let rows: Int
+    let graphics: PreviewGraphics
+}
+
+/// Rendered image previews, by note, attachment, size and protocol, so scrolling, searching and
+/// redrawing do not decode again. A preview not yet made is asked for once and shown when it arrives.
 struct PreviewCache {
-    private var entries: [String: [[Cell]]] = [:]
-    private var order: [String] = []
-    private var requested: Set<String> = []
+    private var entries: [PreviewKey: RenderedPreview] = [:]
+    private var order: [PreviewKey] = []
+    private var requested: Set<PreviewKey> = []
     /// How many previews were made (decoded and rendered), not taken from the cache.
     private(set) var madeCount = 0
 
-    /// The cached cells, or nil after calling `request` (only the first time for a key).
-    mutating func cells(key: String, request: () -> Void) -> [[Cell]]? {
+    /// The cached preview, or nil after calling `request` (only the first time for a key).
+    mutating func preview(key: PreviewKey, request: () -> Void) -> RenderedPreview? {
         if let known = entries[key] { return known }
         if requested.insert(key).inserted { request() }
         return nil
     }
 
-    mutating func store(_ cells: [[Cell]], key: String) {
+    mutating func store(_ preview: RenderedPreview, key: PreviewKey) {
         guard requested.remove(key) != nil else { return }
         madeCount += 1
-        entries[key] = cells
+        entries[key] = preview
         order.append(key)
         if order.count > 16 { entries.removeValue(forKey: order.removeFirst()) }
     }

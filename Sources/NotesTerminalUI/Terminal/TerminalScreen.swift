@@ -17,6 +17,9 @@ public final class TerminalScreen {
     /// ncurses' code for a size change, answered with the new size.
     private let resizeCode: Int32
     private var running = true
+    /// How pictures reach the terminal (tmux passthrough); set once detection chose.
+    public var graphics: PreviewGraphics = .symbols
+    private var pictures = PicturesOnScreen()
 
     /// Starts full-screen mode; refuses without a terminal on stdin and stdout, or with TERM=dumb.
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) throws {
@@ -50,6 +53,14 @@ public final class TerminalScreen {
     public func stop() {
         guard running else { return }
         running = false
+        // Nothing of the app stays on screen: kitty pictures are deleted, cells holding pixels
+        // repainted blank (a terminal without an alternate screen would keep them).
+        if pictures.hasPicturesInCells {
+            cterminal_clear()
+            cterminal_repaint_rows(0, cterminal_rows())
+            cterminal_refresh()
+        }
+        forgetPictures()
         cterminal_stop()
     }
 
@@ -64,11 +75,17 @@ public final class TerminalScreen {
         var value: UInt32 = 0
         switch cterminal_read_key(timeoutMilliseconds, &value) {
         case 1:
-            if Int32(value) == resizeCode { return .resize(columns: size.columns, rows: size.rows) }
+            if Int32(value) == resizeCode {
+                // The terminal may have moved or cut the pictures: all are drawn again.
+                forgetPictures()
+                cterminal_repaint_rows(0, cterminal_rows())
+                return .resize(columns: size.columns, rows: size.rows)
+            }
             return keyCodes[Int32(value)]
         case 0:
             let key = Self.key(forCharacter: value)
             guard key == .control("z") else { return key }
+            forgetPictures()
             cterminal_stop_job()
             return .resize(columns: size.columns, rows: size.rows)
         default:
@@ -104,13 +121,31 @@ public final class TerminalScreen {
                 }
             }
         }
+        let update = pictures.update(to: buffer)
+        for picture in update.deletions { write(PictureSequences.delete(picture, passthrough: graphics.passthrough)) }
+        for rows in update.repaintRows { cterminal_repaint_rows(Int32(rows.lowerBound), Int32(rows.count)) }
         cterminal_refresh()
+        for placed in update.placements { write(PictureSequences.place(placed, passthrough: graphics.passthrough)) }
+    }
+
+    /// Deletes the kitty pictures shown and forgets all, for the next frame to draw them again
+    /// (after a resize, or when the terminal is handed over or left).
+    private func forgetPictures() {
+        for picture in pictures.forgetAll() { write(PictureSequences.delete(picture, passthrough: graphics.passthrough)) }
+    }
+
+    private func write(_ bytes: [UInt8]) {
+        guard !bytes.isEmpty else { return }
+        bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { cterminal_write($0.baseAddress, buffer.count) }
+        }
     }
 
     /// Leaves full-screen mode while `body` runs (an editor), then comes back, discarding what
     /// arrived meanwhile, including the terminal's replies to the child's queries, which can trail
     /// in for a moment after it exits.
     public func suspended<T>(_ body: () throws -> T) rethrows -> T {
+        forgetPictures()
         cterminal_suspend()
         defer {
             cterminal_resume()

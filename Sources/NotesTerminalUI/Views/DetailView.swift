@@ -2,7 +2,7 @@ import Foundation
 import UnCloudNotesKit
 
 extension NotesFrame {
-    /// A note: title, date, scrollable body and its images (with size, and caption in v4).
+    /// A note: title, date, scrollable body and its images (each with its size, and caption in v4).
     func drawDetail(_ state: NotesApp.DetailState, into buffer: inout CellBuffer, area: Rect) {
         guard let note = shownNote, let text = shownText else { return }
         buffer.put(CellBuffer.truncate(note.title, to: area.width), in: area, row: 0, style: .bold)
@@ -13,20 +13,8 @@ extension NotesFrame {
         }
         if text.moreAbove { markMore("↑ more", in: &buffer, area: textArea, row: 0) }
         if text.moreBelow { markMore("↓ more", in: &buffer, area: textArea, row: textArea.height - 1) }
-        guard let imageArea, imageArea.height >= 3 else { return }
-        let index = min(state.attachment, note.attachments.count - 1)
-        let attachment = note.attachments[index]
-        var caption = "Image \(index + 1) of \(note.attachments.count)"
-        if let pixels = imagePixelSize {
-            caption += " · \(pixels.width)×\(pixels.height) px"
-        }
-        buffer.put(CellBuffer.truncate(caption, to: imageArea.width), in: imageArea, row: 0, style: .bold)
-        if supportsCaptions {
-            let text = attachment.caption.flatMap { $0.isEmpty ? nil : $0 } ?? "(no caption)"
-            buffer.put(CellBuffer.truncate("Caption: " + text, to: imageArea.width), in: imageArea, row: 1)
-        }
-        guard let place = detailImageRows(in: imageArea) else { return }
-        placePreview(imageCells, into: &buffer, area: imageArea, top: place.top)
+        guard imageArea != nil else { return }
+        drawDetailImages(of: note, selected: state.attachment, into: &buffer)
     }
 
     /// A reversed marker at the right end of a row, saying the text goes on beyond the area.

@@ -49,6 +49,6 @@ extension NotesFrame {
             buffer.put(line, in: area, row: row, style: text.isPlaceholder ? .dim : [])
         }
         guard note.latestAttachment?.imageData != nil, let place = previewImageRows(in: area) else { return }
-        placePreview(imageCells, into: &buffer, area: area, top: place.top)
+        placePreview(image, into: &buffer, area: area, top: place.top)
     }
 }

@@ -28,9 +28,9 @@ public struct NotesFrame: ScreenLayout {
     /// The lines of its body the screen shows (the detail view's, or the list preview's first ones).
     let shownText: ShownText?
     /// The preview of the image shown: nil while it is being made, empty when it cannot be shown.
-    let imageCells: [[Cell]]?
-    /// The shown image's size in pixels, from its header, when it could be read.
-    let imagePixelSize: (width: Int, height: Int)?
+    let image: RenderedPreview?
+    /// The detail view's images, with their previews.
+    let detailImages: [DetailImage]
 }
 
 extension NotesApp {
@@ -42,13 +42,18 @@ extension NotesApp {
         listTop = top
         let visible = (top..<min(top + listPage, list.count)).map { row(at: $0) }
         let note = noteShown(on: screen).flatMap(snapshot)
-        let image = note.flatMap { imageShown(of: $0) }
+        let image: RenderedPreview? = if let note { imageShown(of: note) } else { .unavailable }
+        let detailImages: [DetailImage] = if let note, case .detail(let state) = detailUnderneath(screen) {
+            detailImagesShown(of: note, selected: state.attachment)
+        } else {
+            []
+        }
         let text = note.flatMap { textShown(of: $0) }
         return NotesFrame(size: size, supportsImages: supportsImages, supportsCaptions: supportsCaptions, versionLabel: versionLabel,
                           storePath: storePath, banner: banner, screen: screen, message: message, noteCount: noteCount, dates: dates,
                           searchInput: searchInput, searchText: searchText, searchPending: searchPending, listCount: list.count,
                           listTop: top, selected: selected, visibleRows: visible, shownNote: note, shownText: text,
-                          imageCells: image.map(\.cells) ?? [], imagePixelSize: image?.pixelSize)
+                          image: image, detailImages: detailImages)
     }
 
     /// The first visible row: moved only as far as needed to show the selection.
@@ -79,20 +84,13 @@ extension NotesApp {
         return previewText(of: note, in: area)
     }
 
-    /// The image a screen shows of the note, as a preview fitted to its place.
-    private func imageShown(of note: NoteSnapshot) -> (cells: [[Cell]]?, pixelSize: (width: Int, height: Int)?)? {
-        if case .detail(let state) = detailUnderneath(screen) {
-            guard !note.attachments.isEmpty, let area = detailAreas(hasImages: true).images else { return nil }
-            let index = min(state.attachment, note.attachments.count - 1)
-            let attachment = note.attachments[index]
-            // A header that cannot be read only leaves the size out of the caption line.
-            let pixelSize = attachment.imageData.flatMap { try? NoteImage(storedData: $0).pixelSize() }
-            guard let place = detailImageRows(in: area) else { return (nil, pixelSize) }
-            return (preview(attachment, note: note, index: index, columns: area.width, rows: place.rows), pixelSize)
-        }
+    /// The list preview's image of the note (its latest), fitted to its place; nil while it is
+    /// made. (The detail view's images are `detailImagesShown`.)
+    private func imageShown(of note: NoteSnapshot) -> RenderedPreview? {
+        if case .detail = detailUnderneath(screen) { return .unavailable }
         guard let latest = note.latestAttachment, latest.imageData != nil, let area = listAreas.preview,
-              let place = previewImageRows(in: area) else { return nil }
-        return (preview(latest, note: note, index: note.attachments.count - 1, columns: area.width, rows: place.rows), nil)
+              let place = previewImageRows(in: area) else { return .unavailable }
+        return preview(latest, note: note, index: note.attachments.count - 1, columns: area.width, rows: place.rows)
     }
 
     private func detailUnderneath(_ screen: Screen) -> Screen {
@@ -104,11 +102,12 @@ extension NotesApp {
     }
 
     /// A cached image preview of a note's attachment; nil while it is being made in the background.
-    private func preview(_ attachment: AttachmentSnapshot, note: NoteSnapshot, index: Int, columns: Int, rows: Int) -> [[Cell]]? {
-        guard let data = attachment.imageData else { return [] }
-        let key = "\(note.id)#\(index)#\(data.count)#\(columns)x\(rows)"
-        return previews.cells(key: key) {
-            backgroundPreviews.request(key: key, image: NoteImage(storedData: data), columns: columns, rows: rows, colors: colors)
+    func preview(_ attachment: AttachmentSnapshot, note: NoteSnapshot, index: Int, columns: Int, rows: Int) -> RenderedPreview? {
+        guard let data = attachment.imageData else { return .unavailable }
+        guard graphics.kind != .none else { return .hidden }
+        let key = PreviewKey(note: note.id, image: index, bytes: data.count, columns: columns, rows: rows, graphics: graphics)
+        return previews.preview(key: key) {
+            backgroundPreviews.request(key: key, image: NoteImage(storedData: data), colors: colors)
         }
     }
 }

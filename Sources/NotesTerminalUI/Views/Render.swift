@@ -38,9 +38,12 @@ extension NotesFrame {
         case .editor(let state): drawEditor(state, into: &buffer, area: area)
         case .prompt(let state):
             draw(state.previous, into: &buffer, area: area)
+            // A picture is drawn over the text after it, so it would hide the question.
+            buffer.removePictures()
             drawPrompt(state, into: &buffer, area: area)
         case .confirm(let state):
             draw(state.previous, into: &buffer, area: area)
+            buffer.removePictures()
             drawConfirm(state, into: &buffer, area: area)
         case .help(let state): drawHelp(state, into: &buffer, area: area)
         }
@@ -100,6 +103,7 @@ extension NotesFrame {
             var hints = [("Esc q", "back"), ("?", "help"), ("↑↓", "scroll"), ("e", "edit"), ("d", "delete")]
             if supportsImages { hints += [("a", "attach"), ("←→", "image"), ("x", "delete image")] }
             if supportsCaptions { hints.append(("c", "caption")) }
+            if supportsImages { hints.append(("o", "open")) }
             return hints
         case .editor(let state):
             let move = state.focusOnBody ? ("Shift-Tab", "title") : ("Tab", "body")
@@ -118,12 +122,17 @@ extension NotesFrame {
     }
 
     /// Where a preview goes: its cells, or a line saying it is on its way or cannot be shown.
-    func placePreview(_ cells: [[Cell]]?, into buffer: inout CellBuffer, area: Rect, top: Int) {
-        guard let cells else {
+    func placePreview(_ preview: RenderedPreview?, into buffer: inout CellBuffer, area: Rect, top: Int) {
+        switch preview {
+        case nil:
             buffer.put("(loading the image)", in: area, row: top, style: .dim)
-            return
+        case .hidden:
+            buffer.put("(images are off: --images none)", in: area, row: top, style: .dim)
+        case .picture(let picture):
+            buffer.placePicture(picture, row: area.top + top, column: area.left)
+        case .cells(let cells):
+            if cells.isEmpty { buffer.put("(this image cannot be shown)", in: area, row: top, style: .dim) }
+            buffer.placeImage(cells, row: area.top + top, column: area.left)
         }
-        if cells.isEmpty { buffer.put("(this image cannot be shown)", in: area, row: top, style: .dim) }
-        buffer.placeImage(cells, row: area.top + top, column: area.left)
     }
 }

@@ -74,14 +74,6 @@ extension ScreenLayout {
         return rows >= 3 ? (textRows + 1, rows) : nil
     }
 
-    /// Where the detail view's image goes in its area: below the "Image n of m" line (and the
-    /// caption line in v4) and a blank line; nil when there is no room for two rows.
-    func detailImageRows(in area: Rect) -> (top: Int, rows: Int)? {
-        let captionRows = supportsCaptions ? 2 : 1
-        let rows = area.height - captionRows - 1
-        return area.height >= 3 && rows >= 2 ? (captionRows + 1, rows) : nil
-    }
-
     /// The editor's body, below the title field.
     var editorBodyArea: Rect {
         let area = contentArea
@@ -117,7 +109,10 @@ extension ScreenLayout {
         if supportsImages { lines.insert("  a               attach an image (path prompt: Tab completes, ~ works)", at: 7) }
         lines += ["", "Note", "  ↑ ↓  PgUp PgDn  scroll the body        Home End g G  top, bottom",
                   "  e               edit            d          delete          Esc q  back"]
-        if supportsImages { lines.append("  ← →  [ ]        previous, next image    a  attach  x  delete the image") }
+        if supportsImages {
+            lines.append("  ← →  [ ]        previous, next image    a  attach  x  delete the image")
+            lines.append("  o               open the image in the system's viewer (xdg-open)")
+        }
         if supportsCaptions { lines.append("  c               edit the image's caption") }
         lines += ["", "Editor",
                   "  Tab             from the title to the body; in the body it inserts a tab",

@@ -21,11 +21,7 @@ struct NotesCaptionCommand: ParsableCommand {
 
     func run() throws {
         let book = try global.openNoteBook()
-        let attachments = try book.snapshot(of: note.id).attachments
-        guard attachments.indices.contains(image - 1) else {
-            throw CommandFailure("note \(note.id) has no image \(image) (it has \(attachments.count.counting("image")); see uncloudnotes notes show \(note.id))")
-        }
-        try book.setCaption(text, of: attachments[image - 1].id)
+        try book.setCaption(text, of: book.attachment(image, of: note.id).id)
         if format.json {
             try printJSON(Report(id: note.id.number, image: image, caption: text))
         } else {

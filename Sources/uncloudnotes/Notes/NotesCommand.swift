@@ -17,7 +17,7 @@ struct NotesCommand: ParsableCommand {
               uncloudnotes notes export --markdown ~/notes
             """,
         subcommands: [NotesListCommand.self, NotesShowCommand.self, NotesAddCommand.self, NotesEditCommand.self,
-                      NotesAttachCommand.self, NotesCaptionCommand.self, NotesDeleteCommand.self,
+                      NotesAttachCommand.self, NotesCaptionCommand.self, NotesImageCommand.self, NotesDeleteCommand.self,
                       NotesExportCommand.self, NotesImportCommand.self])
 }
 

@@ -24,6 +24,12 @@ enum StandardOutput {
         if !complete { try fail(errno) }
     }
 
+    /// Writes bytes as they are (an image).
+    static func write(_ bytes: UnsafeRawBufferPointer) throws {
+        try throwEarlierFailure()
+        if !bytes.isEmpty, fwrite(bytes.baseAddress, 1, bytes.count, stdout) != bytes.count { try fail(errno) }
+    }
+
     /// For callers that cannot throw (a migration's observer, the walkthrough's printer): a
     /// failure is kept, so the work goes on to its end and `finish` reports it then.
     /// `flushing` sends it at once (a progress bar).

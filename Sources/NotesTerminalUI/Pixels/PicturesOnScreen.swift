@@ -1,0 +1,104 @@
+/// Which pictures the terminal shows beside ncurses' text, and what each new frame needs done to
+/// them: ncurses knows only cells, so a picture is drawn after the text refresh, and removed by
+/// the protocol's delete (kitty) or by repainting its cells (sixel and iTerm2 pictures are pixels
+/// in the cells, which ncurses believes blank). Pure, so the rules are tested without a terminal.
+struct PicturesOnScreen {
+    /// What one frame changes.
+    struct Update: Equatable {
+        /// Kitty pictures to delete by id, before the text is drawn.
+        var deletions: [EncodedPicture] = []
+        /// Rows ncurses must repaint whole, to wipe sixel and iTerm2 pictures that went away.
+        var repaintRows: [Range<Int>] = []
+        /// Pictures to draw after the text, in order.
+        var placements: [PlacedPicture] = []
+
+        var isEmpty: Bool { deletions.isEmpty && repaintRows.isEmpty && placements.isEmpty }
+    }
+
+    private(set) var shown: [PlacedPicture] = []
+    /// The frame drawn last: a sixel or iTerm2 picture is drawn again only when text on its rows
+    /// changed (ncurses may clear to the end of a line through it), so a key that changes nothing
+    /// near it (a key repeat) never makes it flicker.
+    private var lastFrame: CellBuffer?
+
+    /// What to do to show `frame`'s pictures after its text.
+    mutating func update(to frame: CellBuffer) -> Update {
+        var update = Update()
+        let next = frame.pictures
+        for gone in shown where !next.contains(gone) {
+            if gone.picture.pixelProtocol == .kitty {
+                update.deletions.append(gone.picture)
+            } else {
+                update.repaintRows.append(gone.area.top..<(gone.area.top + gone.area.height))
+            }
+        }
+        for placed in next {
+            let rows = placed.area.top..<(placed.area.top + placed.area.height)
+            let isNew = !shown.contains(placed)
+            let wiped = placed.picture.pixelProtocol != .kitty
+                && (update.repaintRows.contains { $0.overlaps(rows) } || textChanged(in: rows, of: frame))
+            if isNew || wiped { update.placements.append(placed) }
+        }
+        shown = next
+        lastFrame = frame
+        return update
+    }
+
+    /// The terminal's screen is about to be cleared or left (a resize, the editor, Ctrl-Z, quit):
+    /// every picture is forgotten, to be drawn again by the next frame. Returns the kitty
+    /// pictures, which only a delete removes.
+    mutating func forgetAll() -> [EncodedPicture] {
+        defer {
+            shown = []
+            lastFrame = nil
+        }
+        return shown.map(\.picture).filter { $0.pixelProtocol == .kitty }
+    }
+
+    /// Whether any shown picture is pixels in cells (sixel, iTerm2), which only a repaint removes.
+    var hasPicturesInCells: Bool { shown.contains { $0.picture.pixelProtocol != .kitty } }
+
+    private func textChanged(in rows: Range<Int>, of frame: CellBuffer) -> Bool {
+        guard let lastFrame, lastFrame.width == frame.width, lastFrame.height == frame.height else { return true }
+        for row in rows where row >= 0 && row < frame.height {
+            for column in 0..<frame.width where lastFrame[row, column] != frame[row, column] { return true }
+        }
+        return false
+    }
+}
+
+/// The bytes that draw and delete pictures, at absolute cells, leaving ncurses' cursor where it
+/// was (saved and restored around them). Inside tmux every sequence is wrapped for passthrough
+/// (each on its own: tmux limits one passthrough's length) and placed at the pane's offset.
+enum PictureSequences {
+    static func place(_ placed: PlacedPicture, passthrough: TmuxPane?) -> [UInt8] {
+        let row = placed.area.top + 1 + (passthrough?.top ?? 0)
+        let column = placed.area.left + 1 + (passthrough?.left ?? 0)
+        let bytes = Array("\u{1B}7\u{1B}[\(row);\(column)H".utf8) + placed.picture.bytes + Array("\u{1B}8".utf8)
+        return passthrough == nil ? bytes : wrappedForTmux(bytes)
+    }
+
+    /// Kitty's delete of the picture's placements and data; nothing for the other protocols.
+    static func delete(_ picture: EncodedPicture, passthrough: TmuxPane?) -> [UInt8] {
+        guard picture.pixelProtocol == .kitty else { return [] }
+        let bytes = Array("\u{1B}_Ga=d,d=I,i=\(picture.id),q=2\u{1B}\\".utf8)
+        return passthrough == nil ? bytes : wrappedForTmux(bytes)
+    }
+
+    /// Each escape sequence in `bytes` as tmux passes it on: `ESC P tmux ;` the sequence with its
+    /// escapes doubled, `ESC \`.
+    static func wrappedForTmux(_ bytes: [UInt8]) -> [UInt8] {
+        var pieces: [[UInt8]] = []
+        var index = 0
+        while index < bytes.count {
+            var end = index + 1
+            // A piece runs to the next escape that starts a sequence (not the `ESC \` ending one).
+            while end < bytes.count, !(bytes[end] == 0x1B && (end + 1 >= bytes.count || bytes[end + 1] != UInt8(ascii: "\\"))) { end += 1 }
+            pieces.append(Array(bytes[index..<end]))
+            index = end
+        }
+        return pieces.flatMap { piece in
+            Array("\u{1B}Ptmux;".utf8) + piece.flatMap { $0 == 0x1B ? [0x1B, 0x1B] : [$0] } + Array("\u{1B}\\".utf8)
+        }
+    }
+}

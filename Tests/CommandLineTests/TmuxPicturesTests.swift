@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Inside tmux, with kitty outside (as its KITTY_WINDOW_ID says): pictures pass through only when
+/// tmux's allow-passthrough is on; otherwise symbols, and the status line says why.
+@Suite("Pictures inside tmux", .serialized)
+struct TmuxPicturesTests {
+    /// A store whose newest note, selected at launch, holds a photo; the other has no image.
+    func store(in folder: TemporaryFolder) throws -> URL {
+        let store = folder.url.appendingPathComponent("notes.sqlite")
+        let png = try folder.writeImage(named: "photo.png", width: 400, height: 300)
+        for (title, image) in [("Plain", [String]()), ("Photo", [png.path])] {
+            #expect(try BuiltExecutable.run(["--store", store.path, "notes", "add", "--title", title, "--body", "text"] + image.flatMap { ["--image", $0] }).exitCode == 0)
+        }
+        return store
+    }
+
+    /// The rows of the list preview's picture area (100x30: columns 57 to 98, rows 11 to 26).
+    func previewCells(_ screen: String) -> [Substring] {
+        screen.split(separator: "\n", omittingEmptySubsequences: false)[11...26].map { line in
+            let characters = Array(line)
+            return Substring(String(characters.count > 57 ? characters[57..<min(99, characters.count)] : []))
+        }
+    }
+
+    @Test("allow-passthrough off: symbols, and why")
+    func passthroughOff() throws {
+        let folder = try TemporaryFolder()
+        let store = try store(in: folder)
+        let tmux = try TmuxSession(command: "tmux set -g allow-passthrough off; KITTY_WINDOW_ID=1 '\(BuiltExecutable.url.path)' --store '\(store.path)'; sleep 60",
+                                   environment: ["LANG": "C.UTF-8"])
+        try tmux.waitFor("images as symbols: tmux's allow-passthrough is off (tmux set -g allow-passthrough on)")
+        let symbols = try tmux.waitUntil("the symbol preview") { screen in
+            !screen.contains("(loading the image)") && previewCells(screen).contains { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        }
+        // Symbols in the preview's rows (a smooth gradient is partly spaces on coloured backgrounds).
+        #expect(previewCells(symbols).filter { $0.trimmingCharacters(in: .whitespaces).count > 20 }.count >= 4, "\(symbols)")
+    }
+
+    @Test("allow-passthrough on: kitty's sequences wrapped for tmux, at the pane's cells, deleted when the note changes")
+    func passthroughOn() throws {
+        let folder = try TemporaryFolder()
+        let store = try store(in: folder)
+        let written = folder.url.appendingPathComponent("pane-output")
+        let tmux = try TmuxSession(command: "tmux set -g allow-passthrough on; tmux pipe-pane -o 'cat >> \(written.path)'; KITTY_WINDOW_ID=1 '\(BuiltExecutable.url.path)' --store '\(store.path)'; sleep 60",
+                                   environment: ["LANG": "C.UTF-8"])
+        try tmux.waitFor("images through tmux passthrough (kitty)")
+        let start = "\u{1B}Ptmux;\u{1B}\u{1B}_Ga=T,i="
+        let output = try waitForOutput(written, containing: start)
+        let id = try #require(output.components(separatedBy: start).last?.prefix { $0.isNumber })
+        // The cursor is placed inside the passthrough too, at the preview's cell (the pane is at 0,0).
+        #expect(output.contains("\u{1B}Ptmux;\u{1B}\u{1B}[12;58H\u{1B}\\"))
+        #expect(previewCells(try tmux.screen()).allSatisfy { $0.trimmingCharacters(in: .whitespaces).isEmpty }, "no symbols under the picture")
+        try tmux.press("j")
+        _ = try waitForOutput(written, containing: "\u{1B}Ptmux;\u{1B}\u{1B}_Ga=d,d=I,i=\(id),q=2\u{1B}\u{1B}\\\u{1B}\\")
+    }
+
+    /// What the app wrote to its pane, once it holds `text`.
+    private func waitForOutput(_ file: URL, containing text: String) throws -> String {
+        let deadline = Date().addingTimeInterval(15)
+        var output = ""
+        while Date() < deadline {
+            output = String(decoding: (try? Data(contentsOf: file)) ?? Data(), as: UTF8.self)
+            if output.contains(text) { return output }
+            usleep(50_000)
+        }
+        Issue.record("the pane's output never held \(text.debugDescription)")
+        throw CancellationError()
+    }
+}
