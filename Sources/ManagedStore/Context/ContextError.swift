@@ -15,6 +15,7 @@ public enum ContextError: Error, Sendable, CustomStringConvertible {
     /// The store refuses writes (`PersistentStore.writeRefusal`); nothing was written.
     case storeIsReadOnly(path: String, reason: WriteRefusal)
 
+    /// One line saying what happened, for the command line and logs.
     public var description: String {
         switch self {
         case .refused(let refusal):
@@ -54,6 +55,7 @@ public enum ContextRefusal: Equatable, Sendable, CustomStringConvertible {
     case indexedEntityMissing(String)
     case indexedAttributeMissing(entity: String, attribute: String)
 
+    /// What was refused, as one line.
     public var description: String {
         switch self {
         case .noSuchEntity(let entity): "the model has no entity named \(entity)"
@@ -76,21 +78,28 @@ public enum ContextRefusal: Equatable, Sendable, CustomStringConvertible {
 /// Why a save was refused: names the entity, the property and the reason, like Core Data's
 /// validation errors. A save with several problems reports all of them.
 public struct ValidationFailure: Error, Equatable, Sendable, CustomStringConvertible {
+    /// One broken rule: which entity and property, and why.
     public struct Problem: Equatable, Sendable, CustomStringConvertible {
+        /// The entity of the refused object.
         public var entity: String
+        /// The property at fault; nil for a rule of the whole object.
         public var property: String?
+        /// What is wrong, in words.
         public var reason: String
         /// The object refused, so a caller can show or select it; nil for problems a migration
         /// finds in a store's rows.
         public var objectID: ObjectID? = nil
 
+        /// `Entity.property: reason`.
         public var description: String {
             "\(entity)\(property.map { ".\($0)" } ?? ""): \(reason)"
         }
     }
 
+    /// Every problem the save found, so one try reports them all.
     public var problems: [Problem]
 
+    /// The problems, joined on one line.
     public var description: String {
         "validation failed: " + problems.map(\.description).joined(separator: "; ")
     }

@@ -6,26 +6,35 @@ import Foundation
 /// are compared as `store export` writes them (dates through `dateText`), so a store before and
 /// after a migration shows exactly what the migration changed. Each entity is read a batch at a time.
 public struct StoreDiff: Encodable {
+    /// What differs in one entity.
     public struct EntityDiff: Encodable {
+        /// Objects only in the second store.
         public var added: [Object] = []
+        /// Objects only in the first store.
         public var removed: [Object] = []
+        /// Objects in both whose values differ.
         public var changed: [Change] = []
+        /// Whether the entity is the same in both stores.
         public var isEmpty: Bool { added.isEmpty && removed.isEmpty && changed.isEmpty }
     }
 
     /// An object in one store only, with its values.
     public struct Object: Encodable {
+        /// The object's key: `Entity/pk`, or `Entity[attribute=value]`.
         public var object: String
+        /// Property -> value, as `store export` writes it.
         public var values: [String: String]
     }
 
     /// One object in both stores whose values differ.
     public struct Change: Encodable {
+        /// The object's key: `Entity/pk`, or `Entity[attribute=value]`.
         public var object: String
         /// Property -> [value in the first store, value in the second]; nil where it has none.
         public var values: [String: [String?]]
     }
 
+    /// Entity name -> what differs; entities that are the same in both stores are left out.
     public private(set) var entities: [String: EntityDiff] = [:]
 
     /// - Parameter match: entity -> attribute that identifies its objects across the stores.
@@ -106,6 +115,7 @@ public enum StoreDiffError: Error, CustomStringConvertible {
     /// `--match Entity.attribute` names an attribute neither store's model has.
     case unknownKey(entity: String, attribute: String)
 
+    /// The reason as a line for the command line.
     public var description: String {
         switch self {
         case .unknownKey(let entity, let attribute):

@@ -5,6 +5,7 @@ import Foundation
 /// target entity and primary key), in a stable order: so two stores can be compared with `diff`.
 /// Objects are read a batch at a time, so a large store streams.
 public struct StoreExport {
+    /// The context the store is read through (read-only use).
     public let context: ManagedObjectContext
     /// How dates are written: as text people read (the caller's format), or as the store holds
     /// them, seconds since 2001-01-01 UTC (Core Data's reference date).

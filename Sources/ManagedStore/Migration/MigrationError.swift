@@ -29,6 +29,7 @@ public enum MigrationError: Error, Sendable, CustomStringConvertible {
     /// Something else stopped a migration from `from` to `to`, a policy's own refusal included.
     case failed(from: String, to: String, cause: any Error)
 
+    /// Why no migration plan reaches the destination version.
     public enum NoMigrationPathReason: Equatable, Sendable {
         /// One of the two is not a version of the model named.
         case notVersions(of: String)
@@ -38,6 +39,7 @@ public enum MigrationError: Error, Sendable, CustomStringConvertible {
         case cannotInfer(InferenceError)
     }
 
+    /// The one line the command line prints, naming the store and the versions.
     public var description: String {
         switch self {
         case .storeNewer(let store, let version, let target):

@@ -45,6 +45,7 @@ public enum AttributeType: String, CaseIterable, Sendable, Codable {
         }
     }
 
+    /// Whether values are whole numbers (Integer 16, 32 or 64), stored and compared as such.
     public var isInteger: Bool {
         self == .integer16 || self == .integer32 || self == .integer64
     }

@@ -10,6 +10,7 @@ public struct ManagedObjectModel: Sendable {
     public let name: String
     /// `userDefinedModelVersionIdentifier`, empty when the model has none.
     public let versionIdentifier: String
+    /// The version's entities, in the model file's order (which fixes their `Z_ENT` numbers).
     public let entities: [EntityDescription]
     /// Entity name -> 32-byte SHA-256 version hash, exactly as Core Data computes it.
     public let entityVersionHashes: [String: Data]
@@ -29,6 +30,7 @@ public struct ManagedObjectModel: Sendable {
         self.entityVersionHashes = VersionHasher.entityHashes(of: entities)
     }
 
+    /// The entity of this name, found through an index built once.
     public func entity(named name: String) -> EntityDescription? {
         entityIndex[name].map { entities[$0] }
     }

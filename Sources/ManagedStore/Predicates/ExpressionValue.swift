@@ -11,6 +11,7 @@ public enum ExpressionValue {
         self = value.map(ExpressionValue.scalar) ?? .null
     }
 
+    /// Whether the value is nil (`nil` in a predicate, no value in a store).
     public var isNull: Bool {
         if case .null = self { return true }
         return false
@@ -35,11 +36,14 @@ public protocol ExpressionFunctionTarget: AnyObject {
 
 /// Why an expression could not be evaluated.
 public struct ExpressionEvaluationError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What went wrong, in words.
     public var message: String
 
+    /// An error with `message`.
     public init(_ message: String) {
         self.message = message
     }
 
+    /// The message.
     public var description: String { message }
 }

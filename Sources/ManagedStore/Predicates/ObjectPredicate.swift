@@ -12,6 +12,7 @@ public indirect enum ObjectPredicate: Equatable, Sendable, CustomStringConvertib
         self = try parser.parsePredicate()
     }
 
+    /// The predicate in NSPredicate's format, which `init(format:)` reads back.
     public var description: String {
         switch self {
         case .constant(let value): value ? "TRUEPREDICATE" : "FALSEPREDICATE"
@@ -24,6 +25,7 @@ public indirect enum ObjectPredicate: Equatable, Sendable, CustomStringConvertib
     }
 }
 
+/// The comparison operators of NSPredicate's format, spelled as it spells them.
 public enum ComparisonOperator: String, Sendable, CaseIterable {
     case equal = "=="
     case notEqual = "!="
@@ -49,10 +51,14 @@ public enum ComparisonOperator: String, Sendable, CaseIterable {
 
 /// `[c]` case-insensitive, `[d]` diacritic-insensitive.
 public struct ComparisonOptions: OptionSet, Hashable, Sendable {
+    /// The options as bits.
     public let rawValue: Int
+    /// Options from their bits.
     public init(rawValue: Int) { self.rawValue = rawValue }
 
+    /// `[c]`: `A` and `a` compare equal.
     public static let caseInsensitive = ComparisonOptions(rawValue: 1)
+    /// `[d]`: `é` and `e` compare equal.
     public static let diacriticInsensitive = ComparisonOptions(rawValue: 2)
 
     var formatSuffix: String {

@@ -9,7 +9,9 @@ import Foundation
 ///
 /// NULL stays NULL. Attributes without the flag keep their raw bytes, untagged.
 public enum ExternalBinaryBlob {
+    /// The tag of a value kept in the column itself.
     public static let inlineTag: UInt8 = 0x01
+    /// The tag of a value kept in a file of the `ExternalDataFolder`, named after the tag.
     public static let externalTag: UInt8 = 0x02
 
     /// Values longer than this go to a file, shorter ones stay inline. Core Data does not document
@@ -71,6 +73,7 @@ public enum ExternalDataProblem: Error, Equatable, Sendable, CustomStringConvert
     case missingFile(path: String)
     case unreadableFile(path: String, reason: String)
 
+    /// What is wrong, as a phrase for a `StoreError` message.
     public var description: String {
         switch self {
         case .missingTag: "an empty blob, with no storage tag"

@@ -5,9 +5,12 @@ internal import GRDB
 /// and tests react to what happened rather than to wording. The file is never changed on error.
 /// Messages are made from the cases here, in one place.
 public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The store file, as given by the caller.
     public var path: String
+    /// What went wrong, as a case callers can match.
     public var problem: StoreProblem
 
+    /// An error for the store at `path`.
     public init(path: String, _ problem: StoreProblem) {
         self.path = path
         self.problem = problem
@@ -27,6 +30,7 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The message without the path.
     public var reason: String { problem.description }
 
+    /// One line: the path, then the reason.
     public var description: String { "\(path): \(reason)" }
 }
 
@@ -62,6 +66,7 @@ public enum StoreProblem: Equatable, Sendable, CustomStringConvertible {
     /// An in-place migration ran but made no join table for a many-to-many relationship.
     case inPlaceJoinTableMissing(String)
 
+    /// The reason as a phrase, written here once for every caller.
     public var description: String {
         switch self {
         case .noSuchFile: "no such store file"
@@ -122,6 +127,7 @@ public enum FailureCause: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The cause as a phrase: the system's or SQLite's message, or the text kept.
     public var description: String {
         switch self {
         case .system(let code): String(cString: strerror(code))
@@ -153,6 +159,7 @@ public enum StoreMismatch: Error, Equatable, Sendable, CustomStringConvertible {
         if case .incompatibleModel = self { true } else { false }
     }
 
+    /// The problem as a phrase, for the message of the `StoreError` that carries it.
     public var description: String {
         switch self {
         case .missingTable(let table):
