@@ -21,6 +21,7 @@ public struct ExternalEditor: Sendable {
         case cannotWriteDraft(URL, underlying: Error)
         case cannotReadDraft(URL, underlying: Error)
 
+        /// One line saying what the editor did and where the draft was kept.
         public var description: String {
             switch self {
             case .cannotStart(let command, let code):
@@ -44,6 +45,7 @@ public struct ExternalEditor: Sendable {
     /// Where the text of a failed editor run is kept (`<data folder>/drafts`), private to the user.
     public let draftsFolder: URL
 
+    /// An editor run as `command`, keeping failed runs' text in `draftsFolder`.
     public init(command: String, draftsFolder: URL) {
         self.command = command
         self.draftsFolder = draftsFolder

@@ -24,6 +24,7 @@ public enum NoteBookError: Error, CustomStringConvertible {
     /// The store failed to read or write (validation, disk, a damaged row); nothing was written.
     case store(underlying: any Error)
 
+    /// One line for the command line and the screens' status line.
     public var description: String {
         switch self {
         case .emptyTitle:

@@ -10,6 +10,7 @@ import Darwin
 /// rather than by the size the file claims, so a pipe, a FIFO or `/dev/stdin` reads as a regular
 /// file does.
 public enum UserFile {
+    /// The whole file at `url`, or a `UserFileError` saying why it cannot be read.
     public static func contents(of url: URL) throws -> Data {
         let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw UserFileError(path: url.path, errno: errno) }
@@ -58,6 +59,7 @@ public enum UserFileError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The file the user named.
     public var path: String {
         switch self {
         case .missing(let path), .folder(let path), .notAllowed(let path), .unreadable(let path, _): path
@@ -74,5 +76,6 @@ public enum UserFileError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// `path: reason`, one line.
     public var description: String { "\(path): \(reason)" }
 }

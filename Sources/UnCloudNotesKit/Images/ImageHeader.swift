@@ -19,8 +19,11 @@ public struct ImageHeader: Equatable, Sendable {
         }
     }
 
+    /// The image's format.
     public var format: Format
+    /// Width in pixels, as the header claims it.
     public var width: Int
+    /// Height in pixels, as the header claims it.
     public var height: Int
 
     /// Width times height, without overflow (both come from at most 32 bits).
