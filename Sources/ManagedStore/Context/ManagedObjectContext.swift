@@ -32,8 +32,10 @@ public final class ManagedObjectContext {
     private var unreportedReadFailure: ContextError?
     private let entityClasses: [String: ManagedObject.Type]
 
+    /// A context on `store`; each thread that reads or saves needs its own.
     /// - Parameter entityClasses: the Swift class to instantiate for each entity that has one
     ///   (an app's typed entities); other entities get plain `ManagedObject`s.
+    /// - Parameter store: the store the context reads from and saves to.
     public init(store: PersistentStore, entityClasses: [String: ManagedObject.Type] = [:]) {
         self.store = store
         self.entityClasses = entityClasses

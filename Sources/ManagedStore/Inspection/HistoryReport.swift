@@ -37,7 +37,10 @@ public struct HistoryReport: Encodable {
     /// The transactions, oldest first.
     public let transactions: [Transaction]
 
+    /// Summarises `history` for `store history`.
     /// - Parameter date: how times read (the caller's zone and format).
+    /// - Parameter history: the transactions to show, oldest first.
+    /// - Parameter changes: whether to list every change, not only counts per entity.
     public init(_ history: [HistoryTransaction], changes: Bool, date: (Date) -> String) {
         transactions = history.map { transaction in
             var counts: [String: Counts] = [:]

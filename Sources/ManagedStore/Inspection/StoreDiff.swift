@@ -37,8 +37,12 @@ public struct StoreDiff: Encodable {
     /// Entity name -> what differs; entities that are the same in both stores are left out.
     public private(set) var entities: [String: EntityDiff] = [:]
 
+    /// Compares the objects of two stores, entity by entity.
     /// - Parameter match: entity -> attribute that identifies its objects across the stores.
     /// Throws `StoreDiffError.unknownKey` for a `match` entry neither store's model has.
+    /// - Parameter first: the store before (its objects only there are "removed").
+    /// - Parameter second: the store after (its objects only there are "added").
+    /// - Parameter dateText: writes a date as text; nil compares Core Data's seconds.
     public init(_ first: ManagedObjectContext, _ second: ManagedObjectContext, match: [String: String] = [:],
                 dateText: ((Date) -> String)? = nil) throws {
         for (entity, attribute) in match.sorted(by: { $0.key < $1.key }) {

@@ -11,7 +11,9 @@ public struct StoreExport {
     /// them, seconds since 2001-01-01 UTC (Core Data's reference date).
     public let dateText: ((Date) -> String)?
 
+    /// An export of the store `context` reads.
     /// - Parameter dateText: writes a date as text (a JSON string); nil writes Core Data's seconds.
+    /// - Parameter context: the context the store is read through.
     public init(context: ManagedObjectContext, dateText: ((Date) -> String)? = nil) {
         self.context = context
         self.dateText = dateText

@@ -17,7 +17,11 @@ public struct ManagedObjectModel: Sendable {
 
     private let entityIndex: [String: Int]
 
+    /// A model version of `entities`, validated first: an inconsistent model throws `ModelError`.
     /// - Parameter sourceName: the file the model came from, named in validation errors.
+    /// - Parameter name: the version's name (its `.xcdatamodel` folder's).
+    /// - Parameter versionIdentifier: `userDefinedModelVersionIdentifier`, empty when none.
+    /// - Parameter entities: the entities, in the file's order.
     public init(name: String, versionIdentifier: String = "", entities: [EntityDescription],
                 sourceName: String) throws {
         try ModelValidator(entities: entities, sourceName: sourceName).validate()

@@ -40,6 +40,9 @@ public final class PersistentStore: Sendable {
     /// are private.
     /// - Parameter storeUUID: the store's identity; a migration passes the source's, which Core
     ///   Data keeps across migrations. New stores get a new one.
+    /// - Parameter url: where the store file is made; nothing may be there yet.
+    /// - Parameter model: the model version the store is laid out for and records in its metadata.
+    /// - Parameter options: how the new store is opened.
     public static func create(at url: URL, model: ManagedObjectModel, storeUUID: String = UUID().uuidString,
                               options: StoreOptions = StoreOptions()) throws -> PersistentStore {
         let schema = try StoreSchema(model: model)
