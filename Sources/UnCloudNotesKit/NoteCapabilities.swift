@@ -6,6 +6,7 @@ import ManagedStore
 public struct NoteCapabilities: Equatable, Sendable {
     /// How notes hold images in a version: not at all, one per note, or several attachments.
     public enum Images: Equatable, Sendable {
+        /// v1: notes hold no images.
         case none
         /// v2: the note's `image` property.
         case one

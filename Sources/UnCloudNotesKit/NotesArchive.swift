@@ -138,9 +138,13 @@ extension NotesArchive.Note {
 
 /// An export file `notes import` refuses; nothing was imported.
 public enum NotesArchiveError: Error, CustomStringConvertible {
+    /// The file is not an export this program wrote (not JSON, or another format).
     case notAnExport(source: String, reason: String)
+    /// The export was written by a newer version of the program.
     case newerFormat(source: String, formatVersion: Int)
+    /// A note of the export has no title.
     case emptyTitle(source: String, note: Int)
+    /// An image of a note is not one `notes attach` would accept.
     case imageRefused(source: String, note: Int, title: String, image: Int, underlying: any Error)
     /// A note holds more images than the version the app runs as allows.
     case tooManyImages(title: String, count: Int, underlying: NoteBookError)

@@ -44,8 +44,11 @@ public enum UserFile {
 
 /// Why a file the user named could not be read.
 public enum UserFileError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Nothing is at the path.
     case missing(path: String)
+    /// The path is a folder.
     case folder(path: String)
+    /// The user may not read the file.
     case notAllowed(path: String)
     /// Another error of the system (an `errno` value).
     case unreadable(path: String, errno: Int32)

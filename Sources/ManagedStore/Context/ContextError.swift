@@ -39,20 +39,27 @@ public enum ContextError: Error, Sendable, CustomStringConvertible {
 /// A call that names what the model does not have, or asks what cannot be done: nothing was read
 /// or written. The cases say what was asked, so callers can react and tests can match them.
 public enum ContextRefusal: Equatable, Sendable, CustomStringConvertible {
+    /// The model has no entity of this name.
     case noSuchEntity(String)
+    /// The entity is abstract: only its sub-entities have objects.
     case abstractEntity(String)
     /// The entity's objects are made by another class than the one asked for.
     case classNotRegistered(entity: String, className: String)
+    /// The entity has no stored attribute of this name.
     case noSuchAttribute(entity: String, attribute: String)
+    /// The entity has no to-many relationship of this name.
     case noSuchToManyRelationship(entity: String, relationship: String)
     /// A property fetch runs in SQL: its predicate and sort must be expressible there.
     case predicateNotInSQL(entity: String, predicate: String)
+    /// A property fetch's sort key cannot be expressed in SQL.
     case sortNotInSQL(entity: String, keyPath: String)
     /// A value of a type the attribute cannot store without a transformer.
     case noValueTransformer(entity: String, attribute: String, valueType: String)
+    /// No value transformer is registered under the name the model gives the attribute.
     case noTransformerNamed(String, entity: String, attribute: String)
     /// The text index names an entity or attribute the model does not have.
     case indexedEntityMissing(String)
+    /// The text index names an attribute the entity does not store.
     case indexedAttributeMissing(entity: String, attribute: String)
 
     /// What was refused, as one line.

@@ -5,7 +5,9 @@ import Foundation
 public struct ObjectID: Hashable, Sendable, CustomStringConvertible {
     /// A saved object's primary key, or a temporary identifier before its first save.
     public enum Key: Hashable, Sendable {
+        /// A saved object's `Z_PK`.
         case permanent(Int64)
+        /// An object not saved yet.
         case temporary(UUID)
     }
 

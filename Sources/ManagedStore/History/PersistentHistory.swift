@@ -23,8 +23,11 @@ public struct HistoryTransaction: Sendable, Equatable {
 public struct HistoryChange: Sendable, Equatable {
     /// `ZCHANGETYPE`, as Core Data numbers them.
     public enum Kind: Int64, Sendable {
+        /// The object was made.
         case insert = 0
+        /// Some of the object's properties changed (`updatedProperties`).
         case update = 1
+        /// The object was deleted; `tombstone` keeps its preserved values.
         case delete = 2
     }
 

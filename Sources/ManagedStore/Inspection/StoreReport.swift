@@ -25,6 +25,7 @@ public struct StoreReport: Codable, Sendable {
 
     /// What the store is to this program, as `StoreMigrator.State` decides.
     public enum State: String, Codable, Sendable {
+        /// As `StoreMigrator.State`, in the words `store info` prints.
         case missing, current, needsMigration = "needs migration", cannotMigrate = "cannot migrate", newer, unknown
     }
 

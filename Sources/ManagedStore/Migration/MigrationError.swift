@@ -18,6 +18,7 @@ public enum MigrationError: Error, Sendable, CustomStringConvertible {
     case unknownPolicy(mapping: String, className: String, known: [String])
     /// The migrated store breaks its model's rules.
     case validation(ValidationFailure)
+    /// The caller cancelled (`MigrationCancellation`); the store is as it was.
     case cancelled
     /// A file or folder that the migration reads or writes is in the way, read-only or failed.
     case file(path: String, reason: String)

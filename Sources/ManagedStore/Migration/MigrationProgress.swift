@@ -2,8 +2,11 @@
 public struct MigrationProgress: Equatable, Sendable {
     /// The stage of Core Data's three-stage migration that is running.
     public enum Stage: String, Sendable {
+        /// Stage 1: making the destination objects.
         case creatingObjects = "creating objects"
+        /// Stage 2: setting their relationships.
         case creatingRelationships = "linking relationships"
+        /// Stage 3: checking the new store against its model.
         case validating = "validating"
     }
 

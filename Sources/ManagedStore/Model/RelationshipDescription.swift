@@ -1,8 +1,12 @@
 /// What happens to related objects when an object is deleted.
 public enum DeleteRule: String, Sendable, Codable, CaseIterable {
+    /// The related objects stay; their inverse no longer points back.
     case nullify = "Nullify"
+    /// The related objects are deleted too.
     case cascade = "Cascade"
+    /// The delete is refused at save while related objects remain.
     case deny = "Deny"
+    /// Nothing is done: the inverse is left pointing at the deleted object.
     case noAction = "No Action"
 }
 

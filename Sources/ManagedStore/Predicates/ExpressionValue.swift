@@ -1,6 +1,8 @@
 /// What an expression evaluates to.
 public enum ExpressionValue {
+    /// No value (`nil`).
     case null
+    /// One attribute value.
     case scalar(AttributeValue)
     /// An object whose key paths can be read (a managed object, a migration manager).
     case object(any KeyValueReadable)

@@ -1,9 +1,14 @@
 /// A predicate of the NSPredicate subset that fetches and mapping models use.
 public indirect enum ObjectPredicate: Equatable, Sendable, CustomStringConvertible {
+    /// `TRUEPREDICATE` or `FALSEPREDICATE`.
     case constant(Bool)
+    /// `lhs op rhs`, with `[c]`/`[d]` options for text operators.
     case comparison(ValueExpression, ComparisonOperator, ValueExpression, ComparisonOptions)
+    /// All of the predicates hold.
     case and([ObjectPredicate])
+    /// Any of the predicates holds.
     case or([ObjectPredicate])
+    /// The predicate does not hold.
     case not(ObjectPredicate)
 
     /// Parses NSPredicate's format syntax, e.g. `title CONTAINS[cd] "milk" AND image != nil`.
@@ -27,16 +32,27 @@ public indirect enum ObjectPredicate: Equatable, Sendable, CustomStringConvertib
 
 /// The comparison operators of NSPredicate's format, spelled as it spells them.
 public enum ComparisonOperator: String, Sendable, CaseIterable {
+    /// Equal values.
     case equal = "=="
+    /// Different values.
     case notEqual = "!="
+    /// Less than.
     case less = "<"
+    /// Less than or equal.
     case lessOrEqual = "<="
+    /// Greater than.
     case greater = ">"
+    /// Greater than or equal.
     case greaterOrEqual = ">="
+    /// Text that starts with the right side.
     case beginsWith = "BEGINSWITH"
+    /// Text that ends with the right side.
     case endsWith = "ENDSWITH"
+    /// Text that holds the right side anywhere (the list's search, with `[cd]`).
     case contains = "CONTAINS"
+    /// Text matching a pattern with `*` and `?` wildcards.
     case like = "LIKE"
+    /// Text wholly matching a regular expression.
     case matches = "MATCHES"
     case `in` = "IN"
 

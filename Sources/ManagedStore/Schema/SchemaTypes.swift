@@ -1,10 +1,16 @@
 /// The SQL column types Core Data declares.
 public enum ColumnType: String, Sendable {
+    /// Integers and booleans.
     case integer = "INTEGER"
+    /// Doubles and floats.
     case float = "FLOAT"
+    /// Decimals (kept as numbers).
     case decimal = "DECIMAL"
+    /// Dates, as seconds since 2001-01-01.
     case timestamp = "TIMESTAMP"
+    /// Strings and URIs.
     case varchar = "VARCHAR"
+    /// Binary, Transformable and UUID values.
     case blob = "BLOB"
 
     init(_ type: AttributeType) {

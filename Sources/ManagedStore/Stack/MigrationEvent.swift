@@ -5,6 +5,7 @@ public enum MigrationEvent: Sendable {
     case waitingForLock
     /// Files left by an interrupted migration were removed.
     case cleanedLeftovers([String])
+    /// The steps that will run, known before any file is written.
     case planned(MigrationPlan)
     /// The backup of the store as it was, made here: before an in-place step changes the store (a
     /// copy), or once a copying migration's new file is complete, just before it replaces the
@@ -19,10 +20,12 @@ public enum MigrationEvent: Sendable {
     case composedPass(first: MigrationStep, last: MigrationStep, mapping: MappingModel)
     /// Progress within the step (0...1) and over the whole plan (0...1).
     case progress(step: Int, stepFraction: Double, overallFraction: Double, detail: String?)
+    /// The step `index` is done.
     case stepFinished(index: Int)
     /// The store is migrated, but something after it was replaced failed (making the rename
     /// durable, handing a new folder to the store's owner): reported rather than thrown, since
     /// the migration itself succeeded and the backup holds the old version.
     case warning(String)
+    /// The store is at the target version; the last event.
     case finished
 }

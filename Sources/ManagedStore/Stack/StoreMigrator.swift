@@ -22,8 +22,11 @@ import Foundation
 public final class StoreMigrator {
     /// What a store file is to this migrator, decided from its metadata alone before anything is written.
     public enum State: Sendable {
+        /// No store file: it will be created at the target version.
         case missing
+        /// Written by the target version: it opens as it is.
         case current(ManagedObjectModel)
+        /// Written by an older version, and the plan that reaches the target.
         case needsMigration(MigrationPlan)
         /// Written by an older version, but no plan reaches the target: why is in the error.
         case cannotMigrate(from: ManagedObjectModel, because: MigrationError)

@@ -22,6 +22,7 @@ public enum ExternalBinaryBlob {
 
     /// What a tagged column holds.
     public enum Content: Equatable, Sendable {
+        /// The value itself, kept in the column.
         case inline(Data)
         /// The file's name: an uppercase UUID string.
         case external(fileName: String)
@@ -65,12 +66,17 @@ public enum ExternalBinaryBlob {
 
 /// Why a value stored with the external-storage layout cannot be read.
 public enum ExternalDataProblem: Error, Equatable, Sendable, CustomStringConvertible {
+    /// An empty blob: not even the tag byte.
     case missingTag
+    /// A first byte that is neither tag.
     case unknownTag(UInt8)
+    /// After the external tag, something other than a UUID.
     case malformedFileName(String)
     /// Text where a tagged blob belongs.
     case notABlob
+    /// The file the column names is not in the store's folder.
     case missingFile(path: String)
+    /// The file is there but cannot be read; `reason` is the system's.
     case unreadableFile(path: String, reason: String)
 
     /// What is wrong, as a phrase for a `StoreError` message.

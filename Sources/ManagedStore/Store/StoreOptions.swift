@@ -9,6 +9,7 @@ public struct StoreOptions: Sendable {
         case wal = "WAL"
         /// One file and a rollback journal during writes: handy when inspecting a store by hand.
         case delete = "DELETE"
+        /// Like `delete`, but the journal is emptied rather than removed after each write.
         case truncate = "TRUNCATE"
     }
 

@@ -6,6 +6,7 @@ import Foundation
 public struct ImageHeader: Equatable, Sendable {
     /// The formats UnCloudNotes accepts (when gdk-pixbuf has a loader for them).
     public enum Format: String, CaseIterable, Sendable {
+        /// PNG, JPEG, GIF and WebP.
         case png, jpeg, gif, webp
 
         /// The name people know the format by.
