@@ -20,7 +20,6 @@ public enum MigrationEvent: Sendable {
     case composedPass(first: MigrationStep, last: MigrationStep, mapping: MappingModel)
     /// Progress within the step (0...1) and over the whole plan (0...1).
     case progress(step: Int, stepFraction: Double, overallFraction: Double, detail: String?)
-    /// The step `index` is done.
     case stepFinished(index: Int)
     /// The store is migrated, but something after it was replaced failed (making the rename
     /// durable, handing a new folder to the store's owner): reported rather than thrown, since
