@@ -7,7 +7,7 @@ BUILD_CONFIG ?= release
 # shared libraries at every start cost about 30 ms of the launch (docs/performance.md).
 STATIC ?= --static-swift-stdlib
 
-.PHONY: run test bench deps build install manual-tool
+.PHONY: run test bench deps build install manual-tool docs
 
 ## Install what is needed, build, and start the app (on the default store; pass more with ARGS=...).
 run: build
@@ -48,6 +48,18 @@ manual-tool:
 
 build: deps
 	$(SWIFT) build
+
+# The engine's API reference, with the articles of Sources/ManagedStore/ManagedStore.docc, as a
+# static site: serve the folder (python3 -m http.server -d docs/api) and open
+# /documentation/managedstore.
+# Generated, so ignored by git. Warnings (an unresolved symbol link) fail the build.
+DOCS_OUTPUT ?= docs/api
+
+## Build the ManagedStore documentation (DocC) into docs/api.
+docs: deps
+	$(SWIFT) package --allow-writing-to-directory $(DOCS_OUTPUT) generate-documentation \
+		--target ManagedStore --output-path $(DOCS_OUTPUT) --transform-for-static-hosting \
+		--warnings-as-errors
 
 deps:
 	@scripts/install-deps.sh

@@ -14,13 +14,17 @@ public struct ExternalEditor: Sendable {
     /// Why the editor gave nothing to use. Nothing typed is lost: text a failed editor left in the
     /// draft is kept in the drafts folder, and named.
     public enum Failure: Error, CustomStringConvertible {
+        /// The editor could not be started (`sh` missing, or the command not found).
         case cannotStart(command: String, errno: Int32)
         /// The editor exited with an error. `keptDraft` is the file holding the text it left, when
         /// that differs from the text it was given; nil when there was nothing new to keep.
         case failed(command: String, status: Int32, keptDraft: URL?)
+        /// The temporary file for the editor could not be written.
         case cannotWriteDraft(URL, underlying: Error)
+        /// What the editor saved could not be read back.
         case cannotReadDraft(URL, underlying: Error)
 
+        /// One line saying what the editor did and where the draft was kept.
         public var description: String {
             switch self {
             case .cannotStart(let command, let code):
@@ -44,6 +48,7 @@ public struct ExternalEditor: Sendable {
     /// Where the text of a failed editor run is kept (`<data folder>/drafts`), private to the user.
     public let draftsFolder: URL
 
+    /// An editor run as `command`, keeping failed runs' text in `draftsFolder`.
     public init(command: String, draftsFolder: URL) {
         self.command = command
         self.draftsFolder = draftsFolder

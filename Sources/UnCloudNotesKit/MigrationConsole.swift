@@ -14,6 +14,7 @@ public final class MigrationConsole {
     /// and how many of its steps have finished.
     private var pass: (first: MigrationStep, last: MigrationStep, mapping: MappingModel, versions: [String], finished: Int)?
 
+    /// A console for one migration's events, with no pass under way yet.
     public init() {}
 
     /// The lines for one event of a migration of the store at `store`; none for events the

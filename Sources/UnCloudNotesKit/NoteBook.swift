@@ -9,6 +9,7 @@ public final class NoteBook {
 
     /// The engine's context, for the app layer and tests only.
     package let context: ManagedObjectContext
+    /// What notes can hold at the book's version, so callers offer only what it allows.
     public let capabilities: NoteCapabilities
     /// The search index beside the store, opened on first use; nil when it cannot be opened or
     /// failed (a read-only folder): searches then scan, which gives the same answer, so the
@@ -111,6 +112,7 @@ public final class NoteBook {
 /// Where a note book's store is and which model version reads it: a value other threads (the
 /// background search) use to open their own read-only book, since a book is not thread-safe.
 public struct NoteStoreAddress: Sendable {
+    /// The store file.
     public let url: URL
     let model: ManagedObjectModel
     let version: String

@@ -4,6 +4,7 @@ import ManagedStore
 /// replacing on `.noteHasItsImage`, the command line points at `notes list` on `.noSuchNote`); the
 /// description is the one-line message for the user. Engine failures keep their cause.
 public enum NoteBookError: Error, CustomStringConvertible {
+    /// The title is empty or only white space.
     case emptyTitle
     /// v1: notes have no images.
     case noImagesInThisVersion(version: String)
@@ -13,7 +14,9 @@ public enum NoteBookError: Error, CustomStringConvertible {
     case noteHasItsImage(NoteID, version: String)
     /// Only v4's image attachments have captions.
     case noCaptionsInThisVersion(version: String)
+    /// The note is not in the store (deleted, perhaps by another process).
     case noSuchNote(NoteID)
+    /// The attachment is not in the store.
     case noSuchAttachment(AttachmentID)
     /// The store's largest display index (a damaged or hand-edited store) leaves no next one.
     case displayIndexExhausted(store: String, index: Int64)
@@ -24,6 +27,7 @@ public enum NoteBookError: Error, CustomStringConvertible {
     /// The store failed to read or write (validation, disk, a damaged row); nothing was written.
     case store(underlying: any Error)
 
+    /// One line for the command line and the screens' status line.
     public var description: String {
         switch self {
         case .emptyTitle:

@@ -4,7 +4,9 @@ import ManagedStore
 /// place versions are told apart): v1 has no images, v2 one image per note, v3 several
 /// attachments, v4 image attachments with a caption and size.
 public struct NoteCapabilities: Equatable, Sendable {
+    /// How notes hold images in a version: not at all, one per note, or several attachments.
     public enum Images: Equatable, Sendable {
+        /// v1: notes hold no images.
         case none
         /// v2: the note's `image` property.
         case one
@@ -12,6 +14,7 @@ public struct NoteCapabilities: Equatable, Sendable {
         case several(captions: Bool)
     }
 
+    /// How the version's notes hold images.
     public let images: Images
     /// The short name of the version (`v1` … `v5`), for messages.
     public let version: String
@@ -39,8 +42,10 @@ public struct NoteCapabilities: Equatable, Sendable {
         }
     }
 
+    /// Whether notes can hold any image (v2 on).
     public var hasImages: Bool { images != .none }
 
+    /// Whether images carry captions (v4 on).
     public var hasCaptions: Bool { images == .several(captions: true) }
 
     /// Refuses attaching `count` images to a note that has `existing` ones, unless `replacing`

@@ -3,9 +3,12 @@ import Foundation
 /// What a user typed for a note, before it is saved. The title rule lives here, once: a note
 /// needs a title that is not only white space, and it is stored trimmed.
 public struct NoteDraft: Equatable, Sendable {
+    /// The title as typed; `hasTitle` says whether it is enough to save.
     public var title: String
+    /// The body as typed, saved as it is.
     public var body: String
 
+    /// A draft of `title` and `body`, unchecked until it is saved.
     public init(title: String, body: String) {
         self.title = title
         self.body = body

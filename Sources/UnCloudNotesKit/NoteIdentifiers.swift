@@ -6,12 +6,15 @@ public struct NoteID: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The store's primary key of the note.
     public let number: Int64
 
+    /// The note whose primary key is `number`.
     public init(_ number: Int64) {
         self.number = number
     }
 
+    /// The number, as `notes list` prints it and commands take it.
     public var description: String { "\(number)" }
 
+    /// Orders notes by number, which is the order they were first saved.
     public static func < (lhs: NoteID, rhs: NoteID) -> Bool { lhs.number < rhs.number }
 
     var objectID: ObjectID { ObjectID(entityName: NoteBook.noteEntity, primaryKey: number) }
@@ -27,6 +30,7 @@ public struct AttachmentID: Hashable, Sendable, CustomStringConvertible {
 
     let storage: Storage
 
+    /// The attachment object's ID, or `image of note N` for v2's single image, for messages.
     public var description: String {
         switch storage {
         case .object(let id): "\(id)"

@@ -2,9 +2,13 @@ import Foundation
 
 /// A note's content and images, copied out of the store for display, whatever version wrote it.
 public struct NoteSnapshot: Equatable, Sendable {
+    /// The note.
     public let id: NoteID
+    /// The note's title.
     public var title: String
+    /// The note's body.
     public var body: String
+    /// When the note was made; nil when the store holds no date.
     public var dateCreated: Date?
     /// Oldest first (see `AttachmentSnapshot.isOlder`).
     public var attachments: [AttachmentSnapshot]
@@ -15,12 +19,17 @@ public struct NoteSnapshot: Equatable, Sendable {
 
 /// One image of a note.
 public struct AttachmentSnapshot: Equatable, Sendable {
+    /// The image, to delete it or change its caption.
     public let id: AttachmentID
+    /// When the image was attached; nil for v2's image, which has no date of its own.
     public var dateCreated: Date?
+    /// The image's encoded bytes; nil when the attachment holds none.
     public var imageData: Data?
     /// v4 only.
     public var caption: String?
+    /// The image's width in pixels as v4 records it; nil before v4.
     public var width: Double?
+    /// The image's height in pixels as v4 records it; nil before v4.
     public var height: Double?
 
     /// The order of a note's attachments: by creation date, then by when they were stored, so

@@ -4,26 +4,41 @@ import ManagedStore
 /// The JSON that `notes export` writes and `notes import` reads: every note with its images
 /// embedded (base64), independent of the model version that wrote it.
 public struct NotesArchive: Codable, Equatable, Sendable {
+    /// One note, independent of the version that wrote it.
     public struct Note: Codable, Equatable, Sendable {
+        /// The note's title.
         public var title: String
+        /// The note's body.
         public var body: String
+        /// When the note was made, kept across an export and import.
         public var dateCreated: Date?
+        /// The note's images, oldest first.
         public var images: [Image]
     }
 
+    /// One image of a note, its bytes embedded.
     public struct Image: Codable, Equatable, Sendable {
+        /// The encoded image, exactly as stored (base64 in the JSON).
         public var data: Data
+        /// The format's short name (`png`, `jpeg`), for readers of the JSON.
         public var format: String?
+        /// The caption (v4 on); nil where the version has none.
         public var caption: String?
+        /// The width in pixels, from the image's header.
         public var width: Int?
+        /// The height in pixels, from the image's header.
         public var height: Int?
+        /// When the image was attached; nil for v2's image.
         public var dateCreated: Date?
     }
 
     /// Identifies the file, so a wrong JSON file is refused clearly.
     public var format = "uncloudnotes-notes"
+    /// The layout's version, so a later layout can still read this one.
     public var formatVersion = 1
+    /// The model version of the book that was exported (`v4`), for information.
     public var modelVersion: String
+    /// Every note, oldest first.
     public var notes: [Note]
 }
 
@@ -45,6 +60,7 @@ extension NotesArchive {
             }
     }
 
+    /// The decoder for export files: dates as the ISO 8601 text `jsonData()` writes, a bad one named by its path.
     public static func decoder() -> JSONDecoder {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
@@ -58,6 +74,7 @@ extension NotesArchive {
         return decoder
     }
 
+    /// Pretty, key-sorted JSON, so the same notes always give the same file.
     public func jsonData() throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -121,13 +138,18 @@ extension NotesArchive.Note {
 
 /// An export file `notes import` refuses; nothing was imported.
 public enum NotesArchiveError: Error, CustomStringConvertible {
+    /// The file is not an export this program wrote (not JSON, or another format).
     case notAnExport(source: String, reason: String)
+    /// The export was written by a newer version of the program.
     case newerFormat(source: String, formatVersion: Int)
+    /// A note of the export has no title.
     case emptyTitle(source: String, note: Int)
+    /// An image of a note is not one `notes attach` would accept.
     case imageRefused(source: String, note: Int, title: String, image: Int, underlying: any Error)
     /// A note holds more images than the version the app runs as allows.
     case tooManyImages(title: String, count: Int, underlying: NoteBookError)
 
+    /// One line naming the file and what is wrong with it.
     public var description: String {
         switch self {
         case .notAnExport(let source, let reason): "\(source): not an UnCloudNotes export (\(reason))"

@@ -7,6 +7,7 @@ public enum ExportError: Error, CustomStringConvertible {
     /// The system refused to create or write the file or folder (`errno` kept as the cause).
     case cannotWrite(URL, errno: Int32)
 
+    /// One line naming the path and what to do.
     public var description: String {
         switch self {
         case .notAFolder(let url):

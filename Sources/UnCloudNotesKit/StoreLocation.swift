@@ -3,6 +3,7 @@ import ManagedStore
 
 /// Where the notes store lives by default: the XDG data folder.
 public enum StoreLocation {
+    /// The store's file name, as the chapter's app named it.
     public static let fileName = "UnCloudNotesDataModel.sqlite"
 
     /// `$XDG_DATA_HOME/uncloudnotes/UnCloudNotesDataModel.sqlite`, with `~/.local/share` when
@@ -46,6 +47,7 @@ public enum StoreLocationError: Error, Equatable, CustomStringConvertible {
     /// A folder on the way to a new store could not be made.
     case cannotCreateFolder(path: String, FailureCause)
 
+    /// One line with the path and what to do about it.
     public var description: String {
         switch self {
         case .noSuchStore(let path):

@@ -5,14 +5,19 @@ import ManagedStore
 /// notes store at the version the app runs as, creating it when missing and upgrading it step by
 /// step when an older version wrote it.
 public struct UnCloudNotesStack {
+    /// The app's versioned model, read from the resource bundle.
     public let model: VersionedModel
+    /// The mapping models the app ships (v2 -> v3, v3 -> v4, …).
     public let mappingModels: [MappingModel]
     /// The version the app runs as: the current one, or the one `--model-version` pins.
     public let version: ManagedObjectModel
+    /// The store file.
     public let storeURL: URL
     /// How the store is opened and migrated (the SQL log among them), passed as a value.
     public let options: StoreOptions
 
+    /// A stack for the store at `storeURL`, at the current version or the one `versionName` names;
+    /// throws for an unknown name. Nothing is opened until `open`.
     public init(storeURL: URL, versionName: String? = nil, options: StoreOptions = StoreOptions()) throws {
         let model = try UnCloudNotesModel.load()
         self.model = model
@@ -25,6 +30,7 @@ public struct UnCloudNotesStack {
 
     /// The name and author the app's saves carry in the store's persistent history.
     public static let contextName = "notes"
+    /// The author recorded with each of the app's saves, so history readers can tell its changes apart.
     public static let transactionAuthor = "uncloudnotes"
 
     /// The migrator for this store and version.

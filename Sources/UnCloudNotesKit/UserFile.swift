@@ -10,6 +10,7 @@ import Darwin
 /// rather than by the size the file claims, so a pipe, a FIFO or `/dev/stdin` reads as a regular
 /// file does.
 public enum UserFile {
+    /// The whole file at `url`, or a `UserFileError` saying why it cannot be read.
     public static func contents(of url: URL) throws -> Data {
         let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw UserFileError(path: url.path, errno: errno) }
@@ -43,8 +44,11 @@ public enum UserFile {
 
 /// Why a file the user named could not be read.
 public enum UserFileError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Nothing is at the path.
     case missing(path: String)
+    /// The path is a folder.
     case folder(path: String)
+    /// The user may not read the file.
     case notAllowed(path: String)
     /// Another error of the system (an `errno` value).
     case unreadable(path: String, errno: Int32)
@@ -58,6 +62,7 @@ public enum UserFileError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The file the user named.
     public var path: String {
         switch self {
         case .missing(let path), .folder(let path), .notAllowed(let path), .unreadable(let path, _): path
@@ -74,5 +79,6 @@ public enum UserFileError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// `path: reason`, one line.
     public var description: String { "\(path): \(reason)" }
 }

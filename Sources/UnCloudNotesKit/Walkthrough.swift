@@ -9,6 +9,7 @@ public struct Walkthrough {
     /// The chapter's default body for new notes, so creating test notes is quick.
     public static let loremIpsum = "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua. Ut enim ad minim veniam, quis nostrud exercitation ullamco laboris."
 
+    /// The five steps' titles, as the banner and the step headings show them.
     public static let stepTitles = [
         "v1: the first app makes notes",
         "v2: a lightweight migration, in place; notes get images",
@@ -17,6 +18,7 @@ public struct Walkthrough {
         "skipping versions: old stores go straight to v4, one step at a time",
     ]
 
+    /// The folder the walkthrough's stores live in.
     public let folder: URL
     /// Where each line of output goes.
     public let print: (String) -> Void
@@ -27,12 +29,14 @@ public struct Walkthrough {
     /// Says the migrations as the chapter's app did.
     private let console = MigrationConsole()
 
+    /// A walkthrough in `folder`, printing through `print`; `interactive` pauses at each version.
     public init(folder: URL, interactive: ((UnCloudNotesStack, _ banner: String) throws -> Void)? = nil, print: @escaping (String) -> Void) {
         self.folder = folder
         self.interactive = interactive
         self.print = print
     }
 
+    /// The walkthrough's own store, in its folder.
     public var storeURL: URL { folder.appendingPathComponent(StoreLocation.fileName) }
 
     /// Step 5's old stores: the version that writes each, and its file in the folder.
@@ -202,6 +206,7 @@ public enum WalkthroughError: Error, CustomStringConvertible {
     /// The folder's store was not written by the app's versions.
     case notAWalkthroughStore(URL)
 
+    /// One line naming the folder and what is wrong.
     public var description: String {
         switch self {
         case .notAWalkthroughStore(let url): "\(url.path): not a store of the walkthrough (no version of the app wrote it)"

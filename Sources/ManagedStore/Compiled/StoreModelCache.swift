@@ -59,6 +59,7 @@ public enum StoreModelCacheError: Error, CustomStringConvertible {
     /// The decoded model does not hash as the store's metadata records.
     case hashesDoNotMatch(store: String, entities: [String])
 
+    /// The problem as one line naming the store.
     public var description: String {
         switch self {
         case .undecodable(let store, let cause):

@@ -15,6 +15,7 @@ public enum ContextError: Error, Sendable, CustomStringConvertible {
     /// The store refuses writes (`PersistentStore.writeRefusal`); nothing was written.
     case storeIsReadOnly(path: String, reason: WriteRefusal)
 
+    /// One line saying what happened, for the command line and logs.
     public var description: String {
         switch self {
         case .refused(let refusal):
@@ -38,22 +39,30 @@ public enum ContextError: Error, Sendable, CustomStringConvertible {
 /// A call that names what the model does not have, or asks what cannot be done: nothing was read
 /// or written. The cases say what was asked, so callers can react and tests can match them.
 public enum ContextRefusal: Equatable, Sendable, CustomStringConvertible {
+    /// The model has no entity of this name.
     case noSuchEntity(String)
+    /// The entity is abstract: only its sub-entities have objects.
     case abstractEntity(String)
     /// The entity's objects are made by another class than the one asked for.
     case classNotRegistered(entity: String, className: String)
+    /// The entity has no stored attribute of this name.
     case noSuchAttribute(entity: String, attribute: String)
+    /// The entity has no to-many relationship of this name.
     case noSuchToManyRelationship(entity: String, relationship: String)
     /// A property fetch runs in SQL: its predicate and sort must be expressible there.
     case predicateNotInSQL(entity: String, predicate: String)
+    /// A property fetch's sort key cannot be expressed in SQL.
     case sortNotInSQL(entity: String, keyPath: String)
     /// A value of a type the attribute cannot store without a transformer.
     case noValueTransformer(entity: String, attribute: String, valueType: String)
+    /// No value transformer is registered under the name the model gives the attribute.
     case noTransformerNamed(String, entity: String, attribute: String)
     /// The text index names an entity or attribute the model does not have.
     case indexedEntityMissing(String)
+    /// The text index names an attribute the entity does not store.
     case indexedAttributeMissing(entity: String, attribute: String)
 
+    /// What was refused, as one line.
     public var description: String {
         switch self {
         case .noSuchEntity(let entity): "the model has no entity named \(entity)"
@@ -76,21 +85,28 @@ public enum ContextRefusal: Equatable, Sendable, CustomStringConvertible {
 /// Why a save was refused: names the entity, the property and the reason, like Core Data's
 /// validation errors. A save with several problems reports all of them.
 public struct ValidationFailure: Error, Equatable, Sendable, CustomStringConvertible {
+    /// One broken rule: which entity and property, and why.
     public struct Problem: Equatable, Sendable, CustomStringConvertible {
+        /// The entity of the refused object.
         public var entity: String
+        /// The property at fault; nil for a rule of the whole object.
         public var property: String?
+        /// What is wrong, in words.
         public var reason: String
         /// The object refused, so a caller can show or select it; nil for problems a migration
         /// finds in a store's rows.
         public var objectID: ObjectID? = nil
 
+        /// `Entity.property: reason`.
         public var description: String {
             "\(entity)\(property.map { ".\($0)" } ?? ""): \(reason)"
         }
     }
 
+    /// Every problem the save found, so one try reports them all.
     public var problems: [Problem]
 
+    /// The problems, joined on one line.
     public var description: String {
         "validation failed: " + problems.map(\.description).joined(separator: "; ")
     }

@@ -3,6 +3,7 @@ internal import GRDB
 /// Fetching: SQL does the filtering, sorting and windowing whenever it can; what SQL cannot
 /// express, and objects changed but not yet saved, are handled in memory on top.
 extension ManagedObjectContext {
+    /// The objects the request matches, from the store and the context's unsaved changes.
     public func fetch(_ request: FetchRequest) throws -> [ManagedObject] {
         let plan = try FetchPlan(request: request, context: self)
         if plan.needsMemoryPass {
@@ -16,6 +17,7 @@ extension ManagedObjectContext {
         try fetch(request).compactMap { $0 as? Object }
     }
 
+    /// How many objects the request matches, counted in SQL when nothing unsaved affects it.
     public func count(_ request: FetchRequest) throws -> Int {
         let plan = try FetchPlan(request: request, context: self)
         if plan.needsMemoryPass { return try fetch(request).count }

@@ -4,6 +4,7 @@
 /// stay in the context only while something else holds them), so scrolling through 100,000 rows
 /// keeps memory flat.
 public final class FetchedResults: RandomAccessCollection {
+    /// Every matching object's ID, in result order: cheap to hold for any number of rows.
     public let ids: [ObjectID]
     private let batchSize: Int
     private weak var context: ManagedObjectContext?
@@ -25,9 +26,12 @@ public final class FetchedResults: RandomAccessCollection {
         self.recentBatches = [0]
     }
 
+    /// Always 0: results are indexed from the start.
     public var startIndex: Int { 0 }
+    /// The number of results.
     public var endIndex: Int { ids.count }
 
+    /// The object at `position`, reading its batch from the store when it is not in memory.
     public subscript(position: Int) -> ManagedObject {
         let batch = position / batchSize
         if batches[batch] == nil { load(batch) }

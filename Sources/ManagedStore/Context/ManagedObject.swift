@@ -7,8 +7,11 @@ import Foundation
 /// of `TypedProperties.swift` for an app's entities. A fetched object may be a fault: its row is
 /// read the first time one of its values is needed.
 open class ManagedObject: KeyValueReadable, CustomStringConvertible {
+    /// The object's entity in the context's model.
     public let entity: EntityDescription
+    /// The object's identity; temporary until its first save gives it a primary key.
     public internal(set) var objectID: ObjectID
+    /// The context that owns the object; weak, so an object kept by the app does not keep its context.
     public private(set) weak var managedObjectContext: ManagedObjectContext?
 
     var isFault: Bool
@@ -27,6 +30,7 @@ open class ManagedObject: KeyValueReadable, CustomStringConvertible {
     /// reported when saving, since setters cannot throw.
     var settingProblems: [String: String] = [:]
 
+    /// Made by the context only (`insertObject`, fetches): `required` so typed subclasses can be made from their type.
     public required init(entity: EntityDescription, objectID: ObjectID, context: ManagedObjectContext,
                          isFault: Bool) {
         self.entity = entity
@@ -40,6 +44,7 @@ open class ManagedObject: KeyValueReadable, CustomStringConvertible {
 
     // MARK: Attributes
 
+    /// An attribute's value, reading the row first when the object is a fault.
     public func value(forKey key: String) -> AttributeValue? {
         fulfill()
         return values[key]
@@ -106,18 +111,23 @@ open class ManagedObject: KeyValueReadable, CustomStringConvertible {
         return context.memberIDs(forKey: key, of: self).compactMap { context.registeredOrFault($0) }
     }
 
+    /// Adds `member` to a to-many relationship, setting the inverse too.
     public func addObject(_ member: ManagedObject, forKey key: String) {
         managedObjectContext?.addMember(member, forKey: key, of: self)
     }
 
+    /// Removes `member` from a to-many relationship, clearing the inverse too.
     public func removeObject(_ member: ManagedObject, forKey key: String) {
         managedObjectContext?.removeMember(member, forKey: key, of: self)
     }
 
     // MARK: State
 
+    /// Whether the object is new, not yet saved.
     public var isInserted: Bool { managedObjectContext?.insertedObjects[objectID] != nil }
+    /// Whether the object will be deleted by the next save.
     public var isDeleted: Bool { managedObjectContext?.deletedObjects[objectID] != nil }
+    /// Whether the object has unsaved changes to its values.
     public var isUpdated: Bool { managedObjectContext?.updatedObjects[objectID] != nil }
 
     /// The names of attributes and relationships whose values differ from the last save.
@@ -130,10 +140,12 @@ open class ManagedObject: KeyValueReadable, CustomStringConvertible {
         return keys
     }
 
+    /// Whether the next save would write anything for this object.
     public var hasChanges: Bool { isInserted || isDeleted || !changedKeys.isEmpty }
 
     // MARK: Key-value reading for expressions
 
+    /// `$source.key` and key paths in expressions: the object's values and related objects.
     public func expressionValue(forKey key: String) throws -> ExpressionValue {
         if attribute(named: key) != nil { return ExpressionValue(value(forKey: key)) }
         guard let relationship = relationship(named: key) else {
@@ -144,6 +156,7 @@ open class ManagedObject: KeyValueReadable, CustomStringConvertible {
         return object(forKey: key).map { .object($0) } ?? .null
     }
 
+    /// `Entity/p12` and the values read so far, for logs and test failures.
     public var description: String {
         "<\(entity.name) \(objectID)\(isFault ? " fault" : "")>"
     }

@@ -7,11 +7,14 @@ package import GRDB
 /// One object per row (an identity map); objects without changes are held weakly, so fetching
 /// through many rows does not keep them all in memory. Not thread-safe: use one context per thread.
 public final class ManagedObjectContext {
+    /// The store the context reads from and saves to.
     public let store: PersistentStore
     /// The store's path, for the errors of rows read (made once: `URL.path` builds a new string
     /// each time, which reading a million rows would pay a million times).
     private let storePath: String
+    /// The model version the store was opened with.
     public var model: ManagedObjectModel { store.model }
+    /// Where each entity and property lives in the store.
     public var schema: StoreSchema { store.schema }
     /// The context's name, recorded with each save in persistent history (Core Data's `name`).
     public var name: String?
@@ -29,20 +32,26 @@ public final class ManagedObjectContext {
     private var unreportedReadFailure: ContextError?
     private let entityClasses: [String: ManagedObject.Type]
 
+    /// A context on `store`; each thread that reads or saves needs its own.
     /// - Parameter entityClasses: the Swift class to instantiate for each entity that has one
     ///   (an app's typed entities); other entities get plain `ManagedObject`s.
+    /// - Parameter store: the store the context reads from and saves to.
     public init(store: PersistentStore, entityClasses: [String: ManagedObject.Type] = [:]) {
         self.store = store
         self.entityClasses = entityClasses
         storePath = store.url.path
     }
 
+    /// Whether a save would write anything.
     public var hasChanges: Bool {
         !insertedObjects.isEmpty || !deletedObjects.isEmpty || updatedObjects.values.contains { !$0.changedKeys.isEmpty }
     }
 
+    /// Objects inserted since the last save.
     public var insertedObjectsList: [ManagedObject] { Array(insertedObjects.values) }
+    /// Objects changed since the last save.
     public var updatedObjectsList: [ManagedObject] { Array(updatedObjects.values) }
+    /// Objects to be deleted by the next save.
     public var deletedObjectsList: [ManagedObject] { Array(deletedObjects.values) }
 
     // MARK: Inserting and deleting

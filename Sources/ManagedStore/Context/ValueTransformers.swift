@@ -12,10 +12,12 @@ public protocol AttributeValueTransformer: Sendable {
 public enum ValueTransformers {
     private static let registered = Mutex<[String: any AttributeValueTransformer]>([:])
 
+    /// Makes `transformer` the one model files name `name`; an app registers its own before opening a store.
     public static func register(_ transformer: any AttributeValueTransformer, forName name: String) {
         registered.withLock { $0[name] = transformer }
     }
 
+    /// The transformer registered under `name`, nil when there is none.
     public static func transformer(named name: String) -> (any AttributeValueTransformer)? {
         registered.withLock { $0[name] }
     }

@@ -18,20 +18,27 @@ public struct PropertyFetchRequest: Sendable {
         case hasValue(String)
     }
 
+    /// The entity whose objects are read.
     public var entityName: String
+    /// The values of each row, in the order the results give them.
     public var properties: [Property]
+    /// Which objects to read; nil reads all (compiled to SQL, never evaluated in memory).
     public var predicate: ObjectPredicate?
     /// Only the objects with these primary keys; nil for all. Each key is one bound value of the
     /// statement, so ask for at most a few thousand at a time (SQLite refuses more than 32,766).
     public var primaryKeys: [Int64]?
     /// Ties go by primary key, in the direction of the last descriptor.
     public var sortDescriptors: [SortDescriptor]
+    /// At most this many rows; nil for all.
     public var fetchLimit: Int?
+    /// Rows to skip first, for reading a long list a window at a time.
     public var fetchOffset: Int
+    /// Whether objects of sub-entities are read too (Core Data's default, true).
     public var includesSubentities: Bool
     /// Values for `$variables` in the predicate.
     public var substitutionVariables: [String: AttributeValue?]
 
+    /// A request for `properties` of `entityName`'s objects; the defaults read every object.
     public init(entityName: String, properties: [Property], predicate: ObjectPredicate? = nil, primaryKeys: [Int64]? = nil,
                 sortDescriptors: [SortDescriptor] = [], fetchLimit: Int? = nil, fetchOffset: Int = 0,
                 includesSubentities: Bool = true, substitutionVariables: [String: AttributeValue?] = [:]) {
@@ -50,9 +57,13 @@ public struct PropertyFetchRequest: Sendable {
 /// One result of a `PropertyFetchRequest`: which object, and the requested values in the order
 /// the request lists its properties (nil where an attribute has no value).
 public struct PropertyRow: Sendable {
+    /// The object's own entity (a sub-entity's name when the request includes sub-entities).
     public let entityName: String
+    /// The object's `Z_PK`.
     public let primaryKey: Int64
+    /// The requested values, in the request's order; nil where an attribute has no value.
     public let values: [AttributeValue?]
 
+    /// The object's ID, to fetch the whole object when the row is not enough.
     public var objectID: ObjectID { ObjectID(entityName: entityName, primaryKey: primaryKey) }
 }

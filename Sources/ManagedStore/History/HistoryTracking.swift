@@ -6,6 +6,7 @@ public enum WriteRefusal: Sendable, Equatable, CustomStringConvertible {
     /// (Core Data's `NSPersistentHistoryTrackingKey`): Core Data opens such a store read-only.
     case historyTrackingOff
 
+    /// The reason as a phrase, for the store's refusal of a save.
     public var description: String {
         switch self {
         case .historyTrackingOff:

@@ -5,13 +5,17 @@ internal import GRDB
 public struct HistoryTransaction: Sendable, Equatable {
     /// The transaction's key (`ATRANSACTION.Z_PK`): the token to read on from.
     public var token: Int64
+    /// When the save committed (`ZTIMESTAMP`).
     public var timestamp: Date
     /// The saving context's `transactionAuthor`.
     public var author: String?
     /// The saving context's `name`.
     public var contextName: String?
+    /// The saving program's bundle identifier (`ZBUNDLEID`; this engine writes its process name).
     public var bundleID: String?
+    /// The saving process's name (`ZPROCESSID`).
     public var processName: String?
+    /// The objects the save inserted, updated or deleted.
     public var changes: [HistoryChange]
 }
 
@@ -19,16 +23,21 @@ public struct HistoryTransaction: Sendable, Equatable {
 public struct HistoryChange: Sendable, Equatable {
     /// `ZCHANGETYPE`, as Core Data numbers them.
     public enum Kind: Int64, Sendable {
+        /// The object was made.
         case insert = 0
+        /// Some of the object's properties changed (`updatedProperties`).
         case update = 1
+        /// The object was deleted; `tombstone` keeps its preserved values.
         case delete = 2
     }
 
     /// The change's key (`ACHANGE.Z_PK`).
     public var token: Int64
+    /// Whether the object was inserted, updated or deleted.
     public var kind: Kind
     /// The object's entity; `entity <Z_ENT>` for a number the model does not know.
     public var entityName: String
+    /// The object's `Z_PK`; with `entityName`, which object changed.
     public var primaryKey: Int64
     /// For an update, the properties it changed.
     public var updatedProperties: [String]

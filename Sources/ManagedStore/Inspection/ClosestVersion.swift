@@ -5,7 +5,9 @@ import Foundation
 /// entity by entity. Where the store holds Core Data's cached model (`Z_MODELCACHE`), each
 /// entity's differences are named property by property (as `model diff` names them).
 public struct ClosestVersion: Codable, Sendable {
+    /// How the store differs from the closest version in one entity.
     public struct Difference: Codable, Sendable {
+        /// The entity's name.
         public var entity: String
         /// The entity's hash in the store, nil when the store has no such entity.
         public var storeHash: String?
@@ -15,9 +17,13 @@ public struct ClosestVersion: Codable, Sendable {
         public var changes: [String]?
     }
 
+    /// The name of the closest version.
     public var version: String
+    /// How many entities have the same hash in the store and in that version.
     public var matchingEntities: Int
+    /// How many entities the store and that version name between them.
     public var entities: Int
+    /// The entities whose hashes differ, sorted by name.
     public var differences: [Difference]
 
     /// Nil when the model has no versions.

@@ -6,8 +6,11 @@ import Foundation
 public struct ExternalStorageReport: Codable, Sendable, Equatable {
     /// `Entity.attribute`, sorted.
     public var attributes: [String]
+    /// The `_EXTERNAL_DATA` folder beside the store.
     public var folder: String
+    /// How many value files it holds.
     public var files: Int
+    /// Their total size.
     public var bytes: Int64
 
     /// Nil when no attribute of the version allows external storage.

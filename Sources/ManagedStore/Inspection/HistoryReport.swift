@@ -4,6 +4,7 @@ import Foundation
 /// context, bundle and process, and counts of inserts, updates and deletes per entity; with
 /// `changes`, every change (entity, object, updated properties, tombstone).
 public struct HistoryReport: Encodable {
+    /// One transaction: who saved, when, and what it changed.
     public struct Transaction: Encodable {
         var token: Int64
         var timestamp: String
@@ -16,12 +17,14 @@ public struct HistoryReport: Encodable {
         var changes: [Change]?
     }
 
+    /// How many objects of one entity a transaction inserted, updated and deleted.
     public struct Counts: Encodable, Equatable {
         var inserts = 0
         var updates = 0
         var deletes = 0
     }
 
+    /// One change in full, for `store history --changes`.
     public struct Change: Encodable {
         var token: Int64
         var kind: String
@@ -31,9 +34,13 @@ public struct HistoryReport: Encodable {
         var tombstone: [String: String]?
     }
 
+    /// The transactions, oldest first.
     public let transactions: [Transaction]
 
+    /// Summarises `history` for `store history`.
     /// - Parameter date: how times read (the caller's zone and format).
+    /// - Parameter history: the transactions to show, oldest first.
+    /// - Parameter changes: whether to list every change, not only counts per entity.
     public init(_ history: [HistoryTransaction], changes: Bool, date: (Date) -> String) {
         transactions = history.map { transaction in
             var counts: [String: Counts] = [:]

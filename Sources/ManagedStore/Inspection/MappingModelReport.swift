@@ -3,8 +3,10 @@
 /// mappings with their value expressions. The walkthrough prints it before each mapping step;
 /// `model show X.xcmappingmodel` prints it for any mapping model.
 public struct MappingModelReport: Encodable {
+    /// The mapping model shown.
     public let mapping: MappingModel
 
+    /// A report of `mapping`.
     public init(_ mapping: MappingModel) {
         self.mapping = mapping
     }
@@ -27,6 +29,7 @@ public struct MappingModelReport: Encodable {
 
     private enum CodingKeys: String, CodingKey { case name, entityMappings }
 
+    /// The JSON of `--json`: entity mappings with their expressions as text.
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(mapping.name, forKey: .name)
@@ -38,6 +41,7 @@ public struct MappingModelReport: Encodable {
         }, forKey: .entityMappings)
     }
 
+    /// The report as lines of text, indented as Xcode's editor nests them.
     public var lines: [String] {
         var lines = ["Mapping model \(mapping.name):"]
         for entity in mapping.entityMappings {

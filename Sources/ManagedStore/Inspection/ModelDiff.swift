@@ -7,20 +7,28 @@ import Foundation
 public struct ModelDiff: Encodable {
     /// An entity whose version hash differs between the versions (or exists on one side only).
     public struct HashChange: Encodable, Equatable {
+        /// The entity's name.
         public var entity: String
+        /// The entity's hash in the source version, as hex; nil when it has no such entity.
         public var from: String?
+        /// The entity's hash in the destination version, as hex; nil when it has no such entity.
         public var to: String?
         /// The entity's hash modifier on each side, when it changed (a change of hash on purpose).
         public var hashModifier: [String?]?
     }
 
+    /// The source version's name.
     public var source: String
+    /// The destination version's name.
     public var destination: String
+    /// Every change, each with how Core Data would migrate it.
     public var changes: [ModelChange]
+    /// The entities whose version hash changes.
     public var hashChanges: [HashChange]
     /// Whether Core Data can infer the whole migration (lightweight).
     public var isInferable: Bool { changes.allSatisfy(\.isInferable) }
 
+    /// Compares two versions of a model (with `MappingInference.changes`).
     public init(from source: ManagedObjectModel, to destination: ManagedObjectModel) {
         self.source = source.name
         self.destination = destination.name
@@ -39,6 +47,7 @@ public struct ModelDiff: Encodable {
         case source, destination, changes, hashChanges, isInferable
     }
 
+    /// Adds `isInferable` to the JSON, which `--json` readers need and which is computed.
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(source, forKey: .source)

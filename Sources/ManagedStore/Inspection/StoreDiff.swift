@@ -6,30 +6,43 @@ import Foundation
 /// are compared as `store export` writes them (dates through `dateText`), so a store before and
 /// after a migration shows exactly what the migration changed. Each entity is read a batch at a time.
 public struct StoreDiff: Encodable {
+    /// What differs in one entity.
     public struct EntityDiff: Encodable {
+        /// Objects only in the second store.
         public var added: [Object] = []
+        /// Objects only in the first store.
         public var removed: [Object] = []
+        /// Objects in both whose values differ.
         public var changed: [Change] = []
+        /// Whether the entity is the same in both stores.
         public var isEmpty: Bool { added.isEmpty && removed.isEmpty && changed.isEmpty }
     }
 
     /// An object in one store only, with its values.
     public struct Object: Encodable {
+        /// The object's key: `Entity/pk`, or `Entity[attribute=value]`.
         public var object: String
+        /// Property -> value, as `store export` writes it.
         public var values: [String: String]
     }
 
     /// One object in both stores whose values differ.
     public struct Change: Encodable {
+        /// The object's key: `Entity/pk`, or `Entity[attribute=value]`.
         public var object: String
         /// Property -> [value in the first store, value in the second]; nil where it has none.
         public var values: [String: [String?]]
     }
 
+    /// Entity name -> what differs; entities that are the same in both stores are left out.
     public private(set) var entities: [String: EntityDiff] = [:]
 
+    /// Compares the objects of two stores, entity by entity.
     /// - Parameter match: entity -> attribute that identifies its objects across the stores.
     /// Throws `StoreDiffError.unknownKey` for a `match` entry neither store's model has.
+    /// - Parameter first: the store before (its objects only there are "removed").
+    /// - Parameter second: the store after (its objects only there are "added").
+    /// - Parameter dateText: writes a date as text; nil compares Core Data's seconds.
     public init(_ first: ManagedObjectContext, _ second: ManagedObjectContext, match: [String: String] = [:],
                 dateText: ((Date) -> String)? = nil) throws {
         for (entity, attribute) in match.sorted(by: { $0.key < $1.key }) {
@@ -106,6 +119,7 @@ public enum StoreDiffError: Error, CustomStringConvertible {
     /// `--match Entity.attribute` names an attribute neither store's model has.
     case unknownKey(entity: String, attribute: String)
 
+    /// The reason as a line for the command line.
     public var description: String {
         switch self {
         case .unknownKey(let entity, let attribute):

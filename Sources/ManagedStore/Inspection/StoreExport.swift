@@ -5,12 +5,15 @@ import Foundation
 /// target entity and primary key), in a stable order: so two stores can be compared with `diff`.
 /// Objects are read a batch at a time, so a large store streams.
 public struct StoreExport {
+    /// The context the store is read through (read-only use).
     public let context: ManagedObjectContext
     /// How dates are written: as text people read (the caller's format), or as the store holds
     /// them, seconds since 2001-01-01 UTC (Core Data's reference date).
     public let dateText: ((Date) -> String)?
 
+    /// An export of the store `context` reads.
     /// - Parameter dateText: writes a date as text (a JSON string); nil writes Core Data's seconds.
+    /// - Parameter context: the context the store is read through.
     public init(context: ManagedObjectContext, dateText: ((Date) -> String)? = nil) {
         self.context = context
         self.dateText = dateText

@@ -3,37 +3,53 @@ import Foundation
 /// What `store info` tells about a store: its files, which model version wrote it, how many
 /// objects of each entity it holds, and whether (and how) it must be migrated. Codable for `--json`.
 public struct StoreReport: Codable, Sendable {
+    /// One file of the store's set (main file, `-wal`, search index, backups).
     public struct File: Codable, Sendable {
+        /// The file's name, beside the store.
         public var name: String
         /// What the file is: "store", "search index", "backup of the store at v1", ….
         public var role: String
+        /// The file's size.
         public var bytes: Int64
     }
 
+    /// One step of the migration the store needs.
     public struct Step: Codable, Sendable {
+        /// The version the step starts from.
         public var from: String
+        /// The version the step reaches.
         public var to: String
+        /// How it migrates (`MigrationStep.kindDescription`).
         public var kind: String
     }
 
+    /// What the store is to this program, as `StoreMigrator.State` decides.
     public enum State: String, Codable, Sendable {
+        /// As `StoreMigrator.State`, in the words `store info` prints.
         case missing, current, needsMigration = "needs migration", cannotMigrate = "cannot migrate", newer, unknown
     }
 
+    /// The store's path as given.
     public var path: String
+    /// The files that make up the store.
     public var files: [File]
+    /// Whether the store is there, current, needs migrating, or cannot be opened.
     public var state: State
     /// The model version that wrote the store, nil when unknown or missing.
     public var version: String?
+    /// The version's label in file names (`v1`), nil when the version is unknown.
     public var versionLabel: String?
+    /// The version this program runs as.
     public var targetVersion: String
     /// The store's entity hashes (hex), shown when they match no known version.
     public var storeHashes: [String: String]?
     /// For such a store: the closest version, and which entities differ from it and how.
     public var closestVersion: ClosestVersion?
+    /// Entity -> number of objects, for a store this program can read.
     public var entityCounts: [String: Int]?
     /// Attributes that keep large values in files, and the folder holding them.
     public var externalStorage: ExternalStorageReport?
+    /// The migration steps to the target, for a store that needs migrating.
     public var plan: [Step]?
     /// Why the store cannot be migrated to the target (no plan, or custom policies this program
     /// lacks): information, since the store can still be read.

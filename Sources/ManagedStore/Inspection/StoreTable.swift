@@ -4,7 +4,11 @@ import Foundation
 /// long texts are cut, binary values shown by size, relationships by target, dates as the
 /// caller writes them.
 public enum StoreTable {
+    /// The objects of every concrete entity as text tables, at most `rowLimit` rows each.
     /// - Parameter cellWidth: wide enough for an ISO 8601 date with its zone's offset.
+    /// - Parameter context: the context the store is read through.
+    /// - Parameter dateText: writes a date as text.
+    /// - Parameter rowLimit: the most rows shown per entity; a note says how many more there are.
     public static func lines(for context: ManagedObjectContext, dateText: (Date) -> String, cellWidth: Int = 25,
                              rowLimit: Int = 12) throws -> [String] {
         var lines: [String] = []

@@ -2,8 +2,10 @@
 /// order, for every entity mapping. The defaults do what the mapping says; subclass to customise
 /// and register the subclass under the class name the mapping model names.
 open class EntityMigrationPolicy: KeyValueReadable, ExpressionFunctionTarget {
+    /// Policies are made by the registry from their type, once per entity mapping, hence `required`.
     public required init() {}
 
+    /// Called before the mapping's first object, to prepare what the policy needs.
     open func beginEntityMapping(_ mapping: EntityMapping, manager: MigrationManager) throws {}
 
     /// Creates the destination object(s) for one source object: by default one object of the
@@ -22,6 +24,7 @@ open class EntityMigrationPolicy: KeyValueReadable, ExpressionFunctionTarget {
         manager.associate(source: source, destination: destination, mapping: mapping)
     }
 
+    /// Called once every object of the mapping exists, before any relationship is set.
     open func endInstanceCreation(for mapping: EntityMapping, manager: MigrationManager) throws {}
 
     /// Sets the relationships of one destination object from the mapping's value expressions.
@@ -35,10 +38,13 @@ open class EntityMigrationPolicy: KeyValueReadable, ExpressionFunctionTarget {
         }
     }
 
+    /// Called once the mapping's relationships are set.
     open func endRelationshipCreation(for mapping: EntityMapping, manager: MigrationManager) throws {}
 
+    /// Called in the validation stage, for checks the model's own rules cannot express.
     open func performCustomValidation(for mapping: EntityMapping, manager: MigrationManager) throws {}
 
+    /// Called last for the mapping, to release what `beginEntityMapping` prepared.
     open func endEntityMapping(_ mapping: EntityMapping, manager: MigrationManager) throws {}
 
     /// True when `createRelationships` is the default one, so the manager may link whole tables

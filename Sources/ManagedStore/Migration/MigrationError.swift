@@ -18,6 +18,7 @@ public enum MigrationError: Error, Sendable, CustomStringConvertible {
     case unknownPolicy(mapping: String, className: String, known: [String])
     /// The migrated store breaks its model's rules.
     case validation(ValidationFailure)
+    /// The caller cancelled (`MigrationCancellation`); the store is as it was.
     case cancelled
     /// A file or folder that the migration reads or writes is in the way, read-only or failed.
     case file(path: String, reason: String)
@@ -29,6 +30,7 @@ public enum MigrationError: Error, Sendable, CustomStringConvertible {
     /// Something else stopped a migration from `from` to `to`, a policy's own refusal included.
     case failed(from: String, to: String, cause: any Error)
 
+    /// Why no migration plan reaches the destination version.
     public enum NoMigrationPathReason: Equatable, Sendable {
         /// One of the two is not a version of the model named.
         case notVersions(of: String)
@@ -38,6 +40,7 @@ public enum MigrationError: Error, Sendable, CustomStringConvertible {
         case cannotInfer(InferenceError)
     }
 
+    /// The one line the command line prints, naming the store and the versions.
     public var description: String {
         switch self {
         case .storeNewer(let store, let version, let target):

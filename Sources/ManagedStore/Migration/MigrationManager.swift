@@ -13,13 +13,17 @@ internal import GRDB
 /// between source and destination objects lives in temporary SQLite tables, so memory stays flat
 /// however many objects there are.
 public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget {
+    /// The mapping model being run.
     public let mappingModel: MappingModel
+    /// The model version of the source store.
     public let sourceModel: ManagedObjectModel
+    /// The model version of the destination store.
     public let destinationModel: ManagedObjectModel
     /// Read-only context on the source store.
     public let sourceContext: ManagedObjectContext
     /// Context on the new destination store.
     public let destinationContext: ManagedObjectContext
+    /// The entity mapping being run, for policies and `$manager.currentEntityMapping`.
     public private(set) var currentEntityMapping: EntityMapping?
     /// Of the whole migration, 0...1.
     public private(set) var migrationProgress: Double = 0
@@ -615,6 +619,7 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
 
     // MARK: $manager in expressions
 
+    /// `$manager.key` in expressions: `migrationProgress` and `currentEntityMapping`, as in Core Data.
     public func expressionValue(forKey key: String) throws -> ExpressionValue {
         switch key {
         case "migrationProgress": return .scalar(.double(migrationProgress))
@@ -623,6 +628,8 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
         }
     }
 
+    /// `FUNCTION($manager, "selector:", name, objects)` in expressions: the instance look-ups of
+    /// `MigrationSelectors`.
     public func perform(selector: String, arguments: [ExpressionValue]) throws -> ExpressionValue {
         guard arguments.count == 2, case .scalar(.string(let name))? = arguments.first else {
             throw ExpressionEvaluationError("\(selector) takes a name and objects")

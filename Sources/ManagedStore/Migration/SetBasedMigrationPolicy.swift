@@ -15,9 +15,12 @@ public protocol SetBasedMigrationPolicy: EntityMigrationPolicy {
 /// A destination attribute's value: `function(arguments…)`, each argument an expression over the
 /// source object (`$source.image`, `$source.note.body`).
 public struct ComputedValue: Sendable {
+    /// The function that computes the value.
     public var function: MigrationFunction
+    /// Its arguments, each an expression over the source object.
     public var arguments: [ValueExpression]
 
+    /// The value `function(arguments…)`.
     public init(_ function: MigrationFunction, _ arguments: [ValueExpression]) {
         self.function = function
         self.arguments = arguments
@@ -27,12 +30,15 @@ public struct ComputedValue: Sendable {
 /// A function of values, named as SQL calls it. It must not fail: a value it cannot compute is a
 /// value too (nil, 0, ""), as the policy decides.
 public struct MigrationFunction: Sendable {
+    /// The SQL name the function is registered under for the migration's connection.
     public let name: String
     /// Whether the same arguments always give the same value. A function that makes a new value
     /// each call (a new identifier) is not: SQLite must call it for every row, never reuse a result.
     public let isDeterministic: Bool
+    /// Computes the value from the arguments' values, in order.
     public let body: @Sendable ([AttributeValue?]) -> AttributeValue?
 
+    /// A function named `name`; deterministic unless it makes a new value each call.
     public init(name: String, isDeterministic: Bool = true, body: @escaping @Sendable ([AttributeValue?]) -> AttributeValue?) {
         self.name = name
         self.isDeterministic = isDeterministic

@@ -5,14 +5,23 @@ import Foundation
 /// Default values, managed objects and migrations all speak this one type, so a value read from a
 /// model file, an old store or an expression can be compared and written without conversions.
 public enum AttributeValue: Hashable, Sendable {
+    /// Integer 16, 32 and 64 and Object ID values.
     case integer(Int64)
+    /// Double and Float values.
     case double(Double)
+    /// Decimal values.
     case decimal(Decimal)
+    /// String values.
     case string(String)
+    /// Boolean values.
     case bool(Bool)
+    /// Date values.
     case date(Date)
+    /// Binary values, and Transformable ones as their transformer encoded them.
     case data(Data)
+    /// UUID values.
     case uuid(UUID)
+    /// URI values.
     case uri(URL)
 
     /// A short, human-readable rendering for listings (`model show`, exports).

@@ -10,13 +10,18 @@ public struct ManagedObjectModel: Sendable {
     public let name: String
     /// `userDefinedModelVersionIdentifier`, empty when the model has none.
     public let versionIdentifier: String
+    /// The version's entities, in the model file's order (which fixes their `Z_ENT` numbers).
     public let entities: [EntityDescription]
     /// Entity name -> 32-byte SHA-256 version hash, exactly as Core Data computes it.
     public let entityVersionHashes: [String: Data]
 
     private let entityIndex: [String: Int]
 
+    /// A model version of `entities`, validated first: an inconsistent model throws `ModelError`.
     /// - Parameter sourceName: the file the model came from, named in validation errors.
+    /// - Parameter name: the version's name (its `.xcdatamodel` folder's).
+    /// - Parameter versionIdentifier: `userDefinedModelVersionIdentifier`, empty when none.
+    /// - Parameter entities: the entities, in the file's order.
     public init(name: String, versionIdentifier: String = "", entities: [EntityDescription],
                 sourceName: String) throws {
         try ModelValidator(entities: entities, sourceName: sourceName).validate()
@@ -29,6 +34,7 @@ public struct ManagedObjectModel: Sendable {
         self.entityVersionHashes = VersionHasher.entityHashes(of: entities)
     }
 
+    /// The entity of this name, found through an index built once.
     public func entity(named name: String) -> EntityDescription? {
         entityIndex[name].map { entities[$0] }
     }

@@ -6,6 +6,7 @@ public struct VersionedModel: Sendable {
     public let name: String
     /// Versions in their natural order (`Model`, `Model v2`, …, `Model v10`).
     public let versions: [ManagedObjectModel]
+    /// The version named by `.xccurrentversion`.
     public let currentVersionName: String
 
     /// - Throws: `ModelError` when `currentVersionName` names none of the versions.
@@ -28,6 +29,7 @@ public struct VersionedModel: Sendable {
         versions.first { $0.name == currentVersionName }!
     }
 
+    /// The version of this name (`UnCloudNotesDataModel v2`), nil when there is none.
     public func version(named name: String) -> ManagedObjectModel? {
         versions.first { $0.name == name }
     }

@@ -1,7 +1,9 @@
 /// Why a lightweight migration is impossible: names the change that blocks it.
 public struct InferenceError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The changes that cannot be inferred, one line each.
     public var blockingChanges: [String]
 
+    /// One line listing the blocking changes.
     public var description: String {
         "cannot infer a mapping: \(blockingChanges.joined(separator: "; ")); a mapping model is needed"
     }
@@ -29,12 +31,16 @@ public struct InferredMapping: Sendable {
 /// lightweight rule (`rule`, named as Apple's lightweight migration names its inferable
 /// changes) or not at all without a mapping model (`rule` nil: `description` says why).
 public struct ModelChange: Sendable, Equatable, Encodable {
+    /// The entity the change is in (destination's name, or source's for a removal).
     public var entity: String
+    /// The property the change is in; nil for a change of the entity itself.
     public var property: String?
+    /// The change in words ("added optional attribute Note.image").
     public var description: String
     /// The lightweight rule that migrates it; nil when it needs a mapping model.
     public var rule: String?
 
+    /// Whether lightweight migration handles the change without a mapping model.
     public var isInferable: Bool { rule != nil }
 }
 
@@ -50,6 +56,7 @@ public enum MappingInference {
         return inference.records
     }
 
+    /// The lightweight mapping between the versions; throws `InferenceError` naming what blocks it.
     public static func infer(from source: ManagedObjectModel, to destination: ManagedObjectModel) throws -> InferredMapping {
         var inference = Inference(source: source, destination: destination)
         inference.run()

@@ -1,5 +1,6 @@
 /// One step of a plan: from a model version to the next, and how.
 public struct MigrationStep: Sendable {
+    /// How a step migrates, which decides whether it runs in place or copies the store.
     public enum Kind: Sendable {
         /// An inferred mapping, done with SQL inside the store file.
         case inPlace(InferredMapping)
@@ -9,8 +10,11 @@ public struct MigrationStep: Sendable {
         case mappingModel(MappingModel)
     }
 
+    /// The version the step migrates from.
     public let source: ManagedObjectModel
+    /// The version the step migrates to (the next one).
     public let destination: ManagedObjectModel
+    /// How the step migrates.
     public let kind: Kind
 
     /// The custom policy class names the step's mapping model uses.
@@ -34,8 +38,11 @@ public struct MigrationStep: Sendable {
 
 /// The steps from a store's version to the target version, one version at a time.
 public struct MigrationPlan: Sendable {
+    /// The store's version.
     public let source: ManagedObjectModel
+    /// The target version.
     public let destination: ManagedObjectModel
+    /// The steps in order; empty when the two are the same version.
     public let steps: [MigrationStep]
 }
 
@@ -44,6 +51,8 @@ public struct MigrationPlan: Sendable {
 /// else an inferred mapping (in place when SQL alone can do it). Adding a version needs only the
 /// new model, and a mapping model when the change cannot be inferred.
 public enum MigrationPlanner {
+    /// Plans the steps from `source` to `destination` with `mappingModels` where they apply; throws
+    /// `MigrationError.noMigrationPath` when a step can be neither found nor inferred.
     public static func plan(from source: ManagedObjectModel, to destination: ManagedObjectModel,
                             in model: VersionedModel, mappingModels: [MappingModel]) throws -> MigrationPlan {
         guard let start = model.versions.firstIndex(where: { $0.name == source.name }),

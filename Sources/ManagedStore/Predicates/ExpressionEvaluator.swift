@@ -6,10 +6,12 @@ public struct ExpressionEvaluator {
     /// Values for `$name` variables, e.g. `source`, `manager`, or a fetch's substitutions.
     public var variables: [String: ExpressionValue]
 
+    /// An evaluator with values for the expressions' `$variables`.
     public init(variables: [String: ExpressionValue] = [:]) {
         self.variables = variables
     }
 
+    /// The value of `expression` for `object` (what a key path without `$` starts from).
     public func evaluate(_ expression: ValueExpression, on object: ExpressionValue) throws -> ExpressionValue {
         switch expression {
         case .constant(let value):
@@ -35,6 +37,7 @@ public struct ExpressionEvaluator {
         }
     }
 
+    /// Whether `object` matches `predicate`, with the same comparison rules as the SQL path.
     public func evaluate(_ predicate: ObjectPredicate, on object: ExpressionValue) throws -> Bool {
         switch predicate {
         case .constant(let value):

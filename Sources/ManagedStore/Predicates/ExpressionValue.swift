@@ -1,6 +1,8 @@
 /// What an expression evaluates to.
 public enum ExpressionValue {
+    /// No value (`nil`).
     case null
+    /// One attribute value.
     case scalar(AttributeValue)
     /// An object whose key paths can be read (a managed object, a migration manager).
     case object(any KeyValueReadable)
@@ -11,6 +13,7 @@ public enum ExpressionValue {
         self = value.map(ExpressionValue.scalar) ?? .null
     }
 
+    /// Whether the value is nil (`nil` in a predicate, no value in a store).
     public var isNull: Bool {
         if case .null = self { return true }
         return false
@@ -35,11 +38,14 @@ public protocol ExpressionFunctionTarget: AnyObject {
 
 /// Why an expression could not be evaluated.
 public struct ExpressionEvaluationError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What went wrong, in words.
     public var message: String
 
+    /// An error with `message`.
     public init(_ message: String) {
         self.message = message
     }
 
+    /// The message.
     public var description: String { message }
 }

@@ -16,10 +16,14 @@ struct PredicateToken: Equatable {
 
 /// Why a predicate or expression format could not be parsed; `position` counts characters from 0.
 public struct PredicateParseError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The text that was parsed.
     public var format: String
+    /// Where parsing stopped, in characters from 0.
     public var position: Int
+    /// What was expected there.
     public var message: String
 
+    /// One line quoting the format and the position.
     public var description: String {
         "cannot parse \"\(format)\" at position \(position): \(message)"
     }

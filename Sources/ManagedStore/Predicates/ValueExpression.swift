@@ -12,6 +12,7 @@ public indirect enum ValueExpression: Equatable, Sendable, CustomStringConvertib
     /// `{a, b, c}`: a literal collection, for `IN`.
     case aggregate([ValueExpression])
 
+    /// `SELF`: the object the expression is evaluated on.
     public static let evaluatedObject = ValueExpression.keyPath(base: nil, components: [])
 
     /// The expression in NSExpression's format syntax.

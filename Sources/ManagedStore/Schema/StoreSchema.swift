@@ -5,13 +5,17 @@
 /// Everything that reads or writes rows (the context, migrations, `store export`) asks this type
 /// where a property lives, so the layout rules are written once.
 public struct StoreSchema: Sendable {
+    /// The model version laid out.
     public let model: ManagedObjectModel
     /// Entities in entity-number order (`Z_ENT` 1, 2, …).
     public let entities: [EntityStorage]
+    /// One table per inheritance hierarchy.
     public let tables: [TableStorage]
+    /// One join table per many-to-many relationship.
     public let joinTables: [JoinTable]
     private let entityIndex: [String: Int]
 
+    /// Lays out `model`, numbering its entities as Core Data does; throws when a layout rule is broken.
     public init(model: ManagedObjectModel) throws {
         self.model = model
         let numbered = EntityNumbering.order(of: model)
@@ -24,14 +28,17 @@ public struct StoreSchema: Sendable {
         self.joinTables = layout.joinTables
     }
 
+    /// Where the entity of this name is stored.
     public func entity(named name: String) -> EntityStorage? {
         entityIndex[name].map { entities[$0] }
     }
 
+    /// The entity stored with this `Z_ENT`, for rows read from a shared table.
     public func entity(number: Int) -> EntityStorage? {
         number >= 1 && number <= entities.count ? entities[number - 1] : nil
     }
 
+    /// The table of this name.
     public func table(named name: String) -> TableStorage? {
         tables.first { $0.name == name }
     }

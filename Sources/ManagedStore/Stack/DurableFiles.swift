@@ -134,7 +134,10 @@ enum DurableFiles {
 /// same file under a second name, a clone shares the original's blocks until either is written
 /// (copy-on-write), a copy wrote every byte again.
 public enum FileDuplication: String, Sendable {
+    /// A second name for the same file: instant, no space used.
     case hardLink = "hard link"
+    /// A copy-on-write clone (`FICLONE`): instant, sharing blocks until written.
     case clone
+    /// Every byte written again.
     case copy
 }

@@ -3,6 +3,7 @@ import Foundation
 /// Errors as the one line a user reads: SQLite's and GRDB's messages can span lines (they quote
 /// the SQL), and Foundation's errors describe themselves as `NSCocoaErrorDomain Code=…`.
 public enum ErrorText {
+    /// The error's text on one line: Cocoa errors by their localized description, others by their own.
     public static func oneLine(_ error: Error) -> String {
         let text: String
         switch error {

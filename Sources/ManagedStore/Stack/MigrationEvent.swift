@@ -5,6 +5,7 @@ public enum MigrationEvent: Sendable {
     case waitingForLock
     /// Files left by an interrupted migration were removed.
     case cleanedLeftovers([String])
+    /// The steps that will run, known before any file is written.
     case planned(MigrationPlan)
     /// The backup of the store as it was, made here: before an in-place step changes the store (a
     /// copy), or once a copying migration's new file is complete, just before it replaces the
@@ -22,10 +23,12 @@ public enum MigrationEvent: Sendable {
     /// A pass (one step, or consecutive steps composed) is done: what it read and wrote, per entity
     /// mapping, and how long it took. Sent before its steps' `stepFinished` events.
     case passFinished(MigrationStatistics)
+    /// Step `index` of the plan is done (a composed pass ends all its steps at once).
     case stepFinished(index: Int)
     /// The store is migrated, but something after it was replaced failed (making the rename
     /// durable, handing a new folder to the store's owner): reported rather than thrown, since
     /// the migration itself succeeded and the backup holds the old version.
     case warning(String)
+    /// The store is at the target version; the last event.
     case finished
 }

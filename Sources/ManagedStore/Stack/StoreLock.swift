@@ -13,6 +13,7 @@ import Darwin
 /// run removes exactly those after an interruption, never a user's file that merely looks similar.
 public final class StoreLock {
     private let descriptor: Int32
+    /// The lock file, `<store>.lock`.
     public let url: URL
     /// The store the lock is for: recorded names are of files beside it.
     private let storeURL: URL

@@ -20,9 +20,13 @@ import Foundation
 ///   it describes (`TextIndexCarry`), after the store is replaced; otherwise it is rebuilt.
 /// - A store whose hashes match no known version, or a newer one, is refused and never changed.
 public final class StoreMigrator {
+    /// What a store file is to this migrator, decided from its metadata alone before anything is written.
     public enum State: Sendable {
+        /// No store file: it will be created at the target version.
         case missing
+        /// Written by the target version: it opens as it is.
         case current(ManagedObjectModel)
+        /// Written by an older version, and the plan that reaches the target.
         case needsMigration(MigrationPlan)
         /// Written by an older version, but no plan reaches the target: why is in the error.
         case cannotMigrate(from: ManagedObjectModel, because: MigrationError)
@@ -32,13 +36,20 @@ public final class StoreMigrator {
         case unknown(StoreMetadata)
     }
 
+    /// The store as given; `realStoreURL` is the file it resolves to.
     public let storeURL: URL
+    /// Every version of the model, to recognise which one wrote the store.
     public let model: VersionedModel
+    /// The version the store is migrated to (by default the model's current one).
     public let target: ManagedObjectModel
+    /// The mapping models the app ships; a step without one is inferred.
     public let mappingModels: [MappingModel]
+    /// The custom policy classes the mapping models may name.
     public let policies: MigrationPolicyRegistry
+    /// How the migrated store is opened and written.
     public let options: StoreOptions
 
+    /// A migrator for the store at `storeURL`; nothing is read or written until it is asked.
     public init(storeURL: URL, model: VersionedModel, target: ManagedObjectModel? = nil,
                 mappingModels: [MappingModel] = [], policies: MigrationPolicyRegistry = MigrationPolicyRegistry(),
                 options: StoreOptions = StoreOptions()) {

@@ -9,7 +9,9 @@ import Foundation
 ///
 /// NULL stays NULL. Attributes without the flag keep their raw bytes, untagged.
 public enum ExternalBinaryBlob {
+    /// The tag of a value kept in the column itself.
     public static let inlineTag: UInt8 = 0x01
+    /// The tag of a value kept in a file of the `ExternalDataFolder`, named after the tag.
     public static let externalTag: UInt8 = 0x02
 
     /// Values longer than this go to a file, shorter ones stay inline. Core Data does not document
@@ -20,6 +22,7 @@ public enum ExternalBinaryBlob {
 
     /// What a tagged column holds.
     public enum Content: Equatable, Sendable {
+        /// The value itself, kept in the column.
         case inline(Data)
         /// The file's name: an uppercase UUID string.
         case external(fileName: String)
@@ -63,14 +66,20 @@ public enum ExternalBinaryBlob {
 
 /// Why a value stored with the external-storage layout cannot be read.
 public enum ExternalDataProblem: Error, Equatable, Sendable, CustomStringConvertible {
+    /// An empty blob: not even the tag byte.
     case missingTag
+    /// A first byte that is neither tag.
     case unknownTag(UInt8)
+    /// After the external tag, something other than a UUID.
     case malformedFileName(String)
     /// Text where a tagged blob belongs.
     case notABlob
+    /// The file the column names is not in the store's folder.
     case missingFile(path: String)
+    /// The file is there but cannot be read; `reason` is the system's.
     case unreadableFile(path: String, reason: String)
 
+    /// What is wrong, as a phrase for a `StoreError` message.
     public var description: String {
         switch self {
         case .missingTag: "an empty blob, with no storage tag"

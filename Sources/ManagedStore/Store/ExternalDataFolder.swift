@@ -15,6 +15,7 @@ public struct ExternalDataFolder: Sendable, Equatable {
     /// The `_EXTERNAL_DATA` folder.
     public let url: URL
 
+    /// The folder Core Data uses for the store at `store` (which need not exist yet).
     public init(storeAt store: URL) {
         let name = store.lastPathComponent
         let isMigrationFile = Self.migrationFileSuffixes.contains { name.hasSuffix($0) }
@@ -29,6 +30,7 @@ public struct ExternalDataFolder: Sendable, Equatable {
     /// `.<name>_SUPPORT`, which holds `_EXTERNAL_DATA`.
     public var supportFolder: URL { url.deletingLastPathComponent() }
 
+    /// Where the file of the value named `name` lives; it may not exist.
     public func file(named name: String) -> URL {
         url.appendingPathComponent(name)
     }

@@ -6,9 +6,13 @@ package import GRDB
 /// Opening checks the store's metadata against the model first (reading nothing else), so a store
 /// written by another model version is refused before anything touches it.
 public final class PersistentStore: Sendable {
+    /// The store's main file.
     public let url: URL
+    /// The tables and columns of the model version the store was opened with.
     public let schema: StoreSchema
+    /// The metadata as read when the store was opened (its identity and version hashes).
     public let metadata: StoreMetadata
+    /// How the store was opened: journal mode, read-only, history, SQL log.
     public let options: StoreOptions
     /// The SQLite connection. All access is serialized by GRDB's queue.
     package let database: DatabaseQueue
@@ -16,6 +20,7 @@ public final class PersistentStore: Sendable {
     /// history and was opened without `recordsPersistentHistory`.
     public let writeRefusal: WriteRefusal?
 
+    /// The model version the store was opened with.
     public var model: ManagedObjectModel { schema.model }
     /// Whether saves record persistent history.
     var recordsHistory: Bool { options.recordsPersistentHistory && !options.leavesHistoryAsIs }
@@ -35,6 +40,9 @@ public final class PersistentStore: Sendable {
     /// are private.
     /// - Parameter storeUUID: the store's identity; a migration passes the source's, which Core
     ///   Data keeps across migrations. New stores get a new one.
+    /// - Parameter url: where the store file is made; nothing may be there yet.
+    /// - Parameter model: the model version the store is laid out for and records in its metadata.
+    /// - Parameter options: how the new store is opened.
     public static func create(at url: URL, model: ManagedObjectModel, storeUUID: String = UUID().uuidString,
                               options: StoreOptions = StoreOptions()) throws -> PersistentStore {
         let schema = try StoreSchema(model: model)

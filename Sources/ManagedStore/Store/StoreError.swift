@@ -5,9 +5,12 @@ internal import GRDB
 /// and tests react to what happened rather than to wording. The file is never changed on error.
 /// Messages are made from the cases here, in one place.
 public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The store file, as given by the caller.
     public var path: String
+    /// What went wrong, as a case callers can match.
     public var problem: StoreProblem
 
+    /// An error for the store at `path`.
     public init(path: String, _ problem: StoreProblem) {
         self.path = path
         self.problem = problem
@@ -27,29 +30,41 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The message without the path.
     public var reason: String { problem.description }
 
+    /// One line: the path, then the reason.
     public var description: String { "\(path): \(reason)" }
 }
 
 /// What went wrong with a store file.
 public enum StoreProblem: Equatable, Sendable, CustomStringConvertible {
+    /// Nothing is at the path.
     case noSuchFile
+    /// The path is a folder: a store is the `.sqlite` file in it.
     case isFolder
+    /// The path is a device, a pipe or a socket.
     case notARegularFile
+    /// The file is not an SQLite database.
     case notSQLite
     /// An SQLite database without Core Data's `Z_METADATA` table.
     case notCoreData
+    /// `Z_METADATA` has no row.
     case metadataRowMissing
     /// `Z_UUID` is not text or `Z_PLIST` not a blob.
     case metadataRowUnreadable
+    /// `Z_PLIST` does not decode as a property list.
     case metadataNotAPropertyList
+    /// The metadata names no entity hashes, so no model version can be matched.
     case metadataWithoutVersionHashes
     /// A new store's file name is taken (even by a file made a moment ago by another process).
     case alreadyExists
+    /// The new store's file could not be made.
     case cannotCreate(FailureCause)
+    /// SQLite could not open the file.
     case cannotOpen(FailureCause)
+    /// A read of the store failed (a damaged page, an I/O error).
     case cannotRead(FailureCause)
     /// A file of an externally stored value, or its folder: what was being done to it, and why it failed.
     case externalDataFile(action: FileAction, file: String, FailureCause)
+    /// The search index's side file could not be made.
     case cannotCreateSearchIndex(FailureCause)
     /// The tables or rows differ from the model's layout (a damaged or hand-edited store).
     case mismatch(StoreMismatch)
@@ -62,6 +77,7 @@ public enum StoreProblem: Equatable, Sendable, CustomStringConvertible {
     /// An in-place migration ran but made no join table for a many-to-many relationship.
     case inPlaceJoinTableMissing(String)
 
+    /// The reason as a phrase, written here once for every caller.
     public var description: String {
         switch self {
         case .noSuchFile: "no such store file"
@@ -94,15 +110,20 @@ public enum StoreProblem: Equatable, Sendable, CustomStringConvertible {
 
 /// What was being done to a file when it failed.
 public enum FileAction: String, Sendable {
+    /// Making, writing, syncing, listing or renaming the file.
     case create, write, sync, list, rename
+    /// Opening the file or folder to sync it.
     case openToSync = "open to sync"
 }
 
 /// The underlying cause of a failed file or database operation, kept as data: the system's
 /// error number, SQLite's result code and message, or (for errors of neither kind) their text.
 public enum FailureCause: Error, Equatable, Sendable, CustomStringConvertible {
+    /// A system call failed with this `errno`.
     case system(errno: Int32)
+    /// SQLite failed with this result code, and its message when it gave one.
     case sqlite(code: Int32, message: String?)
+    /// Any other error, by its text.
     case other(String)
 
     /// The cause of the last failed system call (`errno`).
@@ -122,6 +143,7 @@ public enum FailureCause: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The cause as a phrase: the system's or SQLite's message, or the text kept.
     public var description: String {
         switch self {
         case .system(let code): String(cString: strerror(code))
@@ -134,7 +156,9 @@ public enum FailureCause: Error, Equatable, Sendable, CustomStringConvertible {
 /// How a store's tables or rows differ from its model's layout. Such a store was damaged or
 /// edited by hand: the engine refuses it rather than guess, and changes nothing.
 public enum StoreMismatch: Error, Equatable, Sendable, CustomStringConvertible {
+    /// A table the model lays out is not in the file.
     case missingTable(String)
+    /// A table lacks a column the model lays out.
     case missingColumn(table: String, column: String)
     /// The column exists, but its declared type gives SQLite another affinity than the model's.
     case columnType(table: String, column: String, declared: String, expected: String)
@@ -153,6 +177,7 @@ public enum StoreMismatch: Error, Equatable, Sendable, CustomStringConvertible {
         if case .incompatibleModel = self { true } else { false }
     }
 
+    /// The problem as a phrase, for the message of the `StoreError` that carries it.
     public var description: String {
         switch self {
         case .missingTable(let table):

@@ -3,12 +3,15 @@ package import GRDB
 
 /// The files that make up one SQLite store: the main file and its `-wal` and `-shm` companions.
 public struct StoreFiles: Sendable {
+    /// The main file; the companions' names are made from it.
     public let url: URL
 
+    /// The file set of the store at `url`.
     public init(url: URL) {
         self.url = url
     }
 
+    /// The main file, `-wal` and `-shm`, whether they exist or not: what a copy or removal must cover.
     public var all: [URL] {
         [url, URL(fileURLWithPath: url.path + "-wal"), URL(fileURLWithPath: url.path + "-shm")]
     }

@@ -8,13 +8,19 @@ internal import GRDB
 public struct StoreMetadata: Equatable, Sendable {
     /// `Z_UUID`: the store's identity, kept across migrations.
     public var storeUUID: String
+    /// `NSStoreType`: always `SQLite` for the stores this engine reads.
     public var storeType: String
     /// Entity name -> 32-byte version hash of the model that wrote the store.
     public var versionHashes: [String: Data]
+    /// `NSStoreModelVersionHashesVersion`: the version of Core Data's hashing scheme (3 today).
     public var versionHashesVersion: Int?
+    /// `NSStoreModelVersionIdentifiers`: the identifiers of the model that wrote the store.
     public var versionIdentifiers: [String]
+    /// `NSPersistenceFrameworkVersion`: the Core Data build that wrote the store, if recorded.
     public var frameworkVersion: Int?
+    /// `NSStoreModelVersionHashesDigest`: a digest of all the version hashes, as Base64.
     public var versionHashesDigest: String?
+    /// `NSStoreModelVersionChecksumKey`: the model's checksum, as Base64.
     public var versionChecksum: String?
 
     /// Reads the metadata of the store at `url` without opening it for writing.
@@ -56,6 +62,7 @@ public struct StoreMetadata: Equatable, Sendable {
         return names.filter { versionHashes[$0] != model.entityVersionHashes[$0] }.sorted()
     }
 
+    /// Whether `model` can open the store without a migration: every entity hash matches.
     public func isCompatible(with model: ManagedObjectModel) -> Bool {
         mismatchedEntities(for: model).isEmpty
     }

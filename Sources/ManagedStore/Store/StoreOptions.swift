@@ -3,15 +3,19 @@ import Logging
 
 /// How a store file is opened.
 public struct StoreOptions: Sendable {
+    /// SQLite's journal mode, which decides the files beside a store and who waits for whom.
     public enum JournalMode: String, Sendable, CaseIterable {
         /// Core Data's default: writes go to `<store>-wal`, readers never block writers.
         case wal = "WAL"
         /// One file and a rollback journal during writes: handy when inspecting a store by hand.
         case delete = "DELETE"
+        /// Like `delete`, but the journal is emptied rather than removed after each write.
         case truncate = "TRUNCATE"
     }
 
+    /// The journal mode set when the store is opened.
     public var journalMode: JournalMode
+    /// Opens the store for reading only: every save is refused, nothing is written to the file.
     public var isReadOnly: Bool
     /// When set, every SQL statement the engine runs is logged here (at `.info`), like Core
     /// Data's `-com.apple.CoreData.SQLDebug 1`. Off by default: the engine reads no environment,
@@ -24,6 +28,7 @@ public struct StoreOptions: Sendable {
     /// is locked". Saves of other processes take milliseconds; the default is generous so that
     /// many processes adding notes at once all succeed.
     public var busyTimeout: TimeInterval
+    /// Ten seconds: longer than any save takes, short enough that a stuck lock is reported.
     public static let defaultBusyTimeout: TimeInterval = 10
     /// Core Data's `NSPersistentHistoryTrackingKey`: every save records a transaction of its
     /// changes in the store (`PersistentStore.history`), and a store without history tables gets
@@ -35,6 +40,7 @@ public struct StoreOptions: Sendable {
     /// it: migrations keep the history as it is and record none of their own.
     var leavesHistoryAsIs = false
 
+    /// Options with Core Data's defaults: WAL, writable, no history recorded, no SQL log.
     public init(journalMode: JournalMode = .wal, isReadOnly: Bool = false,
                 sqlLogger: Logger? = nil, busyTimeout: TimeInterval = StoreOptions.defaultBusyTimeout,
                 recordsPersistentHistory: Bool = false) {

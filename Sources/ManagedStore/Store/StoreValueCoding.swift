@@ -4,6 +4,7 @@ package import GRDB
 /// How attribute values are written to and read from SQLite columns, as Core Data encodes them:
 /// dates as seconds since 2001-01-01, UUIDs as 16 bytes, booleans as 0/1, decimals as numbers.
 package enum StoreValueCoding {
+    /// The column value for an attribute value, as Core Data writes it (nil is NULL).
     package static func databaseValue(_ value: AttributeValue?) -> DatabaseValue {
         guard let value else { return .null }
         switch value {
@@ -90,8 +91,11 @@ package enum StoreValueCoding {
 /// A stored value that its attribute's type cannot hold, before it is located: the caller that
 /// knows the entity, attribute and row reports it as a `StoreError`.
 package struct ValueDecodingError: Error, Equatable, CustomStringConvertible {
+    /// What the column holds, as a phrase (`text "abc"`).
     package let found: String
+    /// The attribute type that could not hold it.
     package let type: AttributeType
 
+    /// The message the located `StoreError` will carry.
     package var description: String { StoreProblem.unreadableValue(found: found, type: type.rawValue).description }
 }

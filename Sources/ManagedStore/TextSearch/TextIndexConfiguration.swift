@@ -5,15 +5,18 @@ import Foundation
 /// sorting, folded by one function (which must fold exactly as the predicate the index stands in
 /// for, e.g. `SearchFolding.caseAndAccentFolded` for `CONTAINS[cd]`).
 public struct TextIndexConfiguration: Sendable {
+    /// The indexed entity (its sub-entities included).
     public let entityName: String
     /// The attributes whose text is searched; a match in any of them is a match.
     public let attributes: [String]
     /// The attribute the matches come out by, newest (largest) first, then by primary key.
     public let orderAttribute: String
+    /// Folds text for indexing and for patterns alike, so both compare the same way.
     public let fold: @Sendable (String) -> String
     /// Trigram search needs at least three folded characters.
     static let shortestTrigramPattern = 3
 
+    /// An index of `attributes` of `entityName`, ordered by `orderAttribute`, folded by `fold`.
     public init(entityName: String, attributes: [String], orderAttribute: String,
                 fold: @escaping @Sendable (String) -> String = SearchFolding.caseAndAccentFolded) {
         self.entityName = entityName

@@ -16,7 +16,9 @@ public final class TextSearchIndex {
     /// The side file's layout; a different one is dropped and rebuilt.
     static let format = 2
 
+    /// The side file, `<store>-search`.
     public let url: URL
+    /// What is indexed, and how text is folded.
     public let configuration: TextIndexConfiguration
     /// How many entries this index folded again or removed since it was opened, when it found
     /// itself missing, foreign or stale (not the app's own saves): zero means every answer came

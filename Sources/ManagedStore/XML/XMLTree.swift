@@ -8,10 +8,15 @@ import FoundationXML
 /// Xcode's model and mapping files are small, so a whole tree in memory is simpler to decode than
 /// SAX callbacks, and keeping the line lets every later error point into the file.
 public struct XMLTreeElement: Sendable {
+    /// The element's name.
     public var name: String
+    /// The element's attributes by name.
     public var attributes: [String: String]
+    /// The child elements, in document order.
     public var children: [XMLTreeElement]
+    /// The element's own text, joined (a mapping model's expressions are element text).
     public var text: String
+    /// The line the element starts on, for errors that point into the file.
     public var line: Int
 
     /// The direct children with the given element name, in document order.
@@ -34,6 +39,7 @@ public struct XMLTreeElement: Sendable {
 public enum XMLTreeReader {
     /// Xcode's model and mapping files nest about six levels deep; far more means a broken file.
     public static let maximumDepth = 64
+    /// Reads the file at `url`; `displayName` is how errors name it.
     public static func read(contentsOf url: URL, displayName: String) throws -> XMLTreeElement {
         let data: Data
         do {
@@ -44,6 +50,7 @@ public enum XMLTreeReader {
         return try read(data: data, displayName: displayName)
     }
 
+    /// Reads XML bytes; `displayName` is how errors name their source.
     public static func read(data: Data, displayName: String) throws -> XMLTreeElement {
         try requireUTF8(data, displayName: displayName)
         let parser = XMLParser(data: data)

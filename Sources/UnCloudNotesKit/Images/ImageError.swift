@@ -21,6 +21,7 @@ public enum ImageError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The problem, with the formats this machine accepts, for errors about what a file is.
     indirect case listingSupported(ImageError, supported: String)
 
+    /// One line saying what the bytes are and what is accepted.
     public var description: String {
         switch self {
         case .notAnImage(let what): "it is \(what), not an image"

@@ -6,6 +6,7 @@ import Foundation
 public struct ImageHeader: Equatable, Sendable {
     /// The formats UnCloudNotes accepts (when gdk-pixbuf has a loader for them).
     public enum Format: String, CaseIterable, Sendable {
+        /// PNG, JPEG, GIF and WebP.
         case png, jpeg, gif, webp
 
         /// The name people know the format by.
@@ -19,8 +20,11 @@ public struct ImageHeader: Equatable, Sendable {
         }
     }
 
+    /// The image's format.
     public var format: Format
+    /// Width in pixels, as the header claims it.
     public var width: Int
+    /// Height in pixels, as the header claims it.
     public var height: Int
 
     /// Width times height, without overflow (both come from at most 32 bits).

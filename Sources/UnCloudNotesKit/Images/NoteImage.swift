@@ -4,6 +4,7 @@ import ManagedStore
 /// An image attached to a note: its encoded bytes (PNG, JPEG or any format gdk-pixbuf reads),
 /// kept exactly as given and decoded only when pixels are needed.
 public struct NoteImage: Equatable, Sendable {
+    /// The encoded bytes, exactly as given: what the store keeps.
     public let data: Data
 
     /// Wraps bytes read from a store; they are decoded on demand.
@@ -60,10 +61,13 @@ public struct NoteImage: Equatable, Sendable {
 /// The value transformer named `ImageTransformer` in the model: a `NoteImage` is stored as its
 /// encoded bytes, as the chapter's transformer stores a UIImage's PNG data.
 public struct ImageTransformer: AttributeValueTransformer {
+    /// The name the model gives the transformer (`valueTransformerName`).
     public static let name = "ImageTransformer"
 
+    /// The transformer; stateless, registered once under `name`.
     public init() {}
 
+    /// A `NoteImage`'s bytes; any other value is refused rather than stored wrongly.
     public func encode(_ value: Any) throws -> Data {
         guard let image = value as? NoteImage else {
             throw ImageError.notAnImageValue(typeName: "\(type(of: value))")
@@ -71,6 +75,7 @@ public struct ImageTransformer: AttributeValueTransformer {
         return image.data
     }
 
+    /// A `NoteImage` of the stored bytes, decoded only when its pixels are needed.
     public func decode(_ data: Data) throws -> Any {
         NoteImage(storedData: data)
     }

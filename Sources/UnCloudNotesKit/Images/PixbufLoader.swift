@@ -3,9 +3,13 @@ import Foundation
 
 /// Decoded pixels: 8-bit RGBA rows, `rowStride` bytes apart.
 public struct DecodedImage: Sendable {
+    /// Width in pixels.
     public var width: Int
+    /// Height in pixels.
     public var height: Int
+    /// Bytes from one row's start to the next (at least 4 x width).
     public var rowStride: Int
+    /// The rows, top first, 4 bytes (RGBA) per pixel.
     public var pixels: Data
 }
 

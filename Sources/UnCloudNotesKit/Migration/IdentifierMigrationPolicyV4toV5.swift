@@ -17,6 +17,7 @@ public final class IdentifierMigrationPolicyV4toV5: EntityMigrationPolicy, SetBa
         .uuid(UUID())
     }
 
+    /// Note's and ImageAttachment's `identifier`: `new_identifier()`, a new UUID per row.
     public func computedValues(for mapping: EntityMapping) throws -> [String: ComputedValue] {
         ["identifier": ComputedValue(Self.newIdentifier, [])]
     }
