@@ -6,6 +6,7 @@ import PackageDescription
 //                         Knows nothing about notes.
 //   UnCloudNotesResources the app's model files (top-level Resources/), shipped with the app.
 //   UnCloudNotesKit       the notes app: its models, entities and migration stack. No terminal.
+//   NotesSync             the store mirrored into a git repository of plain files (sync).
 //   NotesTerminalUI       screens drawn into cell buffers; ncurses only copies them out.
 //   uncloudnotes          the thin executable: argument parsing and wiring only.
 let package = Package(
@@ -22,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     ],
     targets: [
         // zlib inflates the compiled model Core Data caches in a store (Z_MODELCACHE).
@@ -59,6 +61,14 @@ let package = Package(
             dependencies: ["ManagedStore", "UnCloudNotesResources", "CGdkPixbuf",
                            .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        // Sync through git (issue #25): the store mirrored as plain files in a git repository,
+        // driven by persistent history; git runs as a subprocess, front matter through Yams.
+        .target(
+            name: "NotesSync",
+            dependencies: ["UnCloudNotesKit", "ManagedStore",
+                           .product(name: "Yams", package: "Yams"),
+                           .product(name: "Crypto", package: "swift-crypto")]
+        ),
         // C shim: what Swift cannot call directly (wcwidth, ncurses' macros and globals).
         .target(name: "CTerminal", linkerSettings: [.linkedLibrary("ncursesw")]),
         // libchafa turns images into terminal cells for previews.
@@ -71,6 +81,7 @@ let package = Package(
                 "UnCloudNotesKit",
                 "UnCloudNotesResources",
                 "NotesTerminalUI",
+                "NotesSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -94,6 +105,9 @@ let package = Package(
         ]),
         .testTarget(name: "UnCloudNotesKitTests", dependencies: [
             "UnCloudNotesKit", "ManagedStore", "TestSupport", "CGdkPixbuf", .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
+        .testTarget(name: "NotesSyncTests", dependencies: [
+            "NotesSync", "UnCloudNotesKit", "ManagedStore", "TestSupport",
         ]),
         .testTarget(name: "NotesTerminalUITests", dependencies: [
             "NotesTerminalUI", "UnCloudNotesKit", "ManagedStore", "TestSupport",

@@ -1,0 +1,59 @@
+import ArgumentParser
+import Foundation
+import NotesSync
+import UnCloudNotesKit
+
+struct SyncCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync",
+        abstract: "Sync the notes with other machines through any git remote.",
+        discussion: """
+            The store is mirrored into a git repository of plain files (one Markdown file per \
+            note, images named by their content's hash; docs/sync.md), by default \
+            <store name>.mirror beside the store. Each sync commits the store's changes since the \
+            last one (read from its persistent history), fetches and merges the remote, writes \
+            what the merge changed into the store in one transaction, and pushes. Give --remote \
+            the first time; git's own ssh keys and credential helpers reach it. Edits of \
+            different parts of a note merge; where both machines changed the same part, the \
+            note keeps this machine's version and the other becomes a new note titled \
+            "<title> (conflict from <machine>)". Sync needs model v5 (the store is upgraded).
+
+            Examples:
+              uncloudnotes sync --remote git@example.org:me/notes.git
+              uncloudnotes sync
+              uncloudnotes sync --dry-run --json
+            """)
+
+    @OptionGroup var global: GlobalOptions
+    @Option(help: ArgumentHelp("The git remote to sync with (any URL git takes); remembered for the next syncs.", valueName: "url"))
+    var remote: String?
+    @Option(help: ArgumentHelp("The mirror repository's folder. Default: <store name>.mirror beside the store.", valueName: "path"))
+    var mirror: String?
+    @Option(help: ArgumentHelp("This machine's name, as commits and conflict copies show it. Default: the host name.", valueName: "name"))
+    var machine: String?
+    @Flag(help: "Say what would be sent and received, changing nothing.") var dryRun = false
+    @OptionGroup var format: OutputFormat
+
+    func validate() throws {
+        if let remote, remote.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--remote must not be empty") }
+        if let machine, machine.isEmpty || machine.contains(where: { $0 == "<" || $0 == ">" || $0.isNewline }) {
+            throw ValidationError("--machine must be a name without <, > or line breaks")
+        }
+    }
+
+    func run() throws {
+        var options = global
+        options.modelVersion = options.modelVersion ?? "v5"
+        // Mirror files and folders are private to the user, as the store is.
+        umask(0o077)
+        let book = try options.openNoteBook(creating: true)
+        let folder = mirror.map(fileURL) ?? Synchronizer.defaultMirror(for: options.storeURL())
+        let synchronizer = Synchronizer(book: book, mirror: folder, machine: machine ?? ProcessInfo.processInfo.hostName)
+        let report = dryRun ? try synchronizer.dryRun(remote: remote) : try synchronizer.sync(remote: remote)
+        if format.json {
+            try printJSON(report)
+        } else {
+            try report.lines.map(TerminalText.field).forEach(StandardOutput.line)
+        }
+    }
+}
