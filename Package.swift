@@ -106,8 +106,9 @@ let package = Package(
         .testTarget(name: "UnCloudNotesKitTests", dependencies: [
             "UnCloudNotesKit", "ManagedStore", "TestSupport", "CGdkPixbuf", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
+        // Depends on the executable for the kill storm, which SIGKILLs `uncloudnotes sync`.
         .testTarget(name: "NotesSyncTests", dependencies: [
-            "NotesSync", "UnCloudNotesKit", "ManagedStore", "TestSupport",
+            "NotesSync", "uncloudnotes", "UnCloudNotesKit", "ManagedStore", "TestSupport",
         ]),
         .testTarget(name: "NotesTerminalUITests", dependencies: [
             "NotesTerminalUI", "UnCloudNotesKit", "ManagedStore", "TestSupport",

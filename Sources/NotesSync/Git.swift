@@ -7,6 +7,14 @@ struct Git: Sendable {
     /// The name commits are made under: the machine's, so conflict copies can say where the
     /// other version came from.
     let machine: String
+    /// Counts the commands run, for `SyncKillPoint`.
+    let commands: GitCommandCount
+
+    init(directory: URL, machine: String, killPoint: SyncKillPoint? = nil) {
+        self.directory = directory
+        self.machine = machine
+        self.commands = GitCommandCount(killPoint: killPoint)
+    }
 
     /// Runs git with `arguments`; its standard output, or `GitFailure` on a non-zero exit.
     @discardableResult
@@ -53,7 +61,34 @@ struct Git: Sendable {
         let out = standardOutput.fileHandleForReading.readDataToEndOfFile()
         let err = errors.wait()
         process.waitUntilExit()
+        commands.finished()
         return (process.terminationStatus, out, String(decoding: err, as: UTF8.self))
+    }
+}
+
+/// A test hook for kill storms: the process kills itself with SIGKILL (as a crash or a power
+/// loss stops it) right after its Nth git command, so a test can stop a sync between any two
+/// of its steps and check the next sync completes and loses nothing.
+public struct SyncKillPoint: Sendable {
+    public let afterGitCommand: Int
+
+    public init(afterGitCommand: Int) {
+        self.afterGitCommand = afterGitCommand
+    }
+}
+
+/// How many git commands this sync ran; shared by the copies of one `Git`.
+final class GitCommandCount: @unchecked Sendable {
+    private let killPoint: SyncKillPoint?
+    private var count = 0
+
+    init(killPoint: SyncKillPoint?) {
+        self.killPoint = killPoint
+    }
+
+    func finished() {
+        count += 1
+        if count == killPoint?.afterGitCommand { kill(getpid(), SIGKILL) }
     }
 }
 

@@ -60,7 +60,7 @@ public struct GitFailure: Error, CustomStringConvertible, Sendable {
     public var message: String {
         let lines = standardError.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         let chosen = lines.last { $0.hasPrefix("fatal:") || $0.hasPrefix("error:") } ?? lines.last ?? "exit status \(status)"
-        return chosen
+        return chosen.hasSuffix(".") ? String(chosen.dropLast()) : chosen
     }
 
     public var description: String { "git \(arguments.first ?? "") failed: \(message)" }
