@@ -3,7 +3,7 @@
 # Only missing packages are installed, so a second run costs a second.
 set -euo pipefail
 
-packages=(libsqlite3-dev libncursesw5-dev libgdk-pixbuf-2.0-dev libchafa-dev zlib1g-dev webp-pixbuf-loader tmux vim ncurses-term pkg-config xfsprogs strace)
+packages=(libsqlite3-dev libncursesw5-dev libgdk-pixbuf-2.0-dev libchafa-dev zlib1g-dev webp-pixbuf-loader tmux vim ncurses-term pkg-config xfsprogs strace git)
 
 if ! command -v swift >/dev/null 2>&1; then
     echo "install-deps: swift is not on PATH; install the Swift 6 toolchain from swift.org first" >&2

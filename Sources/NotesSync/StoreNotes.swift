@@ -65,10 +65,11 @@ struct StoreNotes {
 
     // MARK: Writing
 
-    /// Makes the store's note say what `note` says (inserting it when missing); `image` reads an
-    /// image file's bytes. - Returns: whether anything changed (nothing when the note already
-    /// says it, so an unchanged note gets no history).
-    func write(_ note: MirrorNote, image: (String) throws -> Data) throws -> Bool {
+    /// Makes the store's note say what `note` says (inserting it when missing, at display index
+    /// `nextDisplayIndex`, which then moves on); `image` reads an image file's bytes.
+    /// - Returns: whether anything changed (nothing when the note already says it, so an
+    ///   unchanged note gets no history).
+    func write(_ note: MirrorNote, nextDisplayIndex: inout Int64, image: (String) throws -> Data) throws -> Bool {
         let object: ManagedObject
         if let existing = try self.note(identifier: note.identifier) {
             if try mirrorNote(of: existing)?.note == note { return false }
@@ -76,7 +77,8 @@ struct StoreNotes {
         } else {
             object = try context.insertObject(entityName: Self.noteEntity)
             object.setValue(.uuid(note.identifier), forKey: "identifier")
-            object.setValue(.integer(try nextDisplayIndex()), forKey: "displayIndex")
+            object.setValue(.integer(nextDisplayIndex), forKey: "displayIndex")
+            nextDisplayIndex = nextDisplayIndex == .max ? .max : nextDisplayIndex + 1
         }
         set(object, "title", .string(note.title))
         set(object, "body", .string(note.body))
@@ -149,13 +151,11 @@ struct StoreNotes {
         }
     }
 
-    /// The display index after the store's largest (or among notes inserted in this apply).
-    private func nextDisplayIndex() throws -> Int64 {
+    /// The display index after the store's largest, for the first note an apply inserts.
+    func nextDisplayIndex() throws -> Int64 {
         let last = try context.fetch(FetchRequest(entityName: Self.noteEntity, sortDescriptors: [SortDescriptor("displayIndex", ascending: false)],
                                                   fetchLimit: 1)).first?.value(forKey: "displayIndex")?.integerValue ?? -1
-        let inserted = context.insertedObjectsList.filter { $0.entity.name == Self.noteEntity }
-            .compactMap { $0.value(forKey: "displayIndex")?.integerValue }.max() ?? -1
-        let (next, overflow) = max(last, inserted).addingReportingOverflow(1)
+        let (next, overflow) = last.addingReportingOverflow(1)
         return overflow ? Int64.max : next
     }
 }

@@ -69,7 +69,7 @@ public struct Synchronizer {
         var state = SyncState()
         var tip: String?
         if let mirror {
-            state = try currentState(of: mirror, notes: notes)
+            state = try currentState(of: mirror, notes: notes, repairing: false)
             tip = try mirror.storeTip
         }
         let pending = try pendingFiles(notes, since: tip == nil ? nil : state.exportedThrough)
@@ -101,12 +101,13 @@ public struct Synchronizer {
         return context
     }
 
-    /// The mirror's state, started afresh for another store, and brought up to an apply whose
-    /// transaction committed but whose mirror ref was not moved before a kill.
-    private func currentState(of mirror: MirrorRepository, notes: StoreNotes) throws(SyncError) -> SyncState {
+    /// The mirror's state, started afresh for another store; `repairing` brings the mirror up to
+    /// an apply whose transaction committed but whose mirror ref was not moved before a kill.
+    private func currentState(of mirror: MirrorRepository, notes: StoreNotes, repairing: Bool = true) throws(SyncError) -> SyncState {
         var state = try SyncState.read(in: mirror.gitDirectory)
         let uuid = notes.context.store.metadata.storeUUID
         if state.storeUUID != uuid { state = SyncState(storeUUID: uuid) }
+        guard repairing else { return state }
         let history = try storeCall { try LocalChanges(after: state.exportedThrough, in: notes.context) }
         if let applied = history.syncTransactions.last?.contextName.flatMap(Self.appliedCommit), try mirror.commit(named: applied) != nil,
            try mirror.storeTip != applied {
@@ -185,6 +186,7 @@ public struct Synchronizer {
         let applied: Bool = try storeCall {
             defer { context.reset() }
             var received = SyncReport.Counts()
+            var displayIndex = try notes.nextDisplayIndex()
             for (path, note) in incoming {
                 if let note {
                     let existed = try notes.note(identifier: note.identifier) != nil
@@ -192,7 +194,7 @@ public struct Synchronizer {
                         guard let data = try? mirror.workingFile(file) else { throw SyncError.missingImageFile(note: path, file: file) }
                         return data
                     }
-                    if try notes.write(note, image: image) { existed ? (received.changed += 1) : (received.added += 1) }
+                    if try notes.write(note, nextDisplayIndex: &displayIndex, image: image) { existed ? (received.changed += 1) : (received.added += 1) }
                 } else if let identifier = MirrorNote.identifier(inPath: path), try notes.delete(identifier: identifier) {
                     received.deleted += 1
                 }

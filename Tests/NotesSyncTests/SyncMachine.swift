@@ -53,7 +53,8 @@ final class SyncMachine {
             throw SyncError.noRemote(mirror: "no note \(identifier)")
         }
         edit(&note)
-        _ = try notes.write(note) { _ in Data() }
+        var index = try notes.nextDisplayIndex()
+        _ = try notes.write(note, nextDisplayIndex: &index) { _ in Data() }
         try book.context.save()
         book.forgetReadNotes()
     }
