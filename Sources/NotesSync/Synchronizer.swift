@@ -186,16 +186,18 @@ public struct Synchronizer {
         let applied: Bool = try storeCall {
             defer { context.reset() }
             var received = SyncReport.Counts()
-            var displayIndex = try notes.nextDisplayIndex()
-            for (path, note) in incoming {
+            // Every note is looked up before the first write (see NoteWriter).
+            let existing = try incoming.map { change in try MirrorNote.identifier(inPath: change.path).flatMap(notes.note(identifier:)) }
+            let writer = try NoteWriter(notes)
+            for ((path, note), object) in zip(incoming, existing) {
                 if let note {
-                    let existed = try notes.note(identifier: note.identifier) != nil
                     let image = { (file: String) throws in
                         guard let data = try? mirror.workingFile(file) else { throw SyncError.missingImageFile(note: path, file: file) }
                         return data
                     }
-                    if try notes.write(note, nextDisplayIndex: &displayIndex, image: image) { existed ? (received.changed += 1) : (received.added += 1) }
-                } else if let identifier = MirrorNote.identifier(inPath: path), try notes.delete(identifier: identifier) {
+                    if try writer.write(note, over: object, image: image) { object == nil ? (received.added += 1) : (received.changed += 1) }
+                } else if let object {
+                    writer.delete(object)
                     received.deleted += 1
                 }
             }

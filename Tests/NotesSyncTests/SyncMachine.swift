@@ -53,8 +53,7 @@ final class SyncMachine {
             throw SyncError.noRemote(mirror: "no note \(identifier)")
         }
         edit(&note)
-        var index = try notes.nextDisplayIndex()
-        _ = try notes.write(note, nextDisplayIndex: &index) { _ in Data() }
+        _ = try NoteWriter(notes).write(note, over: object) { _ in Data() }
         try book.context.save()
         book.forgetReadNotes()
     }
