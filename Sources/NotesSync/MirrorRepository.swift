@@ -199,15 +199,19 @@ final class MirrorRepository {
 
     enum PushOutcome { case pushed, remoteMoved }
 
+    /// Pushes `main`. A refusal is told apart by looking again: when the remote's `main` is now
+    /// something ours does not contain, it moved meanwhile (git words that several ways: "fetch
+    /// first", "non-fast-forward", a ref that changed during the push).
     func push(remote: String) throws(SyncError) -> PushOutcome {
         let result = try git.output(["push", "--porcelain", Self.remote, "\(Self.branch):\(Self.branch)"])
         if result.status == 0 { return .pushed }
         let said = String(decoding: result.standardOutput, as: UTF8.self) + result.standardError
         let failure = GitFailure(arguments: ["push"], status: result.status, standardError: said)
-        if said.contains("[rejected]") && (said.contains("fetch first") || said.contains("non-fast-forward")) { return .remoteMoved }
-        if said.contains("Could not read from remote") || said.contains("does not appear to be a git repository")
-            || said.contains("unable to access") {
-            throw .remoteUnreachable(remote: remote, failure)
+        let fetched = try git.output(["fetch", "--quiet", Self.remote])
+        guard fetched.status == 0 else { throw .remoteUnreachable(remote: remote, failure) }
+        let tracking = "refs/remotes/\(Self.remote)/\(Self.branch)"
+        if try commit(named: tracking) != nil, try git.output(["merge-base", "--is-ancestor", tracking, "HEAD"]).status == 1 {
+            return .remoteMoved
         }
         throw .pushRejected(remote: remote, failure)
     }

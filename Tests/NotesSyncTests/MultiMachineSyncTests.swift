@@ -171,6 +171,49 @@ struct MultiMachineSyncTests {
         #expect(try runGit(["show-ref"], in: URL(fileURLWithPath: foreign)) == before)
     }
 
+    @Test("when the remote moves between the fetch and the push, the push is refused and sync fetches, merges and pushes again")
+    func remoteMovesDuringSync() throws {
+        try syncAll()
+        try b.add("Pushed meanwhile by beta")
+        try a.add("From alpha")
+        // git runs the pre-push hook right before pushing: there beta syncs (the real program), once.
+        let flag = folder.url.appendingPathComponent("hook-ran")
+        let hook = a.mirror.appendingPathComponent(".git/hooks/pre-push")
+        try Data("""
+            #!/bin/sh
+            [ -e '\(flag.path)' ] && exit 0
+            touch '\(flag.path)'
+            exec env -u GIT_DIR -u GIT_WORK_TREE -u GIT_INDEX_FILE '\(BuiltExecutable.url.path)' sync --store '\(b.storeURL.path)' \\
+                --model-version v5 --mirror '\(b.mirror.path)' --machine beta >/dev/null
+            """.utf8).write(to: hook)
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: hook.path)
+        let report = try a.sync(remote)
+        #expect(FileManager.default.fileExists(atPath: flag.path))
+        #expect(report.pushed)
+        #expect(report.received.added == 1)
+        #expect(try a.notes().keys.map(\.title).sorted() == ["From alpha", "Pushed meanwhile by beta"])
+        try b.sync(remote)
+        try expectSameForTwo()
+    }
+
+    @Test("a push the remote refuses (its hook) is a one-line error; the notes go once it accepts")
+    func rejectedPush() throws {
+        try a.add("Refused at first")
+        let hook = URL(fileURLWithPath: remote).appendingPathComponent("hooks/pre-receive")
+        try Data("#!/bin/sh\necho 'read-only for now' >&2\nexit 1\n".utf8).write(to: hook)
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: hook.path)
+        #expect {
+            try a.sync(remote)
+        } throws: { error in
+            guard case SyncError.pushRejected = error else { return false }
+            return "\(error)".hasSuffix("local work is kept") && !"\(error)".contains("\n")
+        }
+        try FileManager.default.removeItem(at: hook)
+        #expect(try a.sync(remote).pushed)
+        try b.sync(remote)
+        #expect(try b.notes().keys.map(\.title) == ["Refused at first"])
+    }
+
     @Test("an unreachable remote is a one-line error; the local changes go with the next sync")
     func unreachableRemote() throws {
         try a.add("Written offline")
