@@ -73,7 +73,7 @@ let package = Package(
         .target(name: "CTerminal", linkerSettings: [.linkedLibrary("ncursesw")]),
         // libchafa turns images into terminal cells for previews.
         .systemLibrary(name: "CChafa", pkgConfig: "chafa", providers: [.apt(["libchafa-dev"])]),
-        .target(name: "NotesTerminalUI", dependencies: ["UnCloudNotesKit", "CTerminal", "CChafa", "ManagedStore"]),
+        .target(name: "NotesTerminalUI", dependencies: ["UnCloudNotesKit", "NotesSync", "CTerminal", "CChafa", "ManagedStore"]),
         .executableTarget(
             name: "uncloudnotes",
             dependencies: [
@@ -111,7 +111,7 @@ let package = Package(
             "NotesSync", "uncloudnotes", "UnCloudNotesKit", "ManagedStore", "TestSupport",
         ]),
         .testTarget(name: "NotesTerminalUITests", dependencies: [
-            "NotesTerminalUI", "UnCloudNotesKit", "ManagedStore", "TestSupport",
+            "NotesTerminalUI", "UnCloudNotesKit", "ManagedStore", "NotesSync", "TestSupport",
         ], exclude: ["Snapshots"]),
         // Depends on the executable so that `swift test` builds the binary these tests run.
         .testTarget(name: "CommandLineTests", dependencies: ["uncloudnotes", "uncloudnotes-bench", "TestSupport", "UnCloudNotesKit", "ManagedStore"]),

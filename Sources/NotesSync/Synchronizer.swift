@@ -207,7 +207,14 @@ public struct Synchronizer {
                 context.rollback()
                 return false
             }
-            if context.hasChanges { try context.save() }
+            do {
+                if context.hasChanges { try context.save() }
+            } catch ContextError.conflict {
+                // Another process changed one of these notes after they were read: its change is
+                // exported on the next round, then merged, never written over.
+                context.rollback()
+                return false
+            }
             report.received.added += received.added
             report.received.changed += received.changed
             report.received.deleted += received.deleted

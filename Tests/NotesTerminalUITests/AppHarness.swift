@@ -16,6 +16,7 @@ struct AppHarness {
     let searches = ManualExecutor()
     let indexing = ManualExecutor()
     let previewing = ManualExecutor()
+    let syncing = ManualExecutor()
 
     static let png = TestImages.encoded(width: 64, height: 32, format: "png")
 
@@ -46,7 +47,7 @@ struct AppHarness {
         }
         app = try NotesApp(book: book, storePath: "/home/ann/.local/share/uncloudnotes/UnCloudNotesDataModel.sqlite",
                            versionLabel: stack.versionLabel, colors: colors, dates: Self.dates, searchExecutor: searches, indexExecutor: indexing,
-                           previewExecutor: previewing)
+                           previewExecutor: previewing, syncExecutor: syncing)
         runner = NotesEffectRunner(book: book)
     }
 

@@ -40,6 +40,8 @@ extension NotesApp {
                 break
             }
             if let id = selectedNoteID { promptForImage(for: id, returningTo: .list) }
+        case .character("S"):
+            message = backgroundSync.start() ? "syncing…" : "a sync is under way"
         case .character("/"):
             searchInput = TextBuffer(searchText, allowsNewlines: false)
         case .escape:

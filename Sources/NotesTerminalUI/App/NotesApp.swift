@@ -90,6 +90,10 @@ public final class NotesApp: ScreenLayout {
     /// The search typed last runs here; `searchPending` until its full answer is taken.
     let backgroundSearch: BackgroundSearch
     let backgroundPreviews: BackgroundPreviews
+    /// `S`: syncs through git off the key loop (docs/sync.md).
+    let backgroundSync: BackgroundSync
+    /// The last sync's outcome for the status line ("synced 20:41"), nil before the first.
+    var lastSync: String?
     var searchPending = false
     var noteCount = 0
     var previews = PreviewCache()
@@ -107,14 +111,17 @@ public final class NotesApp: ScreenLayout {
     ///   - searchExecutor: runs searches off the key loop (tests pass one they drive by hand).
     ///   - indexExecutor: builds the search index, apart from searches so they need not wait for it.
     ///   - previewExecutor: decodes and renders image previews.
+    ///   - syncExecutor: runs `S`'s sync.
     public init(book: NoteBook, storePath: String, versionLabel: String, colors: ColorSupport,
                 dates: DateText = .userLocale,
                 searchExecutor: any BackgroundExecutor = SerialQueueExecutor(label: "uncloudnotes.search"),
                 indexExecutor: any BackgroundExecutor = SerialQueueExecutor(label: "uncloudnotes.search-index"),
-                previewExecutor: any BackgroundExecutor = SerialQueueExecutor(label: "uncloudnotes.previews")) throws {
+                previewExecutor: any BackgroundExecutor = SerialQueueExecutor(label: "uncloudnotes.previews"),
+                syncExecutor: any BackgroundExecutor = SerialQueueExecutor(label: "uncloudnotes.sync")) throws {
         self.book = book
         backgroundSearch = BackgroundSearch(store: book.address, searchExecutor: searchExecutor, indexExecutor: indexExecutor)
         backgroundPreviews = BackgroundPreviews(executor: previewExecutor)
+        backgroundSync = BackgroundSync(storeURL: book.address.url, version: versionLabel, executor: syncExecutor)
         self.storePath = storePath
         self.versionLabel = versionLabel
         self.colors = colors

@@ -13,6 +13,8 @@ public struct NotesFrame: ScreenLayout {
     let banner: String?
     let screen: NotesApp.Screen
     let message: String?
+    /// The last sync, for the status line.
+    let lastSync: String?
     let noteCount: Int
     let dates: DateText
     let searchInput: TextBuffer?
@@ -45,7 +47,7 @@ extension NotesApp {
         let image = note.flatMap { imageShown(of: $0) }
         let text = note.flatMap { textShown(of: $0) }
         return NotesFrame(size: size, supportsImages: supportsImages, supportsCaptions: supportsCaptions, versionLabel: versionLabel,
-                          storePath: storePath, banner: banner, screen: screen, message: message, noteCount: noteCount, dates: dates,
+                          storePath: storePath, banner: banner, screen: screen, message: message, lastSync: lastSync, noteCount: noteCount, dates: dates,
                           searchInput: searchInput, searchText: searchText, searchPending: searchPending, listCount: list.count,
                           listTop: top, selected: selected, visibleRows: visible, shownNote: note, shownText: text,
                           imageCells: image.map(\.cells) ?? [], imagePixelSize: image?.pixelSize)

@@ -57,11 +57,11 @@ extension NotesFrame {
         }
     }
 
-    /// Store path, model version, number of notes; or the latest message. A message too long for
+    /// Store path, model version, number of notes, the last sync; or the latest message. A message too long for
     /// the line (a kept draft's path) is wrapped whole over the rows above it, never cut: the
     /// path must be readable to be found.
     private func drawStatus(into buffer: inout CellBuffer, row: Int) {
-        let facts = "\(noteCount) note\(noteCount == 1 ? "" : "s") · \(versionLabel) · \(storePath)"
+        let facts = "\(noteCount) note\(noteCount == 1 ? "" : "s") · \(versionLabel) · " + (lastSync.map { "\($0) · " } ?? "") + storePath
         let text = message.map { "\($0)  —  \(facts)" } ?? facts
         guard let message, DisplayWidth.of(message) > buffer.width - 2 else {
             buffer.clear(row: row, column: 0, width: buffer.width, height: 1, style: .reverse)

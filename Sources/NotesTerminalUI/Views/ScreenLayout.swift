@@ -113,6 +113,7 @@ extension ScreenLayout {
                      "  Enter           open the note   n          new note",
                      "  e               edit            d          delete (asks first)",
                      "  /               search titles and bodies as you type; Esc clears",
+                     "  S               sync through git (set up by uncloudnotes sync --remote URL)",
                      "  q  Ctrl-C       quit (asks first when a draft is unsaved)"]
         if supportsImages { lines.insert("  a               attach an image (path prompt: Tab completes, ~ works)", at: 7) }
         lines += ["", "Note", "  ↑ ↓  PgUp PgDn  scroll the body        Home End g G  top, bottom",
