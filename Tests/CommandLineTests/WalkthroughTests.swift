@@ -32,7 +32,7 @@ struct WalkthroughTests {
         #expect(migrating.count == 5)
         let model = try UnCloudNotesModel.load()
         for name in ["UnCloudNotesDataModel.sqlite", "skipping-from-v1.sqlite", "skipping-from-v2.sqlite"] {
-            #expect(try StoreMetadata.read(storeAt: folder.url.appendingPathComponent(name)).isCompatible(with: model.current), "\(name)")
+            #expect(try StoreMetadata.read(storeAt: folder.url.appendingPathComponent(name)).isCompatible(with: model.versions[3]), "\(name)")
         }
     }
 
@@ -65,7 +65,7 @@ struct WalkthroughTests {
         let rest = try BuiltExecutable.run(["walkthrough", "--dir", folder.url.path, "--continue"])
         #expect(rest.exitCode == 0 && rest.standardOutput.contains("━━ Step 4") && rest.standardOutput.contains("━━ Step 5"))
         #expect(!rest.standardOutput.contains("━━ Step 3") && !rest.standardOutput.contains("To go on"))
-        #expect(try StoreMetadata.read(storeAt: store).isCompatible(with: model.current))
+        #expect(try StoreMetadata.read(storeAt: store).isCompatible(with: model.versions[3]))
         let finished = try BuiltExecutable.run(["walkthrough", "--dir", folder.url.path, "--continue"])
         #expect(finished.exitCode == 1 && finished.standardError.contains("has done all 5 steps"))
         let empty = try TemporaryFolder()
