@@ -29,7 +29,7 @@ struct NotesImportTests {
         let target = folder.url.appendingPathComponent("target.sqlite")
         #expect(try app(target, "notes", "import", file.path).standardOutput == "imported 3 notes\n")
         let again = try app(target, "notes", "import", file.path)
-        #expect(again.exitCode == 0 && again.standardOutput == "imported 0 notes; skipped 3 already in the store (--as-new adds copies)\n")
+        #expect(again.exitCode == 0 && again.standardOutput == "nothing changed: the store already holds all 3 notes of the file (--as-new adds copies)\n")
         #expect(try app(target, "notes", "import", file.path, "--json").standardOutput == "{\"imported\":0,\"skipped\":3}\n")
         #expect(try count(target) == 3)
 

@@ -92,6 +92,24 @@ struct WalkthroughTests {
     }
 }
 
+extension WalkthroughTests {
+    @Test("sample open v4: a store written by the v4 app upgrades to v5 on the migration screen, its captions kept")
+    func sampleOpenV4() throws {
+        let folder = try TemporaryFolder()
+        let tmux = try TmuxSession(command: "'\(BuiltExecutable.url.path)' sample open v4 --dir '\(folder.url.path)'; sleep 60",
+                                   environment: ["LANG": "C.UTF-8"])
+        let screen = try tmux.waitFor("Your notes were upgraded")
+        #expect(screen.contains("UnCloudNotesDataModel v4 → UnCloudNotesDataModel v5"), "\(screen)")
+        try tmux.press("Enter")
+        try tmux.waitFor("Written by the v4 app")
+        try tmux.press("q")
+        let copy = folder.url.appendingPathComponent("UnCloudNotesDataModel.sqlite")
+        #expect(try StoreMetadata.read(storeAt: copy).isCompatible(with: UnCloudNotesModel.load().current))
+        let shown = try BuiltExecutable.run(["--store", copy.path, "notes", "show", "1"])
+        #expect(shown.standardOutput.contains("caption: Dots") && shown.standardOutput.contains("identifier: "), "\(shown.standardOutput)")
+    }
+}
+
 @Suite("uncloudnotes sample open --fresh")
 struct SampleFreshTests {
     @Test("--fresh removes the working copy's own files by name, never a user's file that starts the same; the copy is 0600")
