@@ -8,4 +8,13 @@ extension AttributeValue {
     package var dateValue: Date? { if case .date(let date) = self { date } else { nil } }
     package var doubleValue: Double? { if case .double(let value) = self { value } else { nil } }
     package var integerValue: Int64? { if case .integer(let value) = self { value } else { nil } }
+    package var uuidValue: UUID? { if case .uuid(let value) = self { value } else { nil } }
+    /// A Boolean as stored (`.bool`), or a number read where a flag was expected.
+    package var boolValue: Bool? {
+        switch self {
+        case .bool(let flag): flag
+        case .integer(let number): number != 0
+        default: nil
+        }
+    }
 }

@@ -132,9 +132,9 @@ public struct Walkthrough {
             try book.context.store.close()
             print("")
             print("A \(version) store, \(name), opened by the v4 app:")
-            let current = try UnCloudNotesStack(storeURL: url)
-            try current.migrator.migrateIfNeeded(observer: report(migrating: url))
-            try showContents(current)
+            let chapterApp = try UnCloudNotesStack(storeURL: url, versionName: "v4")
+            try chapterApp.migrator.migrateIfNeeded(observer: report(migrating: url))
+            try showContents(chapterApp)
         }
     }
 

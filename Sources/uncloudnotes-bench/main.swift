@@ -93,7 +93,7 @@ struct Bench: ParsableCommand {
 
         func validate() throws {
             guard (engine == nil) == baseline else { throw ValidationError("give either --engine or --baseline") }
-            guard 1 <= from, from < to, to <= 4 else { throw ValidationError("--from and --to take versions 1 to 4, from before to") }
+            guard 1 <= from, from < to, to <= 5 else { throw ValidationError("--from and --to take versions 1 to 5, from before to") }
         }
 
         func run() throws {

@@ -16,7 +16,7 @@ struct SyncCommand: ParsableCommand {
             the first time; git's own ssh keys and credential helpers reach it. Edits of \
             different parts of a note merge; where both machines changed the same part, the \
             note keeps this machine's version and the other becomes a new note titled \
-            "<title> (conflict from <machine>)". Sync needs model v5 (the store is upgraded).
+            "<title> (conflict from <machine>)". Sync needs model v5 (notes with identifiers).
 
             Examples:
               uncloudnotes sync --remote git@example.org:me/notes.git
@@ -42,12 +42,10 @@ struct SyncCommand: ParsableCommand {
     }
 
     func run() throws {
-        var options = global
-        options.modelVersion = options.modelVersion ?? "v5"
         // Mirror files and folders are private to the user, as the store is.
         umask(0o077)
-        let book = try options.openNoteBook(creating: true)
-        let folder = mirror.map(fileURL) ?? Synchronizer.defaultMirror(for: options.storeURL())
+        let book = try global.openNoteBook(creating: true)
+        let folder = mirror.map(fileURL) ?? Synchronizer.defaultMirror(for: global.storeURL())
         // Test hook for kill storms: UNCLOUDNOTES_SYNC_KILL_AFTER_GIT=N stops the sync with SIGKILL
         // right after its Nth git command.
         let killPoint = ProcessInfo.processInfo.environment["UNCLOUDNOTES_SYNC_KILL_AFTER_GIT"].flatMap(Int.init)

@@ -32,7 +32,7 @@ struct WalkthroughTests {
         #expect(migrating.count == 5)
         let model = try UnCloudNotesModel.load()
         for name in ["UnCloudNotesDataModel.sqlite", "skipping-from-v1.sqlite", "skipping-from-v2.sqlite"] {
-            #expect(try StoreMetadata.read(storeAt: folder.url.appendingPathComponent(name)).isCompatible(with: model.current), "\(name)")
+            #expect(try StoreMetadata.read(storeAt: folder.url.appendingPathComponent(name)).isCompatible(with: model.versions[3]), "\(name)")
         }
     }
 
@@ -65,7 +65,7 @@ struct WalkthroughTests {
         let rest = try BuiltExecutable.run(["walkthrough", "--dir", folder.url.path, "--continue"])
         #expect(rest.exitCode == 0 && rest.standardOutput.contains("━━ Step 4") && rest.standardOutput.contains("━━ Step 5"))
         #expect(!rest.standardOutput.contains("━━ Step 3") && !rest.standardOutput.contains("To go on"))
-        #expect(try StoreMetadata.read(storeAt: store).isCompatible(with: model.current))
+        #expect(try StoreMetadata.read(storeAt: store).isCompatible(with: model.versions[3]))
         let finished = try BuiltExecutable.run(["walkthrough", "--dir", folder.url.path, "--continue"])
         #expect(finished.exitCode == 1 && finished.standardError.contains("has done all 5 steps"))
         let empty = try TemporaryFolder()
@@ -89,6 +89,24 @@ struct WalkthroughTests {
         #expect(try Data(contentsOf: shipped) == before)
         let copy = folder.url.appendingPathComponent("UnCloudNotesDataModel.sqlite")
         #expect(try StoreMetadata.read(storeAt: copy).isCompatible(with: UnCloudNotesModel.load().current))
+    }
+}
+
+extension WalkthroughTests {
+    @Test("sample open v4: a store written by the v4 app upgrades to v5 on the migration screen, its captions kept")
+    func sampleOpenV4() throws {
+        let folder = try TemporaryFolder()
+        let tmux = try TmuxSession(command: "'\(BuiltExecutable.url.path)' sample open v4 --dir '\(folder.url.path)'; sleep 60",
+                                   environment: ["LANG": "C.UTF-8"])
+        let screen = try tmux.waitFor("Your notes were upgraded")
+        #expect(screen.contains("UnCloudNotesDataModel v4 → UnCloudNotesDataModel v5"), "\(screen)")
+        try tmux.press("Enter")
+        try tmux.waitFor("Written by the v4 app")
+        try tmux.press("q")
+        let copy = folder.url.appendingPathComponent("UnCloudNotesDataModel.sqlite")
+        #expect(try StoreMetadata.read(storeAt: copy).isCompatible(with: UnCloudNotesModel.load().current))
+        let shown = try BuiltExecutable.run(["--store", copy.path, "notes", "show", "1"])
+        #expect(shown.standardOutput.contains("caption: Dots") && shown.standardOutput.contains("identifier: "), "\(shown.standardOutput)")
     }
 }
 

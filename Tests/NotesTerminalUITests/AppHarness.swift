@@ -95,6 +95,12 @@ struct AppHarness {
         app.render(width: width, height: height).lines.joined(separator: "\n")
     }
 
+    /// A second connection to the store, as another process would have: its saves are what
+    /// `catchUp` notices.
+    func otherBook() throws -> NoteBook {
+        try UnCloudNotesStack(storeURL: stack.storeURL, versionName: book.capabilities.version).open()
+    }
+
     func titles() throws -> [String] {
         try book.rows(of: book.noteIDs()).map(\.title)
     }

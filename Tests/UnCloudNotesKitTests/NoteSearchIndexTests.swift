@@ -145,7 +145,7 @@ import TestSupport
         let url = try AppStores.make(version: fromVersion, in: folder)
         let side = url.path + "-search"
         var migrated = false
-        let book = try UnCloudNotesStack(storeURL: url).open { event in
+        let book = try UnCloudNotesStack(storeURL: url, versionName: "v4").open { event in
             if case .finished = event { migrated = true }
         }
         #expect(migrated)
@@ -168,7 +168,7 @@ import TestSupport
             #expect(old.searchIndex?.rebuiltEntryCount == AppStores.notes.count, "the index was built on the v\(fromVersion) store")
         }
         var migrated = false
-        let book = try UnCloudNotesStack(storeURL: url).open { event in
+        let book = try UnCloudNotesStack(storeURL: url, versionName: "v4").open { event in
             if case .finished = event { migrated = true }
         }
         #expect(migrated)
@@ -192,7 +192,7 @@ import TestSupport
             #expect(try old.noteIDs(matching: "kept") == [second])
         }
         do {
-            let book = try UnCloudNotesStack(storeURL: url).open()
+            let book = try UnCloudNotesStack(storeURL: url, versionName: "v4").open()
             let first = try book.noteIDs()[0]
             for _ in 0..<2 { try book.update(first, with: NoteDraft(title: "Jalapeño", body: "")) }
             #expect(try book.noteIDs(matching: "jalapeno") == [first])

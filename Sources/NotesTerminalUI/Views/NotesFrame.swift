@@ -8,6 +8,7 @@ public struct NotesFrame: ScreenLayout {
     let size: TerminalSize
     let supportsImages: Bool
     let supportsCaptions: Bool
+    let supportsTags: Bool
     let versionLabel: String
     let storePath: String
     let banner: String?
@@ -33,6 +34,12 @@ public struct NotesFrame: ScreenLayout {
     let imageCells: [[Cell]]?
     /// The shown image's size in pixels, from its header, when it could be read.
     let imagePixelSize: (width: Int, height: Int)?
+    /// The list's order, and so the date each row shows.
+    let sort: NoteSort
+    /// v5: the tag the list is narrowed to.
+    let tagFilter: String?
+    /// Whether `u` brings back a deleted note (the status line says so).
+    let canUndo: Bool
 }
 
 extension NotesApp {
@@ -46,11 +53,13 @@ extension NotesApp {
         let note = noteShown(on: screen).flatMap(snapshot)
         let image = note.flatMap { imageShown(of: $0) }
         let text = note.flatMap { textShown(of: $0) }
-        return NotesFrame(size: size, supportsImages: supportsImages, supportsCaptions: supportsCaptions, versionLabel: versionLabel,
+        return NotesFrame(size: size, supportsImages: supportsImages, supportsCaptions: supportsCaptions, supportsTags: supportsTags,
+                          versionLabel: versionLabel,
                           storePath: storePath, banner: banner, screen: screen, message: message, lastSync: lastSync, noteCount: noteCount, dates: dates,
                           searchInput: searchInput, searchText: searchText, searchPending: searchPending, listCount: list.count,
                           listTop: top, selected: selected, visibleRows: visible, shownNote: note, shownText: text,
-                          imageCells: image.map(\.cells) ?? [], imagePixelSize: image?.pixelSize)
+                          imageCells: image.map(\.cells) ?? [], imagePixelSize: image?.pixelSize, sort: sort, tagFilter: tagFilter,
+                          canUndo: undoable != nil)
     }
 
     /// The first visible row: moved only as far as needed to show the selection.
@@ -69,7 +78,7 @@ extension NotesApp {
         case .list: listAreas.preview == nil ? nil : selectedNoteID
         case .prompt(let state): noteShown(on: state.previous)
         case .confirm(let state): noteShown(on: state.previous)
-        case .editor, .help: nil
+        case .editor, .help, .tagPicker: nil
         }
     }
 
