@@ -37,6 +37,8 @@ struct BenchReport: Codable {
         /// Keys and search typing with a 10 MB note on screen (issue 21).
         var bigNote: BigNotePaths.Result?
         var historyCost: HistoryCost.Result?
+        /// v5's list pages: a tag's first screen, the pinned-first list's (issue 23).
+        var tagAndPin: TagAndPinPaths.Result?
     }
 
     var date: String
@@ -78,6 +80,12 @@ struct BenchReport: Codable {
                                   "| \(r.notes) | \(Self.time(r.listApp)) | \(Self.time(r.listPython)) | \(String(format: "%.2f", r.listApp.median / max(r.listPython.median, 1e-9))) | "
                                       + "\(r.listRows) (\(r.listOutputsMatch ? "yes" : "**no**")) | \(Self.time(r.searchFirstScreen)) | \(Self.time(r.searchAllMatches)) (\(r.searchMatches)) | "
                                       + "\(Self.time(r.launchToFirstScreen)) | \(Self.time(r.launchInTerminal)) | \(Self.time(r.terminalFloor)) | \(Self.time(r.laterPageWorst)) |"
+                              })
+        lines += Self.section("## A tag's notes and the pinned-first list (issue 23)",
+                              header: "| notes | tagged | pinned | `--tag` first screen | pinned-first first screen |",
+                              alignment: "|---:|---:|---:|---:|---:|",
+                              rows: sizes.compactMap(\.tagAndPin).map { t in
+                                  "| \(t.notes) | \(t.taggedNotes) | \(t.pinnedNotes) | \(Self.time(t.tagFirstScreen)) | \(Self.time(t.pinnedFirstScreen)) |"
                               })
         lines += Self.section("## A 10 MB note on screen (issue 21)",
                               header: "| notes | key to painted screen | slowest key (per run) | opening the editor | search keystroke (slowest per run) | search, last key to every match |",

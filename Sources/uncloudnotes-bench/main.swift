@@ -64,6 +64,8 @@ struct Bench: ParsableCommand {
                 let readStore = masters.folder.appendingPathComponent("read.sqlite")
                 try DiskSync.syncedCopy(of: masters.url(version: model.currentNumber, images: readKind), at: readStore)
                 size.readPaths = try ReadPaths.measure(storeAt: readStore, notes: count, runs: runs, scratch: masters.folder)
+                log("\(count) notes: the first page of a tag's notes and of the pinned-first list")
+                size.tagAndPin = try TagAndPinPaths.measure(storeAt: readStore, notes: count, runs: runs, scratch: masters.folder)
                 log("\(count) notes: a 10 MB note on screen")
                 size.bigNote = try BigNotePaths.measure(storeAt: readStore, notes: count, runs: runs)
                 log("\(count) notes: saving with persistent history")

@@ -54,6 +54,11 @@ struct BenchSmokeTests {
             for key in ["launchInTerminal", "terminalFloor"] {
                 #expect(((reads[key] as? [String: Any])?["median"] as? Double ?? 0) > 0, "\(key)")
             }
+            let tagAndPin = try #require(size["tagAndPin"] as? [String: Any])
+            #expect(tagAndPin["taggedNotes"] as? Int == ((size["notes"] as? Int ?? 0) + 99) / 100)
+            for key in ["tagFirstScreen", "pinnedFirstScreen"] {
+                #expect(((tagAndPin[key] as? [String: Any])?["median"] as? Double ?? 0) > 0, "\(key)")
+            }
             let history = try #require(size["historyCost"] as? [String: Any])
             for key in ["withoutHistory", "withHistory"] {
                 #expect(((history[key] as? [String: Any])?["median"] as? Double ?? 0) > 0, "\(key)")
@@ -67,6 +72,7 @@ struct BenchSmokeTests {
         let markdown = try String(contentsOf: folder.url.appendingPathComponent("performance.md"), encoding: .utf8)
         #expect(markdown.contains("> **smoke run**"))
         #expect(markdown.contains("| 120 | big | **v2 -> v5** |") && markdown.contains("| 120 | none | **v1 -> v5** |"))
+        #expect(markdown.contains("## A tag's notes and the pinned-first list (issue 23)") && markdown.contains("at 1000000 notes under 50 ms (issue 23): not measured"))
         #expect(markdown.contains("## A 10 MB note on screen (issue 21)") && markdown.contains("Key to painted screen with a 10 MB note on screen at 120 notes"))
         #expect(markdown.contains("## Targets (issue 13)") && markdown.contains("at 100000 notes at most 1.0x the in-place SQL: not measured in this run"))
         // Sizes 2x apart say nothing about growth in N: no verdict on them.

@@ -61,7 +61,8 @@ struct TerminalAppTests {
         try tmux.press("n")
         try tmux.waitFor("New note")
         try tmux.type("Holiday 🏖 笔记")
-        try tmux.press("Tab")
+        // Tab goes from the title to v5's tags, then to the body.
+        try tmux.press("Tab", "Tab")
         try tmux.type("first draft")
         try tmux.press("C-s")
         try tmux.waitFor("note created")
@@ -74,7 +75,7 @@ struct TerminalAppTests {
 
         try tmux.press("e")
         try tmux.waitFor("Edit note")
-        try tmux.press("Tab", "C-e")
+        try tmux.press("Tab", "Tab", "C-e")
         try tmux.waitFor("body taken back from the editor")
         try tmux.press("C-s")
         try tmux.waitFor("edited in the editor")

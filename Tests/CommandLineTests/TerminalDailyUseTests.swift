@@ -27,7 +27,8 @@ extension TerminalAppTests {
         try tmux.waitFor("Vim note")
         try tmux.press("e")
         try tmux.waitFor("Edit note")
-        try tmux.press("Tab", "C-e")
+        // Title, tags (v5), body.
+        try tmux.press("Tab", "Tab", "C-e")
         try tmux.waitFor(".txt\"")
         try tmux.replaceVimBuffer(with: "typed in vim")
         let back = try tmux.waitFor("body taken back from the editor")

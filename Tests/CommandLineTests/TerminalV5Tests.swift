@@ -5,7 +5,7 @@ import TestSupport
 /// v5's keys in the real program at a terminal: an extension of `TerminalAppTests` so all tmux
 /// tests run one at a time.
 extension TerminalAppTests {
-    @Test("at 80x24: p pins (marked, first), s sorts by date modified, t picks a tag with counts, d then u brings a note back")
+    @Test("at 80x24: p pins (marked [pin], first), s sorts by date modified, t picks a tag with counts, d then u brings a note back")
     func v5Keys() throws {
         let folder = try TemporaryFolder()
         let store = folder.url.appendingPathComponent("notes.sqlite")
@@ -20,7 +20,7 @@ extension TerminalAppTests {
         try tmux.press("End", "p")
         let pinned = try tmux.waitFor("note pinned")
         let rows = pinned.split(separator: "\n").map(String.init)
-        #expect(rows.count > 1 && rows[1].contains("*Groceries"), "\(pinned)")
+        #expect(rows.count > 1 && rows[1].contains("›Groceries") && rows[1].contains("[pin]"), "\(pinned)")
         try tmux.press("s")
         try tmux.waitFor("by date modified")
         try tmux.press("t")
@@ -37,7 +37,8 @@ extension TerminalAppTests {
         try tmux.waitFor("u undoes the delete")
         try tmux.press("u")
         let back = try tmux.waitFor("note restored")
-        #expect(back.contains("*Groceries"), "restored with its pin: \(back)")
+        let restored = back.split(separator: "\n").map(String.init)
+        #expect(restored.count > 1 && restored[1].contains("Groceries") && restored[1].contains("[pin]"), "restored with its pin: \(back)")
         try quit(tmux)
         let listed = try BuiltExecutable.run(["--store", store.path, "notes", "list"]).standardOutput
         #expect(listed.split(separator: "\n").first?.hasSuffix("\tGroceries\t\tpinned\t") == true, "\(listed)")

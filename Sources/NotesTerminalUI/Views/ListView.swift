@@ -38,13 +38,12 @@ extension NotesFrame {
             let date = dates(note.date(sortedBy: sort))
             // Tags before the images, cut to a third of the row so the title keeps its room.
             let tags = note.tags.isEmpty ? "" : " " + CellBuffer.truncate(note.tags.map { "#" + $0 }.joined(separator: " "), to: max(6, area.width / 3))
-            let right = tags + marker + "  " + date
+            // Pinned notes (v5) are marked at the row's end, so titles stay aligned.
+            let right = (note.pinned ? " [pin]" : "") + tags + marker + "  " + date
             let titleWidth = max(4, area.width - DisplayWidth.of(right) - 2)
             let title = note.title
             // The marker shows the selection without colour or reverse video too.
-            // Pinned notes (v5) are marked with a star after the selection marker.
-            let pin = supportsTags ? (note.pinned ? "*" : " ") : ""
-            buffer.put((isSelected ? "›" : " ") + pin + CellBuffer.truncate(title, to: titleWidth - pin.count), in: area, row: row, style: style.union(.bold))
+            buffer.put((isSelected ? "›" : " ") + CellBuffer.truncate(title, to: titleWidth), in: area, row: row, style: style.union(.bold))
             let rightStart = max(0, area.width - DisplayWidth.of(right) - 1)
             buffer.put(right, in: area, row: row, indent: rightStart, style: style)
         }

@@ -120,7 +120,7 @@ extension ScreenLayout {
                      "  q  Ctrl-C       quit (asks first when a draft is unsaved)"]
         if supportsImages { lines.insert("  a               attach an image (path prompt: Tab completes, ~ works)", at: 7) }
         if supportsTags {
-            lines.insert(contentsOf: ["  p               pin or unpin (pinned notes come first, marked *)",
+            lines.insert(contentsOf: ["  p               pin or unpin (pinned notes come first, marked [pin])",
                                       "  s               sort by date created or modified (the list shows that date)",
                                       "  t               show the notes of one tag (each with its count); Esc shows all"], at: 7)
         }
