@@ -43,6 +43,11 @@ struct LocalChanges {
             if let attachment = try context.existingObject(with: id), let note = attachment.object(forKey: "note")?.objectID.primaryKey {
                 changedNotes.insert(note)
             }
+        case (StoreNotes.tagEntity, .insert), (StoreNotes.tagEntity, .update):
+            // A renamed tag changes the file of every note it is on, though no note changed.
+            if let tag = try context.existingObject(with: ObjectID(entityName: change.entityName, primaryKey: change.primaryKey)) {
+                for note in tag.objects(forKey: "notes") { if let key = note.objectID.primaryKey { changedNotes.insert(key) } }
+            }
         default:
             break
         }

@@ -51,10 +51,17 @@ final class NoteWriter {
         if object.value(forKey: key) != value { object.setValue(value, forKey: key) }
     }
 
+    /// The note's tags become `names`; a tag left on no note is deleted, as the app does.
     private func writeTags(_ names: [String], of note: ManagedObject) throws {
         let current = note.objects(forKey: "tags")
         let wanted = Set(names)
-        for tag in current where !wanted.contains(tag.value(forKey: "name")?.stringValue ?? "") { note.removeObject(tag, forKey: "tags") }
+        for tag in current where !wanted.contains(tag.value(forKey: "name")?.stringValue ?? "") {
+            note.removeObject(tag, forKey: "tags")
+            if tag.objects(forKey: "notes").isEmpty {
+                tags[tag.value(forKey: "name")?.stringValue ?? ""] = nil
+                context.delete(tag)
+            }
+        }
         let have = Set(current.compactMap { $0.value(forKey: "name")?.stringValue })
         for name in names where !have.contains(name) { note.addObject(try tag(named: name), forKey: "tags") }
     }

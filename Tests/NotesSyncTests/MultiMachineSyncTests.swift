@@ -43,7 +43,7 @@ struct MultiMachineSyncTests {
         #expect(try c.notes().keys.map(\.title).sorted() == ["Groceries", "Old", "Plans"])
 
         try b.edit(groceries, body: "milk\neggs\nbread\n")
-        try c.change(plans) { $0.pinned = true; $0.tags = ["home"] }
+        try c.change(plans, pinned: true, tags: ["home"])
         try c.attach(blue, to: groceries)
         let todo = try b.add("To do", "call")
         try a.delete(old)
@@ -57,7 +57,7 @@ struct MultiMachineSyncTests {
         #expect(notes[merged] == [red, blue])
         #expect(notes.keys.contains { $0.identifier == todo })
 
-        try c.change(todo) { $0.pinned = true; $0.tags = ["work", "urgent"] }
+        try c.change(todo, pinned: true, tags: ["work", "urgent"])
         try syncAll([b, c, a])
         try expectSame()
         let pinned = try #require(try b.notes().keys.first { $0.identifier == todo })
@@ -97,15 +97,29 @@ struct MultiMachineSyncTests {
     @Test("tags and pins changed on two machines merge as sets")
     func setsMerge() throws {
         let id = try a.add("Tagged")
-        try a.change(id) { $0.tags = ["keep", "drop"] }
+        try a.change(id, tags: ["keep", "drop"])
         try syncAll()
-        try a.change(id) { $0.tags = ["keep", "drop", "from-alpha"] }
-        try b.change(id) { $0.tags = ["keep", "from-beta"]; $0.pinned = true }
+        try a.change(id, tags: ["keep", "drop", "from-alpha"])
+        try b.change(id, pinned: true, tags: ["keep", "from-beta"])
         try syncAll()
         try expectSame()
         let note = try #require(try a.notes().keys.first { $0.identifier == id })
         #expect(note.tags == ["from-alpha", "from-beta", "keep"])
         #expect(note.pinned)
+    }
+
+    @Test("a tag renamed on one machine is renamed on the others; a tag left on no note goes")
+    func tagRename() throws {
+        let first = try a.add("First"), second = try a.add("Second")
+        try a.change(first, tags: ["home"])
+        try a.change(second, tags: ["home", "old"])
+        try syncAll()
+        try b.book.renameTag("home", to: "house")
+        try b.change(second, tags: ["house"])
+        try syncAll([b, c, a])
+        try expectSame()
+        #expect(try c.notes().keys.map(\.tags) == [["house"], ["house"]])
+        #expect(try c.book.tags().map(\.name) == ["house"])
     }
 
     @Test("a note deleted on one machine and edited on another is kept, with the edit")

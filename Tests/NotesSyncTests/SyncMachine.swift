@@ -46,15 +46,14 @@ final class SyncMachine {
         try book.attach([NoteImage(storedData: image)], to: try noteID(identifier))
     }
 
-    /// Pins or tags a note as the app's own context does (the app's API for them is not here yet).
-    func change(_ identifier: UUID, _ edit: (inout MirrorNote) -> Void) throws {
-        let notes = try StoreNotes(context: book.context, version: "v5")
-        guard let object = try notes.note(identifier: identifier), var note = try notes.mirrorNote(of: object)?.note else {
-            throw SyncError.noRemote(mirror: "no note \(identifier)")
+    /// Pins or tags a note through the app's API.
+    func change(_ identifier: UUID, pinned: Bool? = nil, tags: [String]? = nil) throws {
+        let id = try noteID(identifier)
+        if let pinned { try book.setPinned(pinned, of: id) }
+        if let tags {
+            let current = try book.snapshot(of: id).tags
+            try book.changeTags(of: id, adding: tags, removing: current.filter { !tags.contains($0) })
         }
-        edit(&note)
-        _ = try NoteWriter(notes).write(note, over: object) { _ in Data() }
-        try book.context.save()
         book.forgetReadNotes()
     }
 
