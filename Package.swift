@@ -6,6 +6,7 @@ import PackageDescription
 //                         Knows nothing about notes.
 //   UnCloudNotesResources the app's model files (top-level Resources/), shipped with the app.
 //   UnCloudNotesKit       the notes app: its models, entities and migration stack. No terminal.
+//   NotesSync             the store mirrored into a git repository of plain files (sync).
 //   NotesTerminalUI       screens drawn into cell buffers; ncurses only copies them out.
 //   uncloudnotes          the thin executable: argument parsing and wiring only.
 let package = Package(
@@ -23,6 +24,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
         // Only for `make docs` (the ManagedStore DocC catalog); it adds no code to any product.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -61,11 +63,19 @@ let package = Package(
             name: "UnCloudNotesKit",
             dependencies: ["ManagedStore", "UnCloudNotesResources", "CGdkPixbuf"]
         ),
+        // Sync through git (issue #25): the store mirrored as plain files in a git repository,
+        // driven by persistent history; git runs as a subprocess, front matter through Yams.
+        .target(
+            name: "NotesSync",
+            dependencies: ["UnCloudNotesKit", "ManagedStore",
+                           .product(name: "Yams", package: "Yams"),
+                           .product(name: "Crypto", package: "swift-crypto")]
+        ),
         // C shim: what Swift cannot call directly (wcwidth, ncurses' macros and globals).
         .target(name: "CTerminal", linkerSettings: [.linkedLibrary("ncursesw")]),
         // libchafa turns images into terminal cells for previews.
         .systemLibrary(name: "CChafa", pkgConfig: "chafa", providers: [.apt(["libchafa-dev"])]),
-        .target(name: "NotesTerminalUI", dependencies: ["UnCloudNotesKit", "CTerminal", "CChafa", "ManagedStore"]),
+        .target(name: "NotesTerminalUI", dependencies: ["UnCloudNotesKit", "NotesSync", "CTerminal", "CChafa", "ManagedStore"]),
         .executableTarget(
             name: "uncloudnotes",
             dependencies: [
@@ -73,6 +83,7 @@ let package = Package(
                 "UnCloudNotesKit",
                 "UnCloudNotesResources",
                 "NotesTerminalUI",
+                "NotesSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 // The settings file, config.toml.
@@ -101,8 +112,12 @@ let package = Package(
         .testTarget(name: "UnCloudNotesKitTests", dependencies: [
             "UnCloudNotesKit", "ManagedStore", "TestSupport", "CGdkPixbuf", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
+        // Depends on the executable for the kill storm, which SIGKILLs `uncloudnotes sync`.
+        .testTarget(name: "NotesSyncTests", dependencies: [
+            "NotesSync", "uncloudnotes", "UnCloudNotesKit", "ManagedStore", "TestSupport",
+        ]),
         .testTarget(name: "NotesTerminalUITests", dependencies: [
-            "NotesTerminalUI", "UnCloudNotesKit", "ManagedStore", "TestSupport",
+            "NotesTerminalUI", "UnCloudNotesKit", "ManagedStore", "NotesSync", "TestSupport",
         ], exclude: ["Snapshots"]),
         // Depends on the executable so that `swift test` builds the binary these tests run.
         .testTarget(name: "CommandLineTests", dependencies: ["uncloudnotes", "uncloudnotes-bench", "model-reader-host", "TestSupport", "UnCloudNotesKit", "ManagedStore"]),

@@ -2,7 +2,8 @@ import Foundation
 
 /// Whether a note of an export is already in the book, so importing a file twice adds its notes
 /// once: the same title (as stored, trimmed), body, creation date and image bytes, in order.
-/// This is the one place the rule lives; when notes get identifiers of their own, they replace it here.
+/// This is the one place the rule lives, for notes without identifiers (exports of v1-v4, or a
+/// book before v5); notes with one merge by it (`importArchive`).
 struct ImportMatch {
     let note: NotesArchive.Note
     /// The title as the book stores it.
@@ -43,7 +44,7 @@ extension NoteBook {
         let matches = notes.map(ImportMatch.init)
         let titles = Set(matches.map(\.title))
         var candidates: [String: [NoteRow]] = [:]
-        try forEachScannedRow(.scan(search: nil, page: ListPage())) { row in
+        try forEachScannedRow(.scan(ListConditions(query: NoteQuery(), tagKeys: nil, matchesSearch: false), page: ListPage())) { row in
             if titles.contains(row.title) { candidates[row.title, default: []].append(row) }
         }
         return try matches.map { match in

@@ -9,6 +9,10 @@ import Foundation
 /// heading stays one line and no escape sequence reaches a terminal that shows the file; the
 /// JSON export keeps the text exactly. Images are named by their note's number
 /// (`note-12-1.jpg` is note 12's first image), so each keeps its name from one export to the next.
+///
+/// From v5 each note's heading is followed by its front matter, a YAML block between `---`
+/// lines as static site generators and nb read it: `identifier`, `created`, `modified`,
+/// `pinned` and `tags` (names quoted as JSON strings, which YAML reads as they are).
 public enum MarkdownExport {
     /// Writes every note of the book into `folder`.
     /// - Returns: how many notes were written.
@@ -20,6 +24,7 @@ public enum MarkdownExport {
         var text = "# Notes\n\nExported from UnCloudNotes (\(book.context.model.name)), \(notes.count.counting("note")), newest first.\n"
         for (id, note) in notes.reversed() {
             text += "\n## \(TerminalText.field(note.title))\n\n"
+            text += frontMatter(of: note)
             if let date = note.dateCreated { text += "_\(LocalDates.iso8601(date))_\n\n" }
             if !note.body.isEmpty { text += TerminalText.visible(note.body) + "\n" }
             for (imageIndex, image) in note.images.enumerated() {
@@ -34,5 +39,21 @@ public enum MarkdownExport {
         }
         try PrivateFiles.write(Data(text.utf8), to: folder.appendingPathComponent("notes.md"))
         return notes.count
+    }
+
+    /// A note's v5 properties as YAML front matter; nothing for a note of an earlier version.
+    static func frontMatter(of note: NotesArchive.Note) -> String {
+        guard let identifier = note.identifier else { return "" }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .withoutEscapingSlashes
+        // Encoding a string cannot fail.
+        let quoted = { (text: String) in String(decoding: (try? encoder.encode(text)) ?? Data("\"\"".utf8), as: UTF8.self) }
+        var lines = ["---", "identifier: \(identifier.uuidString)"]
+        if let created = note.dateCreated { lines.append("created: \(LocalDates.iso8601(created))") }
+        if let modified = note.dateModified { lines.append("modified: \(LocalDates.iso8601(modified))") }
+        lines.append("pinned: \(note.pinned ?? false)")
+        lines.append("tags: [\((note.tags ?? []).map(quoted).joined(separator: ", "))]")
+        lines.append("---")
+        return lines.joined(separator: "\n") + "\n\n"
     }
 }

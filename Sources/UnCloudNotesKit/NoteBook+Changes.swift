@@ -18,6 +18,7 @@ extension NoteBook {
     /// dropped.
     public func forgetReadNotes() {
         readNotes = [:]
+        tagNames = nil
         context.reset()
     }
 }

@@ -9,8 +9,10 @@ extension NoteBook {
     public func add(_ draft: NoteDraft, images: [NoteImage] = [], date: Date = Date()) throws(NoteBookError) -> NoteID {
         let draft = try draft.checked()
         try capabilities.checkAttaching(images.count, toNoteWith: 0, of: nil, replacing: false)
+        if draft.tags?.isEmpty == false { try capabilities.require(.tags) }
         let note = try changing {
             let note = try insertNote(draft, date: date, displayIndex: try nextDisplayIndex())
+            for name in draft.tags ?? [] { note.addObject(try tagObject(named: name), forKey: "tags") }
             for (offset, image) in images.enumerated() {
                 try attach(image, to: note, date: date.addingTimeInterval(Double(offset) / 1000), caption: Self.newImageCaption)
             }
@@ -19,29 +21,27 @@ extension NoteBook {
         return noteID(of: note) ?? NoteID(0)
     }
 
-    /// Changes a note's title and body.
+    /// Changes a note's title and body, and its tags when the draft has them (v5).
     public func update(_ id: NoteID, with draft: NoteDraft) throws(NoteBookError) {
         let draft = try draft.checked()
+        if draft.tags != nil { try capabilities.require(.tags) }
         let note = try object(for: id)
         try changing {
             note.setValue(.string(draft.title), forKey: "title")
             note.setValue(.string(draft.body), forKey: "body")
+            if let names = draft.tags { try replaceTags(of: note, with: names) }
             noteChanged(note)
         }
     }
 
-    /// Deletes a note; its attachments go with it.
-    /// - Returns: how many images went with it.
-    @discardableResult
-    public func delete(_ id: NoteID) throws(NoteBookError) -> Int {
-        let note = try object(for: id)
-        let images = imageCount(of: note)
-        try changing {
-            if case .several = capabilities.images { note.objects(forKey: "attachments").forEach(context.delete) }
-            context.delete(note)
+    /// Gives a note exactly these tags (checked names), made as needed; emptied ones deleted.
+    func replaceTags(of note: ManagedObject, with names: [String]) throws {
+        for tag in note.objects(forKey: "tags") where !names.contains(tag.value(forKey: "name")?.stringValue ?? "") {
+            note.removeObject(tag, forKey: "tags")
+            deleteIfUnused(tag)
         }
-        readNotes[id] = nil
-        return images
+        let kept = Set(note.objects(forKey: "tags").compactMap { $0.value(forKey: "name")?.stringValue })
+        for name in names where !kept.contains(name) { note.addObject(try tagObject(named: name), forKey: "tags") }
     }
 
     /// Attaches checked images to a note (the latest last), as the version stores them: refused in
@@ -68,10 +68,16 @@ extension NoteBook {
         case .noteImage(let noteID):
             let note = try object(for: noteID)
             guard note.value(forKey: "image") != nil else { throw .noSuchAttachment(id) }
-            try changing { note.setValue(nil, forKey: "image") }
+            try changing {
+                note.setValue(nil, forKey: "image")
+                noteChanged(note)
+            }
         case .object:
             let attachment = try attachmentObject(id)
-            try changing { context.delete(attachment) }
+            try changing {
+                if let note = attachment.object(forKey: "note") { noteChanged(note) }
+                context.delete(attachment)
+            }
         }
     }
 
@@ -79,7 +85,10 @@ extension NoteBook {
     public func setCaption(_ caption: String, of id: AttachmentID) throws(NoteBookError) {
         guard capabilities.hasCaptions else { throw .noCaptionsInThisVersion(version: capabilities.version) }
         let attachment = try attachmentObject(id)
-        try changing { attachment.setValue(.string(caption), forKey: "caption") }
+        try changing {
+            attachment.setValue(.string(caption), forKey: "caption")
+            if let note = attachment.object(forKey: "note") { noteChanged(note) }
+        }
     }
 
     /// The caption a new image gets when none is typed: the chapter's app set "New Photo" (and
@@ -97,6 +106,7 @@ extension NoteBook {
             let result = try change()
             let pending = PendingNoteChange(in: context)
             try context.save()
+            tagNames = nil
             refreshSearchIndex(after: pending)
             return result
         } catch {
@@ -105,13 +115,15 @@ extension NoteBook {
         }
     }
 
-    func insertNote(_ draft: NoteDraft, date: Date, displayIndex: Int64) throws -> ManagedObject {
+    /// - Parameter identifier: v5: the note's identity (a new one when nil).
+    func insertNote(_ draft: NoteDraft, date: Date, displayIndex: Int64, identifier: UUID? = nil) throws -> ManagedObject {
         let note = try context.insertObject(entityName: Self.noteEntity)
         note.setValue(.string(draft.title), forKey: "title")
         note.setValue(.string(draft.body), forKey: "body")
         note.setValue(.date(date), forKey: "dateCreated")
         note.setValue(.integer(displayIndex), forKey: "displayIndex")
-        if capabilities.hasIdentifiers { note.setValue(.uuid(UUID()), forKey: "identifier") }
+        if capabilities.hasIdentifiers { note.setValue(.uuid(identifier ?? UUID()), forKey: "identifier") }
+        if capabilities.hasPins { note.setValue(.bool(false), forKey: "pinned") }
         noteChanged(note, at: date)
         return note
     }
@@ -122,23 +134,28 @@ extension NoteBook {
     }
 
     /// Stores one image the way the version does (v2 replaces the note's image); v4 records its
-    /// size and the caption.
-    func attach(_ image: NoteImage, to note: ManagedObject, date: Date, caption: String) throws {
+    /// size (read from the image unless given) and the caption; v5 its identifier (new when nil).
+    func attach(_ image: NoteImage, to note: ManagedObject, date: Date, caption: String, identifier: UUID? = nil,
+                size: (width: Double, height: Double)? = nil) throws {
         guard let entity = capabilities.attachmentEntity else {
             note.setValue(.data(image.data), forKey: "image")
             return
         }
         let attachment = try context.insertObject(entityName: entity)
         attachment.setValue(.date(date), forKey: "dateCreated")
-        if capabilities.hasIdentifiers { attachment.setValue(.uuid(UUID()), forKey: "identifier") }
+        if capabilities.hasIdentifiers { attachment.setValue(.uuid(identifier ?? UUID()), forKey: "identifier") }
         attachment.setValue(.data(image.data), forKey: "image")
         if capabilities.hasCaptions {
-            let size = try image.pixelSize()
-            attachment.setValue(.double(Double(size.width)), forKey: "width")
-            attachment.setValue(.double(Double(size.height)), forKey: "height")
+            let size = try size ?? Self.doubles(image.pixelSize())
+            attachment.setValue(.double(size.width), forKey: "width")
+            attachment.setValue(.double(size.height), forKey: "height")
             attachment.setValue(.string(caption), forKey: "caption")
         }
         attachment.setObject(note, forKey: "note")
+    }
+
+    private static func doubles(_ size: (width: Int, height: Int)) -> (width: Double, height: Double) {
+        (Double(size.width), Double(size.height))
     }
 
     /// The next display index after the store's largest.

@@ -6,6 +6,7 @@ import ManagedStore
 /// objects; inside, one untyped code path serves v1 to v5.
 public final class NoteBook {
     static let noteEntity = "Note"
+    static let tagEntity = "Tag"
 
     /// The engine's context, for the app layer and tests only.
     package let context: ManagedObjectContext
@@ -18,6 +19,9 @@ public final class NoteBook {
     /// The notes read so far, kept as they were read: a later change saves only if nobody else
     /// changed the note since (the engine's optimistic locking), instead of writing over it.
     var readNotes: [NoteID: ManagedObject] = [:]
+    /// Tag names by key, read when a row first names a tag and dropped after every change of
+    /// tags (here or, through `forgetReadNotes`, by another process).
+    var tagNames: [Int64: String]?
 
     /// - Parameter version: the short name of the version the store is read as, for messages.
     package init(context: ManagedObjectContext, version: String) {
@@ -84,11 +88,17 @@ public final class NoteBook {
                                    imageData: attachment.value(forKey: "image")?.dataValue,
                                    caption: attachment.value(forKey: "caption")?.stringValue,
                                    width: attachment.value(forKey: "width")?.doubleValue,
-                                   height: attachment.value(forKey: "height")?.doubleValue)
+                                   height: attachment.value(forKey: "height")?.doubleValue,
+                                   identifier: attachment.value(forKey: "identifier")?.uuidValue)
             }.sorted(by: AttachmentSnapshot.isOlder)
         }
-        let snapshot = NoteSnapshot(id: id, title: note.value(forKey: "title")?.stringValue ?? "", body: note.value(forKey: "body")?.stringValue ?? "",
+        var snapshot = NoteSnapshot(id: id, title: note.value(forKey: "title")?.stringValue ?? "", body: note.value(forKey: "body")?.stringValue ?? "",
                                     dateCreated: note.value(forKey: "dateCreated")?.dateValue, attachments: attachments)
+        snapshot.displayIndex = note.value(forKey: "displayIndex")?.integerValue ?? 0
+        if capabilities.hasIdentifiers { snapshot.identifier = note.value(forKey: "identifier")?.uuidValue }
+        if capabilities.recordsModification { snapshot.dateModified = note.value(forKey: "dateModified")?.dateValue }
+        if capabilities.hasPins { snapshot.pinned = note.value(forKey: "pinned")?.boolValue ?? false }
+        if capabilities.hasTags { snapshot.tags = note.objects(forKey: "tags").compactMap { $0.value(forKey: "name")?.stringValue }.sorted() }
         // The engine's accessors cannot throw: a row or relationship that failed to load is
         // reported here instead of reading as empty.
         do {

@@ -1,3 +1,4 @@
+import Foundation
 import ManagedStore
 
 /// A refused or failed note operation. Callers react to the case (the screens ask before
@@ -14,6 +15,13 @@ public enum NoteBookError: Error, CustomStringConvertible {
     case noteHasItsImage(NoteID, version: String)
     /// Only v4's image attachments have captions.
     case noCaptionsInThisVersion(version: String)
+    /// Tags, pins and modified dates are v5's.
+    case notInThisVersion(NoteFeature, version: String)
+    /// A tag name that is empty, holds a comma (the editor's separator) or a control character.
+    case badTagName(String)
+    case noSuchTag(String)
+    /// `undo` of a delete whose note is back already, or whose identifier a note holds again.
+    case alreadyRestored(title: String)
     /// The note is not in the store (deleted, perhaps by another process).
     case noSuchNote(NoteID)
     /// The attachment is not in the store.
@@ -40,6 +48,16 @@ public enum NoteBookError: Error, CustomStringConvertible {
             "note \(id) already has its one image (\(version) holds one per note); nothing was changed"
         case .noCaptionsInThisVersion(let version):
             "images of \(version) have no captions (run as v4)"
+        case .notInThisVersion(let feature, let version):
+            "notes of \(version) have no \(feature.rawValue) (run as v5)"
+        case .badTagName(let name):
+            name.trimmingCharacters(in: .whitespaces).isEmpty
+                ? "a tag name must not be empty"
+                : "a tag name holds no commas or control characters: \(TerminalText.field(name))"
+        case .noSuchTag(let name):
+            "there is no tag \(TerminalText.field(name))"
+        case .alreadyRestored(let title):
+            "“\(TerminalText.field(title))” is in the store again; nothing was restored"
         case .noSuchNote(let id):
             "there is no note \(id)"
         case .noSuchAttachment(let id):

@@ -22,14 +22,20 @@ public struct NoteCapabilities: Equatable, Sendable {
     let attachmentEntity: String?
     /// v5: notes and attachments carry a stable `identifier` (a UUID), given when they are made.
     let hasIdentifiers: Bool
-    /// v5: a note's `dateModified` is set on every change of it.
-    let recordsModification: Bool
+    /// v5: a note's `dateModified` is set on every change of it, and the list can sort by it.
+    public let recordsModification: Bool
+    /// v5: notes can be pinned (pinned notes list first).
+    public let hasPins: Bool
+    /// v5: notes have tags (`Tag` objects, many-to-many).
+    public let hasTags: Bool
 
     init(model: ManagedObjectModel, version: String) {
         self.version = version
         let noteAttributes = model.allAttributes(of: NoteBook.noteEntity).map(\.name)
         hasIdentifiers = noteAttributes.contains("identifier")
         recordsModification = noteAttributes.contains("dateModified")
+        hasPins = noteAttributes.contains("pinned")
+        hasTags = model.entity(named: NoteBook.tagEntity) != nil
         if model.entity(named: "ImageAttachment") != nil {
             attachmentEntity = "ImageAttachment"
             images = .several(captions: model.allAttributes(of: "ImageAttachment").contains { $0.name == "caption" })
@@ -48,6 +54,17 @@ public struct NoteCapabilities: Equatable, Sendable {
     /// Whether images carry captions (v4 on).
     public var hasCaptions: Bool { images == .several(captions: true) }
 
+    /// Refuses what this version's notes cannot hold (`.notInThisVersion`): tags and pins
+    /// before v5, sorting by a modified date it does not record.
+    func require(_ feature: NoteFeature) throws(NoteBookError) {
+        let supported = switch feature {
+        case .tags: hasTags
+        case .pins: hasPins
+        case .modifiedDates: recordsModification
+        }
+        guard supported else { throw .notInThisVersion(feature, version: version) }
+    }
+
     /// Refuses attaching `count` images to a note that has `existing` ones, unless `replacing`
     /// v2's one image: the image rules of every version in one place.
     func checkAttaching(_ count: Int, toNoteWith existing: Int, of id: NoteID?, replacing: Bool) throws(NoteBookError) {
@@ -61,4 +78,11 @@ public struct NoteCapabilities: Equatable, Sendable {
             break
         }
     }
+}
+
+/// What only later versions hold, named in `NoteBookError.notInThisVersion`.
+public enum NoteFeature: String, Sendable {
+    case tags
+    case pins
+    case modifiedDates = "modified dates"
 }

@@ -7,11 +7,14 @@ public struct NoteDraft: Equatable, Sendable {
     public var title: String
     /// The body as typed, saved as it is.
     public var body: String
+    /// v5: the note's tags; nil leaves a note's tags as they are (and adds a note without).
+    public var tags: [String]?
 
-    /// A draft of `title` and `body`, unchecked until it is saved.
-    public init(title: String, body: String) {
+    /// A draft of `title`, `body` and (v5) `tags`, unchecked until it is saved.
+    public init(title: String, body: String, tags: [String]? = nil) {
         self.title = title
         self.body = body
+        self.tags = tags
     }
 
     /// The title as it is stored.
@@ -23,6 +26,6 @@ public struct NoteDraft: Equatable, Sendable {
     /// The draft as it is stored, or `.emptyTitle`.
     func checked() throws(NoteBookError) -> NoteDraft {
         guard hasTitle else { throw .emptyTitle }
-        return NoteDraft(title: trimmedTitle, body: body)
+        return NoteDraft(title: trimmedTitle, body: body, tags: try tags.map { names throws(NoteBookError) in try TagName.checked(names) })
     }
 }

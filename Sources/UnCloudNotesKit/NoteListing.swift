@@ -2,26 +2,46 @@ import Foundation
 import ManagedStore
 
 /// List rows through the engine's property fetch: one statement streams the rows and counts
-/// attachments, so a million notes list at the speed of the store instead of one fetch per note.
-/// This file only says which properties of a note make a row, as each model version stores them.
+/// attachments (and, at v5, names each row's tags' keys), so a million notes list at the speed
+/// of the store instead of one fetch per note. This file only says which properties of a note
+/// make a row, and which conditions and order a list query asks the store for.
 extension NoteBook {
     /// Which notes a listing query reads.
     enum RowSelection {
-        /// Newest first, those whose title or body contains the text (all when nil), one page.
-        case scan(search: String?, page: ListPage)
+        /// The notes of the query (`search` matched in title or body by the store), in its
+        /// order, one page.
+        case scan(ListConditions, page: ListPage)
         /// These notes, in no particular order.
         case keys([Int64])
+        /// Those of these notes that meet the conditions (the search left out), in no order.
+        case keysMeeting([Int64], ListConditions)
+    }
+
+    /// A query as the store answers it: the tag resolved to its key.
+    struct ListConditions {
+        var query: NoteQuery
+        /// Only notes holding one of these tags (nil: no tag condition).
+        var tagKeys: [Int64]?
+        /// Whether the store matches `query.search` in title and body.
+        var matchesSearch: Bool
     }
 
     /// Calls `body` for each row the selection reads.
     func forEachScannedRow(_ selection: RowSelection, _ body: (NoteRow) throws -> Void) throws {
-        let imageCount = imageCountProperty
-        let properties: [PropertyFetchRequest.Property] = [.attribute("title"), .attribute("dateCreated")] + [imageCount].compactMap { $0 }
-        try context.forEachRow(of: request(selection, properties: properties)) { row in
-            try body(NoteRow(id: NoteID(row.primaryKey),
-                             title: row.values[0]?.stringValue ?? "",
-                             dateCreated: row.values[1]?.dateValue,
-                             imageCount: imageCount == nil ? 0 : Self.imageCount(from: row.values[2])))
+        let columns = RowColumns(capabilities)
+        let request = request(selection, properties: columns.properties)
+        var names = try tagNamesIfNeeded(columns.tags != nil)
+        try context.forEachRow(of: request) { row in
+            var noteRow = NoteRow(id: NoteID(row.primaryKey), title: row.values[0]?.stringValue ?? "", dateCreated: row.values[1]?.dateValue,
+                                  imageCount: columns.imageCount.map { Self.imageCount(from: row.values[$0]) } ?? 0)
+            if let index = columns.modified { noteRow.dateModified = row.values[index]?.dateValue }
+            if let index = columns.pinned { noteRow.pinned = row.values[index]?.boolValue ?? false }
+            if let index = columns.tags {
+                let keys = row.memberKeys(at: index)
+                if keys.contains(where: { names[$0] == nil }) { names = try readTagNames() }
+                noteRow.tags = keys.compactMap { names[$0] }.sorted()
+            }
+            try body(noteRow)
         }
     }
 
@@ -32,36 +52,69 @@ extension NoteBook {
         return ids
     }
 
+    /// The keys, pin flags and sort dates of these notes that meet the conditions, to order
+    /// matches that come from several places (the search index, tags) as the list orders them.
+    func sortKeys(of keys: [Int64], meeting conditions: ListConditions) throws -> [(key: Int64, pinned: Bool, date: Date?)] {
+        let sortAttribute = conditions.query.sort.attribute
+        let properties: [PropertyFetchRequest.Property] = capabilities.hasPins ? [.attribute(sortAttribute), .attribute("pinned")] : [.attribute(sortAttribute)]
+        var found: [(key: Int64, pinned: Bool, date: Date?)] = []
+        for chunk in stride(from: 0, to: keys.count, by: Self.rowsPerQuery) {
+            let request = request(.keysMeeting(Array(keys[chunk..<min(chunk + Self.rowsPerQuery, keys.count)]), conditions), properties: properties)
+            try context.forEachRow(of: request) { row in
+                found.append((row.primaryKey, row.values.count > 1 ? row.values[1]?.boolValue ?? false : false, row.values[0]?.dateValue))
+            }
+        }
+        return found
+    }
+
     private func request(_ selection: RowSelection, properties: [PropertyFetchRequest.Property]) -> PropertyFetchRequest {
         var request = PropertyFetchRequest(entityName: Self.noteEntity, properties: properties)
         switch selection {
-        case .scan(let search, let page):
-            if let search, !search.isEmpty {
-                request.predicate = .or([Self.contains(search, in: "title"), Self.contains(search, in: "body")])
-            }
-            request.sortDescriptors = [SortDescriptor("dateCreated", ascending: false)]
+        case .scan(let conditions, let page):
+            apply(conditions, to: &request)
+            request.sortDescriptors = sortDescriptors(conditions.query.sort)
             request.fetchLimit = page.limit
             request.fetchOffset = max(page.offset, 0)
         case .keys(let keys):
+            request.primaryKeys = keys
+        case .keysMeeting(let keys, var conditions):
+            conditions.matchesSearch = false
+            apply(conditions, to: &request)
             request.primaryKeys = keys
         }
         return request
     }
 
-    /// `key CONTAINS[cd] search`: the one definition of a search match, ignoring case and accents.
-    private static func contains(_ search: String, in key: String) -> ObjectPredicate {
-        .comparison(.keyPath(base: nil, components: [key]), .contains, .constant(.string(search)),
-                    [.caseInsensitive, .diacriticInsensitive])
+    /// Pinned notes first (v5), then newest first by the sort date; ties by key, so the
+    /// fetch index on these columns gives the order.
+    func sortDescriptors(_ sort: NoteSort) -> [ManagedStore.SortDescriptor] {
+        let byDate = ManagedStore.SortDescriptor(sort.attribute, ascending: false)
+        return capabilities.hasPins ? [ManagedStore.SortDescriptor("pinned", ascending: false), byDate] : [byDate]
     }
 
-    /// How this version's notes hold images, as a property the store reads: none in v1, the
-    /// note's own `image` in v2, its `attachments` from v3.
-    private var imageCountProperty: PropertyFetchRequest.Property? {
-        switch capabilities.images {
-        case .none: nil
-        case .one: .hasValue("image")
-        case .several: .count("attachments")
+    private func apply(_ conditions: ListConditions, to request: inout PropertyFetchRequest) {
+        let query = conditions.query
+        var parts: [ObjectPredicate] = []
+        if conditions.matchesSearch, let search = query.searchText {
+            parts.append(.or([Self.contains(search, in: "title"), Self.contains(search, in: "body")]))
         }
+        if query.pinnedOnly {
+            parts.append(.comparison(.keyPath(base: nil, components: ["pinned"]), .equal, .constant(.bool(true)), []))
+        }
+        if let since = query.since {
+            parts.append(.comparison(.keyPath(base: nil, components: [query.sort.attribute]), .greaterOrEqual, .constant(.date(since)), []))
+        }
+        if let until = query.until {
+            parts.append(.comparison(.keyPath(base: nil, components: [query.sort.attribute]), .less, .constant(.date(until)), []))
+        }
+        if !parts.isEmpty { request.predicate = parts.count == 1 ? parts[0] : .and(parts) }
+        if let tagKeys = conditions.tagKeys { request.relatedTo = .init(relationship: "tags", primaryKeys: tagKeys) }
+    }
+
+    /// `key CONTAINS[cd] search`: the one definition of a search match, ignoring case and accents.
+    static func contains(_ search: String, in key: String) -> ObjectPredicate {
+        .comparison(.keyPath(base: nil, components: [key]), .contains, .constant(.string(search)),
+                    [.caseInsensitive, .diacriticInsensitive])
     }
 
     private static func imageCount(from value: AttributeValue?) -> Int {
@@ -70,5 +123,32 @@ extension NoteBook {
         case .integer(let count)?: Int(clamping: count)
         default: 0
         }
+    }
+}
+
+/// Which properties make a row at the book's version, and where each is among them.
+private struct RowColumns {
+    var properties: [PropertyFetchRequest.Property] = [.attribute("title"), .attribute("dateCreated")]
+    var imageCount: Int?
+    var modified: Int?
+    var pinned: Int?
+    var tags: Int?
+
+    init(_ capabilities: NoteCapabilities) {
+        // How this version's notes hold images, as a property the store reads: none in v1, the
+        // note's own `image` in v2, its `attachments` from v3.
+        switch capabilities.images {
+        case .none: break
+        case .one: imageCount = add(.hasValue("image"))
+        case .several: imageCount = add(.count("attachments"))
+        }
+        if capabilities.recordsModification { modified = add(.attribute("dateModified")) }
+        if capabilities.hasPins { pinned = add(.attribute("pinned")) }
+        if capabilities.hasTags { tags = add(.memberKeys("tags")) }
+    }
+
+    private mutating func add(_ property: PropertyFetchRequest.Property) -> Int {
+        properties.append(property)
+        return properties.count - 1
     }
 }

@@ -12,6 +12,16 @@ public struct NoteSnapshot: Equatable, Sendable {
     public var dateCreated: Date?
     /// Oldest first (see `AttachmentSnapshot.isOlder`).
     public var attachments: [AttachmentSnapshot]
+    /// v5: the note's stable identity, kept across exports, imports and undo (nil before v5).
+    public var identifier: UUID?
+    /// v5: when the note last changed.
+    public var dateModified: Date?
+    /// v5: whether it lists first.
+    public var pinned = false
+    /// v5: its tag names, sorted.
+    public var tags: [String] = []
+    /// The display index the chapter's app orders by, kept so an undone delete restores it.
+    var displayIndex: Int64 = 0
 
     /// The attachment created last, whose image the list shows: the chapter's `latestAttachment`.
     public var latestAttachment: AttachmentSnapshot? { attachments.last }
@@ -31,6 +41,8 @@ public struct AttachmentSnapshot: Equatable, Sendable {
     public var width: Double?
     /// The image's height in pixels as v4 records it; nil before v4.
     public var height: Double?
+    /// v5: the attachment's stable identity.
+    public var identifier: UUID?
 
     /// The order of a note's attachments: by creation date, then by when they were stored, so
     /// two attachments of the same instant keep one order.

@@ -14,10 +14,17 @@ public struct NotesArchive: Codable, Equatable, Sendable {
         public var dateCreated: Date?
         /// The note's images, oldest first.
         public var images: [Image]
+        /// v5 (format 2): the note's identity, which import merges by.
+        public var identifier: UUID?
+        public var dateModified: Date?
+        public var pinned: Bool?
+        public var tags: [String]?
     }
 
     /// One image of a note, its bytes embedded.
     public struct Image: Codable, Equatable, Sendable {
+        /// v5 (format 2).
+        public var identifier: UUID?
         /// The encoded image, exactly as stored (base64 in the JSON).
         public var data: Data
         /// The format's short name (`png`, `jpeg`), for readers of the JSON.
@@ -34,8 +41,9 @@ public struct NotesArchive: Codable, Equatable, Sendable {
 
     /// Identifies the file, so a wrong JSON file is refused clearly.
     public var format = "uncloudnotes-notes"
-    /// The layout's version, so a later layout can still read this one.
-    public var formatVersion = 1
+    /// The layout's version, so a later layout can still read this one: 2 adds identifiers, tags,
+    /// pins and modified dates (all optional, so format 1 reads as 2).
+    public var formatVersion = 2
     /// The model version of the book that was exported (`v4`), for information.
     public var modelVersion: String
     /// Every note, oldest first.
@@ -95,9 +103,14 @@ extension NotesArchive {
             throw .notAnExport(source: source, reason: Self.describe(error))
         }
         guard archive.format == "uncloudnotes-notes" else { throw .notAnExport(source: source, reason: "format \"\(archive.format)\"") }
-        guard archive.formatVersion <= 1 else { throw .newerFormat(source: source, formatVersion: archive.formatVersion) }
+        guard archive.formatVersion <= 2 else { throw .newerFormat(source: source, formatVersion: archive.formatVersion) }
         for (index, note) in archive.notes.enumerated() {
             guard NoteDraft(title: note.title, body: note.body).hasTitle else { throw .emptyTitle(source: source, note: index + 1) }
+            do {
+                _ = try TagName.checked(note.tags ?? [])
+            } catch {
+                throw .badTag(source: source, note: index + 1, underlying: error)
+            }
             for (imageIndex, image) in note.images.enumerated() {
                 do {
                     _ = try NoteImage(validating: image.data)
@@ -126,11 +139,16 @@ extension NotesArchive.Note {
         title = snapshot.title
         body = snapshot.body
         dateCreated = snapshot.dateCreated
+        identifier = snapshot.identifier
+        dateModified = snapshot.dateModified
+        // Only versions that have them write pins and tags.
+        pinned = snapshot.identifier == nil ? nil : snapshot.pinned
+        tags = snapshot.identifier == nil ? nil : snapshot.tags
         images = snapshot.attachments.compactMap { attachment in
             guard let data = attachment.imageData else { return nil }
             let image = NoteImage(storedData: data)
             let size = try? image.pixelSize()
-            return NotesArchive.Image(data: data, format: image.formatName, caption: attachment.caption,
+            return NotesArchive.Image(identifier: attachment.identifier, data: data, format: image.formatName, caption: attachment.caption,
                                       width: size?.width, height: size?.height, dateCreated: attachment.dateCreated)
         }
     }
@@ -144,6 +162,8 @@ public enum NotesArchiveError: Error, CustomStringConvertible {
     case newerFormat(source: String, formatVersion: Int)
     /// A note of the export has no title.
     case emptyTitle(source: String, note: Int)
+    /// A tag name of a note is not one the app accepts.
+    case badTag(source: String, note: Int, underlying: NoteBookError)
     /// An image of a note is not one `notes attach` would accept.
     case imageRefused(source: String, note: Int, title: String, image: Int, underlying: any Error)
     /// A note holds more images than the version the app runs as allows.
@@ -155,6 +175,7 @@ public enum NotesArchiveError: Error, CustomStringConvertible {
         case .notAnExport(let source, let reason): "\(source): not an UnCloudNotes export (\(reason))"
         case .newerFormat(let source, let version): "\(source): written by a newer UnCloudNotes (export format \(version))"
         case .emptyTitle(let source, let note): "\(source): note \(note) has an empty title"
+        case .badTag(let source, let note, let underlying): "\(source): note \(note): \(underlying); nothing was imported"
         case .imageRefused(let source, let note, let title, let image, let underlying):
             "\(source): image \(image) of note \(note) (“\(title)”) is refused: \(underlying); nothing was imported"
         case .tooManyImages(let title, let count, let underlying):
@@ -167,14 +188,23 @@ public enum NotesArchiveError: Error, CustomStringConvertible {
 public struct ImportOutcome: Equatable, Sendable {
     /// Notes added.
     public let imported: Int
-    /// Notes of the file left out because the store already held them.
+    /// Notes of the store the file holds a newer version of (same identifier, later modified
+    /// date), changed to it.
+    public var updated = 0
+    /// Notes of the file left out because the store already held them (or a newer version).
     public let skipped: Int
+
+    /// Whether the import changed nothing.
+    public var changedNothing: Bool { imported == 0 && updated == 0 }
 }
 
 extension NoteBook {
-    /// Adds the notes of an archive in one save: all of them, or none on error. Notes the book
-    /// already holds (the same title, body, creation date and images: `ImportMatch`) are skipped,
-    /// so importing a file twice adds nothing the second time, unless `copyingNotesAlreadyHere`.
+    /// Adds the notes of an archive in one save: all of them, or none on error. A note with an
+    /// identifier (v5) merges by it: one the store holds is left as it is when equal or older,
+    /// and updated when the file's was modified later; others are added with their identifiers.
+    /// Notes without one that the book already holds (the same title, body, creation date and
+    /// images: `ImportMatch`) are skipped. So importing a file twice changes nothing the second
+    /// time, unless `copyingNotesAlreadyHere`, which adds every note anew with new identifiers.
     public func importArchive(_ archive: NotesArchive, copyingNotesAlreadyHere: Bool = false) throws -> ImportOutcome {
         for note in archive.notes {
             do {
@@ -183,21 +213,60 @@ extension NoteBook {
                 throw NotesArchiveError.tooManyImages(title: note.title, count: note.images.count, underlying: error)
             }
         }
-        let alreadyHere = copyingNotesAlreadyHere ? archive.notes.map { _ in false } : try notesAlreadyHere(archive.notes)
-        let added = zip(archive.notes, alreadyHere).filter { !$0.1 }.map(\.0)
+        let byIdentifier = capabilities.hasIdentifiers && !copyingNotesAlreadyHere
+        let merged = byIdentifier ? try archive.notes.map { note in try note.identifier.flatMap { try self.note(withIdentifier: $0) } } : archive.notes.map { _ in nil }
+        let unidentified = archive.notes.enumerated().filter { merged[$0.offset] == nil && !(byIdentifier && $0.element.identifier != nil) }
+        let alreadyHere = copyingNotesAlreadyHere ? unidentified.map { _ in false } : try notesAlreadyHere(unidentified.map(\.element))
+        let skippedByMatch = Set(zip(unidentified, alreadyHere).filter(\.1).map(\.0.offset))
         var index = try nextDisplayIndex()
+        var added = 0, updated = 0, skipped = skippedByMatch.count
         try changing {
-            for note in added {
-                let draft = NoteDraft(title: note.title, body: note.body)
-                let date = note.dateCreated ?? Date()
-                let object = try insertNote(try draft.checked(), date: date, displayIndex: index)
-                index = try displayIndex(after: index)
-                for (offset, image) in note.images.enumerated() {
-                    try attach(NoteImage(storedData: image.data), to: object, date: image.dateCreated ?? date.addingTimeInterval(Double(offset) / 1000),
-                               caption: image.caption ?? Self.newImageCaption)
+            for (offset, note) in archive.notes.enumerated() where !skippedByMatch.contains(offset) {
+                if let stored = merged[offset] {
+                    if try updateIfNewer(stored, to: note) { updated += 1 } else { skipped += 1 }
+                    continue
                 }
+                try insert(note, displayIndex: index, keepingIdentifiers: !copyingNotesAlreadyHere)
+                index = try displayIndex(after: index)
+                added += 1
             }
         }
-        return ImportOutcome(imported: added.count, skipped: archive.notes.count - added.count)
+        return ImportOutcome(imported: added, updated: updated, skipped: skipped)
+    }
+
+    /// Adds one note of an archive, with its identifiers when kept (v5).
+    private func insert(_ note: NotesArchive.Note, displayIndex: Int64, keepingIdentifiers: Bool) throws {
+        let draft = try NoteDraft(title: note.title, body: note.body).checked()
+        let date = note.dateCreated ?? Date()
+        let object = try insertNote(draft, date: date, displayIndex: displayIndex, identifier: keepingIdentifiers ? note.identifier : nil)
+        if capabilities.recordsModification, let modified = note.dateModified { object.setValue(.date(modified), forKey: "dateModified") }
+        if capabilities.hasPins { object.setValue(.bool(note.pinned ?? false), forKey: "pinned") }
+        if capabilities.hasTags {
+            for name in try TagName.checked(note.tags ?? []) { object.addObject(try tagObject(named: name), forKey: "tags") }
+        }
+        for (offset, image) in note.images.enumerated() {
+            try attach(NoteImage(storedData: image.data), to: object, date: image.dateCreated ?? date.addingTimeInterval(Double(offset) / 1000),
+                       caption: image.caption ?? Self.newImageCaption, identifier: keepingIdentifiers ? image.identifier : nil)
+        }
+    }
+
+    /// Changes a stored note to the file's version when that was modified later: text, dates,
+    /// pin and tags, and the images the note lacks (by identifier). Returns whether it changed.
+    private func updateIfNewer(_ stored: ManagedObject, to note: NotesArchive.Note) throws -> Bool {
+        let storedModified = stored.value(forKey: "dateModified")?.dateValue ?? .distantPast
+        guard let modified = note.dateModified, modified.timeIntervalSince(storedModified) >= 1 else { return false }
+        let draft = try NoteDraft(title: note.title, body: note.body, tags: note.tags ?? []).checked()
+        stored.setValue(.string(draft.title), forKey: "title")
+        stored.setValue(.string(draft.body), forKey: "body")
+        if let created = note.dateCreated { stored.setValue(.date(created), forKey: "dateCreated") }
+        stored.setValue(.bool(note.pinned ?? false), forKey: "pinned")
+        try replaceTags(of: stored, with: draft.tags ?? [])
+        let present = Set(stored.objects(forKey: "attachments").compactMap { $0.value(forKey: "identifier")?.uuidValue })
+        for image in note.images where image.identifier.map({ !present.contains($0) }) ?? true {
+            try attach(NoteImage(storedData: image.data), to: stored, date: image.dateCreated ?? modified, caption: image.caption ?? Self.newImageCaption,
+                       identifier: image.identifier)
+        }
+        stored.setValue(.date(modified), forKey: "dateModified")
+        return true
     }
 }

@@ -4,7 +4,9 @@ import UnCloudNotesResources
 
 /// Replays the chapter on real stores, step by step: the v1 app makes notes, v2 upgrades in place
 /// and adds images, v3 moves them into attachments with a mapping model, v4 makes image
-/// attachments with a custom policy, and finally old stores skip straight to v4, one step at a time.
+/// attachments with a custom policy, old stores skip straight to v4, one step at a time; and
+/// after the chapter, v5 gives notes identifiers, pins, modified dates and tags, with a mapping
+/// model and a set-based policy, migrating the walkthrough's v4 store.
 public struct Walkthrough {
     /// The chapter's default body for new notes, so creating test notes is quick.
     public static let loremIpsum = "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua. Ut enim ad minim veniam, quis nostrud exercitation ullamco laboris."
@@ -16,7 +18,11 @@ public struct Walkthrough {
         "v3: a mapping model moves images into attachments",
         "v4: a custom policy makes image attachments with captions and sizes",
         "skipping versions: old stores go straight to v4, one step at a time",
+        "v5: after the chapter (identifiers, pins, modified dates, tags)",
     ]
+
+    /// How many steps there are.
+    public static var stepCount: Int { stepTitles.count }
 
     /// The folder the walkthrough's stores live in.
     public let folder: URL
@@ -42,12 +48,12 @@ public struct Walkthrough {
     /// Step 5's old stores: the version that writes each, and its file in the folder.
     private static let oldStores = [(version: "v1", name: "skipping-from-v1.sqlite"), (version: "v2", name: "skipping-from-v2.sqlite")]
 
-    /// Runs steps `firstStep` through `lastStep` (1...5); a first step after 1 goes on from
+    /// Runs steps `firstStep` through `lastStep` (1...6); a first step after 1 goes on from
     /// where an earlier run in the same folder stopped (see `stepsDone`).
-    public func run(from firstStep: Int = 1, through lastStep: Int = 5) throws {
+    public func run(from firstStep: Int = 1, through lastStep: Int = Walkthrough.stepCount) throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let steps: [() throws -> Void] = [stepOne, stepTwo, stepThree, stepFour, stepFive]
-        for number in max(1, firstStep)...max(1, min(lastStep, 5)) {
+        let steps: [() throws -> Void] = [stepOne, stepTwo, stepThree, stepFour, stepFive, stepSix]
+        for number in max(1, firstStep)...max(1, min(lastStep, Self.stepCount)) {
             print("")
             print("━━ Step \(number): \(Self.stepTitles[number - 1])")
             try steps[number - 1]()
@@ -58,14 +64,18 @@ public struct Walkthrough {
 
     /// How many steps a walkthrough has done in the folder, read from what it left there: 0 for
     /// a folder without its store, 1 to 4 for the store's version (step N leaves it at vN), 5
-    /// once step 5 made its old stores. So a run stopped by `--step` can go on later.
+    /// once step 5 made its old stores, 6 once step 6 took the store to v5. So a run stopped by
+    /// `--step` can go on later.
     public func stepsDone() throws -> Int {
+        let migrator = try UnCloudNotesStack(storeURL: storeURL).migrator
+        let state = try migrator.state()
+        // Step 6 leaves the store at the current version, v5.
+        if case .current = state { return Self.stepCount }
         if Self.oldStores.contains(where: { FileManager.default.fileExists(atPath: folder.appendingPathComponent($0.name).path) }) {
             return 5
         }
-        let migrator = try UnCloudNotesStack(storeURL: storeURL).migrator
         let version: ManagedObjectModel
-        switch try migrator.state() {
+        switch state {
         case .missing: return 0
         case .current(let found), .cannotMigrate(let found, _): version = found
         case .needsMigration(let plan): version = plan.source
@@ -103,17 +113,27 @@ public struct Walkthrough {
     }
 
     private func stepThree() throws {
-        try mappingModelStep(to: 3)
+        try mappingModelStep(to: 3, step: 3)
     }
 
     private func stepFour() throws {
-        try mappingModelStep(to: 4) {
+        try mappingModelStep(to: 4, step: 4) {
             print("Captions are the first \(AttachmentToImageAttachmentMigrationPolicyV3toV4.captionLength) characters of each note's body; width and height come from the image headers.")
         }
     }
 
+    /// After the chapter: the walkthrough's v4 store reaches v5 through the app's own mapping
+    /// model and policy, as the chapter's v3 -> v4 did.
+    private func stepSix() throws {
+        try mappingModelStep(to: 5, step: 6) {
+            print("Each note and image gets a new identifier (a UUID, unique across notes and attachments) from the policy, "
+                + "computed by the store in one SQL function (set-based); a note's modified date is its creation date; nothing is pinned; "
+                + "Tag starts empty. The identifiers are preserved after deletion, so history keeps them for a deleted note.")
+        }
+    }
+
     /// Shows the mapping model from the previous version, migrates with it, shows the result.
-    private func mappingModelStep(to version: Int, afterwards: () -> Void = {}) throws {
+    private func mappingModelStep(to version: Int, step: Int, afterwards: () -> Void = {}) throws {
         try showModelDiff(to: version)
         let stack = try UnCloudNotesStack(storeURL: storeURL, versionName: "v\(version)")
         if let mapping = MappingModel.find(in: stack.mappingModels, from: stack.model.versions[version - 2],
@@ -122,7 +142,7 @@ public struct Walkthrough {
         }
         _ = try migrate(to: "v\(version)")
         afterwards()
-        try pause(at: stack, step: 4)
+        try pause(at: stack, step: step)
         try showContents(stack)
     }
 
@@ -136,9 +156,9 @@ public struct Walkthrough {
             try book.context.store.close()
             print("")
             print("A \(version) store, \(name), opened by the v4 app:")
-            let current = try UnCloudNotesStack(storeURL: url)
-            try current.migrator.migrateIfNeeded(observer: report(migrating: url))
-            try showContents(current)
+            let chapterApp = try UnCloudNotesStack(storeURL: url, versionName: "v4")
+            try chapterApp.migrator.migrateIfNeeded(observer: report(migrating: url))
+            try showContents(chapterApp)
         }
     }
 

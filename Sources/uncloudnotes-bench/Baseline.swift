@@ -20,7 +20,10 @@ enum Baseline {
                 // content only where that costs no extra page write).
                 try db.execute(sql: "PRAGMA secure_delete = FAST")
                 BaselineFunctions.register(in: db)
-                try migrate(from: source, to: destination, in: db)
+                // v5 adds to v4's tables only: a chain to v5 is the chain to v4, then v4 -> v5, in
+                // the same transaction.
+                if source < 4 { try migrate(from: source, to: min(destination, 4), in: db) }
+                if destination == 5 { try addVersion5(in: db) }
                 try writeBookkeeping(for: model.versions[destination - 1], storeUUID: uuid, in: db)
             }
             try queue.close()
@@ -69,6 +72,28 @@ enum Baseline {
             // Version 4 declares a fetch index on the notes' dates (the list's order).
             try db.execute(sql: "CREATE INDEX Z_Note_byDateCreated ON ZNOTE (ZDATECREATED COLLATE BINARY DESC)")
         }
+    }
+
+    /// v4 -> v5 in place: notes get a modified date (their creation date), a pin (off) and an
+    /// identifier, attachments an identifier (`new_uuid()`, a UUID's 16 bytes, as the app's
+    /// policy gives them); the tags' table and the notes' join table start empty. Entity numbers
+    /// stay (Tag is 4, after every v4 entity). Indexes come after the rows.
+    private static func addVersion5(in db: Database) throws {
+        try db.execute(sql: "ALTER TABLE ZNOTE ADD COLUMN ZPINNED INTEGER")
+        try db.execute(sql: "ALTER TABLE ZNOTE ADD COLUMN ZDATEMODIFIED TIMESTAMP")
+        try db.execute(sql: "ALTER TABLE ZNOTE ADD COLUMN ZIDENTIFIER BLOB")
+        try db.execute(sql: "UPDATE ZNOTE SET ZPINNED = 0, ZDATEMODIFIED = ZDATECREATED, ZIDENTIFIER = new_uuid()")
+        try db.execute(sql: "ALTER TABLE ZATTACHMENT ADD COLUMN ZIDENTIFIER BLOB")
+        try db.execute(sql: "UPDATE ZATTACHMENT SET ZIDENTIFIER = new_uuid()")
+        try db.execute(sql: "CREATE TABLE ZTAG ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR )")
+        try db.execute(sql: "CREATE TABLE Z_3TAGS ( Z_3NOTES INTEGER, Z_4TAGS INTEGER, PRIMARY KEY (Z_3NOTES, Z_4TAGS) )")
+        try db.execute(sql: "CREATE INDEX Z_3TAGS_Z_4TAGS_INDEX ON Z_3TAGS (Z_4TAGS, Z_3NOTES)")
+        try db.execute(sql: "CREATE UNIQUE INDEX Z_Tag_UNIQUE_name ON ZTAG (ZNAME COLLATE BINARY ASC)")
+        try db.execute(sql: "CREATE UNIQUE INDEX Z_Note_UNIQUE_identifier ON ZNOTE (ZIDENTIFIER COLLATE BINARY ASC)")
+        try db.execute(sql: "CREATE UNIQUE INDEX Z_Attachment_UNIQUE_identifier ON ZATTACHMENT (ZIDENTIFIER COLLATE BINARY ASC)")
+        // The list's orders: pinned notes first, by creation or modification date.
+        try db.execute(sql: "CREATE INDEX Z_Note_byPinnedThenDateCreated ON ZNOTE (ZPINNED COLLATE BINARY DESC, ZDATECREATED COLLATE BINARY DESC)")
+        try db.execute(sql: "CREATE INDEX Z_Note_byPinnedThenDateModified ON ZNOTE (ZPINNED COLLATE BINARY DESC, ZDATEMODIFIED COLLATE BINARY DESC)")
     }
 
     /// The attachments table as version 3 or 4 has it, empty; its indexes come after its rows.

@@ -6,7 +6,8 @@ import UnCloudNotesKit
 /// The SQL functions a careful person writing the migration by hand registers, computing what the
 /// app's v3 -> v4 policy computes: `image_width(blob)` and `image_height(blob)`, the size read from
 /// the image's header (0 when unreadable), and `caption(text)`, the body's first 80 grapheme
-/// clusters as `String.prefix` counts them ("" without a body). Registered directly with SQLite so
+/// clusters as `String.prefix` counts them ("" without a body); and what v4 -> v5's policy
+/// computes, `new_uuid()`. Registered directly with SQLite so
 /// an image is read where SQLite holds it, not copied (50 KB images, two calls a row).
 enum BaselineFunctions {
     static func register(in db: Database) {
@@ -14,6 +15,16 @@ enum BaselineFunctions {
         sqlite3_create_function_v2(db.sqliteConnection, "image_width", 1, deterministic, nil, imageWidth, nil, nil, nil)
         sqlite3_create_function_v2(db.sqliteConnection, "image_height", 1, deterministic, nil, imageHeight, nil, nil, nil)
         sqlite3_create_function_v2(db.sqliteConnection, "caption", 1, deterministic, nil, caption, nil, nil, nil)
+        // A new value each call: not deterministic, so SQLite never reuses one.
+        sqlite3_create_function_v2(db.sqliteConnection, "new_uuid", 0, SQLITE_UTF8, nil, newUUID, nil, nil, nil)
+    }
+
+    /// A new UUID's 16 bytes, as Core Data stores a UUID attribute (v5's identifiers).
+    private static let newUUID: Function = { context, _, _ in
+        var uuid = UUID().uuid
+        withUnsafeBytes(of: &uuid) { bytes in
+            sqlite3_result_blob(context, bytes.baseAddress, 16, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+        }
     }
 
     private typealias Function = @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void

@@ -44,6 +44,9 @@ enum HistoryCost {
                     note.setValue(.string("Saved \(index)"), forKey: "title")
                     note.setValue(.string("A note saved while measuring."), forKey: "body")
                     note.setValue(.date(Date()), forKey: "dateCreated")
+                    // As the app saves a note at v5: its identifier and modified date with it.
+                    note.setValue(.uuid(UUID()), forKey: "identifier")
+                    note.setValue(.date(Date()), forKey: "dateModified")
                     try context.save()
                     times[side].append(seconds(since: start))
                     context.reset()

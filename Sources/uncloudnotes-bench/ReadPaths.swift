@@ -3,7 +3,7 @@ import ManagedStore
 import NotesTerminalUI
 import UnCloudNotesKit
 
-/// The app's read paths on a v4 store: launch to the first painted list and a search, in process
+/// The app's read paths on a store of the current version (v5): launch to the first painted list and a search, in process
 /// and without a terminal; `notes list` as the real binary against Python's sqlite3 printing the
 /// same rows. Runs interleaved like the migrations.
 enum ReadPaths {
@@ -110,11 +110,15 @@ enum ReadPaths {
         visible.update({0x09: "\\t", 0x0A: "\\n", 0x0D: "\\r", 0x5C: "\\\\", 0x7F: "^?"})
         visible.update({c: "<U+%04X>" % c for c in range(0x80, 0xA0)})
         write = sys.stdout.write
-        for key, date, title, images in db.execute(
-                "SELECT n.Z_PK, n.ZDATECREATED, n.ZTITLE, (SELECT COUNT(*) FROM ZATTACHMENT a WHERE a.ZNOTE = n.Z_PK) "
-                "FROM ZNOTE n ORDER BY n.ZDATECREATED DESC, n.Z_PK DESC"):
+        # v5's list: pinned notes first, each row with its pin and its tags (sorted, comma-separated).
+        for key, date, title, images, pinned, tags in db.execute(
+                "SELECT n.Z_PK, n.ZDATECREATED, n.ZTITLE, (SELECT COUNT(*) FROM ZATTACHMENT a WHERE a.ZNOTE = n.Z_PK), n.ZPINNED, "
+                "(SELECT group_concat(name, char(31)) FROM (SELECT t.ZNAME AS name FROM Z_3TAGS j JOIN ZTAG t ON t.Z_PK = j.Z_4TAGS "
+                "WHERE j.Z_3NOTES = n.Z_PK ORDER BY t.ZNAME)) "
+                "FROM ZNOTE n ORDER BY n.ZPINNED DESC, n.ZDATECREATED DESC, n.Z_PK DESC"):
             when = (epoch + datetime.timedelta(seconds=date)).strftime("%Y-%m-%dT%H:%M:%SZ") if date is not None else "-"
             count = "" if not images else "1 image" if images == 1 else f"{images} images"
-            write(f"{key}\t{when}\t{title.translate(visible)}\t{count}\n")
+            names = ", ".join(name.translate(visible) for name in tags.split(chr(31))) if tags else ""
+            write(f"{key}\t{when}\t{title.translate(visible)}\t{count}\t{'pinned' if pinned else ''}\t{names}\n")
         """#
 }

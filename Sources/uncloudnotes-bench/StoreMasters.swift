@@ -59,7 +59,7 @@ struct StoreMasters {
 }
 
 extension VersionedModel {
-    /// The app's current version's number (v4 is 4): the chains measured end there, not at a
+    /// The app's current version's number (v5 is 5): the chains measured end there, not at a
     /// version the app does not run as yet.
     var currentNumber: Int {
         (versions.firstIndex { $0.name == current.name } ?? versions.count - 1) + 1

@@ -71,6 +71,8 @@ struct Bench: ParsableCommand {
                 let readStore = masters.folder.appendingPathComponent("read.sqlite")
                 try DiskSync.syncedCopy(of: masters.url(version: model.currentNumber, images: readKind), at: readStore)
                 size.readPaths = try ReadPaths.measure(storeAt: readStore, notes: count, runs: runs, scratch: masters.folder)
+                log("\(count) notes: the first page of a tag's notes and of the pinned-first list")
+                size.tagAndPin = try TagAndPinPaths.measure(storeAt: readStore, notes: count, runs: runs, scratch: masters.folder)
                 log("\(count) notes: a 10 MB note on screen")
                 size.bigNote = try BigNotePaths.measure(storeAt: readStore, notes: count, runs: runs)
                 log("\(count) notes: saving with persistent history")
@@ -104,7 +106,7 @@ struct Bench: ParsableCommand {
 
         func validate() throws {
             guard (engine == nil) == baseline else { throw ValidationError("give either --engine or --baseline") }
-            guard 1 <= from, from < to, to <= 4 else { throw ValidationError("--from and --to take versions 1 to 4, from before to") }
+            guard 1 <= from, from < to, to <= 5 else { throw ValidationError("--from and --to take versions 1 to 5, from before to") }
         }
 
         func run() throws {

@@ -7,10 +7,11 @@ import UnCloudNotesResources
 struct SampleCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sample",
-        abstract: "Open a copy of a store written by the v1, v2 or v3 app, and watch it upgrade.",
+        abstract: "Open a copy of a store written by the v1, v2, v3 or v4 app, and watch it upgrade.",
         discussion: """
             Examples:
               uncloudnotes sample open v1
+              uncloudnotes sample open v4       a v4 store (captions) upgrading to v5
             """,
         subcommands: [SampleOpenCommand.self])
 }
@@ -28,16 +29,17 @@ struct SampleOpenCommand: ParsableCommand {
             Examples:
               uncloudnotes sample open v1
               uncloudnotes sample open v2 --fresh
+              uncloudnotes sample open v4         watch v4 -> v5 (identifiers, pins, tags)
               uncloudnotes --model-version v3 sample open v1     upgrade only as far as v3
             """)
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "v1, v2 or v3.") var version: String
+    @Argument(help: "v1, v2, v3 or v4.") var version: String
     @Option(help: ArgumentHelp("Where to put the working copy.", valueName: "folder")) var dir: String?
     @Flag(help: "Replace an existing working copy with a new copy of the sample.") var fresh = false
 
     func validate() throws {
-        guard ["v1", "v2", "v3"].contains(version) else { throw ValidationError("the samples are v1, v2 and v3") }
+        guard ["v1", "v2", "v3", "v4"].contains(version) else { throw ValidationError("the samples are v1, v2, v3 and v4") }
         if global.store != nil, dir != nil {
             throw ValidationError("--store names the working copy's file and --dir its folder: give one of them")
         }

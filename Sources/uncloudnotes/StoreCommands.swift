@@ -130,7 +130,7 @@ struct StoreMigrateCommand: ParsableCommand {
             store unchanged and exits with status 130.
 
             Examples:
-              uncloudnotes store migrate                      upgrade the app's store to v4
+              uncloudnotes store migrate                      upgrade the app's store to v5
               uncloudnotes store migrate old.sqlite --to v3   only as far as v3
               uncloudnotes store migrate old.sqlite --dry-run
               uncloudnotes store migrate old.sqlite --dry-run --explain
@@ -143,7 +143,7 @@ struct StoreMigrateCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var selection: StoreSelection
-    @Option(help: ArgumentHelp("The version to reach (a version name, or v1…v5). Default: the current one (v4).", valueName: "version"))
+    @Option(help: ArgumentHelp("The version to reach (a version name, or v1…v5). Default: the current one (v5).", valueName: "version"))
     var to: String?
     @Flag(help: "Only print the plan.") var dryRun = false
     @Flag(help: ArgumentHelp("""

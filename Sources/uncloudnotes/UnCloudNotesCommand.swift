@@ -19,7 +19,7 @@ struct UnCloudNotesCommand: ParsableCommand {
               uncloudnotes model show                     the model versions and hashes
             """,
         version: "uncloudnotes 0.1.0",
-        subcommands: [NotesCommand.self, StoreCommand.self, ModelCommand.self, WalkthroughCommand.self, SampleCommand.self])
+        subcommands: [NotesCommand.self, StoreCommand.self, ModelCommand.self, SyncCommand.self, WalkthroughCommand.self, SampleCommand.self])
 
     @OptionGroup var global: GlobalOptions
 

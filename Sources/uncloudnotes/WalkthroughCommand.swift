@@ -28,14 +28,14 @@ struct WalkthroughCommand: ParsableCommand {
     @Option(help: ArgumentHelp("A new or empty folder for the stores (with --continue, the folder of the walkthrough to go on with). Default: a new folder under the system's temporary folder.", valueName: "folder"))
     var dir: String?
     // Unconditional, so that `--step -1` reaches the check below instead of "Missing value".
-    @Option(parsing: .unconditional, help: ArgumentHelp("Stop after this step (1-5), leaving the store for inspection.", valueName: "n"))
-    var step = 5
+    @Option(parsing: .unconditional, help: ArgumentHelp("Stop after this step (1-\(Walkthrough.stepCount)), leaving the store for inspection.", valueName: "n"))
+    var step = Walkthrough.stepCount
     @Flag(name: .customLong("continue"), help: "Go on in --dir from the step after the last one done there (after an earlier --step).")
     var goOn = false
     @Flag(help: "Open the terminal app at each version, to add notes by hand (q goes on).") var interactive = false
 
     func validate() throws {
-        guard (1...5).contains(step) else { throw ValidationError("--step must be 1 to 5") }
+        guard (1...Walkthrough.stepCount).contains(step) else { throw ValidationError("--step must be 1 to \(Walkthrough.stepCount)") }
         if goOn, dir == nil { throw ValidationError("--continue needs --dir, the folder of the walkthrough to go on with") }
     }
 
@@ -45,7 +45,7 @@ struct WalkthroughCommand: ParsableCommand {
         let walkthrough = Walkthrough(folder: folder, interactive: openApp) { StandardOutput.writeKeepingFailure($0 + "\n") }
         let firstStep = try goOn ? nextStep(of: walkthrough) : Self.checkedEmpty(folder)
         try walkthrough.run(from: firstStep, through: step)
-        if step < 5 { try howToGoOn(in: folder).forEach(StandardOutput.line) }
+        if step < Walkthrough.stepCount { try howToGoOn(in: folder).forEach(StandardOutput.line) }
     }
 
     private static func newTemporaryFolder() -> URL {
@@ -69,7 +69,7 @@ struct WalkthroughCommand: ParsableCommand {
         guard done > 0 else {
             throw CommandFailure("\(path): no walkthrough to go on with; start one with uncloudnotes walkthrough --dir \(ShellQuoting.quoted(path))")
         }
-        guard done < 5 else { throw CommandFailure("\(path): the walkthrough there has done all 5 steps") }
+        guard done < Walkthrough.stepCount else { throw CommandFailure("\(path): the walkthrough there has done all \(Walkthrough.stepCount) steps") }
         guard step > done else { throw CommandFailure("\(path): step \(step) is done already; the next one is step \(done + 1)") }
         return done + 1
     }
@@ -77,9 +77,9 @@ struct WalkthroughCommand: ParsableCommand {
     /// The commands that go on after `--step` stopped the walkthrough early: the next step alone, and all the rest.
     private func howToGoOn(in folder: URL) -> [String] {
         let command = "uncloudnotes walkthrough --dir \(ShellQuoting.quoted(folder.path)) --continue" + (interactive ? " --interactive" : "")
-        var lines = ["", "Stopped after step \(step) of 5. To go on with step \(step + 1) (\(Walkthrough.stepTitles[step])):",
-                     "  \(command)\(step + 1 < 5 ? " --step \(step + 1)" : "")"]
-        if step + 1 < 5 { lines += ["or with every step left:", "  \(command)"] }
+        var lines = ["", "Stopped after step \(step) of \(Walkthrough.stepCount). To go on with step \(step + 1) (\(Walkthrough.stepTitles[step])):",
+                     "  \(command)\(step + 1 < Walkthrough.stepCount ? " --step \(step + 1)" : "")"]
+        if step + 1 < Walkthrough.stepCount { lines += ["or with every step left:", "  \(command)"] }
         return lines
     }
 }

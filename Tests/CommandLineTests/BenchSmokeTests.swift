@@ -32,8 +32,9 @@ struct BenchSmokeTests {
         for size in sizes {
             let migrations = try #require(size["migrations"] as? [[String: Any]])
             #expect(migrations.map { "\($0["images"] as? String ?? "?") \($0["name"] as? String ?? "?")" } == [
-                "none v1 -> v2 (in place, step alone)", "none v1 -> v2", "none v1 -> v4",
-                "small v2 -> v3", "small v3 -> v4", "small v2 -> v4", "big v2 -> v3", "big v3 -> v4", "big v2 -> v4"])
+                "none v1 -> v2 (in place, step alone)", "none v1 -> v2", "none v1 -> v5",
+                "small v2 -> v3", "small v3 -> v4", "small v4 -> v5", "small v2 -> v5",
+                "big v2 -> v3", "big v3 -> v4", "big v4 -> v5", "big v2 -> v5"])
             for migration in migrations {
                 for key in ["engineSeconds", "baselineSeconds", "copyFloorSeconds", "vacuumIntoFloorSeconds"] {
                     let stats = try #require(migration[key] as? [String: Any], "\(key)")
@@ -52,6 +53,11 @@ struct BenchSmokeTests {
             #expect(((reads["listPython"] as? [String: Any])?["runs"] as? [Double])?.count == 3)
             for key in ["launchInTerminal", "terminalFloor"] {
                 #expect(((reads[key] as? [String: Any])?["median"] as? Double ?? 0) > 0, "\(key)")
+            }
+            let tagAndPin = try #require(size["tagAndPin"] as? [String: Any])
+            #expect(tagAndPin["taggedNotes"] as? Int == ((size["notes"] as? Int ?? 0) + 99) / 100)
+            for key in ["tagFirstScreen", "pinnedFirstScreen"] {
+                #expect(((tagAndPin[key] as? [String: Any])?["median"] as? Double ?? 0) > 0, "\(key)")
             }
             let history = try #require(size["historyCost"] as? [String: Any])
             for key in ["withoutHistory", "withHistory"] {
@@ -73,7 +79,8 @@ struct BenchSmokeTests {
         let markdown = try String(contentsOf: folder.url.appendingPathComponent("performance.md"), encoding: .utf8)
         #expect(markdown.contains("## Time to picture (issue 26): a 400x300 JPEG"))
         #expect(markdown.contains("> **smoke run**"))
-        #expect(markdown.contains("| 120 | big | **v2 -> v4** |") && markdown.contains("| 120 | none | **v1 -> v4** |"))
+        #expect(markdown.contains("| 120 | big | **v2 -> v5** |") && markdown.contains("| 120 | none | **v1 -> v5** |"))
+        #expect(markdown.contains("## A tag's notes and the pinned-first list (issue 23)") && markdown.contains("at 1000000 notes under 50 ms (issue 23): not measured"))
         #expect(markdown.contains("## A 10 MB note on screen (issue 21)") && markdown.contains("Key to painted screen with a 10 MB note on screen at 120 notes"))
         #expect(markdown.contains("## Targets (issues 13, 23, 26 and 28)") && markdown.contains("at 100000 notes at most 1.0x the in-place SQL: not measured in this run"))
         #expect(markdown.contains("## Where the time goes (issue 28)"))

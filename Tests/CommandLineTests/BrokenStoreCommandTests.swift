@@ -7,10 +7,10 @@ import TestSupport
 @Suite("uncloudnotes on damaged stores")
 struct BrokenStoreCommandTests {
     /// A store the app made (two notes, the first with an image), then damaged.
-    private func damagedStore(_ damage: StoreDamage, version: String = "v4", in folder: TemporaryFolder) throws -> URL {
+    private func damagedStore(_ damage: StoreDamage, version: String = "v5", in folder: TemporaryFolder) throws -> URL {
         let store = folder.url.appendingPathComponent("notes.sqlite")
         let image = try folder.writeImage(named: "a.png", width: 6, height: 4)
-        let imageArguments = version == "v4" || version == "v3" ? ["--image", image.path] : []
+        let imageArguments = ["v3", "v4", "v5"].contains(version) ? ["--image", image.path] : []
         for (title, extra) in [("first", imageArguments), ("second", [])] {
             let added = try BuiltExecutable.run(["--store", store.path, "--model-version", version,
                                                  "notes", "add", "--title", title, "--body", "b"] + extra)

@@ -17,7 +17,7 @@ struct CommandLineUsageTests {
         (["notes", "caption", "1", "0", "x"], "The value '0' is invalid for '<image>': \(countedNumber)"),
         (["notes", "list", "--limit", "-1"], "The value '-1' is invalid for '--limit <limit>': it must be a whole number, 0 or more"),
         (["notes", "list", "--offset", "-3"], "The value '-3' is invalid for '--offset <offset>': it must be a whole number, 0 or more"),
-        (["walkthrough", "--step", "-1"], "--step must be 1 to 5"),
+        (["walkthrough", "--step", "-1"], "--step must be 1 to 6"),
     ])
     func badNumbers(arguments: [String], message: String) throws {
         let folder = try TemporaryFolder()

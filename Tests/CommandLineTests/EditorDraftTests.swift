@@ -133,8 +133,9 @@ struct EditorDraftTests {
         try tmux.waitFor("Plan")
         try tmux.press("e")
         try tmux.waitFor("Edit note")
-        // Ctrl-E opens the editor from the body (in the title it goes to the line's end).
-        try tmux.press("Tab", "C-e")
+        // Ctrl-E opens the editor from the body (in the title it goes to the line's end); Tab goes
+        // from the title to v5's tags, then to the body.
+        try tmux.press("Tab", "Tab", "C-e")
         // The message's rows, each drawn from its second column, joined back together (the path,
         // longer than a row, is broken anywhere; tmux drops the space a row ends with).
         func message(_ screen: String) -> String {

@@ -15,7 +15,8 @@ struct KeepStepsTests {
         let folder = try TemporaryFolder()
         let store = try ProjectFixtures.copyStore("v1", into: folder, as: "n.sqlite")
         let steps = folder.url.appendingPathComponent("steps")
-        let run = try BuiltExecutable.run(["store", "migrate", store.path, "--keep-steps", steps.path])
+        // To v4: v5's identifiers are new each run, so only stores up to v4 compare equal.
+        let run = try BuiltExecutable.run(["store", "migrate", store.path, "--to", "v4", "--keep-steps", steps.path])
         #expect(run.exitCode == 0, "\(run.standardError)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: steps.path).sorted() == ["n.v2.sqlite", "n.v3.sqlite", "n.v4.sqlite"])
         for version in ["v2", "v3", "v4"] {

@@ -23,8 +23,19 @@ struct MigrationKillStormTests {
     static let kinds: [Kind] = [
         Kind(description: "in place (v1 -> v2)", step: "in place") { (try ProjectFixtures.copyStore("v1", into: $0, as: "base.sqlite"), ["--to", "v2"]) },
         Kind(description: "mapping model (v2 -> v3)", step: "mapping model UnCloudNotesMappingModel_v2_to_v3") { (try ProjectFixtures.copyStore("v2", into: $0, as: "base.sqlite"), ["--to", "v3"]) },
-        Kind(description: "custom policy (v3 -> v4)", step: "custom policy UnCloudNotes.AttachmentToImageAttachmentMigrationPolicyV3toV4") { (try ProjectFixtures.copyStore("v3", into: $0, as: "base.sqlite"), []) },
-        Kind(description: "whole chain (v1 -> v4)", step: "mapping model UnCloudNotesMappingModel_v2_to_v3") { (try ProjectFixtures.copyStore("v1", into: $0, as: "base.sqlite"), []) },
+        Kind(description: "custom policy (v3 -> v4)", step: "custom policy UnCloudNotes.AttachmentToImageAttachmentMigrationPolicyV3toV4") { (try ProjectFixtures.copyStore("v3", into: $0, as: "base.sqlite"), ["--to", "v4"]) },
+        Kind(description: "whole chain (v1 -> v4)", step: "mapping model UnCloudNotesMappingModel_v2_to_v3") { (try ProjectFixtures.copyStore("v1", into: $0, as: "base.sqlite"), ["--to", "v4"]) },
+        Kind(description: "identifier policy (v4 -> v5, new identifiers)", step: "custom policy UnCloudNotes.IdentifierMigrationPolicyV4toV5") { folder in
+            let url = try ProjectFixtures.copyStore("v3", into: folder, as: "base.sqlite")
+            let toV4 = try BuiltExecutable.run(["store", "migrate", url.path, "--to", "v4"])
+            try #require(toV4.exitCode == 0, "\(toV4.standardError)")
+            // Only the store itself is the base: no backup or lock of the step to v4.
+            for name in try FileManager.default.contentsOfDirectory(atPath: folder.url.path) where name != "base.sqlite" {
+                try FileManager.default.removeItem(at: folder.url.appendingPathComponent(name))
+            }
+            return (url, [])
+        },
+        Kind(description: "whole chain to v5 (v1 -> v5, new identifiers)", step: "mapping model UnCloudNotesMappingModel_v4_to_v5") { (try ProjectFixtures.copyStore("v1", into: $0, as: "base.sqlite"), []) },
         Kind(description: "whole chain to v5 (v2 -> v5, new identifiers)", step: "mapping model UnCloudNotesMappingModel_v2_to_v3") { (try ProjectFixtures.copyStore("v2", into: $0, as: "base.sqlite"), ["--to", "v5"]) },
         Kind(description: "inferred, copied (an entity joins a hierarchy)", step: "inferred, copied") { try ZooModel.makeStore(in: $0) },
     ]

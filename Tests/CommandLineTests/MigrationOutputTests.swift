@@ -16,7 +16,7 @@ struct MigrationOutputTests {
             try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
         }
         let steps = events.indices.filter { events[$0]["event"] as? String == "step" }
-        #expect(steps.count == 3)
+        #expect(steps.count == 4)
         for position in steps {
             let next = events[position + 1]
             #expect(next["event"] as? String == "progress" && next["step"] as? Int == events[position]["index"] as? Int,
@@ -24,7 +24,7 @@ struct MigrationOutputTests {
         }
         let texts = events.compactMap { $0["text"] as? String }
         #expect(texts.filter { $0 == "Migration Completed Successfully" }.count == 1)
-        #expect(texts.contains { $0.contains("in one pass of 3 steps: UnCloudNotesDataModel → UnCloudNotesDataModel v2 → ") })
+        #expect(texts.contains { $0.contains("in one pass of 4 steps: UnCloudNotesDataModel → UnCloudNotesDataModel v2 → ") })
         let finished = try #require(events.last)
         #expect(finished["event"] as? String == "finished" && (finished["seconds"] as? Double ?? -1) >= 0)
     }

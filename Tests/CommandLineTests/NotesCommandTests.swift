@@ -24,7 +24,7 @@ struct NotesCommandTests {
         #expect(try app(store, "notes", "attach", "1", "--image", image.path).exitCode == 0)
         let shown = try app(store, "notes", "show", "1").standardOutput
         #expect(shown.contains("milk, eggs") && shown.contains("image 1: 30x10 px"))
-        #expect(try app(store, "notes", "list", "--search", "EGG").standardOutput.contains("\tGroceries\t1 image\n"))
+        #expect(try app(store, "notes", "list", "--search", "EGG").standardOutput.contains("\tGroceries\t1 image\t\t\n"))
         #expect(try app(store, "notes", "delete", "2").exitCode == 0)
         #expect(try app(store, "notes", "list").standardOutput.split(separator: "\n").count == 1)
         let gone = try app(store, "notes", "show", "2")

@@ -17,7 +17,7 @@ struct NotesOutputTests {
     static let hostileTitle = "Evil\u{1B}]0;pwned\u{07}\tTab\nNewline\u{9B}2J"
     static let hostileBody = "x\u{1B}[2J\u{1B}]52;c;aGk=\u{07}y\u{7F}"
 
-    @Test("titles and bodies never send control characters to the terminal; list rows keep four fields")
+    @Test("titles and bodies never send control characters to the terminal; list rows keep their six fields (v5)")
     func noTerminalInjection() throws {
         let folder = try TemporaryFolder()
         let store = folder.url.appendingPathComponent("n.sqlite")
@@ -28,7 +28,7 @@ struct NotesOutputTests {
             #expect(!output.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x7F || $0.value == 0x9B })
         }
         let fields = list.dropLast().split(separator: "\t", omittingEmptySubsequences: false)
-        #expect(list.filter { $0 == "\n" }.count == 1 && fields.count == 4)
+        #expect(list.filter { $0 == "\n" }.count == 1 && fields.count == 6)
         #expect(fields[2] == "Evil^[]0;pwned^G\\tTab\\nNewline<U+009B>2J")
         #expect(shown.contains("x^[[2J^[]52;c;aGk=^Gy^?"))
 

@@ -9,7 +9,7 @@ struct StoreDiffCommandTests {
         let folder = try TemporaryFolder()
         let before = try ProjectFixtures.copyStore("v3", into: folder, as: "before.sqlite")
         let after = try ProjectFixtures.copyStore("v3", into: folder, as: "after.sqlite")
-        #expect(try BuiltExecutable.run(["store", "migrate", after.path]).exitCode == 0)
+        #expect(try BuiltExecutable.run(["store", "migrate", after.path, "--to", "v4"]).exitCode == 0)
         let result = try BuiltExecutable.run(["store", "diff", before.path, after.path, "--json"])
         #expect(result.exitCode == 0, "\(result.standardError)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])

@@ -15,7 +15,11 @@ struct StoreHistoryCommandTests {
         let text = try BuiltExecutable.run(["--store", store, "store", "history", "--changes"])
         #expect(text.exitCode == 0)
         let changes = text.standardOutput.split(separator: "\n").filter { $0.hasPrefix("  insert") || $0.hasPrefix("  update") || $0.hasPrefix("  delete") }
-        #expect(changes == ["  insert Note 1", "  insert Note 2", "  update Note 1: body", "  delete Note 2"])
+        // v5 records the modified date with each change, and history keeps a deleted note's
+        // identifier (preserved after deletion), so a sync knows which note went.
+        #expect(changes.count == 4 && Array(changes.prefix(3)) == ["  insert Note 1", "  insert Note 2", "  update Note 1: body, dateModified"])
+        let tombstone = try #require(changes.last)
+        #expect(tombstone.hasPrefix("  delete Note 2 (tombstone identifier=") && tombstone.contains(/identifier=[0-9A-F-]{36}\)$/), "\(changes)")
         #expect(text.standardOutput.contains("transaction 4 "))
         #expect(text.standardOutput.contains("author uncloudnotes, context notes"))
 

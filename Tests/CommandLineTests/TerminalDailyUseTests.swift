@@ -27,7 +27,8 @@ extension TerminalAppTests {
         try tmux.waitFor("Vim note")
         try tmux.press("e")
         try tmux.waitFor("Edit note")
-        try tmux.press("Tab", "C-e")
+        // Title, tags (v5), body.
+        try tmux.press("Tab", "Tab", "C-e")
         try tmux.waitFor(".txt\"")
         try tmux.replaceVimBuffer(with: "typed in vim")
         let back = try tmux.waitFor("body taken back from the editor")
@@ -83,13 +84,13 @@ extension TerminalAppTests {
         let store = try ProjectFixtures.copyStore("v1", into: folder)
         let tmux = try launch(store: store, width: 80, height: 24)
         let screen = try tmux.waitFor("Your notes were upgraded")
-        #expect(screen.contains("UnCloudNotesDataModel → UnCloudNotesDataModel v4, 3 steps"))
-        #expect(screen.contains("v4: mapping model UnCloudNotesMappingModel_v3_to_v4"), "the last step, wrapped, not cut: \(screen)")
+        #expect(screen.contains("UnCloudNotesDataModel → UnCloudNotesDataModel v5, 4 steps"))
+        #expect(screen.contains("v5: mapping model UnCloudNotesMappingModel_v4_to_v5"), "the last step, wrapped, not cut: \(screen)")
         try tmux.resize(width: 90, height: 26)
         let resized = try tmux.waitFor("[" + String(repeating: "█", count: 30) + "]")
         #expect(resized.contains("Your notes were upgraded"))
         try tmux.press("Space")
-        try tmux.waitFor("12 notes · v4")
+        try tmux.waitFor("12 notes · v5")
         try quit(tmux)
     }
 }

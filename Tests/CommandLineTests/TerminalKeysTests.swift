@@ -112,7 +112,7 @@ extension TerminalAppTests {
         try tmux.type("My ")
         try tmux.press("C-e")
         try tmux.type("now")
-        try tmux.press("Tab")
+        try tmux.press("Tab", "Tab")
         try tmux.type("typed by mistake")
         try tmux.press("C-u")
         try tmux.type("milk")
@@ -157,10 +157,10 @@ extension TerminalAppTests {
         let dir = folder.url.appendingPathComponent("chapter").path
         let command = "'\(BuiltExecutable.url.path)' walkthrough --interactive --step 2 --dir '\(dir)'; echo EXITED:$?; sleep 60"
         let tmux = try TmuxSession(command: command, width: 120, height: 30, environment: ["LANG": "C.UTF-8"])
-        let first = try tmux.waitFor("Walkthrough step 1 of 5: v1: the first app makes notes")
+        let first = try tmux.waitFor("Walkthrough step 1 of 6: v1: the first app makes notes")
         #expect(first.contains("the v1 app: add notes, q goes on") && first.contains("First note"))
         try tmux.press("q")
-        try tmux.waitFor("Walkthrough step 2 of 5: v2: a lightweight migration")
+        try tmux.waitFor("Walkthrough step 2 of 6: v2: a lightweight migration")
         try tmux.press("q")
         try tmux.waitFor("EXITED:0")
     }

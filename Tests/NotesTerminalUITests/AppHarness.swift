@@ -16,6 +16,7 @@ struct AppHarness {
     let searches = ManualExecutor()
     let indexing = ManualExecutor()
     let previewing = ManualExecutor()
+    let syncing = ManualExecutor()
 
     static let png = TestImages.encoded(width: 64, height: 32, format: "png")
 
@@ -46,7 +47,7 @@ struct AppHarness {
         }
         app = try NotesApp(book: book, storePath: "/home/ann/.local/share/uncloudnotes/UnCloudNotesDataModel.sqlite",
                            versionLabel: stack.versionLabel, colors: colors, dates: Self.dates, searchExecutor: searches, indexExecutor: indexing,
-                           previewExecutor: previewing)
+                           previewExecutor: previewing, syncExecutor: syncing)
         runner = NotesEffectRunner(book: book)
     }
 
@@ -92,6 +93,12 @@ struct AppHarness {
 
     func screen(_ width: Int = 80, _ height: Int = 24) -> String {
         app.render(width: width, height: height).lines.joined(separator: "\n")
+    }
+
+    /// A second connection to the store, as another process would have: its saves are what
+    /// `catchUp` notices.
+    func otherBook() throws -> NoteBook {
+        try UnCloudNotesStack(storeURL: stack.storeURL, versionName: book.capabilities.version).open()
     }
 
     func titles() throws -> [String] {

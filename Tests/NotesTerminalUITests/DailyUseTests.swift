@@ -257,7 +257,7 @@ struct OutsideChangesTests {
 
     /// A second connection to the harness's store, as another process would have.
     private func otherBook(_ harness: AppHarness) throws -> NoteBook {
-        try UnCloudNotesStack(storeURL: harness.stack.storeURL).open()
+        try UnCloudNotesStack(storeURL: harness.stack.storeURL, versionName: harness.book.capabilities.version).open()
     }
 
     @Test("a note added elsewhere shows when the app is idle; the selection stays")

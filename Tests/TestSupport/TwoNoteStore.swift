@@ -23,16 +23,25 @@ public enum TwoNoteStore {
             note.setValue(.string("body of \(title)"), forKey: "body")
             note.setValue(.integer(Int64(index)), forKey: "displayIndex")
             note.setValue(.date(Date(timeIntervalSinceReferenceDate: Double(index))), forKey: "dateCreated")
+            identify(note, model: model)
             if index == 0 {
                 let image = try context.insertObject(entityName: "ImageAttachment")
                 image.setValue(.data(TestImages.encoded(width: 4, height: 3, format: "png")), forKey: "image")
                 image.setValue(.string("a caption"), forKey: "caption")
                 image.setValue(.date(Date(timeIntervalSinceReferenceDate: 5)), forKey: "dateCreated")
+                identify(image, model: model)
                 image.setObject(note, forKey: "note")
             }
         }
         try context.save()
         try store.close()
         return (url, model)
+    }
+
+    /// From v5 notes and attachments need an identifier, as the app gives them.
+    private static func identify(_ object: ManagedObject, model: ManagedObjectModel) {
+        if model.allAttributes(of: object.objectID.entityName).contains(where: { $0.name == "identifier" }) {
+            object.setValue(.uuid(UUID()), forKey: "identifier")
+        }
     }
 }

@@ -37,7 +37,7 @@ import TestSupport
         try book.deleteAttachment(note.attachments[1].id)
         try book.deleteAttachment(note.attachments[2].id)
         #expect(try book.snapshot(of: id).attachments.map(\.caption) == ["first"])
-        #expect(try book.delete(id) == 1)
+        #expect(try book.delete(id).imageCount == 1)
         #expect(try book.count() == 0)
     }
 
@@ -114,7 +114,7 @@ import TestSupport
         }
         // The attachment's row is damaged: its optimistic lock holds text.
         try DatabaseQueue(path: url.path).write { db in try db.execute(sql: "UPDATE ZATTACHMENT SET Z_OPT = 'x'") }
-        let book = try UnCloudNotesStack(storeURL: url).open()
+        let book = try UnCloudNotesStack(storeURL: url, versionName: "v4").open()
         let id = try #require(try book.noteIDs().first)
         #expect(Self.refusal { try book.snapshot(of: id) } == "store")
     }
@@ -139,6 +139,10 @@ import TestSupport
         case .noteHasItsImage: "noteHasItsImage"
         case .noCaptionsInThisVersion: "noCaptionsInThisVersion"
         case .noSuchNote: "noSuchNote"
+        case .notInThisVersion(let feature, _): "notInThisVersion(\(feature.rawValue))"
+        case .badTagName: "badTagName"
+        case .noSuchTag: "noSuchTag"
+        case .alreadyRestored: "alreadyRestored"
         case .noSuchAttachment: "noSuchAttachment"
         case .displayIndexExhausted: "displayIndexExhausted"
         case .conflict: "conflict"

@@ -157,9 +157,9 @@ import TestSupport
         #expect(mode == 0o600)
     }
 
-    @Test("a migration to v4 carries the index built on the older store: the first search after it answers from the index, folding nothing again",
-          arguments: [1, 2, 3])
-    func migrationCarriesTheIndex(fromVersion: Int) throws {
+    @Test("a migration to v4 or v5 carries the index built on the older store: the first search after it answers from the index, folding nothing again",
+          arguments: [(1, "v4"), (2, "v4"), (3, "v4"), (1, "v5"), (3, "v5"), (4, "v5")])
+    func migrationCarriesTheIndex(fromVersion: Int, target: String) throws {
         let folder = try TemporaryFolder()
         let url = try AppStores.make(version: fromVersion, in: folder)
         do {
@@ -168,7 +168,7 @@ import TestSupport
             #expect(old.searchIndex?.rebuiltEntryCount == AppStores.notes.count, "the index was built on the v\(fromVersion) store")
         }
         var migrated = false
-        let book = try UnCloudNotesStack(storeURL: url).open { event in
+        let book = try UnCloudNotesStack(storeURL: url, versionName: target).open { event in
             if case .finished = event { migrated = true }
         }
         #expect(migrated)
@@ -192,7 +192,7 @@ import TestSupport
             #expect(try old.noteIDs(matching: "kept") == [second])
         }
         do {
-            let book = try UnCloudNotesStack(storeURL: url).open()
+            let book = try UnCloudNotesStack(storeURL: url, versionName: "v4").open()
             let first = try book.noteIDs()[0]
             for _ in 0..<2 { try book.update(first, with: NoteDraft(title: "Jalapeño", body: "")) }
             #expect(try book.noteIDs(matching: "jalapeno") == [first])

@@ -18,7 +18,7 @@ struct StackSafetyTests {
         (try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? NSNumber)?.intValue ?? -1
     }
 
-    @Test("a chain failing after its last step (all three run as one pass) leaves the store byte for byte, and no new file but the lock")
+    @Test("a chain failing after its last step (all four run as one pass) leaves the store byte for byte, and no new file but the lock")
     func failedChainLeavesStore() throws {
         let folder = try TemporaryFolder()
         let url = try ProjectFixtures.copyStore("v1", into: folder)
@@ -29,11 +29,11 @@ struct StackSafetyTests {
             try UnCloudNotesStack(storeURL: url).migrator.migrateIfNeeded(observer: { event in
                 guard case .stepFinished = event else { return }
                 steps += 1
-                if steps == 3 { cancellation.cancel() }
+                if steps == 4 { cancellation.cancel() }
             }, cancellation: cancellation)
         }
         guard case .cancelled = error else { Issue.record("not cancelled: \(error)"); return }
-        #expect(steps == 3, "the failure must come after every step finished, just before the store is replaced")
+        #expect(steps == 4, "the failure must come after every step finished, just before the store is replaced")
         #expect(try Data(contentsOf: url) == before)
         #expect(try folderContents(folder) == [Self.storeName, Self.storeName + ".lock"])
     }
@@ -48,7 +48,7 @@ struct StackSafetyTests {
         let error = try #require(throws: MigrationError.self) { try migrator.migrateIfNeeded() }
         guard case .missingPolicies(let store, let names) = error else { Issue.record("not missing policies: \(error)"); return }
         #expect(store == url.path)
-        #expect(names == [AttachmentToImageAttachmentMigrationPolicyV3toV4.className])
+        #expect(names == [AttachmentToImageAttachmentMigrationPolicyV3toV4.className, IdentifierMigrationPolicyV4toV5.className])
         #expect(error.description.contains("refused"))
         #expect(try Data(contentsOf: url) == before)
         #expect(try folderContents(folder).isSubset(of: [Self.storeName, Self.storeName + ".lock"]))

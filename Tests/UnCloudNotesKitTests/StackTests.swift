@@ -159,6 +159,7 @@ struct StackTests {
         #expect(plan.steps.map(\.kindDescription) == [
             "in place", "mapping model UnCloudNotesMappingModel_v2_to_v3",
             "mapping model UnCloudNotesMappingModel_v3_to_v4, custom policy UnCloudNotes.AttachmentToImageAttachmentMigrationPolicyV3toV4",
+            "mapping model UnCloudNotesMappingModel_v4_to_v5, custom policy UnCloudNotes.IdentifierMigrationPolicyV4toV5",
         ])
         let error = try #require(throws: MigrationError.self) {
             try MigrationPlanner.plan(from: stack.model.versions[1], to: stack.model.current, in: stack.model, mappingModels: [])

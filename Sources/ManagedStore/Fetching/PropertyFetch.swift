@@ -43,6 +43,7 @@ struct PropertyFetchQuery {
         case attribute(AttributeDescription, column: String)
         case count
         case flag
+        case keys
     }
 
     /// The bookkeeping columns come first, then one column per requested property.
@@ -81,6 +82,13 @@ struct PropertyFetchQuery {
         if let keys = request.primaryKeys {
             conditions.append("t0.Z_PK IN \(keys)")
         }
+        if let related = request.relatedTo {
+            let (table, ownerColumn, memberColumn) = try Self.members(of: related.relationship, in: entity)
+            conditions.append("""
+                EXISTS (SELECT 1 FROM \(sql: table.quotedSQLIdentifier) m WHERE m.\(sql: ownerColumn.quotedSQLIdentifier) = t0.Z_PK \
+                AND m.\(sql: memberColumn.quotedSQLIdentifier) IN \(related.primaryKeys))
+                """)
+        }
         let whereClause: SQL = conditions.isEmpty ? "" : "WHERE \(literal: conditions.map { "(\(literal: $0))" }.joined(separator: " AND "))"
         var order: [SQL] = []
         for descriptor in request.sortDescriptors {
@@ -115,14 +123,28 @@ struct PropertyFetchQuery {
             }
             return ("t0.\(sql: column.name.quotedSQLIdentifier)", .attribute(attribute, column: column.name))
         case .count(let name):
-            switch entity.toManyStorage[name] {
-            case .inverseForeignKey(let table, let column, _, _)?:
-                return ("(SELECT COUNT(*) FROM \(sql: table.quotedSQLIdentifier) m WHERE m.\(sql: column.quotedSQLIdentifier) = t0.Z_PK)", .count)
-            case .joinTable(let table, let ownerColumn, _, _, _)?:
-                return ("(SELECT COUNT(*) FROM \(sql: table.quotedSQLIdentifier) m WHERE m.\(sql: ownerColumn.quotedSQLIdentifier) = t0.Z_PK)", .count)
-            case nil:
-                throw ContextError.refused(.noSuchToManyRelationship(entity: entity.name, relationship: name))
-            }
+            let (table, ownerColumn, _) = try members(of: name, in: entity)
+            return ("(SELECT COUNT(*) FROM \(sql: table.quotedSQLIdentifier) m WHERE m.\(sql: ownerColumn.quotedSQLIdentifier) = t0.Z_PK)", .count)
+        case .memberKeys(let name):
+            let (table, ownerColumn, memberColumn) = try members(of: name, in: entity)
+            return ("""
+                (SELECT group_concat(k, ' ') FROM (SELECT m.\(sql: memberColumn.quotedSQLIdentifier) AS k FROM \(sql: table.quotedSQLIdentifier) m \
+                WHERE m.\(sql: ownerColumn.quotedSQLIdentifier) = t0.Z_PK ORDER BY k))
+                """, .keys)
+        }
+    }
+
+    /// Where a to-many relationship's members are listed: the table, the column holding the
+    /// owner's key and the column holding the member's (`Z_PK` of the members' own table when
+    /// the inverse is a to-one).
+    private static func members(of relationship: String, in entity: EntityStorage) throws -> (table: String, owner: String, member: String) {
+        switch entity.toManyStorage[relationship] {
+        case .inverseForeignKey(let table, let column, _, _)?:
+            return (table, column, "Z_PK")
+        case .joinTable(let table, let ownerColumn, let memberColumn, _, _)?:
+            return (table, ownerColumn, memberColumn)
+        case nil:
+            throw ContextError.refused(.noSuchToManyRelationship(entity: entity.name, relationship: relationship))
         }
     }
 
@@ -130,6 +152,7 @@ struct PropertyFetchQuery {
     func decode(_ row: Row) throws -> PropertyRow {
         let (storage, primaryKey) = try context.rowReader(row, table: entity.tableName).leadingBookkeeping(in: context.schema)
         var values: [AttributeValue?] = []
+        var members: [Int: [Int64]] = [:]
         values.reserveCapacity(decoders.count)
         for (index, decoder) in decoders.enumerated() {
             let stored: DatabaseValue = row[Self.bookkeepingColumns + index]
@@ -140,8 +163,11 @@ struct PropertyFetchQuery {
                 values.append(Int64.fromDatabaseValue(stored).map(AttributeValue.integer))
             case .flag:
                 values.append(Int64.fromDatabaseValue(stored).map { .bool($0 != 0) })
+            case .keys:
+                values.append(nil)
+                members[index] = (String.fromDatabaseValue(stored).map { $0.split(separator: " ").compactMap { Int64($0) } } ?? []).sorted()
             }
         }
-        return PropertyRow(entityName: storage.name, primaryKey: primaryKey, values: values)
+        return PropertyRow(entityName: storage.name, primaryKey: primaryKey, values: values, members: members)
     }
 }

@@ -16,6 +16,23 @@ public struct PropertyFetchRequest: Sendable {
         /// Whether the attribute has a value, as `.bool`, without reading the value (an image
         /// stays on disk).
         case hasValue(String)
+        /// The primary keys of the objects a to-many relationship holds, read by the store in the
+        /// same statement (`PropertyRow.memberKeys(at:)`; the value itself is nil): a list shows
+        /// each row's tags without a query per row.
+        case memberKeys(String)
+    }
+
+    /// Objects whose to-many relationship holds at least one of the given objects (Core Data's
+    /// `ANY tags IN %@`), answered by the store through the relationship's join table or foreign
+    /// key, so its index finds them without reading every row.
+    public struct RelatedObjects: Equatable, Sendable {
+        public var relationship: String
+        public var primaryKeys: [Int64]
+
+        public init(relationship: String, primaryKeys: [Int64]) {
+            self.relationship = relationship
+            self.primaryKeys = primaryKeys
+        }
     }
 
     /// The entity whose objects are read.
@@ -27,6 +44,8 @@ public struct PropertyFetchRequest: Sendable {
     /// Only the objects with these primary keys; nil for all. Each key is one bound value of the
     /// statement, so ask for at most a few thousand at a time (SQLite refuses more than 32,766).
     public var primaryKeys: [Int64]?
+    /// Only the objects related to these (nil for all); with a predicate, both must hold.
+    public var relatedTo: RelatedObjects?
     /// Ties go by primary key, in the direction of the last descriptor.
     public var sortDescriptors: [SortDescriptor]
     /// At most this many rows; nil for all.
@@ -63,6 +82,11 @@ public struct PropertyRow: Sendable {
     public let primaryKey: Int64
     /// The requested values, in the request's order; nil where an attribute has no value.
     public let values: [AttributeValue?]
+    /// The member keys of each `.memberKeys` property, by its position among the properties.
+    let members: [Int: [Int64]]
+
+    /// The keys a `.memberKeys` property at `index` read, in ascending order; empty for any other.
+    public func memberKeys(at index: Int) -> [Int64] { members[index] ?? [] }
 
     /// The object's ID, to fetch the whole object when the row is not enough.
     public var objectID: ObjectID { ObjectID(entityName: entityName, primaryKey: primaryKey) }

@@ -297,6 +297,11 @@ final class ComposedPolicy: EntityMigrationPolicy, SetBasedMigrationPolicy {
 
     func computedValues(for mapping: EntityMapping) throws -> [String: ComputedValue] { values }
 
+    /// When every original policy leaves what its mapping copies as it was, so does the composition.
+    var leavesCopiedValues: Bool {
+        inner.allSatisfy { ($0.policy as? SetBasedMigrationPolicy)?.leavesCopiedValues == true }
+    }
+
     private func forward(_ call: (EntityMigrationPolicy, EntityMapping) throws -> Void) rethrows {
         for (policy, mapping) in inner { try call(policy, mapping) }
     }

@@ -459,6 +459,9 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
             }
         }
         if policies[index].createsRelationshipsFromMappingExpressions {
+            // A relationship mapping without an expression sets nothing (a relationship new in
+            // this version, as v5's Note.tags): no object needs visiting for it.
+            perObject = perObject.filter { $0.valueExpression != nil }
             let setBased = SetBasedMigration(manager: self)
             perObject = try perObject.filter { try !setBased.linkRelationship($0, of: index) }
             if perObject.isEmpty {

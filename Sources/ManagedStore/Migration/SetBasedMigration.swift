@@ -55,8 +55,11 @@ struct SetBasedMigration {
                 guard let (sql, type) = compiler.valueSQL(expression) else { return nil }
                 if let type, ColumnType(type) != ColumnType(attribute.type) { return nil }
                 statement.values.append(sql)
-                // Only without a policy: a policy's hooks may write objects the mapping does not describe.
-                if mapping.policyClassName == nil, case .keyPath(.variable("source")?, let path) = expression, path.count == 1,
+                // Only without a policy, or with one that says its hooks write nothing else: a
+                // policy's hooks may write objects the mapping does not describe.
+                let leavesCopies = mapping.policyClassName == nil
+                    || (manager.policies[index] as? SetBasedMigrationPolicy)?.leavesCopiedValues == true
+                if leavesCopies, case .keyPath(.variable("source")?, let path) = expression, path.count == 1,
                    let copied = sourceAttributes[path[0]], KeptObjects.copiesUnchanged(attribute, from: copied) {
                     statement.copiedAttributes[attribute.name] = copied.name
                 }

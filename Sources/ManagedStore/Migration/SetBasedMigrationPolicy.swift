@@ -10,6 +10,15 @@ public protocol SetBasedMigrationPolicy: EntityMigrationPolicy {
     /// The destination attributes the policy computes, by name; attributes not listed take the
     /// mapping's expressions (or their default value).
     func computedValues(for mapping: EntityMapping) throws -> [String: ComputedValue]
+
+    /// True when the policy writes nothing but its computed values (no hook changes objects), so
+    /// the attributes the mapping copies from the source stay exactly as they were: they need no
+    /// validation, and a text index of them stays true (`KeptObjects`). False unless a policy says so.
+    var leavesCopiedValues: Bool { get }
+}
+
+extension SetBasedMigrationPolicy {
+    public var leavesCopiedValues: Bool { false }
 }
 
 /// A destination attribute's value: `function(arguments…)`, each argument an expression over the

@@ -17,10 +17,12 @@ public struct MigrationStep: Sendable {
     /// How the step migrates.
     public let kind: Kind
 
-    /// The custom policy class names the step's mapping model uses.
+    /// The custom policy class names the step's mapping model uses, each once (one policy may
+    /// serve several entity mappings, as v4 -> v5's identifiers do for notes and images).
     public var customPolicies: [String] {
         guard case .mappingModel(let mapping) = kind else { return [] }
-        return mapping.entityMappings.compactMap(\.policyClassName)
+        var seen: Set<String> = []
+        return mapping.entityMappings.compactMap(\.policyClassName).filter { seen.insert($0).inserted }
     }
 
     /// "in place", "inferred, copied", "mapping model M", "mapping model M, custom policy P".

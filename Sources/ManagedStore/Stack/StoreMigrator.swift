@@ -290,9 +290,16 @@ public final class StoreMigrator {
             observer(.composedPass(first: first, last: last, mapping: mapping))
         }
         for index in pass.steps { observer(.stepStarted(index: index, step: plan.steps[index])) }
+        // A jump of progress over a whole step (a small store in a long pass) reports that step
+        // done on the way, so every step is seen to run before the next.
+        var reached = pass.steps.lowerBound
         let progress = { (fraction: Double, detail: String?) in
             let position = Double(pass.steps.lowerBound) + fraction * Double(pass.steps.count)
             let index = min(pass.steps.upperBound - 1, Int(position))
+            while reached < index {
+                observer(.progress(step: reached, stepFraction: 1, overallFraction: Double(reached + 1) / count, detail: detail))
+                reached += 1
+            }
             observer(.progress(step: index, stepFraction: position - Double(index), overallFraction: position / count, detail: detail))
         }
         progress(0, nil)

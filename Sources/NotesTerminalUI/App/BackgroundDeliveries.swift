@@ -1,3 +1,4 @@
+import Foundation
 import UnCloudNotesKit
 
 extension NotesApp {
@@ -9,7 +10,23 @@ extension NotesApp {
     @discardableResult
     public func receiveBackgroundWork() -> Bool {
         let previewsArrived = receivePreviews()
-        return receiveSearchAnswer() || previewsArrived
+        let synced = receiveSync()
+        return receiveSearchAnswer() || previewsArrived || synced
+    }
+
+    /// A finished sync: the status line says when and what moved, conflicts or an error show as
+    /// the message. The notes it wrote arrive as any other process's change.
+    private func receiveSync() -> Bool {
+        guard let outcome = backgroundSync.takeFinished() else { return false }
+        switch outcome {
+        case .success(let report):
+            lastSync = "synced \(dates(Date()))"
+            message = report.lines.dropLast().joined(separator: "; ")
+        case .failure(let failure):
+            lastSync = "sync failed"
+            message = "sync failed: \(failure.message)"
+        }
+        return true
     }
 
     private func receivePreviews() -> Bool {

@@ -45,14 +45,14 @@ final class BackgroundSearch: Sendable {
         self.indexExecutor = indexExecutor
     }
 
-    /// Starts searching for `text`, superseding any earlier search.
-    func start(_ text: String) {
+    /// Starts searching (the query's text, within its tag and in its order), superseding any earlier search.
+    func start(_ query: NoteQuery) {
         let generation = shared.withLock { shared in
             shared.latestGeneration += 1
             return shared.latestGeneration
         }
         buildIndexOnce()
-        searchExecutor.run { [self] in search(text, generation: generation) }
+        searchExecutor.run { [self] in search(query, generation: generation) }
     }
 
     /// Whether the search index is built: until then searches scan, so none waits for it.
@@ -83,21 +83,21 @@ final class BackgroundSearch: Sendable {
         }
     }
 
-    private func search(_ text: String, generation: Int) {
+    private func search(_ query: NoteQuery, generation: Int) {
         guard isCurrent(generation) else { return }
         let useIndex = isIndexReady
         searchBook.withLock { searchBook in
             do {
                 let book = try searchBook ?? store.openReadOnly()
                 searchBook = book
-                let firstPage = try book.noteIDs(matching: text, page: ListPage(limit: Self.firstPageSize), usingIndex: useIndex)
+                let firstPage = try book.noteIDs(query, page: ListPage(limit: Self.firstPageSize), usingIndex: useIndex)
                 if firstPage.count < Self.firstPageSize {
                     deliver(Delivery(generation: generation, noteIDs: firstPage, isComplete: true, failure: nil))
                     return
                 }
                 deliver(Delivery(generation: generation, noteIDs: firstPage, isComplete: false, failure: nil))
                 guard isCurrent(generation) else { return }
-                let all = try book.noteIDs(matching: text, usingIndex: useIndex)
+                let all = try book.noteIDs(query, usingIndex: useIndex)
                 deliver(Delivery(generation: generation, noteIDs: all, isComplete: true, failure: nil))
             } catch {
                 deliver(Delivery(generation: generation, noteIDs: [], isComplete: true, failure: "cannot search: \(error)"))

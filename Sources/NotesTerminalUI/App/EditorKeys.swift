@@ -18,17 +18,22 @@ extension NotesApp {
             screen = .editor(state)
             return [.openEditor(state.body.text)]
         case .backTab:
-            state.focusOnBody.toggle()
+            state.focus = state.field(after: false)
         case .tab where !state.focusOnBody, .enter where !state.focusOnBody:
-            state.focusOnBody = true
+            state.focus = state.field(after: true)
         default:
             // The screen lets go of the draft while the key changes it, so the text is changed in
             // place: a 10 MB body is not copied for every character typed.
             screen = .list
-            if state.focusOnBody {
-                editBody(&state, key)
-            } else {
-                edit(&state.title, key)
+            switch state.focus {
+            case .body: editBody(&state, key)
+            case .title: edit(&state.title, key)
+            case .tags:
+                if var tags = state.tags {
+                    state.tags = nil
+                    edit(&tags, key)
+                    state.tags = tags
+                }
             }
         }
         screen = .editor(state)
@@ -37,10 +42,20 @@ extension NotesApp {
 
     /// Saves the draft; when the stored note changed meanwhile, asks to save it as a copy instead.
     private func save(_ state: EditorState) -> [NotesEffect] {
-        guard state.draft.hasTitle else {
+        let draft: NoteDraft
+        do {
+            draft = try state.draft()
+        } catch {
+            message = "\(error)"
+            var focused = state
+            focused.focus = .tags
+            screen = .editor(focused)
+            return []
+        }
+        guard draft.hasTitle else {
             message = "\(NoteBookError.emptyTitle)"
             var focused = state
-            focused.focusOnBody = false
+            focused.focus = .title
             screen = .editor(focused)
             return []
         }
@@ -51,7 +66,7 @@ extension NotesApp {
                                            previous: .editor(state)))
             return caughtUp
         }
-        return caughtUp + [.save(state.draft, over: state.noteID)]
+        return caughtUp + [.save(draft, over: state.noteID)]
     }
 
     /// Keys of a text field, with readline's Ctrl keys (the body's Ctrl-E is taken before: it

@@ -40,11 +40,35 @@ extension NotesApp {
                 break
             }
             if let id = selectedNoteID { promptForImage(for: id, returningTo: .list) }
+        case .character("S"):
+            message = backgroundSync.start() ? "syncing…" : "a sync is under way"
+        case .character("p"):
+            guard supportsTags else { return refuse(.pins) }
+            if let id = selectedNoteID, let note = snapshot(of: id) { return [.setPinned(!note.pinned, id)] }
+        case .character("s"):
+            guard supportsTags else { return refuse(.modifiedDates) }
+            sort = sort.toggled
+            message = "sorted by date \(sort == .created ? "created" : "modified"), pinned first"
+            return [reload()]
+        case .character("t"):
+            guard supportsTags else { return refuse(.tags) }
+            return pickTag()
+        case .character("u"):
+            guard let undoable else {
+                message = "nothing to undo: u brings back a note deleted with d, until the next change"
+                break
+            }
+            self.undoable = nil
+            return [.restore(undoable)]
         case .character("/"):
             searchInput = TextBuffer(searchText, allowsNewlines: false)
         case .escape:
             if !searchText.isEmpty {
                 searchText = ""
+                return [reload()]
+            }
+            if tagFilter != nil {
+                tagFilter = nil
                 return [reload()]
             }
         case .character("?"):
@@ -62,8 +86,8 @@ extension NotesApp {
         searchInput = input
         searchText = input.text
         selected = 0
-        if searchText.isEmpty { return [.reload(search: "", usingIndex: false, selecting: nil)] }
-        backgroundSearch.start(searchText)
+        if searchText.isEmpty { return [.reload(listQuery, usingIndex: false, selecting: nil)] }
+        backgroundSearch.start(listQuery)
         searchPending = true
         return []
     }
@@ -94,8 +118,53 @@ extension NotesApp {
             return [.attach(path: path, to: id, caption: NoteBook.newImageCaption, replacing: true)]
         case .saveAsCopy(let editor):
             screen = state.previous
-            return [.saveAsCopy(editor.draft)]
+            // The draft was checked before the question was asked.
+            return [.saveAsCopy((try? editor.draft()) ?? NoteDraft(title: editor.title.text, body: editor.body.text))]
         }
+        return []
+    }
+}
+
+extension NotesApp {
+    /// Says that the version the app runs as has no such thing (v5's tags, pins, modified dates).
+    func refuse(_ feature: NoteFeature) -> [NotesEffect] {
+        message = "\(NoteBookError.notInThisVersion(feature, version: versionLabel))"
+        return []
+    }
+
+    /// Opens the tag picker on the tags and their counts, the current filter selected.
+    private func pickTag() -> [NotesEffect] {
+        do {
+            let tags = try book.tags()
+            let current = tagFilter.flatMap { name in tags.firstIndex { $0.name == name } }.map { $0 + 1 } ?? 0
+            screen = .tagPicker(TagPickerState(tags: tags, selected: current, previous: .list))
+        } catch {
+            message = "cannot read the tags: \(error)"
+        }
+        return []
+    }
+
+    /// ↑↓ choose, Enter filters the list by the tag ("All notes" clears the filter), Esc goes back.
+    func handleTagPicker(_ key: Key, _ state: TagPickerState) -> [NotesEffect] {
+        var state = state
+        let last = state.tags.count
+        switch key {
+        case .up, .character("k"): state.selected = max(0, state.selected - 1)
+        case .down, .character("j"): state.selected = min(last, state.selected + 1)
+        case .home: state.selected = 0
+        case .end: state.selected = last
+        case .enter:
+            tagFilter = state.selected == 0 ? nil : state.tags[state.selected - 1].name
+            screen = state.previous
+            selected = 0
+            return [reload()]
+        case .escape, .character("q"), .character("t"):
+            screen = state.previous
+            return []
+        default:
+            break
+        }
+        screen = .tagPicker(state)
         return []
     }
 }

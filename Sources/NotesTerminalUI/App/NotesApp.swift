@@ -14,6 +14,15 @@ public final class NotesApp: ScreenLayout {
         case prompt(PromptState)
         case confirm(ConfirmState)
         case help(HelpState)
+        /// v5: `t` picks a tag to filter the list by.
+        case tagPicker(TagPickerState)
+    }
+
+    struct TagPickerState {
+        /// "All notes" first (no filter), then every tag with its count.
+        var tags: [TagCount]
+        var selected = 0
+        var previous: Screen
     }
 
     struct HelpState {
@@ -29,16 +38,34 @@ public final class NotesApp: ScreenLayout {
     }
 
     struct EditorState {
+        /// The editor's fields, in the order Tab goes through them.
+        enum Field { case title, tags, body }
+
         var noteID: NoteID?
         var title: TextBuffer
         var body: TextBuffer
-        var focusOnBody: Bool
+        /// v5: the note's tags, comma-separated (nil before v5).
+        var tags: TextBuffer?
+        var focus: Field
         let originalTitle: String
         let originalBody: String
+        let originalTags: String
 
-        var hasChanges: Bool { title.text != originalTitle || body.text != originalBody }
+        var focusOnBody: Bool { focus == .body }
 
-        var draft: NoteDraft { NoteDraft(title: title.text, body: body.text) }
+        var hasChanges: Bool { title.text != originalTitle || body.text != originalBody || (tags?.text ?? "") != originalTags }
+
+        /// The draft to save; `.badTagName` when the tags field holds a name that is refused.
+        func draft() throws(NoteBookError) -> NoteDraft {
+            NoteDraft(title: title.text, body: body.text, tags: try tags.map { field throws(NoteBookError) in try TagName.parseField(field.text) })
+        }
+
+        /// The field after (or before) the focused one.
+        func field(after: Bool) -> Field {
+            let fields: [Field] = tags == nil ? [.title, .body] : [.title, .tags, .body]
+            let index = fields.firstIndex(of: focus) ?? 0
+            return fields[(index + (after ? 1 : fields.count - 1)) % fields.count]
+        }
     }
 
     struct PromptState {
@@ -92,6 +119,10 @@ public final class NotesApp: ScreenLayout {
     /// The search typed last runs here; `searchPending` until its full answer is taken.
     let backgroundSearch: BackgroundSearch
     let backgroundPreviews: BackgroundPreviews
+    /// `S`: syncs through git off the key loop (docs/sync.md).
+    let backgroundSync: BackgroundSync
+    /// The last sync's outcome for the status line ("synced 20:41"), nil before the first.
+    var lastSync: String?
     var searchPending = false
     var noteCount = 0
     var previews = PreviewCache()
@@ -104,19 +135,28 @@ public final class NotesApp: ScreenLayout {
     var listTop = 0
     /// A line shown above every screen: the walkthrough names its step there.
     public var banner: String?
+    /// The list's order (`s`): by creation or (v5) modification date, pinned notes first.
+    var sort = NoteSort.created
+    /// v5: only notes with this tag (`t`).
+    var tagFilter: String?
+    /// The note deleted last, which `u` brings back until the next change.
+    var undoable: DeletedNote?
 
     /// - Parameters:
     ///   - searchExecutor: runs searches off the key loop (tests pass one they drive by hand).
     ///   - indexExecutor: builds the search index, apart from searches so they need not wait for it.
     ///   - previewExecutor: decodes and renders image previews.
+    ///   - syncExecutor: runs `S`'s sync.
     public init(book: NoteBook, storePath: String, versionLabel: String, colors: ColorSupport,
                 dates: DateText = .userLocale,
                 searchExecutor: any BackgroundExecutor = SerialQueueExecutor(label: "uncloudnotes.search"),
                 indexExecutor: any BackgroundExecutor = SerialQueueExecutor(label: "uncloudnotes.search-index"),
-                previewExecutor: any BackgroundExecutor = SerialQueueExecutor(label: "uncloudnotes.previews")) throws {
+                previewExecutor: any BackgroundExecutor = SerialQueueExecutor(label: "uncloudnotes.previews"),
+                syncExecutor: any BackgroundExecutor = SerialQueueExecutor(label: "uncloudnotes.sync")) throws {
         self.book = book
         backgroundSearch = BackgroundSearch(store: book.address, searchExecutor: searchExecutor, indexExecutor: indexExecutor)
         backgroundPreviews = BackgroundPreviews(executor: previewExecutor)
+        backgroundSync = BackgroundSync(storeURL: book.address.url, version: versionLabel, executor: syncExecutor)
         self.storePath = storePath
         self.versionLabel = versionLabel
         self.colors = colors
@@ -156,6 +196,7 @@ public final class NotesApp: ScreenLayout {
         case .prompt(let state): return handlePrompt(key, state)
         case .confirm(let state): return handleConfirm(key, state)
         case .help(let state): return handleHelp(key, state)
+        case .tagPicker(let state): return handleTagPicker(key, state)
         }
         return handleEditor(key)
     }
@@ -208,8 +249,11 @@ public final class NotesApp: ScreenLayout {
     /// `noteID`, or on the selected note. Previews stay cached: a search keystroke must not
     /// decode images again.
     func reload(selecting noteID: NoteID? = nil) -> NotesEffect {
-        .reload(search: searchText, usingIndex: backgroundSearch.isIndexReady, selecting: noteID ?? selectedNoteID)
+        .reload(listQuery, usingIndex: backgroundSearch.isIndexReady, selecting: noteID ?? selectedNoteID)
     }
+
+    /// What the list shows: the search, the tag picked and the order.
+    var listQuery: NoteQuery { NoteQuery(search: searchText, tag: tagFilter, sort: sort) }
 
     /// Shows the list read again; this answer is newer than any search under way.
     func showList(_ ids: [NoteID], total: Int, selecting noteID: NoteID?) {
@@ -239,7 +283,7 @@ public final class NotesApp: ScreenLayout {
         case .confirm(let state): return unsavedDraft(in: state.previous)
         case .prompt(let state): return unsavedDraft(in: state.previous)
         case .help(let state): return unsavedDraft(in: state.previous)
-        case .list, .detail: return nil
+        case .list, .detail, .tagPicker: return nil
         }
     }
 
@@ -247,11 +291,16 @@ public final class NotesApp: ScreenLayout {
 
     var supportsCaptions: Bool { book.capabilities.hasCaptions }
 
+    /// v5: tags, pins and the modified order.
+    var supportsTags: Bool { book.capabilities.hasTags }
+
     func openEditor(for snapshot: NoteSnapshot?) {
         let title = snapshot?.title ?? "", body = snapshot?.body ?? ""
+        let tags = TagName.field(snapshot?.tags ?? (tagFilter.map { [$0] } ?? []))
         screen = .editor(EditorState(noteID: snapshot?.id, title: TextBuffer(title, allowsNewlines: false),
-                                     body: TextBuffer(body, allowsNewlines: true), focusOnBody: false,
-                                     originalTitle: title, originalBody: body))
+                                     body: TextBuffer(body, allowsNewlines: true),
+                                     tags: supportsTags ? TextBuffer(tags, allowsNewlines: false) : nil, focus: .title,
+                                     originalTitle: title, originalBody: body, originalTags: supportsTags ? tags : ""))
     }
 
     func promptForImage(for noteID: NoteID, returningTo previous: Screen) {

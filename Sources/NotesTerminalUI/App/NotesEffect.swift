@@ -16,13 +16,17 @@ public enum NotesEffect: Equatable, Sendable {
     /// Save the draft as a new note, keeping the one another program changed meanwhile.
     case saveAsCopy(NoteDraft)
     case delete(NoteID)
+    /// v5: pin or unpin.
+    case setPinned(Bool, NoteID)
+    /// Bring back the note deleted last (`u` after `d`).
+    case restore(DeletedNote)
     case deleteAttachment(AttachmentID, of: NoteID)
     /// Read and check the image file, then attach it with its caption (v4 stores it; v2: `replacing`
     /// its one image).
     case attach(path: String, to: NoteID, caption: String, replacing: Bool)
     case setCaption(String, of: AttachmentID, note: NoteID)
-    /// Read the list again, for this search, keeping the selection on `selecting`.
-    case reload(search: String, usingIndex: Bool, selecting: NoteID?)
+    /// Read the list again, for this query (search, tag, order), keeping the selection on `selecting`.
+    case reload(NoteQuery, usingIndex: Bool, selecting: NoteID?)
 }
 
 /// What came of an effect, fed back to `NotesApp.receive`.
@@ -33,7 +37,10 @@ public enum NotesEvent {
     /// The viewer was started, or why not: said in the status line.
     case imageOpened(String)
     case saved(NoteID, NoteSaving)
-    case deleted
+    /// The note as it was, for undo; nil when another program had deleted it already.
+    case deleted(DeletedNote?)
+    case pinned(NoteID, Bool)
+    case restored(NoteID)
     case attachmentDeleted(of: NoteID)
     case attached(to: NoteID, imageCount: Int)
     /// The image file was refused (missing, a folder, not an image): the prompt says why.

@@ -48,11 +48,16 @@ public struct NotesEffectRunner {
             return .saved(try book.add(draft), .copied)
         case .delete(let id):
             do {
-                try book.delete(id)
+                return .deleted(try book.delete(id))
             } catch .noSuchNote {
-                // Another program deleted it first: it is gone all the same.
+                // Another program deleted it first: it is gone all the same, with nothing to undo.
+                return .deleted(nil)
             }
-            return .deleted
+        case .setPinned(let pinned, let id):
+            try book.setPinned(pinned, of: id)
+            return .pinned(id, pinned)
+        case .restore(let deleted):
+            return .restored(try book.restore(deleted))
         case .deleteAttachment(let attachment, let id):
             try book.deleteAttachment(attachment)
             return .attachmentDeleted(of: id)
@@ -70,8 +75,8 @@ public struct NotesEffectRunner {
         case .setCaption(let caption, let attachment, let id):
             try book.setCaption(caption, of: attachment)
             return .captionSaved(id)
-        case .reload(let search, let usingIndex, let selecting):
-            return .listRead(try book.noteIDs(matching: search, usingIndex: usingIndex), total: try book.count(), selecting: selecting)
+        case .reload(let query, let usingIndex, let selecting):
+            return .listRead(try book.noteIDs(query, usingIndex: usingIndex), total: try book.count(), selecting: selecting)
         }
     }
 

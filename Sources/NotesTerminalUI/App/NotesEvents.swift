@@ -4,6 +4,8 @@ extension NotesApp {
     /// Takes in what came of an effect: shows it, and returns what to do next (reading the list
     /// again after a change).
     public func receive(_ event: NotesEvent) -> [NotesEffect] {
+        // Undo brings back the note deleted last, until the next change.
+        if case .deleted = event {} else if event.isChange { undoable = nil }
         switch event {
         case .edited(let text):
             takeBackFromEditor(text)
@@ -23,9 +25,16 @@ extension NotesApp {
                 message = "saved as a new note; the other program's version is kept too"
             }
             return storeChanged(selecting: id)
-        case .deleted:
+        case .deleted(let deleted):
+            undoable = deleted
             message = "note deleted"
             return storeChanged()
+        case .pinned(let id, let pinned):
+            message = pinned ? "note pinned: it lists first" : "note unpinned"
+            return storeChanged(selecting: id)
+        case .restored(let id):
+            message = "note restored"
+            return storeChanged(selecting: id)
         case .attachmentDeleted(let id):
             message = "image deleted"
             let effects = storeChanged(selecting: id)
@@ -83,5 +92,16 @@ extension NotesApp {
     private func promptsUnder(_ screen: Screen) -> Screen {
         if case .prompt(let state) = screen { return promptsUnder(state.previous) }
         return screen
+    }
+}
+
+extension NotesEvent {
+    /// Whether the event reports a change the app made to the store (which ends what undo can
+    /// bring back); reads, refusals and failures change nothing.
+    var isChange: Bool {
+        switch self {
+        case .saved, .deleted, .attachmentDeleted, .attached, .captionSaved, .pinned, .restored: true
+        case .edited, .editorFailed, .imageRefused, .replaceAsked, .listRead, .imageOpened, .failed: false
+        }
     }
 }

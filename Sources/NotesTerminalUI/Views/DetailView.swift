@@ -6,7 +6,14 @@ extension NotesFrame {
     func drawDetail(_ state: NotesApp.DetailState, into buffer: inout CellBuffer, area: Rect) {
         guard let note = shownNote, let text = shownText else { return }
         buffer.put(CellBuffer.truncate(note.title, to: area.width), in: area, row: 0, style: .bold)
-        buffer.put(dates.zoned(note.dateCreated), in: area, row: 1, style: .dim)
+        var facts = dates.zoned(note.dateCreated)
+        if supportsTags {
+            // v5: when it last changed, its pin and its tags, on the date's line.
+            if let modified = note.dateModified, modified != note.dateCreated { facts += " · modified \(dates(modified))" }
+            if note.pinned { facts += " · pinned" }
+            if !note.tags.isEmpty { facts += " · " + note.tags.map { "#" + $0 }.joined(separator: " ") }
+        }
+        buffer.put(CellBuffer.truncate(facts, to: area.width), in: area, row: 1, style: .dim)
         let (textArea, imageArea) = detailAreas(hasImages: !note.attachments.isEmpty)
         for (row, line) in text.lines.enumerated() {
             buffer.put(line, in: textArea, row: row, style: text.isPlaceholder ? .dim : [])

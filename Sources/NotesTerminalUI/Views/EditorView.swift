@@ -3,12 +3,21 @@ extension NotesFrame {
     func drawEditor(_ state: NotesApp.EditorState, into buffer: inout CellBuffer, area: Rect) {
         buffer.put(state.noteID == nil ? "New note" : "Edit note", in: area, row: 0, style: .bold)
         let label = "Title: "
-        buffer.put(label, in: area, row: 2, style: state.focusOnBody ? [] : .bold)
+        buffer.put(label, in: area, row: 2, style: state.focus == .title ? .bold : [])
         let fieldWidth = area.width - DisplayWidth.of(label) - 1
-        drawField(state.title, focused: !state.focusOnBody, into: &buffer, row: area.top + 2,
+        drawField(state.title, focused: state.focus == .title, into: &buffer, row: area.top + 2,
                   column: area.left + DisplayWidth.of(label), width: fieldWidth)
-        buffer.put(String(repeating: "─", count: area.width), in: area, row: 3, style: .dim)
-        buffer.put("Body:", in: area, row: 4, style: state.focusOnBody ? .bold : [])
+        var row = 3
+        if let tags = state.tags {
+            // v5: the note's tags, comma-separated.
+            let tagsLabel = "Tags:  "
+            buffer.put(tagsLabel, in: area, row: row, style: state.focus == .tags ? .bold : [])
+            drawField(tags, focused: state.focus == .tags, into: &buffer, row: area.top + row,
+                      column: area.left + DisplayWidth.of(tagsLabel), width: area.width - DisplayWidth.of(tagsLabel) - 1)
+            row += 1
+        }
+        buffer.put(String(repeating: "─", count: area.width), in: area, row: row, style: .dim)
+        buffer.put("Body:", in: area, row: row + 1, style: state.focusOnBody ? .bold : [])
         let bodyArea = editorBodyArea
         // Only the lines around the cursor are laid out, however long the body.
         let layout = TextLayout(state.body.characters, width: editorWrapWidth)

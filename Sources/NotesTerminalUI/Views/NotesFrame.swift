@@ -8,11 +8,14 @@ public struct NotesFrame: ScreenLayout {
     let size: TerminalSize
     let supportsImages: Bool
     let supportsCaptions: Bool
+    let supportsTags: Bool
     let versionLabel: String
     let storePath: String
     let banner: String?
     let screen: NotesApp.Screen
     let message: String?
+    /// The last sync, for the status line.
+    let lastSync: String?
     let noteCount: Int
     let dates: DateText
     let searchInput: TextBuffer?
@@ -31,6 +34,12 @@ public struct NotesFrame: ScreenLayout {
     let image: RenderedPreview?
     /// The detail view's images, with their previews.
     let detailImages: [DetailImage]
+    /// The list's order, and so the date each row shows.
+    let sort: NoteSort
+    /// v5: the tag the list is narrowed to.
+    let tagFilter: String?
+    /// Whether `u` brings back a deleted note (the status line says so).
+    let canUndo: Bool
 }
 
 extension NotesApp {
@@ -49,11 +58,13 @@ extension NotesApp {
             []
         }
         let text = note.flatMap { textShown(of: $0) }
-        return NotesFrame(size: size, supportsImages: supportsImages, supportsCaptions: supportsCaptions, versionLabel: versionLabel,
-                          storePath: storePath, banner: banner, screen: screen, message: message, noteCount: noteCount, dates: dates,
+        return NotesFrame(size: size, supportsImages: supportsImages, supportsCaptions: supportsCaptions, supportsTags: supportsTags,
+                          versionLabel: versionLabel,
+                          storePath: storePath, banner: banner, screen: screen, message: message, lastSync: lastSync, noteCount: noteCount, dates: dates,
                           searchInput: searchInput, searchText: searchText, searchPending: searchPending, listCount: list.count,
                           listTop: top, selected: selected, visibleRows: visible, shownNote: note, shownText: text,
-                          image: image, detailImages: detailImages)
+                          image: image, detailImages: detailImages, sort: sort, tagFilter: tagFilter,
+                          canUndo: undoable != nil)
     }
 
     /// The first visible row: moved only as far as needed to show the selection.
@@ -72,7 +83,7 @@ extension NotesApp {
         case .list: listAreas.preview == nil ? nil : selectedNoteID
         case .prompt(let state): noteShown(on: state.previous)
         case .confirm(let state): noteShown(on: state.previous)
-        case .editor, .help: nil
+        case .editor, .help, .tagPicker: nil
         }
     }
 

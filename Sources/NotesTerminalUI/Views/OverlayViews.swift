@@ -44,3 +44,20 @@ extension NotesFrame {
         }
     }
 }
+
+extension NotesFrame {
+    /// v5's tag picker: "All notes", then each tag with its count; the one chosen filters the list.
+    func drawTagPicker(_ state: NotesApp.TagPickerState, into buffer: inout CellBuffer, area: Rect) {
+        buffer.put("Show the notes of a tag", in: area, row: 0, style: .bold)
+        let entries = ["All notes"] + state.tags.map { "\($0.name)  (\($0.count))" }
+        let rows = max(1, area.height - 2)
+        let top = max(0, min(state.selected - rows + 1, entries.count - rows))
+        for (offset, entry) in entries.dropFirst(top).prefix(rows).enumerated() {
+            let index = top + offset
+            let isSelected = index == state.selected
+            if isSelected { buffer.clear(row: area.top + 2 + offset, column: area.left, width: area.width, height: 1, style: .reverse) }
+            buffer.put((isSelected ? "›" : " ") + CellBuffer.truncate(entry, to: area.width - 1), in: area, row: 2 + offset,
+                       style: isSelected ? .reverse : [])
+        }
+    }
+}

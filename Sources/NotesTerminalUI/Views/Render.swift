@@ -46,6 +46,7 @@ extension NotesFrame {
             buffer.removePictures()
             drawConfirm(state, into: &buffer, area: area)
         case .help(let state): drawHelp(state, into: &buffer, area: area)
+        case .tagPicker(let state): drawTagPicker(state, into: &buffer, area: area)
         }
     }
 
@@ -60,11 +61,13 @@ extension NotesFrame {
         }
     }
 
-    /// Store path, model version, number of notes; or the latest message. A message too long for
+    /// Store path, model version, number of notes, the last sync; or the latest message. A message too long for
     /// the line (a kept draft's path) is wrapped whole over the rows above it, never cut: the
     /// path must be readable to be found.
     private func drawStatus(into buffer: inout CellBuffer, row: Int) {
-        let facts = "\(noteCount) note\(noteCount == 1 ? "" : "s") · \(versionLabel) · \(storePath)"
+        let undo = canUndo ? "u undoes the delete · " : ""
+        let synced = lastSync.map { "\($0) · " } ?? ""
+        let facts = "\(undo)\(noteCount) note\(noteCount == 1 ? "" : "s") · \(versionLabel) · \(synced)\(storePath)"
         let text = message.map { "\($0)  —  \(facts)" } ?? facts
         guard let message, DisplayWidth.of(message) > buffer.width - 2 else {
             buffer.clear(row: row, column: 0, width: buffer.width, height: 1, style: .reverse)
@@ -96,9 +99,13 @@ extension NotesFrame {
         case .list where searchInput != nil:
             return [("type", "to search"), ("Enter", "keep"), ("Esc", "clear")]
         case .list:
-            var hints = [("↑↓", "move"), ("Enter", "open"), ("n", "new"), ("e", "edit"), ("d", "delete")]
-            if supportsImages { hints.append(("a", "attach")) }
-            return hints + [("/", "search"), ("?", "help"), ("q", "quit")]
+            // Whole hints as many as fit: at 80 columns v5's own keys come after help and quit.
+            guard supportsTags else {
+                return [("↑↓", "move"), ("Enter", "open"), ("n", "new"), ("e", "edit"), ("d", "delete")]
+                    + (supportsImages ? [("a", "attach")] : []) + [("/", "search"), ("?", "help"), ("q", "quit"), ("u", "undo")]
+            }
+            return [("↑↓", "move"), ("Enter", "open"), ("n", "new"), ("e", "edit"), ("d", "delete"), ("/", "search"), ("?", "help"),
+                    ("q", "quit"), ("p", "pin"), ("t", "tag"), ("s", "sort"), ("u", "undo"), ("a", "attach")]
         case .detail:
             var hints = [("Esc q", "back"), ("?", "help"), ("↑↓", "scroll"), ("e", "edit"), ("d", "delete")]
             if supportsImages { hints += [("a", "attach"), ("←→", "image"), ("x", "delete image")] }
@@ -106,7 +113,8 @@ extension NotesFrame {
             if supportsImages { hints.append(("o", "open")) }
             return hints
         case .editor(let state):
-            let move = state.focusOnBody ? ("Shift-Tab", "title") : ("Tab", "body")
+            let move = state.focusOnBody ? ("Shift-Tab", state.tags == nil ? "title" : "tags")
+                : ("Tab", state.focus == .title && state.tags != nil ? "tags" : "body")
             return [("Ctrl-S", "save"), ("Esc", "cancel"), move] + (state.focusOnBody ? [("Ctrl-E", "$EDITOR")] : [])
         case .prompt(let state):
             if case .attachImage = state.purpose {
@@ -118,6 +126,8 @@ extension NotesFrame {
             return [("y", "yes"), ("any other key", "no")]
         case .help:
             return [("↑↓ PgUp PgDn", "scroll"), ("any other key", "back")]
+        case .tagPicker:
+            return [("↑↓", "choose"), ("Enter", "show its notes"), ("Esc", "back")]
         }
     }
 

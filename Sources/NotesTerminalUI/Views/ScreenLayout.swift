@@ -18,6 +18,8 @@ protocol ScreenLayout {
     var size: TerminalSize { get }
     var supportsImages: Bool { get }
     var supportsCaptions: Bool { get }
+    /// v5: tags, pins, the modified order (the editor has a tags field).
+    var supportsTags: Bool { get }
     var versionLabel: String { get }
     var storePath: String { get }
     /// A line above every screen (the walkthrough's step), nil for none.
@@ -77,7 +79,8 @@ extension ScreenLayout {
     /// The editor's body, below the title field.
     var editorBodyArea: Rect {
         let area = contentArea
-        return Rect(top: area.top + 5, left: area.left, width: area.width, height: area.height - 5)
+        let fields = supportsTags ? 6 : 5
+        return Rect(top: area.top + fields, left: area.left, width: area.width, height: area.height - fields)
     }
 
     /// The columns the editor's body wraps at.
@@ -104,9 +107,16 @@ extension ScreenLayout {
                      "  ↑ ↓  j k        move            PgUp PgDn  Home End   page, first, last",
                      "  Enter           open the note   n          new note",
                      "  e               edit            d          delete (asks first)",
-                     "  /               search titles and bodies as you type; Esc clears",
+                     "  /               search titles\(supportsTags ? ", bodies and tags" : " and bodies") as you type; Esc clears",
+                     "  S               sync through git (set up by uncloudnotes sync --remote URL)",
                      "  q  Ctrl-C       quit (asks first when a draft is unsaved)"]
         if supportsImages { lines.insert("  a               attach an image (path prompt: Tab completes, ~ works)", at: 7) }
+        if supportsTags {
+            lines.insert(contentsOf: ["  p               pin or unpin (pinned notes come first, marked [pin])",
+                                      "  s               sort by date created or modified (the list shows that date)",
+                                      "  t               show the notes of one tag (each with its count); Esc shows all"], at: 7)
+        }
+        lines.insert("  u               undo the last delete (until the next change)", at: 7)
         lines += ["", "Note", "  ↑ ↓  PgUp PgDn  scroll the body        Home End g G  top, bottom",
                   "  e               edit            d          delete          Esc q  back"]
         if supportsImages {
@@ -115,8 +125,9 @@ extension ScreenLayout {
         }
         if supportsCaptions { lines.append("  c               edit the image's caption") }
         lines += ["", "Editor",
-                  "  Tab             from the title to the body; in the body it inserts a tab",
-                  "  Shift-Tab       title / body     Ctrl-S  save     Esc  cancel (asks before discarding)",
+                  supportsTags ? "  Tab             title, tags (comma-separated), body; in the body it inserts a tab"
+                      : "  Tab             from the title to the body; in the body it inserts a tab",
+                  "  Shift-Tab       back a field     Ctrl-S  save     Esc  cancel (asks before discarding)",
                   "  Ctrl-E          in the body: edit it in $VISUAL or $EDITOR, then come back",
                   "", "Text fields (title, body, search, prompts), as in the shell",
                   "  Ctrl-A Ctrl-E   start, end of the line (in the body Ctrl-E opens $EDITOR)",

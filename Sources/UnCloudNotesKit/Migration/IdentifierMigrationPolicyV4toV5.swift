@@ -17,6 +17,10 @@ public final class IdentifierMigrationPolicyV4toV5: EntityMigrationPolicy, SetBa
         .uuid(UUID())
     }
 
+    /// It has no hooks: what the mapping copies (title, body, dates) stays as it was, so the search
+    /// index of the notes is carried to v5.
+    public var leavesCopiedValues: Bool { true }
+
     /// Note's and ImageAttachment's `identifier`: `new_identifier()`, a new UUID per row.
     public func computedValues(for mapping: EntityMapping) throws -> [String: ComputedValue] {
         ["identifier": ComputedValue(Self.newIdentifier, [])]

@@ -2,18 +2,25 @@ import Foundation
 import ManagedStore
 
 /// The one definition of "search" for the screens and the command line: notes whose title or
-/// body contains the text, ignoring case and accents (`CONTAINS[cd]`), newest first. Searches go
-/// through the index beside the store (trigrams for patterns of three folded characters or
-/// more, its folded text for shorter ones); when the index cannot be used (a read-only folder)
-/// they scan the notes with the same folding, so both paths give the same notes in the same order.
+/// body contains the text, or (v5) that have a tag whose name contains it, ignoring case and
+/// accents (`CONTAINS[cd]`), in the list's order. Searches go through the index beside the store
+/// (trigrams for patterns of three folded characters or more, its folded text for shorter ones);
+/// when the index cannot be used (a read-only folder) they scan the notes with the same folding,
+/// so both paths give the same notes in the same order.
 extension NoteBook {
-    /// The notes matching `search` (all when nil or empty), one page of them.
+    /// The notes matching `search` (all when nil or empty), newest first (pinned first at v5), one page.
     /// - Parameter usingIndex: false scans even for long patterns: the screens search this way
     ///   while the index is being built on another thread, so no keystroke waits for it.
     public func noteIDs(matching search: String? = nil, page: ListPage = ListPage(), usingIndex: Bool = true) throws(NoteBookError) -> [NoteID] {
+        try noteIDs(NoteQuery(search: search), page: page, usingIndex: usingIndex)
+    }
+
+    /// The notes of the query, in its order, one page. Without a search, one statement reads
+    /// the page from the fetch index of the order.
+    public func noteIDs(_ query: NoteQuery, page: ListPage = ListPage(), usingIndex: Bool = true) throws(NoteBookError) -> [NoteID] {
         do {
-            if usingIndex, let keys = indexedKeys(search, page: page) { return keys.map(NoteID.init) }
-            return try scannedIDs(.scan(search: search, page: page))
+            guard let plan = try ListPlan(query, in: self, usingIndex: usingIndex) else { return [] }
+            return try plan.ids(page: page)
         } catch {
             throw .wrapping(error)
         }
@@ -22,22 +29,40 @@ extension NoteBook {
     /// Calls `body` for each list row matching `search`, newest first, as the rows are read
     /// (`notes list` prints a million notes without holding them).
     public func forEachRow(matching search: String? = nil, page: ListPage = ListPage(), _ body: (NoteRow) throws -> Void) throws {
-        if let keys = indexedKeys(search, page: page) {
-            for chunk in stride(from: 0, to: keys.count, by: Self.rowsPerQuery) {
-                for row in try rows(of: keys[chunk..<min(chunk + Self.rowsPerQuery, keys.count)].map(NoteID.init)) { try body(row) }
+        try forEachRow(NoteQuery(search: search), page: page, body)
+    }
+
+    /// Calls `body` for each row of the query, in its order, as the rows are read.
+    public func forEachRow(_ query: NoteQuery, page: ListPage = ListPage(), _ body: (NoteRow) throws -> Void) throws {
+        let plan: ListPlan?
+        do {
+            plan = try ListPlan(query, in: self, usingIndex: true)
+        } catch {
+            throw NoteBookError.wrapping(error)
+        }
+        guard let plan else { return }
+        if case .scan(let conditions) = plan.strategy {
+            // The caller's errors pass through as they are; the store's become `NoteBookError`s.
+            struct CallerError: Error { let underlying: any Error }
+            do {
+                try forEachScannedRow(.scan(conditions, page: page)) { row in
+                    do { try body(row) } catch { throw CallerError(underlying: error) }
+                }
+            } catch let error as CallerError {
+                throw error.underlying
+            } catch {
+                throw NoteBookError.wrapping(error)
             }
             return
         }
-        // The caller's errors pass through as they are; the store's become `NoteBookError`s.
-        struct CallerError: Error { let underlying: any Error }
+        let keys: [NoteID]
         do {
-            try forEachScannedRow(.scan(search: search, page: page)) { row in
-                do { try body(row) } catch { throw CallerError(underlying: error) }
-            }
-        } catch let error as CallerError {
-            throw error.underlying
+            keys = try plan.ids(page: page)
         } catch {
             throw NoteBookError.wrapping(error)
+        }
+        for chunk in stride(from: 0, to: keys.count, by: Self.rowsPerQuery) {
+            for row in try rows(of: Array(keys[chunk..<min(chunk + Self.rowsPerQuery, keys.count)])) { try body(row) }
         }
     }
 
@@ -69,7 +94,7 @@ extension NoteBook {
     static let rowsPerQuery = 500
 
     /// The index's answer; nil when there is nothing to search for or the index cannot be used.
-    private func indexedKeys(_ search: String?, page: ListPage) -> [Int64]? {
+    func indexedKeys(_ search: String?, page: ListPage) -> [Int64]? {
         guard let search, !search.isEmpty, let index = searchIndex else { return nil }
         do {
             return try index.primaryKeys(matching: search, limit: page.limit.map { max($0, 0) }, offset: max(page.offset, 0))

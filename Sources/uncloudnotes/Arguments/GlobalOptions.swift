@@ -12,7 +12,7 @@ struct GlobalOptions: ParsableArguments {
     var store: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "Run as this version of the app (v1 to v5): new stores are created at it, older stores are upgraded to it, newer ones refused. Default: v4.",
+        "Run as this version of the app (v1 to v5): new stores are created at it, older stores are upgraded to it, newer ones refused. Default: v5.",
         valueName: "version"))
     var modelVersion: String?
 

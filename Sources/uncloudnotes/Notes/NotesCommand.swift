@@ -14,10 +14,14 @@ struct NotesCommand: ParsableCommand {
             Examples:
               uncloudnotes notes add --title "Groceries" --body "milk"
               uncloudnotes notes list --json
+              uncloudnotes notes add --title "Plan" --tag work --tag urgent
+              uncloudnotes notes pin 3
+              uncloudnotes notes list --tag work --sort modified
               uncloudnotes notes export --markdown ~/notes
             """,
         subcommands: [NotesListCommand.self, NotesShowCommand.self, NotesAddCommand.self, NotesEditCommand.self,
                       NotesAttachCommand.self, NotesCaptionCommand.self, NotesImageCommand.self, NotesDeleteCommand.self,
+                      NotesTagCommand.self, NotesTagsCommand.self, NotesPinCommand.self, NotesUnpinCommand.self,
                       NotesExportCommand.self, NotesImportCommand.self])
 }
 

@@ -18,7 +18,7 @@ struct NotesDeleteCommand: ParsableCommand {
 
     func run() throws {
         let book = try global.openNoteBook()
-        let images = try book.delete(note.id)
+        let images = try book.delete(note.id).imageCount
         if format.json {
             try printJSON(Report(id: note.id.number, deleted: true, images: images))
         } else {

@@ -17,21 +17,34 @@ struct NotesEditCommand: ParsableCommand {
               uncloudnotes notes edit 3 --title "Groceries (Saturday)"
               cat draft.txt | uncloudnotes notes edit 3
               uncloudnotes notes edit 3            (opens the editor)
+              uncloudnotes notes edit 3 --tag work --tag home   (exactly these tags)
             """)
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var note: NoteArgument
     @Option(help: "The new title.") var title: String?
     @OptionGroup var body: NoteBodyOptions
+    @Option(name: .customLong("tag"), help: ArgumentHelp("The note's tags from now on (repeatable; v5): the ones not given are removed.", valueName: "name"))
+    var tags: [String] = []
     @OptionGroup var format: OutputFormat
+
+    func validate() throws {
+        do {
+            _ = try TagName.checked(tags)
+        } catch {
+            throw ValidationError("--tag: \(error)")
+        }
+    }
 
     func run() throws {
         let book = try global.openNoteBook()
         let snapshot = try book.snapshot(of: note.id)
-        // With neither --title nor a body there is always a body or a refusal: nil means keep it.
-        let newBody = try body.resolve(editing: title == nil ? snapshot.body : nil) ?? snapshot.body
-        try book.update(snapshot.id, with: NoteDraft(title: title ?? snapshot.title, body: newBody))
-        let changed = [title.map { _ in "title" }, newBody == snapshot.body ? nil : "body"].compactMap { $0 }
+        // With neither --title nor a body (nor tags) there is always a body or a refusal: nil means keep it.
+        let newBody = try body.resolve(editing: title == nil && tags.isEmpty ? snapshot.body : nil) ?? snapshot.body
+        let newTags = tags.isEmpty ? nil : try TagName.checked(tags)
+        try book.update(snapshot.id, with: NoteDraft(title: title ?? snapshot.title, body: newBody, tags: newTags))
+        let tagsChanged = newTags.map { Set($0) != Set(snapshot.tags) } ?? false
+        let changed = [title.map { _ in "title" }, newBody == snapshot.body ? nil : "body", tagsChanged ? "tags" : nil].compactMap { $0 }
         if format.json {
             try printJSON(Report(id: note.id.number, changed: changed))
         } else {

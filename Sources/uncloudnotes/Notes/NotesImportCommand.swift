@@ -8,9 +8,13 @@ struct NotesImportCommand: ParsableCommand {
         abstract: "Add the notes of a JSON export (all of them, or none on error).",
         discussion: """
             Every image is checked as notes attach checks it (format, at most \
-            \(ImageFormats.maxPixelCount / 1_000_000) megapixels). Notes the store already holds \
-            (the same title, body, creation date and images) are skipped and counted, so importing \
-            a file twice adds nothing the second time; --as-new adds them again as copies.
+            \(ImageFormats.maxPixelCount / 1_000_000) megapixels). From v5 notes merge by their \
+            identifier: a note the store holds is left as it is when the file's is the same or \
+            older, and updated (text, pin, tags, images it lacks) when the file's was modified \
+            later; other notes are added with their identifiers. Notes without one (exports of \
+            v1-v4) that the store already holds (the same title, body, creation date and images) \
+            are skipped. So importing a file twice changes nothing the second time, and says so; \
+            --as-new adds every note again as a copy, with new identifiers.
 
             Examples:
               uncloudnotes notes import notes.json
@@ -31,11 +35,16 @@ struct NotesImportCommand: ParsableCommand {
         let archive = try NotesArchive.read(data, source: fromStandardInput ? "standard input" : fileURL(file).path)
         let outcome = try global.openNoteBook(creating: true).importArchive(archive, copyingNotesAlreadyHere: asNew)
         if format.json {
-            try printJSON(["imported": outcome.imported, "skipped": outcome.skipped])
-        } else if outcome.skipped > 0 {
-            try StandardOutput.line("imported \(outcome.imported.counting("note")); skipped \(outcome.skipped) already in the store (--as-new adds copies)")
+            var report = ["imported": outcome.imported, "skipped": outcome.skipped]
+            if outcome.updated > 0 { report["updated"] = outcome.updated }
+            try printJSON(report)
+        } else if outcome.changedNothing, outcome.skipped > 0 {
+            try StandardOutput.line("nothing changed: the store already holds all \(outcome.skipped.counting("note")) of the file (--as-new adds copies)")
         } else {
-            try StandardOutput.line("imported \(outcome.imported.counting("note"))")
+            var parts = ["imported \(outcome.imported.counting("note"))"]
+            if outcome.updated > 0 { parts.append("updated \(outcome.updated) to the file's newer version") }
+            if outcome.skipped > 0 { parts.append("skipped \(outcome.skipped) already in the store (--as-new adds copies)") }
+            try StandardOutput.line(parts.joined(separator: "; "))
         }
     }
 }

@@ -5,22 +5,35 @@ import UnCloudNotesKit
 struct NotesListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
-        abstract: "List notes, newest first: number, date, title, images (tab-separated).",
+        abstract: "List notes, newest first: number, date, title, images (tab-separated); v5 adds pin and tags.",
         discussion: """
             Titles are printed with tabs, line breaks and backslashes as \\t, \\n and \\\\, and other \
-            control characters visibly (^[ for ESC), so each note is one line of four fields. \
-            Dates are local time with the zone's offset (ISO 8601, as in --json). \
+            control characters visibly (^[ for ESC), so each note is one line of four fields; \
+            from v5 six: number, date, title, images, "pinned" or nothing, tags (comma-separated). \
+            From v5 pinned notes come first. Dates are local time with the zone's offset (ISO \
+            8601, as in --json); the date shown is the one the list sorts by. \
             Rows stream as they are read: a million notes list without waiting.
 
             Examples:
               uncloudnotes notes list
               uncloudnotes notes list --search milk
               uncloudnotes notes list --limit 20 --offset 40
+              uncloudnotes notes list --tag work --pinned
+              uncloudnotes notes list --sort modified --since 2026-05-01
               uncloudnotes notes list --json | jq -r .title
             """)
 
     @OptionGroup var global: GlobalOptions
-    @Option(help: "Only notes whose title or body contains this (ignoring case and accents).") var search: String?
+    @Option(help: "Only notes whose title, body or a tag name contains this (ignoring case and accents).") var search: String?
+    @Option(help: ArgumentHelp("Only notes with this tag (v5).", valueName: "name")) var tag: String?
+    @Flag(help: "Only pinned notes (v5).") var pinned = false
+    @Option(help: ArgumentHelp("Only notes dated at or after this (a day, 2026-05-12, or ISO 8601), by the sort's date.", valueName: "date"),
+            transform: MomentArgument.parse)
+    var since: Date?
+    @Option(help: ArgumentHelp("Only notes dated before this.", valueName: "date"), transform: MomentArgument.parse)
+    var until: Date?
+    @Option(help: ArgumentHelp("Order by the date notes were created or last modified (v5), newest first.", valueName: "created|modified"))
+    var sort: NoteSort = .created
     // Unconditional, so that `--limit -1` reaches the check and is refused for what it is.
     @Option(parsing: .unconditional, help: "Show at most this many notes.", transform: WholeNumber.count)
     var limit: Int?
@@ -31,23 +44,42 @@ struct NotesListCommand: ParsableCommand {
     func run() throws {
         let book = try global.openNoteBook()
         let encoder = makeReportEncoder()
-        try book.forEachRow(matching: search, page: ListPage(limit: limit, offset: offset)) { row in
-            let date = row.dateCreated.map { LocalDates.iso8601($0) }
+        let query = NoteQuery(search: search, tag: tag, pinnedOnly: pinned, since: since, until: until, sort: sort)
+        let v5 = book.capabilities.hasTags
+        try book.forEachRow(query, page: ListPage(limit: limit, offset: offset)) { row in
+            let date = row.date(sortedBy: sort).map { LocalDates.iso8601($0) }
             if format.json {
-                try printJSON(JSONLine(id: row.id.number, title: row.title, dateCreated: OrNull(value: date), images: row.imageCount),
-                              encoder: encoder)
+                try printJSON(JSONLine(row, v5: v5), encoder: encoder)
             } else {
                 let images = row.imageCount == 0 ? "" : row.imageCount.counting("image")
-                try StandardOutput.line("\(row.id)\t\(date ?? "-")\t\(TerminalText.field(row.title))\t\(images)")
+                var fields = ["\(row.id)", date ?? "-", TerminalText.field(row.title), images]
+                if v5 { fields += [row.pinned ? "pinned" : "", row.tags.map(TerminalText.field).joined(separator: ", ")] }
+                try StandardOutput.line(fields.joined(separator: "\t"))
             }
         }
     }
 }
 
-/// One line of `notes list --json`; a note without a date has `"dateCreated": null`.
+extension NoteSort: ExpressibleByArgument {}
+
+/// One line of `notes list --json`; a note without a date has `"dateCreated": null`. From v5
+/// also `dateModified`, `pinned` and `tags`.
 private struct JSONLine: Encodable {
     let id: Int64
     let title: String
     let dateCreated: OrNull<String>
     let images: Int
+    let dateModified: OrNull<String>?
+    let pinned: Bool?
+    let tags: [String]?
+
+    init(_ row: NoteRow, v5: Bool) {
+        id = row.id.number
+        title = row.title
+        dateCreated = OrNull(value: row.dateCreated.map { LocalDates.iso8601($0) })
+        images = row.imageCount
+        dateModified = v5 ? OrNull(value: row.dateModified.map { LocalDates.iso8601($0) }) : nil
+        pinned = v5 ? row.pinned : nil
+        tags = v5 ? row.tags : nil
+    }
 }

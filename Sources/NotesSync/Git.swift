@@ -1,0 +1,111 @@
+import Foundation
+
+/// The system's `git`, run as a subprocess in one repository. git keeps the credentials (ssh
+/// keys, credential helpers); it is never asked to prompt, so a sync never hangs on one.
+struct Git: Sendable {
+    let directory: URL
+    /// The name commits are made under: the machine's, so conflict copies can say where the
+    /// other version came from.
+    let machine: String
+    /// Counts the commands run, for `SyncKillPoint`.
+    let commands: GitCommandCount
+
+    init(directory: URL, machine: String, killPoint: SyncKillPoint? = nil) {
+        self.directory = directory
+        self.machine = machine
+        self.commands = GitCommandCount(killPoint: killPoint)
+    }
+
+    /// Runs git with `arguments`; its standard output, or `GitFailure` on a non-zero exit.
+    @discardableResult
+    func run(_ arguments: [String], input: Data? = nil, allowing allowed: Set<Int32> = [0]) throws(SyncError) -> String {
+        let result = try output(arguments, input: input)
+        guard allowed.contains(result.status) else {
+            throw .git(GitFailure(arguments: arguments, status: result.status, standardError: result.standardError))
+        }
+        return String(decoding: result.standardOutput, as: UTF8.self)
+    }
+
+    /// Runs git and returns everything, whatever its exit status.
+    func output(_ arguments: [String], input: Data? = nil) throws(SyncError) -> (status: Int32, standardOutput: Data, standardError: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["git", "-c", "core.quotepath=off", "-c", "user.name=\(machine)", "-c", "user.email=\(machine)@uncloudnotes",
+                             "-c", "commit.gpgsign=false"] + arguments
+        process.currentDirectoryURL = directory
+        var environment = ProcessInfo.processInfo.environment
+        environment["GIT_TERMINAL_PROMPT"] = "0"
+        environment["LC_ALL"] = "C"
+        environment["GIT_MERGE_AUTOEDIT"] = "no"
+        process.environment = environment
+        let standardOutput = Pipe()
+        let standardError = Pipe()
+        let standardInput = Pipe()
+        process.standardOutput = standardOutput
+        process.standardError = standardError
+        process.standardInput = input == nil ? FileHandle.nullDevice : standardInput
+        do {
+            try process.run()
+        } catch {
+            throw .git(GitFailure(arguments: arguments, status: -1, standardError: "cannot run git: \(error.localizedDescription)"))
+        }
+        // Both pipes are drained at once (and the input written) so a full pipe never stalls git.
+        let errors = PipeReader(standardError.fileHandleForReading)
+        if let input {
+            let writer = standardInput.fileHandleForWriting
+            DispatchQueue.global().async {
+                try? writer.write(contentsOf: input)
+                try? writer.close()
+            }
+        }
+        let out = standardOutput.fileHandleForReading.readDataToEndOfFile()
+        let err = errors.wait()
+        process.waitUntilExit()
+        commands.finished()
+        return (process.terminationStatus, out, String(decoding: err, as: UTF8.self))
+    }
+}
+
+/// A test hook for kill storms: the process kills itself with SIGKILL (as a crash or a power
+/// loss stops it) right after its Nth git command, so a test can stop a sync between any two
+/// of its steps and check the next sync completes and loses nothing.
+public struct SyncKillPoint: Sendable {
+    public let afterGitCommand: Int
+
+    public init(afterGitCommand: Int) {
+        self.afterGitCommand = afterGitCommand
+    }
+}
+
+/// How many git commands this sync ran; shared by the copies of one `Git`.
+final class GitCommandCount: @unchecked Sendable {
+    private let killPoint: SyncKillPoint?
+    private var count = 0
+
+    init(killPoint: SyncKillPoint?) {
+        self.killPoint = killPoint
+    }
+
+    func finished() {
+        count += 1
+        if count == killPoint?.afterGitCommand { kill(getpid(), SIGKILL) }
+    }
+}
+
+/// Reads a pipe to its end on another thread.
+private final class PipeReader: @unchecked Sendable {
+    private var data = Data()
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ handle: FileHandle) {
+        DispatchQueue.global().async {
+            self.data = handle.readDataToEndOfFile()
+            self.done.signal()
+        }
+    }
+
+    func wait() -> Data {
+        done.wait()
+        return data
+    }
+}

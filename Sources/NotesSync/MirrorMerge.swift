@@ -1,0 +1,77 @@
+import Foundation
+
+/// A conflict copy sync made: the note whose texts overlapped and the copy's title.
+public struct SyncConflict: Codable, Equatable, Sendable {
+    public let note: String
+    public let copyTitle: String
+    public let machine: String
+}
+
+extension MirrorRepository {
+    static let emptyTree = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+
+    /// Merges `other` into `main` (which checks out the result): git merges the files; every
+    /// note changed on both sides is then merged by `NoteMerge`, whatever git made of it, so
+    /// sets merge as sets and overlapping texts give conflict copies instead of markers.
+    /// `state` marks the working tree busy meanwhile (see `SyncState.workingTreeBusy`).
+    func merge(_ other: String, message: String, state: inout SyncState) throws(SyncError) -> [SyncConflict] {
+        state.workingTreeBusy = true
+        try state.write(in: gitDirectory)
+        defer {
+            state.workingTreeBusy = false
+            try? state.write(in: gitDirectory)
+        }
+        guard let head = try commit(named: "HEAD") else {
+            try git.run(["reset", "-q", "--hard", other])
+            return []
+        }
+        let result = try git.output(["merge", "-q", "--no-commit", "--no-verify", "--allow-unrelated-histories", "-m", message, other])
+        guard result.status == 0 || result.status == 1,
+              FileManager.default.fileExists(atPath: gitDirectory.appendingPathComponent("MERGE_HEAD").path) else {
+            if result.status != 0 {
+                throw .git(GitFailure(arguments: ["merge"], status: result.status, standardError: result.standardError))
+            }
+            return [] // up to date, or fast-forwarded
+        }
+        let base = try git.output(["merge-base", head, other]).standardOutput
+        let baseCommit = String(decoding: base, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let origin = baseCommit.isEmpty ? Self.emptyTree : baseCommit
+        let both = Set(try changedNotes(from: origin, to: head).map(\.path)).intersection(try changedNotes(from: origin, to: other).map(\.path))
+        var conflicts: [SyncConflict] = []
+        let merger = NoteMerge { base, ours, theirs throws(SyncError) in try self.mergeText(base, ours, theirs) }
+        for path in both.sorted() {
+            func version(_ commit: String) throws(SyncError) -> MirrorNote? {
+                guard commit != Self.emptyTree, let data = try file(path, in: commit) else { return nil }
+                return try MirrorNoteFile.parse(String(decoding: data, as: UTF8.self), path: path)
+            }
+            let machine = try git.run(["log", "-1", "--format=%an", other, "--", path]).trimmingCharacters(in: .whitespacesAndNewlines)
+            let outcome = try merger.merge(base: try version(origin), ours: try version(head), theirs: try version(other), theirMachine: machine)
+            try writeWorkingFile(path, try outcome.note.map { note throws(SyncError) in Data(try MirrorNoteFile.render(note).utf8) })
+            if let copy = outcome.conflictCopy {
+                try writeWorkingFile(copy.path, Data(try MirrorNoteFile.render(copy).utf8))
+                conflicts.append(SyncConflict(note: outcome.note?.title ?? copy.title, copyTitle: copy.title, machine: machine))
+            }
+        }
+        // Anything else git could not merge (a file added by hand, say) keeps our side.
+        let unmerged = try git.run(["diff", "--name-only", "--diff-filter=U", "-z"]).split(separator: "\0").map(String.init)
+        for path in unmerged where !both.contains(path) {
+            if try git.output(["checkout", "--ours", "--", path]).status != 0 { try git.run(["rm", "-q", "--cached", "--", path]) }
+        }
+        try git.run(["add", "-A"])
+        try git.run(["commit", "-q", "--no-verify", "-m", message])
+        return conflicts
+    }
+
+    /// git's three-way merge of two texts (`git merge-file`); nil when they overlap.
+    func mergeText(_ base: String, _ ours: String, _ theirs: String) throws(SyncError) -> String? {
+        let folder = gitDirectory.appendingPathComponent("uncloudnotes-merge")
+        let names = ["ours", "base", "theirs"]
+        for (name, text) in zip(names, [ours, base, theirs]) { try writeWorkingFile(".git/uncloudnotes-merge/\(name)", Data(text.utf8)) }
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try git.output(["merge-file", "-p"] + names.map { folder.appendingPathComponent($0).path })
+        guard result.status >= 0 else {
+            throw .git(GitFailure(arguments: ["merge-file"], status: result.status, standardError: result.standardError))
+        }
+        return result.status == 0 ? String(decoding: result.standardOutput, as: UTF8.self) : nil
+    }
+}

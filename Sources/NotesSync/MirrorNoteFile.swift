@@ -1,0 +1,145 @@
+import Foundation
+import Yams
+
+/// A note file's text: YAML front matter between `---` lines, then the body exactly as the note
+/// holds it (docs/sync.md). Rendering is deterministic, so a note that did not change renders
+/// to the same bytes and git sees no change.
+public enum MirrorNoteFile {
+    static let fence = "---\n"
+
+    /// The file's text for `note`.
+    public static func render(_ note: MirrorNote) throws(SyncError) -> String {
+        let frontMatter = FrontMatter(note)
+        do {
+            return fence + (try YAMLEncoder().encode(frontMatter)) + fence + note.body
+        } catch {
+            throw .unreadableNoteFile(path: note.path, reason: "\(error)")
+        }
+    }
+
+    /// Reads a note file; `path` names it in errors and must name the same identifier as the
+    /// front matter (a file copied by hand to another name would otherwise be two notes in one).
+    public static func parse(_ text: String, path: String) throws(SyncError) -> MirrorNote {
+        guard text.hasPrefix(fence), let end = text.range(of: "\n" + fence, range: text.index(text.startIndex, offsetBy: 3)..<text.endIndex)
+                                            ?? emptyFrontMatterEnd(text) else {
+            throw .unreadableNoteFile(path: path, reason: "no front matter between --- lines at its start")
+        }
+        let yaml = String(text[text.index(text.startIndex, offsetBy: 4)..<end.lowerBound])
+        let body = String(text[end.upperBound...])
+        let matter: FrontMatter
+        do {
+            matter = try YAMLDecoder().decode(FrontMatter.self, from: yaml)
+        } catch {
+            throw .unreadableNoteFile(path: path, reason: "front matter: \(error)")
+        }
+        return try matter.note(body: body, path: path)
+    }
+
+    /// `---\n---\n`: front matter with nothing in it (refused later for its missing identifier).
+    private static func emptyFrontMatterEnd(_ text: String) -> Range<String.Index>? {
+        text.hasPrefix(fence + fence) ? text.range(of: fence, range: text.index(text.startIndex, offsetBy: 4)..<text.endIndex) : nil
+    }
+}
+
+/// The front matter's fields, in the order they are written.
+private struct FrontMatter: Codable {
+    struct Image: Codable {
+        var identifier: String
+        var file: String
+        var caption: String?
+        var width: Double?
+        var height: Double?
+    }
+
+    var identifier: String
+    var title: String
+    var created: String?
+    var modified: String?
+    var pinned: Bool?
+    var tags: [String]?
+    var images: [Image]?
+
+    init(_ note: MirrorNote) {
+        identifier = note.identifier.uuidString.lowercased()
+        title = note.title
+        created = note.created.map(MirrorDates.text)
+        modified = note.modified.map(MirrorDates.text)
+        pinned = note.pinned
+        tags = note.tags
+        images = note.images.map {
+            Image(identifier: $0.identifier.uuidString.lowercased(), file: $0.file, caption: $0.caption, width: $0.width, height: $0.height)
+        }
+    }
+
+    func note(body: String, path: String) throws(SyncError) -> MirrorNote {
+        guard let id = UUID(uuidString: identifier) else { throw .unreadableNoteFile(path: path, reason: "identifier '\(identifier)' is not a UUID") }
+        guard MirrorNote.path(of: id) == path else {
+            throw .unreadableNoteFile(path: path, reason: "its identifier \(identifier) names another file (\(MirrorNote.path(of: id)))")
+        }
+        func date(_ text: String?, _ field: String) throws(SyncError) -> Date? {
+            guard let text else { return nil }
+            guard let date = MirrorDates.date(text) else { throw .unreadableNoteFile(path: path, reason: "\(field) '\(text)' is not an ISO 8601 date") }
+            return date
+        }
+        var pictures: [MirrorImage] = []
+        for image in images ?? [] {
+            guard let imageID = UUID(uuidString: image.identifier) else {
+                throw .unreadableNoteFile(path: path, reason: "image identifier '\(image.identifier)' is not a UUID")
+            }
+            guard MirrorImageFile.isImagePath(image.file) else {
+                throw .unreadableNoteFile(path: path, reason: "image file '\(image.file)' is not images/<sha256>.<extension>")
+            }
+            pictures.append(MirrorImage(identifier: imageID, file: image.file, caption: image.caption ?? "", width: image.width ?? 0,
+                                        height: image.height ?? 0))
+        }
+        return MirrorNote(identifier: id, title: title, created: try date(created, "created"), modified: try date(modified, "modified"),
+                          pinned: pinned ?? false, tags: tags ?? [], images: pictures, body: body)
+    }
+}
+
+/// Dates in front matter: ISO 8601 in UTC with milliseconds (`2026-11-25T19:20:53.123Z`). The
+/// store keeps finer times; a note applied from a file keeps the file's millisecond, and renders
+/// back to the same text. Written and read by hand (`timegm`, `gmtime_r`) so that the same text
+/// is always the same date, on every thread.
+enum MirrorDates {
+    static func text(_ date: Date) -> String {
+        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+        var seconds = time_t(milliseconds.quotientAndRemainder(dividingBy: 1000).quotient)
+        var fraction = milliseconds % 1000
+        if fraction < 0 {
+            fraction += 1000
+            seconds -= 1
+        }
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
+                      Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), Int(fraction))
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS[.fff]Z`; nil for anything else.
+    static func date(_ text: String) -> Date? {
+        let fields = text.split(whereSeparator: { "-T:.Z".contains($0) }).map { Int($0) }
+        guard text.hasSuffix("Z"), fields.count == 6 || fields.count == 7, fields.allSatisfy({ $0 != nil }) else { return nil }
+        let numbers = fields.map { $0 ?? 0 }
+        var parts = tm()
+        parts.tm_year = Int32(numbers[0] - 1900)
+        parts.tm_mon = Int32(numbers[1] - 1)
+        parts.tm_mday = Int32(numbers[2])
+        parts.tm_hour = Int32(numbers[3])
+        parts.tm_min = Int32(numbers[4])
+        parts.tm_sec = Int32(numbers[5])
+        // A fraction of any length: ".5" is 500 ms; digits past the millisecond are dropped.
+        let fraction = text.split(separator: ".").dropFirst().first.map { String($0.dropLast().prefix(3)) } ?? ""
+        let milliseconds = Int(fraction.padding(toLength: 3, withPad: "0", startingAt: 0)) ?? 0
+        guard (1...12).contains(numbers[1]), (1...31).contains(numbers[2]), numbers[3] < 24, numbers[4] < 60, numbers[5] < 61,
+              milliseconds < 1000 else { return nil }
+        let seconds = timegm(&parts)
+        return Date(timeIntervalSince1970: Double(Int64(seconds) * 1000 + Int64(milliseconds)) / 1000)
+    }
+
+    /// `date` as a file can say it (to the millisecond), so comparing a store note with its
+    /// file does not see a change the file cannot hold.
+    static func rounded(_ date: Date?) -> Date? {
+        date.flatMap { Self.date(text($0)) }
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// Why a sync stopped. Each case keeps what went wrong; `description` is the one line the
+/// command prints. Local work is kept whatever the case: the store is written only by the
+/// apply step's one transaction, and the mirror's commits stay.
+public enum SyncError: Error, CustomStringConvertible {
+    /// A note file that is not as docs/sync.md specifies (hand-edited, say).
+    case unreadableNoteFile(path: String, reason: String)
+    /// A note file names an image file the mirror does not have.
+    case missingImageFile(note: String, file: String)
+    /// A git command failed.
+    case git(GitFailure)
+    /// The remote could not be read (unreachable, no such repository, refused credentials).
+    case remoteUnreachable(remote: String, GitFailure)
+    /// The remote refused the push for a reason other than having moved on.
+    case pushRejected(remote: String, GitFailure)
+    /// The remote's branch is not a notes mirror: sync leaves it untouched.
+    case remoteNotAMirror(remote: String, reason: String)
+    /// The mirror folder holds something that is not a notes mirror.
+    case folderNotAMirror(path: String, reason: String)
+    /// The first sync of a mirror needs `--remote`.
+    case noRemote(mirror: String)
+    /// The store's version has no note identifiers (before v5), which the files are named by.
+    case storeWithoutIdentifiers(version: String)
+    /// Another sync of this mirror is running.
+    case alreadyRunning(mirror: String)
+    /// The remote kept moving (or other processes kept writing the store) through every retry.
+    case tooManyRetries(Int)
+    /// The store could not be read or written.
+    case store(any Error)
+    /// A file of the mirror could not be read or written.
+    case file(path: String, any Error)
+
+    public var description: String {
+        switch self {
+        case .unreadableNoteFile(let path, let reason): "mirror file \(path) cannot be read: \(reason)"
+        case .missingImageFile(let note, let file): "mirror file \(note) names \(file), which the mirror does not have"
+        case .git(let failure): "\(failure)"
+        case .remoteUnreachable(let remote, let failure): "cannot reach the remote \(remote): \(failure.message); local work is kept"
+        case .pushRejected(let remote, let failure): "the remote \(remote) refused the push: \(failure.message); local work is kept"
+        case .remoteNotAMirror(let remote, let reason): "the remote \(remote) is not an uncloudnotes mirror (\(reason)); it was left untouched"
+        case .folderNotAMirror(let path, let reason): "\(path) is not an uncloudnotes mirror (\(reason)); choose another folder with --mirror"
+        case .noRemote(let mirror): "no remote to sync with yet: give one with --remote URL (the mirror is \(mirror))"
+        case .storeWithoutIdentifiers(let version): "sync needs notes with identifiers (model v5); this store runs as \(version)"
+        case .alreadyRunning(let mirror): "another sync of \(mirror) is running"
+        case .tooManyRetries(let count): "gave up after \(count) tries: the remote or the store kept changing; local work is kept, sync again"
+        case .store(let error): "\(error)"
+        case .file(let path, let error): "\(path): \(error.localizedDescription)"
+        }
+    }
+}
+
+/// A git command that exited non-zero: its arguments, status and the first line git printed.
+public struct GitFailure: Error, CustomStringConvertible, Sendable {
+    public let arguments: [String]
+    public let status: Int32
+    public let standardError: String
+
+    /// git's own words, as one line (its last `fatal:`/`error:` line when it has one).
+    public var message: String {
+        let lines = standardError.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let chosen = lines.last { $0.hasPrefix("fatal:") || $0.hasPrefix("error:") } ?? lines.last ?? "exit status \(status)"
+        return chosen.hasSuffix(".") ? String(chosen.dropLast()) : chosen
+    }
+
+    public var description: String { "git \(arguments.first ?? "") failed: \(message)" }
+}

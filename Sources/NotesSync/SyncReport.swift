@@ -1,0 +1,37 @@
+/// What a sync moved each way (`sync --json`), or with `--dry-run` what it would move.
+public struct SyncReport: Codable, Equatable, Sendable {
+    /// Note files added, changed and removed.
+    public struct Counts: Codable, Equatable, Sendable {
+        public var added = 0
+        public var changed = 0
+        public var deleted = 0
+
+        public var total: Int { added + changed + deleted }
+    }
+
+    public var dryRun = false
+    /// The store's changes written to the mirror.
+    public var sent = Counts()
+    /// The mirror's changes (the remote's, hand edits) written to the store.
+    public var received = Counts()
+    public var conflicts: [SyncConflict] = []
+    /// The mirror commit the store now holds (the one pushed); nil in a dry run.
+    public var commit: String?
+    /// Whether the remote was updated.
+    public var pushed = false
+
+    /// The report as lines for people.
+    public var lines: [String] {
+        let verb = dryRun ? "would send" : "sent"
+        var lines = ["\(verb) \(Self.describe(sent)); \(dryRun ? "would receive" : "received") \(Self.describe(received))"]
+        lines += conflicts.map { "conflict: both machines changed \"\($0.note)\"; the other version is now \"\($0.copyTitle)\"" }
+        if let commit { lines.append("mirror at \(commit.prefix(12))\(pushed ? ", pushed" : "")") }
+        return lines
+    }
+
+    private static func describe(_ counts: Counts) -> String {
+        guard counts.total > 0 else { return "nothing" }
+        return [(counts.added, "added"), (counts.changed, "changed"), (counts.deleted, "deleted")]
+            .filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }.joined(separator: ", ")
+    }
+}

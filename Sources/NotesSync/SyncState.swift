@@ -1,0 +1,49 @@
+import Foundation
+
+/// What one machine's mirror remembers between syncs, in `.git/uncloudnotes-sync.json` (it is
+/// not the repository's content, so it is never pushed). Written atomically after each step
+/// it records; a kill before that only makes the next sync redo work whose result is the same.
+struct SyncState: Codable, Equatable {
+    /// The store this mirror belongs to (its metadata UUID); another store starts afresh.
+    var storeUUID: String?
+    /// The newest history transaction whose changes are in the mirror.
+    var exportedThrough: Int64?
+    /// Set while sync changes the working tree (a merge, a reset): a kill meanwhile leaves
+    /// half-written files that are sync's own, to be reset, not hand edits to keep.
+    var workingTreeBusy = false
+
+    static func url(in gitDirectory: URL) -> URL { gitDirectory.appendingPathComponent("uncloudnotes-sync.json") }
+
+    static func read(in gitDirectory: URL) throws(SyncError) -> SyncState {
+        let url = url(in: gitDirectory)
+        guard FileManager.default.fileExists(atPath: url.path) else { return SyncState() }
+        do {
+            return try JSONDecoder().decode(SyncState.self, from: Data(contentsOf: url))
+        } catch {
+            throw .file(path: url.path, error)
+        }
+    }
+
+    func write(in gitDirectory: URL) throws(SyncError) {
+        let url = Self.url(in: gitDirectory)
+        do {
+            try PrivateFile.writeAtomically(try JSONEncoder().encode(self), to: url)
+        } catch {
+            throw .file(path: url.path, error)
+        }
+    }
+}
+
+/// A file replaced whole (a temporary file synced and renamed over it), readable by its owner only.
+enum PrivateFile {
+    static func writeAtomically(_ data: Data, to url: URL) throws {
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).tmp")
+        FileManager.default.createFile(atPath: temporary.path, contents: nil, attributes: [.posixPermissions: 0o600])
+        let handle = try FileHandle(forWritingTo: temporary)
+        try handle.truncate(atOffset: 0)
+        try handle.write(contentsOf: data)
+        try handle.synchronize()
+        try handle.close()
+        guard rename(temporary.path, url.path) == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path]) }
+    }
+}

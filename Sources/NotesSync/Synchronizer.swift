@@ -1,0 +1,248 @@
+import Foundation
+import ManagedStore
+import UnCloudNotesKit
+
+/// `uncloudnotes sync`: the store's changes since the last sync (from its persistent history)
+/// are committed to the mirror, the mirror merged with the remote, what the merge changed applied
+/// to the store in one transaction authored "sync", and the result pushed; when the remote moved
+/// meanwhile, fetch and merge again. docs/sync.md describes the steps and why each is safe to kill.
+public struct Synchronizer {
+    /// How many times sync goes back to fetching when the remote (or the store) moved meanwhile.
+    static let attempts = 5
+
+    let book: NoteBook
+    let mirrorFolder: URL
+    let machine: String
+    let killPoint: SyncKillPoint?
+
+    /// - Parameters:
+    ///   - book: the store, opened at v5 (notes with identifiers).
+    ///   - mirror: the mirror's folder (made on first sync).
+    ///   - machine: this machine's name, which its commits and conflict copies carry.
+    ///   - killPoint: for kill-storm tests only.
+    public init(book: NoteBook, mirror: URL, machine: String, killPoint: SyncKillPoint? = nil) {
+        self.book = book
+        self.mirrorFolder = mirror
+        self.machine = machine
+        self.killPoint = killPoint
+    }
+
+    /// The default mirror of a store: `<store name>.mirror` beside it.
+    public static func defaultMirror(for storeURL: URL) -> URL {
+        storeURL.deletingPathExtension().appendingPathExtension("mirror")
+    }
+
+    /// Syncs, setting the remote first when `remote` is given.
+    public func sync(remote: String?) throws(SyncError) -> SyncReport {
+        let notes = try StoreNotes(context: syncContext(), version: book.capabilities.version)
+        let mirror = try MirrorRepository.open(mirrorFolder, machine: machine, killPoint: killPoint)
+        let lock = try SyncLock(in: mirror.gitDirectory, mirror: mirrorFolder)
+        defer { withExtendedLifetime(lock) {} }
+        var state = try currentState(of: mirror, notes: notes)
+        try mirror.recover(busy: state.workingTreeBusy)
+        if let remote { try mirror.setRemote(remote) }
+        guard let remoteURL = try mirror.remoteURL else { throw .noRemote(mirror: mirrorFolder.path) }
+        _ = try mirror.commitHandEdits()
+        var report = SyncReport()
+        for _ in 0..<Self.attempts {
+            try export(to: mirror, from: notes, state: &state, report: &report)
+            if let theirs = try mirror.fetch(remote: remoteURL) {
+                report.conflicts += try mirror.merge(theirs, message: "Merge \(remoteURL) into \(machine)", state: &state)
+            }
+            guard try apply(mirror, to: notes, state: state, report: &report) else { continue }
+            report.commit = try mirror.commit(named: "HEAD")
+            if try mirror.push(remote: remoteURL) == .pushed {
+                report.pushed = true
+                return report
+            }
+        }
+        throw .tooManyRetries(Self.attempts)
+    }
+
+    /// What a sync would move, leaving the store and the mirror's branches as they are (the
+    /// remote is fetched when the mirror exists, to compare with it).
+    public func dryRun(remote: String?) throws(SyncError) -> SyncReport {
+        let notes = try StoreNotes(context: syncContext(), version: book.capabilities.version)
+        var report = SyncReport(dryRun: true)
+        let exists = FileManager.default.fileExists(atPath: mirrorFolder.appendingPathComponent(".git").path)
+        let mirror = exists ? try MirrorRepository.open(mirrorFolder, machine: machine) : nil
+        var state = SyncState()
+        var tip: String?
+        if let mirror {
+            state = try currentState(of: mirror, notes: notes, repairing: false)
+            tip = try mirror.storeTip
+        }
+        let pending = try pendingFiles(notes, since: tip == nil ? nil : state.exportedThrough)
+        for path in pending.written.keys where MirrorNote.identifier(inPath: path) != nil {
+            if let tip, try mirror?.has(path, in: tip) == true { report.sent.changed += 1 } else { report.sent.added += 1 }
+        }
+        report.sent.deleted = pending.removed.count
+        // Only the remote the mirror already has is fetched: a new --remote is set by a real sync.
+        guard let mirror, let remoteURL = try mirror.remoteURL, remote == nil || remote == remoteURL,
+              let theirs = try mirror.fetch(remote: remoteURL) else { return report }
+        let ours = try mirror.commit(named: "HEAD") ?? MirrorRepository.emptyTree
+        let base = try mirror.git.output(["merge-base", ours, theirs])
+        let from = base.status == 0 ? String(decoding: base.standardOutput, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            : MirrorRepository.emptyTree
+        for change in try mirror.changedNotes(from: from, to: theirs) {
+            if change.deleted { report.received.deleted += 1 } else if try mirror.has(change.path, in: ours) {
+                report.received.changed += 1
+            } else { report.received.added += 1 }
+        }
+        return report
+    }
+
+    // MARK: Steps
+
+    /// A context of its own on the book's store, whose saves history records as sync's.
+    private func syncContext() -> ManagedObjectContext {
+        let context = ManagedObjectContext(store: book.context.store)
+        context.transactionAuthor = LocalChanges.syncAuthor
+        return context
+    }
+
+    /// The mirror's state, started afresh for another store; `repairing` brings the mirror up to
+    /// an apply whose transaction committed but whose mirror ref was not moved before a kill.
+    private func currentState(of mirror: MirrorRepository, notes: StoreNotes, repairing: Bool = true) throws(SyncError) -> SyncState {
+        var state = try SyncState.read(in: mirror.gitDirectory)
+        let uuid = notes.context.store.metadata.storeUUID
+        if state.storeUUID != uuid { state = SyncState(storeUUID: uuid) }
+        guard repairing else { return state }
+        let history = try storeCall { try LocalChanges(after: state.exportedThrough, in: notes.context) }
+        if let applied = history.syncTransactions.last?.contextName.flatMap(Self.appliedCommit), try mirror.commit(named: applied) != nil,
+           try mirror.storeTip != applied {
+            try mirror.setStoreTip(applied)
+        }
+        return state
+    }
+
+    /// Step 1: the store's changes since the last export, committed on the store's branch and
+    /// merged into `main`. The first sync of a store exports all its notes.
+    private func export(to mirror: MirrorRepository, from notes: StoreNotes, state: inout SyncState, report: inout SyncReport) throws(SyncError) {
+        let tip = try mirror.storeTip
+        let pending = try pendingFiles(notes, since: tip == nil ? nil : state.exportedThrough)
+        var files = pending.written
+        if tip == nil { files[MirrorRepository.marker] = Data(MirrorRepository.markerText.utf8) }
+        if tip == nil || !files.isEmpty || !pending.removed.isEmpty {
+            var removed: [String] = []
+            if let tip {
+                for path in pending.removed where try mirror.has(path, in: tip) { removed.append(path) }
+            }
+            let made = try mirror.commit(on: tip, writing: files, removing: removed, message: "Notes changed on \(machine)")
+            let changed = if let tip { try !mirror.sameFiles(tip, made) } else { true }
+            if changed {
+                for change in try mirror.changedNotes(from: tip ?? MirrorRepository.emptyTree, to: made) {
+                    let existed = if let tip { try mirror.has(change.path, in: tip) } else { false }
+                    if change.deleted { report.sent.deleted += 1 } else if existed { report.sent.changed += 1 } else { report.sent.added += 1 }
+                }
+                try mirror.setStoreTip(made)
+            }
+        }
+        state.exportedThrough = pending.lastToken
+        try state.write(in: mirror.gitDirectory)
+        if let tip = try mirror.storeTip {
+            report.conflicts += try mirror.merge(tip, message: "Notes changed on \(machine)", state: &state)
+        }
+    }
+
+    /// The files the store's changes since `token` write (all notes with nil), and the note
+    /// files its deletions remove.
+    private func pendingFiles(_ notes: StoreNotes, since token: Int64?) throws(SyncError)
+        -> (written: [String: Data], removed: [String], lastToken: Int64?) {
+        try storeCall {
+            var written: [String: Data] = [:]
+            func add(_ note: ManagedObject) throws {
+                guard let (mirrorNote, images) = try notes.mirrorNote(of: note) else { return }
+                written[mirrorNote.path] = Data(try MirrorNoteFile.render(mirrorNote).utf8)
+                written.merge(images) { first, _ in first }
+            }
+            let changes = try LocalChanges(after: token, in: notes.context)
+            if token == nil {
+                try notes.forEachNote(add)
+            } else {
+                for key in changes.changedNotes.sorted() {
+                    if let note = try notes.context.existingObject(with: ObjectID(entityName: StoreNotes.noteEntity, primaryKey: key)) { try add(note) }
+                }
+            }
+            let removed = token == nil ? [] : changes.deletedNotes.map(MirrorNote.path(of:)).filter { written[$0] == nil }
+            notes.context.reset()
+            return (written, removed, changes.lastToken)
+        }
+    }
+
+    /// Step 3: what the merges changed in the mirror since the store's commit, written to the
+    /// store in one transaction authored "sync" whose context name records the commit. Returns
+    /// false (writing nothing) when the store changed since the export: its changes go first.
+    private func apply(_ mirror: MirrorRepository, to notes: StoreNotes, state: SyncState, report: inout SyncReport) throws(SyncError) -> Bool {
+        guard let tip = try mirror.storeTip, let head = try mirror.commit(named: "HEAD") else { return true }
+        let changes = try mirror.changedNotes(from: tip, to: head)
+        var incoming: [(path: String, note: MirrorNote?)] = []
+        for change in changes {
+            let note = change.deleted ? nil : try MirrorNoteFile.parse(String(decoding: try mirror.workingFile(change.path), as: UTF8.self), path: change.path)
+            incoming.append((change.path, note))
+        }
+        let context = notes.context
+        context.name = Self.contextName(applying: head)
+        let applied: Bool = try storeCall {
+            defer { context.reset() }
+            var received = SyncReport.Counts()
+            // Every note is looked up before the first write (see NoteWriter).
+            let existing = try incoming.map { change in try MirrorNote.identifier(inPath: change.path).flatMap(notes.note(identifier:)) }
+            let writer = try NoteWriter(notes)
+            for ((path, note), object) in zip(incoming, existing) {
+                if let note {
+                    let image = { (file: String) throws in
+                        guard let data = try? mirror.workingFile(file) else { throw SyncError.missingImageFile(note: path, file: file) }
+                        return data
+                    }
+                    if try writer.write(note, over: object, image: image) { object == nil ? (received.added += 1) : (received.changed += 1) }
+                } else if let object {
+                    writer.delete(object)
+                    received.deleted += 1
+                }
+            }
+            // Objects were read above: a write by another process after this check fails the
+            // save (optimistic locking); one before it is seen here and exported first.
+            guard try LocalChanges(after: state.exportedThrough, in: context).isEmpty else {
+                context.rollback()
+                return false
+            }
+            do {
+                if context.hasChanges { try context.save() }
+            } catch ContextError.conflict {
+                // Another process changed one of these notes after they were read: its change is
+                // exported on the next round, then merged, never written over.
+                context.rollback()
+                return false
+            }
+            report.received.added += received.added
+            report.received.changed += received.changed
+            report.received.deleted += received.deleted
+            return true
+        }
+        if applied { try mirror.setStoreTip(head) }
+        return applied
+    }
+
+    // MARK: Helpers
+
+    static let contextPrefix = "sync "
+
+    /// The context name of an apply: it records the mirror commit the store now holds.
+    static func contextName(applying commit: String) -> String { contextPrefix + commit }
+
+    static func appliedCommit(_ contextName: String) -> String? {
+        contextName.hasPrefix(contextPrefix) ? String(contextName.dropFirst(contextPrefix.count)) : nil
+    }
+
+    /// Runs store work, keeping sync's own errors and wrapping the store's.
+    private func storeCall<Result>(_ work: () throws -> Result) throws(SyncError) -> Result {
+        do {
+            return try work()
+        } catch let error as SyncError {
+            throw error
+        } catch {
+            throw .store(error)
+        }
+    }
+}

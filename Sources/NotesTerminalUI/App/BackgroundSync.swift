@@ -1,0 +1,72 @@
+import Foundation
+import NotesSync
+import Synchronization
+import UnCloudNotesKit
+
+/// `S` in the app: `uncloudnotes sync` off the key loop. The job opens its own book on the store
+/// (the app's context is not thread-safe) and syncs with the mirror beside it; what it applies
+/// reaches the list as any other process's change does (`catchUpWithStore`). One sync at a time.
+final class BackgroundSync: Sendable {
+    /// How a sync ended: its report, or its one-line error.
+    typealias Outcome = Result<SyncReport, SyncFailure>
+
+    struct SyncFailure: Error, Sendable {
+        let message: String
+    }
+
+    private struct Shared {
+        var running = false
+        var finished: Outcome?
+    }
+
+    private let storeURL: URL
+    private let version: String
+    private let executor: any BackgroundExecutor
+    private let shared = Mutex(Shared())
+
+    init(storeURL: URL, version: String, executor: any BackgroundExecutor) {
+        self.storeURL = storeURL
+        self.version = version
+        self.executor = executor
+    }
+
+    /// Starts a sync. - Returns: false when one is still running.
+    func start() -> Bool {
+        let started = shared.withLock { shared in
+            guard !shared.running else { return false }
+            shared.running = true
+            return true
+        }
+        if started { executor.run { [self] in finish(with: sync()) } }
+        return started
+    }
+
+    var isRunning: Bool { shared.withLock(\.running) }
+
+    /// The outcome of the sync that finished since the last call, if one did.
+    func takeFinished() -> Outcome? {
+        shared.withLock { shared in
+            defer { shared.finished = nil }
+            return shared.finished
+        }
+    }
+
+    private func sync() -> Outcome {
+        do {
+            let book = try UnCloudNotesStack(storeURL: storeURL, versionName: version).open(creatingIfMissing: false)
+            defer { try? book.context.store.close() }
+            let synchronizer = Synchronizer(book: book, mirror: Synchronizer.defaultMirror(for: storeURL),
+                                            machine: ProcessInfo.processInfo.hostName)
+            return .success(try synchronizer.sync(remote: nil))
+        } catch {
+            return .failure(SyncFailure(message: "\(error)"))
+        }
+    }
+
+    private func finish(with outcome: Outcome) {
+        shared.withLock { shared in
+            shared.running = false
+            shared.finished = outcome
+        }
+    }
+}

@@ -1,0 +1,178 @@
+import Foundation
+import ManagedStore
+
+/// A tag and how many notes have it, as `notes tags` and the screens' tag picker list them.
+public struct TagCount: Equatable, Sendable {
+    public var name: String
+    public var count: Int
+
+    public init(name: String, count: Int) {
+        self.name = name
+        self.count = count
+    }
+}
+
+/// The rule of a tag name, in one place: trimmed, not empty, no comma (the separator of the
+/// editor's tags field) and no control character. Names are matched exactly.
+public enum TagName {
+    /// The name as stored, or `.badTagName`.
+    public static func checked(_ name: String) throws(NoteBookError) -> String {
+        let trimmed = name.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty, !trimmed.contains(","), !trimmed.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }) else {
+            throw .badTagName(name)
+        }
+        return trimmed
+    }
+
+    /// Checked names without repeats, in the order given.
+    public static func checked(_ names: [String]) throws(NoteBookError) -> [String] {
+        var seen: Set<String> = []
+        var result: [String] = []
+        for name in names {
+            let checked = try checked(name)
+            if seen.insert(checked).inserted { result.append(checked) }
+        }
+        return result
+    }
+
+    /// The names of the editor's tags field: separated by commas, empty pieces ignored.
+    public static func parseField(_ text: String) throws(NoteBookError) -> [String] {
+        try checked(text.split(separator: ",").map(String.init).filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty })
+    }
+
+    /// The tags as the editor's field shows them.
+    public static func field(_ names: [String]) -> String { names.joined(separator: ", ") }
+}
+
+/// Tags (v5): a many-to-many between notes and `Tag` objects of unique names. A tag no note has
+/// any more is deleted with the change that left it empty, so `notes tags` lists only tags in use.
+extension NoteBook {
+    /// Every tag with its number of notes, by name.
+    public func tags() throws(NoteBookError) -> [TagCount] {
+        try capabilities.require(.tags)
+        var tags: [TagCount] = []
+        do {
+            let request = PropertyFetchRequest(entityName: Self.tagEntity, properties: [.attribute("name"), .count("notes")],
+                                               sortDescriptors: [SortDescriptor("name")])
+            try context.forEachRow(of: request) { row in
+                tags.append(TagCount(name: row.values[0]?.stringValue ?? "", count: Int(clamping: row.values[1]?.integerValue ?? 0)))
+            }
+        } catch {
+            throw .wrapping(error)
+        }
+        return tags
+    }
+
+    /// Adds and removes tags of a note (adding first); tags made as needed, emptied ones deleted.
+    public func changeTags(of id: NoteID, adding: [String] = [], removing: [String] = []) throws(NoteBookError) {
+        try capabilities.require(.tags)
+        let adding = try TagName.checked(adding)
+        let removing = try TagName.checked(removing)
+        let note = try object(for: id)
+        let current = note.objects(forKey: "tags").compactMap { $0.value(forKey: "name")?.stringValue }
+        let wanted = (current + adding.filter { !current.contains($0) }).filter { !removing.contains($0) }
+        guard Set(wanted) != Set(current) else { return }
+        try changing {
+            try replaceTags(of: note, with: wanted)
+            noteChanged(note)
+        }
+    }
+
+    /// Renames a tag; into a name another tag has, the two merge (its notes get that tag).
+    /// - Returns: how many notes the tag was on.
+    @discardableResult
+    public func renameTag(_ old: String, to new: String) throws(NoteBookError) -> Int {
+        try capabilities.require(.tags)
+        let old = try TagName.checked(old)
+        let new = try TagName.checked(new)
+        let found: (tag: ManagedObject?, target: ManagedObject?)
+        do {
+            found = (try existingTag(named: old), try existingTag(named: new))
+        } catch {
+            throw .wrapping(error)
+        }
+        guard let tag = found.tag else { throw .noSuchTag(old) }
+        let notes = tag.objects(forKey: "notes")
+        guard old != new else { return notes.count }
+        try changing {
+            if let target = found.target {
+                for note in notes {
+                    note.removeObject(tag, forKey: "tags")
+                    if !note.objects(forKey: "tags").contains(where: { $0 === target }) { note.addObject(target, forKey: "tags") }
+                    noteChanged(note)
+                }
+                context.delete(tag)
+            } else {
+                tag.setValue(.string(new), forKey: "name")
+            }
+        }
+        return notes.count
+    }
+
+    /// Pins or unpins a note (pinned notes list first).
+    public func setPinned(_ pinned: Bool, of id: NoteID) throws(NoteBookError) {
+        try capabilities.require(.pins)
+        let note = try object(for: id)
+        guard (note.value(forKey: "pinned")?.boolValue ?? false) != pinned else { return }
+        try changing {
+            note.setValue(.bool(pinned), forKey: "pinned")
+            noteChanged(note)
+        }
+    }
+
+    // MARK: Inside the app layer
+
+    /// The key of the tag of this name; nil when there is none.
+    func tagKey(named name: String) throws -> Int64? {
+        var key: Int64?
+        try context.forEachPrimaryKey(of: PropertyFetchRequest(entityName: Self.tagEntity, properties: [], predicate: Self.named(name))) { key = $0 }
+        return key
+    }
+
+    /// The keys of the tags whose name contains `search`, as a search matches text.
+    func tagKeys(containing search: String) throws -> [Int64] {
+        var keys: [Int64] = []
+        try context.forEachPrimaryKey(of: PropertyFetchRequest(entityName: Self.tagEntity, properties: [],
+                                                               predicate: Self.contains(search, in: "name"))) { keys.append($0) }
+        return keys
+    }
+
+    /// The tag names by key, read once until tags change (nil when rows show no tags).
+    func tagNamesIfNeeded(_ needed: Bool) throws -> [Int64: String] {
+        guard needed else { return [:] }
+        if let tagNames { return tagNames }
+        return try readTagNames()
+    }
+
+    func readTagNames() throws -> [Int64: String] {
+        var names: [Int64: String] = [:]
+        try context.forEachRow(of: PropertyFetchRequest(entityName: Self.tagEntity, properties: [.attribute("name")])) { row in
+            names[row.primaryKey] = row.values[0]?.stringValue
+        }
+        tagNames = names
+        return names
+    }
+
+    /// The tag of this name, made when there is none.
+    func tagObject(named name: String) throws -> ManagedObject {
+        if let tag = try existingTag(named: name) { return tag }
+        let tag = try context.insertObject(entityName: Self.tagEntity)
+        tag.setValue(.string(name), forKey: "name")
+        return tag
+    }
+
+    private func existingTag(named name: String) throws -> ManagedObject? {
+        let pending = context.insertedObjectsList.first { $0.objectID.entityName == Self.tagEntity && $0.value(forKey: "name")?.stringValue == name }
+        if let pending { return pending }
+        return try context.fetch(FetchRequest(entityName: Self.tagEntity, predicate: Self.named(name), fetchLimit: 1)).first
+    }
+
+    /// Deletes a tag that no note has any more.
+    func deleteIfUnused(_ tag: ManagedObject) {
+        if tag.objects(forKey: "notes").isEmpty { context.delete(tag) }
+    }
+
+    private static func named(_ name: String) -> ObjectPredicate {
+        .comparison(.keyPath(base: nil, components: ["name"]), .equal, .constant(.string(name)), [])
+    }
+}

@@ -1,0 +1,63 @@
+import ArgumentParser
+import Foundation
+import NotesSync
+import UnCloudNotesKit
+
+struct SyncCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync",
+        abstract: "Sync the notes with other machines through any git remote.",
+        discussion: """
+            The store is mirrored into a git repository of plain files (one Markdown file per \
+            note, images named by their content's hash; docs/sync.md), by default \
+            <store name>.mirror beside the store. Each sync commits the store's changes since the \
+            last one (read from its persistent history), fetches and merges the remote, writes \
+            what the merge changed into the store in one transaction, and pushes. Give --remote \
+            the first time; git's own ssh keys and credential helpers reach it. Edits of \
+            different parts of a note merge; where both machines changed the same part, the \
+            note keeps this machine's version and the other becomes a new note titled \
+            "<title> (conflict from <machine>)". Sync needs model v5 (notes with identifiers).
+
+            Examples:
+              uncloudnotes sync --remote git@example.org:me/notes.git
+              uncloudnotes sync
+              uncloudnotes sync --dry-run --json
+            """)
+
+    @OptionGroup var global: GlobalOptions
+    @Option(help: ArgumentHelp("The git remote to sync with (any URL git takes); remembered for the next syncs.", valueName: "url"))
+    var remote: String?
+    @Option(help: ArgumentHelp("The mirror repository's folder. Default: <store name>.mirror beside the store.", valueName: "path"))
+    var mirror: String?
+    @Option(help: ArgumentHelp("This machine's name, as commits and conflict copies show it. Default: the host name.", valueName: "name"))
+    var machine: String?
+    @Flag(help: "Say what would be sent and received, changing nothing.") var dryRun = false
+    @OptionGroup var format: OutputFormat
+
+    func validate() throws {
+        if let remote, remote.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--remote must not be empty") }
+        if let machine, machine.isEmpty || machine.contains(where: { $0 == "<" || $0 == ">" || $0.isNewline }) {
+            throw ValidationError("--machine must be a name without <, > or line breaks")
+        }
+    }
+
+    func run() throws {
+        // Mirror files and folders are private to the user, as the store is.
+        umask(0o077)
+        let book = try global.openNoteBook(creating: true)
+        let folder = mirror.map(fileURL) ?? Synchronizer.defaultMirror(for: global.storeURL())
+        // Test hook for kill storms: UNCLOUDNOTES_SYNC_KILL_AFTER_GIT=N stops the sync with SIGKILL
+        // right after its Nth git command.
+        let killPoint = ProcessInfo.processInfo.environment["UNCLOUDNOTES_SYNC_KILL_AFTER_GIT"].flatMap(Int.init)
+            .map(SyncKillPoint.init(afterGitCommand:))
+        let synchronizer = Synchronizer(book: book, mirror: folder, machine: machine ?? ProcessInfo.processInfo.hostName, killPoint: killPoint)
+        // A remote that is a folder here is named by its absolute path: git runs in the mirror.
+        let remoteURL = remote.map { FileManager.default.fileExists(atPath: expandingTilde($0)) ? fileURL($0).path : $0 }
+        let report = dryRun ? try synchronizer.dryRun(remote: remoteURL) : try synchronizer.sync(remote: remoteURL)
+        if format.json {
+            try printJSON(report)
+        } else {
+            try report.lines.map(TerminalText.field).forEach(StandardOutput.line)
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+@testable import NotesSync
+import Testing
+
+@Suite("The mirror's note files")
+struct MirrorFormatTests {
+    let note = MirrorNote(identifier: UUID(), title: "true: a \"quoted\" #title\nwith a line", created: Date(timeIntervalSince1970: 1_700_000_000.125),
+                          modified: Date(timeIntervalSince1970: 1_700_000_100.5), pinned: true, tags: ["b", "a", "b"],
+                          images: [MirrorImage(identifier: UUID(), file: "images/" + String(repeating: "ab", count: 32) + ".png", caption: "no",
+                                               width: 3, height: 2)],
+                          body: "---\nnot front matter\n---\n\n  trailing  ")
+
+    @Test("a note renders to front matter and its body as is, and reads back equal")
+    func roundTrip() throws {
+        let text = try MirrorNoteFile.render(note)
+        #expect(text.hasPrefix("---\nidentifier: \(note.identifier.uuidString.lowercased())\n"))
+        #expect(text.hasSuffix("---\n" + note.body))
+        #expect(try MirrorNoteFile.parse(text, path: note.path) == note)
+        #expect(note.tags == ["a", "b"])
+    }
+
+    @Test("files that are not notes are refused with the file's name", arguments: [
+        "no front matter", "---\ntitle: [unclosed\n---\n", "---\ntitle: x\n---\n",
+    ])
+    func refused(text: String) {
+        #expect {
+            try MirrorNoteFile.parse(text, path: "notes/x.md")
+        } throws: { "\($0)".hasPrefix("mirror file notes/x.md cannot be read") }
+    }
+
+    @Test("a file whose identifier names another file is refused")
+    func wrongName() throws {
+        let text = try MirrorNoteFile.render(note)
+        #expect(throws: SyncError.self) { try MirrorNoteFile.parse(text, path: MirrorNote.path(of: UUID())) }
+    }
+}
+
+@Suite("Merging one note changed on two machines")
+struct NoteMergeTests {
+    let merger = NoteMerge { _, _, _ throws(SyncError) in nil }
+    let base = MirrorNote(identifier: UUID(), title: "T", created: nil, modified: nil, pinned: false, tags: ["x"], images: [], body: "b")
+
+    @Test("sets merge three ways: what either added stays, what either removed goes")
+    func sets() throws {
+        var ours = base, theirs = base
+        ours.tags = ["x", "ours"]
+        theirs.tags = ["theirs"]
+        theirs.pinned = true
+        let outcome = try merger.merge(base: base, ours: ours, theirs: theirs, theirMachine: "m")
+        #expect(outcome.note?.tags == ["ours", "theirs"])
+        #expect(outcome.note?.pinned == true)
+        #expect(outcome.conflictCopy == nil)
+    }
+
+    @Test("overlapping bodies keep ours and copy theirs, with an identifier both machines derive alike")
+    func overlap() throws {
+        var ours = base, theirs = base
+        ours.body = "o"
+        theirs.body = "t"
+        let outcome = try merger.merge(base: base, ours: ours, theirs: theirs, theirMachine: "laptop")
+        #expect(outcome.note?.body == "o")
+        #expect(outcome.conflictCopy?.title == "T (conflict from laptop)")
+        #expect(outcome.conflictCopy?.body == "t")
+        #expect(outcome.conflictCopy?.identifier == (try merger.merge(base: base, ours: ours, theirs: theirs, theirMachine: "laptop")).conflictCopy?.identifier)
+    }
+
+    @Test("deleted on one side, changed on the other: kept; deleted and unchanged: gone")
+    func deleteAgainstEdit() throws {
+        var edited = base
+        edited.body = "new"
+        #expect(try merger.merge(base: base, ours: nil, theirs: edited, theirMachine: "m").note == edited)
+        #expect(try merger.merge(base: base, ours: edited, theirs: nil, theirMachine: "m").note == edited)
+        #expect(try merger.merge(base: base, ours: nil, theirs: base, theirMachine: "m").note == nil)
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import NotesTerminalUI
+import Testing
+import TestSupport
+import UnCloudNotesKit
+
+/// v5's keys through the runner on a temporary store: `p` pins, `s` sorts, `t` picks a tag, `u`
+/// undoes a delete, and the editor's tags field.
+@Suite("v5 keys: pin, sort, tags, undo", .serialized)
+struct V5KeysTests {
+    init() { DisplayWidth.configureLocale() }
+
+    /// The sample notes at v5; "Trip" (newest, two images) and "Party 🎉" tagged "fun", Trip also "travel".
+    private func harness() throws -> AppHarness {
+        let harness = try AppHarness(version: "v5")
+        let other = try harness.otherBook()
+        let ids = try other.noteIDs()
+        try other.changeTags(of: ids[0], adding: ["fun", "travel"])
+        try other.changeTags(of: ids[1], adding: ["fun"])
+        harness.press(.resize(columns: 80, rows: 24))
+        #expect(harness.catchUp(), "the app reads the tags another connection gave")
+        return harness
+    }
+
+    /// The sample titles the list shows, in the list's order (as the screen shows them).
+    private func listed(_ harness: AppHarness) -> [String] {
+        let screen = harness.screen()
+        return AppHarness.sampleNotes.map(\.0).compactMap { title in screen.range(of: title).map { (title, $0.lowerBound) } }
+            .sorted { $0.1 < $1.1 }.map(\.0)
+    }
+
+    @Test("p pins the selected note: it comes first, marked *; p again unpins")
+    func pin() throws {
+        let harness = try harness()
+        #expect(try harness.titles() == ["Trip", "Party 🎉", "笔记 — 中文标题", "Groceries"])
+        harness.press(.end, .character("p"))
+        #expect(try harness.titles() == ["Groceries", "Trip", "Party 🎉", "笔记 — 中文标题"])
+        let screen = harness.screen()
+        let first = try #require(screen.split(separator: "\n").dropFirst().first)
+        #expect(first.hasPrefix("›Groceries") && first.contains("[pin]") && screen.contains("note pinned"), "\(screen)")
+        #expect(try harness.book.snapshot(of: try harness.book.noteIDs()[0]).pinned)
+        harness.press(.character("p"))
+        #expect(try harness.titles() == ["Trip", "Party 🎉", "笔记 — 中文标题", "Groceries"])
+    }
+
+    @Test("s switches the order between date created and date modified, and the rows show that date")
+    func sort() throws {
+        let harness = try harness()
+        let groceries = try #require(try harness.book.noteIDs().last)
+        try harness.otherBook().update(groceries, with: NoteDraft(title: "Groceries", body: "milk, eggs, bread, tea"))
+        #expect(harness.catchUp())
+        #expect(harness.screen().contains("Notes · by date created"))
+        harness.press(.character("s"))
+        #expect(harness.screen().contains("Notes · by date modified"))
+        #expect(listed(harness).first == "Groceries")
+        let modified = try #require(try harness.book.snapshot(of: groceries).dateModified)
+        // The harness writes dates as "2026-05-12 06:13" in UTC: the modified day is today's.
+        #expect(harness.screen().contains(modified.formatted(.iso8601.year().month().day())))
+        harness.press(.character("s"))
+        #expect(listed(harness).first == "Trip")
+    }
+
+    @Test("t lists the tags with their counts; Enter shows a tag's notes, Esc all of them again")
+    func tagPicker() throws {
+        let harness = try harness()
+        harness.press(.character("t"))
+        let picker = harness.screen()
+        #expect(picker.contains("›All notes") && picker.contains("fun  (2)") && picker.contains("travel  (1)"), "\(picker)")
+        harness.press(.down, .down, .enter)
+        #expect(listed(harness) == ["Trip"])
+        #expect(harness.screen().contains("tag travel (1)"))
+        harness.press(.character("t"), .up, .enter)
+        #expect(listed(harness) == ["Trip", "Party 🎉"])
+        harness.press(.escape)
+        #expect(listed(harness).count == 4)
+    }
+
+    @Test("u after d restores the note with its images, tags and identifier; after another change there is nothing to undo")
+    func undo() throws {
+        let harness = try harness()
+        let trip = try harness.book.snapshot(of: try harness.book.noteIDs()[0])
+        harness.press(.home, .character("d"), .character("y"))
+        #expect(try harness.titles() == ["Party 🎉", "笔记 — 中文标题", "Groceries"])
+        #expect(harness.screen().contains("u undoes the delete"))
+        harness.press(.character("u"))
+        #expect(harness.screen().contains("note restored"))
+        let restored = try harness.book.snapshot(of: try harness.book.noteIDs()[0])
+        #expect(restored.title == "Trip" && restored.identifier == trip.identifier && restored.tags == ["fun", "travel"])
+        #expect(restored.attachments.map(\.imageData) == trip.attachments.map(\.imageData))
+        #expect(restored.attachments.map(\.identifier) == trip.attachments.map(\.identifier))
+        harness.press(.character("u"))
+        #expect(harness.screen().contains("nothing to undo"))
+
+        harness.press(.home, .character("d"), .character("y"), .character("p"))
+        harness.press(.character("u"))
+        #expect(harness.screen().contains("nothing to undo"), "pinning was a change: the delete is no longer undone")
+        #expect(try harness.book.count() == 3)
+    }
+
+    @Test("the editor's tags field: Tab from the title, comma-separated names saved with the note")
+    func editorTags() throws {
+        let harness = try harness()
+        harness.press(.end, .character("e"), .tab)
+        harness.type("home, errands")
+        let editor = harness.screen()
+        #expect(editor.contains("Tags:  home, errands"), "\(editor)")
+        harness.press(.tab)
+        harness.type(" and tea")
+        harness.press(.control("s"))
+        let groceries = try harness.book.snapshot(of: try #require(try harness.book.noteIDs().last))
+        #expect(groceries.tags == ["errands", "home"] && groceries.body.hasSuffix("and tea"))
+        harness.press(.escape)
+        #expect(harness.screen().contains("#errands #home"))
+    }
+
+    @Test("before v5, p, s and t say the version has no pins, order or tags")
+    func refusedBeforeV5() throws {
+        let harness = try AppHarness()
+        for (key, text) in [("p", "have no pins"), ("s", "have no modified dates"), ("t", "have no tags")] {
+            harness.press(.character(Character(key)))
+            #expect(harness.screen().contains(text), "\(key)")
+        }
+    }
+}
+
+@Suite("v5 screens as text", .serialized)
+struct V5ScreenSnapshotTests {
+    init() { DisplayWidth.configureLocale() }
+
+    @Test("at 80x24: the list with a pinned note and tags, the editor's tags field, the tag picker, the help")
+    func screens() throws {
+        let harness = try AppHarness(version: "v5")
+        let other = try harness.otherBook()
+        let ids = try other.noteIDs()
+        try other.changeTags(of: ids[0], adding: ["fun", "travel"])
+        try other.setPinned(true, of: ids[3])
+        #expect(harness.catchUp())
+        #expect(try Snapshot.matches(harness.settledRender(width: 80, height: 24), named: "list-v5-80x24"))
+        harness.press(.home, .down, .character("e"), .tab)
+        #expect(try Snapshot.matches(harness.app.render(width: 80, height: 24), named: "editor-v5-80x24"))
+        harness.press(.escape, .escape, .character("t"))
+        #expect(try Snapshot.matches(harness.app.render(width: 80, height: 24), named: "tags-v5-80x24"))
+        harness.press(.escape, .character("?"))
+        let help = harness.screen(100, 40)
+        for line in ["p               pin or unpin", "s               sort by date created or modified", "t               show the notes of one tag",
+                     "u               undo the last delete", "title, tags (comma-separated), body"] {
+            #expect(help.contains(line), "\(line)")
+        }
+    }
+}
