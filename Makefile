@@ -20,9 +20,11 @@ test: deps
 
 ## Measure migrations, launch and search (release build); writes docs/performance.md and .json.
 # The benchmark runs the release uncloudnotes binary beside it (notes list), so both are built.
+# swift run takes no --static-swift-stdlib, so the benchmark is built, then started from the bin path.
 bench: deps
 	$(SWIFT) build -c release $(STATIC) --product uncloudnotes
-	$(SWIFT) run -c release $(STATIC) uncloudnotes-bench --output docs
+	$(SWIFT) build -c release $(STATIC) --product uncloudnotes-bench
+	"$$($(SWIFT) build -c release $(STATIC) --show-bin-path)/uncloudnotes-bench" --output docs
 
 ## Build in release mode and install into $(PREFIX): $(PREFIX)/bin/uncloudnotes, with the program and
 ## its resources in $(PREFIX)/lib/uncloudnotes, shell completions (bash, zsh, fish) and the man page

@@ -56,8 +56,7 @@ let package = Package(
         ),
         .target(
             name: "UnCloudNotesKit",
-            dependencies: ["ManagedStore", "UnCloudNotesResources", "CGdkPixbuf",
-                           .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["ManagedStore", "UnCloudNotesResources", "CGdkPixbuf"]
         ),
         // C shim: what Swift cannot call directly (wcwidth, ncurses' macros and globals).
         .target(name: "CTerminal", linkerSettings: [.linkedLibrary("ncursesw")]),
@@ -80,6 +79,8 @@ let package = Package(
             "ManagedStore", "CGdkPixbuf", .product(name: "Logging", package: "swift-log"),
             .product(name: "GRDB", package: "GRDB.swift"),
         ], path: "Tests/TestSupport"),
+        // The reader fuzz tests' child process (reads many model files, one line each): test-only.
+        .executableTarget(name: "model-reader-host", dependencies: ["ManagedStore"], path: "Tests/ModelReaderHost"),
         // The benchmark program (make bench): migrations against hand-written SQL, launch, search.
         .executableTarget(
             name: "uncloudnotes-bench",
@@ -99,6 +100,6 @@ let package = Package(
             "NotesTerminalUI", "UnCloudNotesKit", "ManagedStore", "TestSupport",
         ], exclude: ["Snapshots"]),
         // Depends on the executable so that `swift test` builds the binary these tests run.
-        .testTarget(name: "CommandLineTests", dependencies: ["uncloudnotes", "uncloudnotes-bench", "TestSupport", "UnCloudNotesKit", "ManagedStore"]),
+        .testTarget(name: "CommandLineTests", dependencies: ["uncloudnotes", "uncloudnotes-bench", "model-reader-host", "TestSupport", "UnCloudNotesKit", "ManagedStore"]),
     ]
 )

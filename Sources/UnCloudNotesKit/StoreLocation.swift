@@ -33,8 +33,25 @@ public enum StoreLocation {
             folder = folder.deletingLastPathComponent()
         }
         for folder in missing.reversed() where mkdir(folder.path, 0o700) != 0 && errno != EEXIST {
-            throw StoreError(path: folder.path, reason: "cannot create the folder for the store (\(String(cString: strerror(errno)))): "
-                + "check the path and its permissions")
+            throw StoreLocationError.cannotCreateFolder(path: folder.path, .lastSystemError)
+        }
+    }
+}
+
+/// Why the app's store is not where it should be, or cannot be put there: the path and the
+/// cause, with a message that says what to do.
+public enum StoreLocationError: Error, Equatable, CustomStringConvertible {
+    /// A command that only reads found no store: nothing was created.
+    case noSuchStore(path: String)
+    /// A folder on the way to a new store could not be made.
+    case cannotCreateFolder(path: String, FailureCause)
+
+    public var description: String {
+        switch self {
+        case .noSuchStore(let path):
+            "\(path): no such store: check the path (--store); adding a note creates a new store"
+        case .cannotCreateFolder(let path, let cause):
+            "\(path): cannot create the folder for the store (\(cause)): check the path and its permissions"
         }
     }
 }

@@ -50,7 +50,7 @@ public struct UnCloudNotesStack {
                      cancellation: MigrationCancellation? = nil) throws -> NoteBook {
         if !storeExists {
             guard creatingIfMissing else {
-                throw StoreError(path: storeURL.path, reason: "no such store: check the path (--store); adding a note creates a new store")
+                throw StoreLocationError.noSuchStore(path: storeURL.path)
             }
             try StoreLocation.createPrivateFolders(for: storeURL)
         }

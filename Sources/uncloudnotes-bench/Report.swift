@@ -57,7 +57,7 @@ struct BenchReport: Codable {
 
     func markdown() -> String {
         var lines = ["# Performance", "",
-                     "Measured by `make bench` (`swift run -c release --static-swift-stdlib uncloudnotes-bench`, with `uncloudnotes` built the same way, as `make install` builds it); do not edit by hand.", "",
+                     "Measured by `make bench` (`uncloudnotes-bench` built with `swift build -c release --static-swift-stdlib`, with `uncloudnotes` built the same way, as `make install` builds it); do not edit by hand.", "",
                      "- Date: \(date)", "- Machine: \(machine)", "- Runs: \(runs) per figure, interleaved"]
         if let note { lines += ["", "> **\(note)**"] }
         lines += ["", "## Method", ""] + Self.method + ["", "## Migrations", "",
@@ -99,7 +99,8 @@ struct BenchReport: Codable {
                               rows: sizes.compactMap(\.historyCost).map { h in
                                   "| \(h.notes) | \(Self.time(h.withoutHistory)) | \(Self.time(h.withHistory)) | \(String(format: "%.2f", h.ratio)) |"
                               })
-        lines += ["", "## Targets (issue 13)", ""] + TargetVerdicts(report: self).all().map { "- \($0)" }
+        lines += [""] + TimeSplit.section
+        lines += ["", "## Targets (issues 13, 23 and 28)", ""] + TargetVerdicts(report: self).all().map { "- \($0)" }
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -14,10 +14,10 @@ struct Bench: ParsableCommand {
             binary built beside this one, and python3.
 
             Examples:
-              swift run -c release --static-swift-stdlib uncloudnotes-bench --output docs
+              make bench                 (builds both programs, writes docs/performance.md)
               uncloudnotes-bench --sizes 2000 --images small --runs 3 --output /tmp/bench
             """,
-        subcommands: [Run.self, Measure.self, Generate.self],
+        subcommands: [Run.self, Measure.self, Generate.self, Render.self],
         defaultSubcommand: Run.self)
 
     struct Run: ParsableCommand {

@@ -5,7 +5,8 @@ import UnCloudNotesKit
 /// Shows a migration's events: a live progress bar on a terminal, plain lines otherwise, or one
 /// JSON object per line for scripts. Each step is announced when its work starts: the engine
 /// announces all the steps of a composed pass at once, before any of them runs, so a step's line
-/// waits for the first progress inside it. An observer cannot throw: a failed write is kept and
+/// waits for the first progress inside it; each pass ends with its numbers (objects read and
+/// written and time, per entity mapping). An observer cannot throw: a failed write is kept and
 /// reported once the migration is over (`StandardOutput.finish`), never cutting it short.
 final class MigrationReporter {
     enum Style { case terminal, lines, json }
@@ -20,6 +21,7 @@ final class MigrationReporter {
     private var lines = 0
     /// The version the store was at, from the plan: the backup holds the store at that version.
     private var sourceVersion: String?
+    private var plan: MigrationPlan?
 
     /// The store being migrated, named in the chapter's "Migrating store …" line.
     private let store: URL
@@ -58,6 +60,7 @@ final class MigrationReporter {
             line("cleaned up after an interrupted migration: \(names.joined(separator: ", "))", EventLine(event: "cleaned", files: names))
         case .planned(let plan):
             sourceVersion = plan.source.name
+            self.plan = plan
             line("plan: \(plan.source.name) -> \(plan.destination.name), \(plan.steps.count.counting("step"))",
                  EventLine(event: "plan", from: plan.source.name, to: plan.destination.name,
                            steps: plan.steps.map { EventLine.Step(from: $0.source.name, to: $0.destination.name, kind: $0.kindDescription) }))
@@ -76,6 +79,12 @@ final class MigrationReporter {
         case .progress(let step, let fraction, let overall, let detail):
             announceSteps(through: step)
             progress(step: step, fraction: fraction, overall: overall, detail: detail)
+        case .passFinished(let statistics):
+            announceSteps(through: statistics.steps.upperBound - 1)
+            line(MigrationStatisticsText.summary(statistics, plan: plan), EventLine(statistics))
+            for text in MigrationStatisticsText.mappingLines(statistics) where style != .json {
+                StandardOutput.writeKeepingFailure("  \(text)\n")
+            }
         case .stepFinished(let index):
             announceSteps(through: index)
             endBar()
@@ -161,4 +170,29 @@ struct EventLine: Encodable {
     var overall: Double? = nil
     var detail: String? = nil
     var seconds: Double? = nil
+    var firstStep: Int? = nil
+    var lastStep: Int? = nil
+    var rowsRead: Int? = nil
+    var rowsWritten: Int? = nil
+    var inPlace: Bool? = nil
+    var entityMappings: [Mapping]? = nil
+
+    /// An entity mapping's numbers in a `passFinished` line.
+    struct Mapping: Encodable {
+        let name: String
+        let rowsRead: Int
+        let rowsWritten: Int
+        let seconds: Double
+    }
+}
+
+extension EventLine {
+    /// `passFinished`: the pass's steps (numbered from 1), objects read and written, time, and each entity mapping's.
+    init(_ statistics: MigrationStatistics) {
+        self.init(event: "passFinished", seconds: statistics.seconds, firstStep: statistics.steps.lowerBound + 1,
+                  lastStep: statistics.steps.upperBound, rowsRead: statistics.rowsRead, rowsWritten: statistics.rowsWritten,
+                  inPlace: statistics.isInPlace,
+                  entityMappings: statistics.entityMappings.map { Mapping(name: $0.name, rowsRead: $0.rowsRead, rowsWritten: $0.rowsWritten,
+                                                                          seconds: $0.seconds) })
+    }
 }

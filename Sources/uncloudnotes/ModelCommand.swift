@@ -13,7 +13,7 @@ struct ModelCommand: ParsableCommand {
               uncloudnotes model show ~/App/Model.xcdatamodeld --json
               uncloudnotes model diff v3 v4
             """,
-        subcommands: [ShowModelCommand.self, ModelDiffCommand.self, ReadModelFilesCommand.self])
+        subcommands: [ShowModelCommand.self, ModelDiffCommand.self])
 }
 
 struct ShowModelCommand: ParsableCommand {
@@ -57,54 +57,5 @@ struct ShowModelCommand: ParsableCommand {
         }
         let report = ModelReport(model: try ModelFileReader.read(at: url), source: url.path)
         try StandardOutput.line(format.json ? String(decoding: try report.jsonData(), as: UTF8.self) : report.text)
-    }
-}
-
-/// A hidden command for the reader fuzz tests: reads many model or mapping files in one process.
-///
-/// Before each file it prints and flushes `reading N`, and after it `read N` or `refused N: error`,
-/// so when a file makes the process die by a signal, the last `reading` line names that file.
-struct ReadModelFilesCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "read-files",
-        abstract: "Read model and mapping files one after another, reporting each (for the fuzz tests).",
-        shouldDisplay: false)
-
-    @Option(help: ArgumentHelp("The .xcdatamodeld that mapping models are read against.", valueName: "path"))
-    var models: String?
-
-    @Argument(help: ArgumentHelp("Model files (.xcdatamodel, .xcdatamodeld, .mom, .momd) or .xcmappingmodel folders.",
-                                 valueName: "path"))
-    var paths: [String]
-
-    func run() throws {
-        let versions = try models.map { try ModelFileReader.read(at: URL(fileURLWithPath: $0)) }
-        for (index, path) in paths.enumerated() {
-            try report("reading \(index)")
-            do {
-                try read(URL(fileURLWithPath: path), versions: versions)
-                try report("read \(index)")
-            } catch {
-                try report("refused \(index): \(String(describing: error).split(separator: "\n").joined(separator: " "))")
-            }
-        }
-    }
-
-    private func read(_ url: URL, versions: VersionedModel?) throws {
-        if url.pathExtension == "xcmappingmodel" {
-            guard let versions else { throw ValidationError("a mapping model needs --models") }
-            _ = try MappingModelReader.read(at: url, models: versions)
-        } else {
-            // Render the report too, as `model show` would: its formatting is fuzzed with the reader.
-            let report = ModelReport(model: try ModelFileReader.read(at: url), source: url.path)
-            _ = try report.jsonData()
-            _ = report.text
-        }
-    }
-
-    /// Flushed, so a line is out before the next file can crash the process.
-    private func report(_ line: String) throws {
-        try StandardOutput.line(line)
-        try StandardOutput.flush()
     }
 }

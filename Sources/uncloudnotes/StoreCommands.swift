@@ -133,6 +133,8 @@ struct StoreMigrateCommand: ParsableCommand {
               uncloudnotes store migrate                      upgrade the app's store to v5
               uncloudnotes store migrate old.sqlite --to v3   only as far as v3
               uncloudnotes store migrate old.sqlite --dry-run
+              uncloudnotes store migrate old.sqlite --dry-run --explain
+                  the passes as they will run, and the SQL of each, parameters shown
               uncloudnotes store migrate old.sqlite --keep-steps steps/
                   one step at a time, keeping the store as each step left it
               uncloudnotes store migrate App.sqlite --model App.xcdatamodeld \\
@@ -144,6 +146,12 @@ struct StoreMigrateCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The version to reach (a version name, or v1…v5). Default: the current one (v5).", valueName: "version"))
     var to: String?
     @Flag(help: "Only print the plan.") var dryRun = false
+    @Flag(help: ArgumentHelp("""
+        With --dry-run: the plan as it will run (which steps fuse into one pass, which run in place, \
+        which backup is made) and each pass's SQL, in order, with its parameters. The migration is \
+        run on a scratch copy in the temporary folder to record it; the store is only read.
+        """))
+    var explain = false
     @Option(help: ArgumentHelp("""
         Run the steps one at a time, as Core Data's classic progressive migration does (no steps \
         fused into one pass), and keep a copy of the store after each step in this folder, named \
@@ -151,6 +159,10 @@ struct StoreMigrateCommand: ParsableCommand {
         """, valueName: "folder"))
     var keepSteps: String?
     @OptionGroup var format: OutputFormat
+
+    func validate() throws {
+        if explain && !dryRun { throw ValidationError("--explain goes with --dry-run") }
+    }
 
     func run() throws {
         let migrator = try selection.migrator(global, to: to)
@@ -213,11 +225,14 @@ struct StoreMigrateCommand: ParsableCommand {
     private func dryRun(_ migrator: StoreMigrator, reporter: MigrationReporter) throws {
         switch try migrator.state() {
         case .needsMigration(let plan):
-            reporter.handle(.planned(plan))
+            if !explain { reporter.handle(.planned(plan)) }
             let missing = migrator.missingPolicies(in: plan)
             guard missing.isEmpty else {
                 throw CommandFailure("\(migrator.storeURL.path): the migration would be refused: this program lacks the custom "
                     + "migration polic\(missing.count == 1 ? "y" : "ies") \(missing.joined(separator: ", "))")
+            }
+            if explain, let explanation = try migrator.explain() {
+                try MigrationExplanationOutput(explanation: explanation).write(json: format.json)
             }
         case .cannotMigrate(_, let error):
             throw CommandFailure("\(migrator.storeURL.path): the migration would be refused: \(ErrorText.oneLine(error.description))")

@@ -35,9 +35,10 @@ struct EditorDraftTests {
 
         /// An editor script that writes `text` (no single quotes) into the draft and exits with `status`.
         func failingEditor(writing text: String, status: Int) throws -> String {
-            let script = try folder.write("#!/bin/sh\nprintf '\(text)' > \"$1\"\nexit \(status)\n", to: "editor.sh")
-            chmod(script.path, 0o755)
-            return script.path
+            let script = try folder.write("printf '\(text)' > \"$1\"\nexit \(status)\n", to: "editor.sh")
+            // Read by sh, not executed: a script just written can fail to exec with ETXTBSY while
+            // another test's child, forked meanwhile, still holds its write descriptor.
+            return "sh '\(script.path)'"
         }
 
         func keptDrafts() throws -> [URL] {

@@ -31,6 +31,24 @@ struct KeepStepsTests {
         #expect(!run.standardOutput.contains("in one pass"))
     }
 
+    @Test("the kept v2, v3 and v4 copies equal a store taken through the versions by hand, one --to at a time, and from v2 too")
+    func keptStoresEqualManualSteps() throws {
+        for start in ["v1", "v2"] {
+            let folder = try TemporaryFolder()
+            let store = try ProjectFixtures.copyStore(start, into: folder, as: "n.sqlite")
+            let manual = try ProjectFixtures.copyStore(start, into: folder, as: "manual.sqlite")
+            let steps = folder.url.appendingPathComponent("steps")
+            #expect(try BuiltExecutable.run(["store", "migrate", store.path, "--to", "v4", "--keep-steps", steps.path]).exitCode == 0)
+            let versions = ["v2", "v3", "v4"].filter { $0 > start }
+            #expect(try FileManager.default.contentsOfDirectory(atPath: steps.path).sorted() == versions.map { "n.\($0).sqlite" })
+            for version in versions {
+                let run = try BuiltExecutable.run(["store", "migrate", manual.path, "--to", version])
+                #expect(run.exitCode == 0 && run.standardOutput.contains("1 step"), "\(run.standardOutput)")
+                #expect(try export(steps.appendingPathComponent("n.\(version).sqlite")) == export(manual), "\(start): \(version)")
+            }
+        }
+    }
+
     @Test("a copy's name already taken stops the migration before its first step, the store unchanged")
     func takenNameStopsBeforeAnyStep() throws {
         let folder = try TemporaryFolder()

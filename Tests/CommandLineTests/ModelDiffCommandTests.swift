@@ -16,6 +16,11 @@ struct ModelDiffCommandTests {
             #expect(lines.contains(expected), "missing: \(expected)")
         }
         #expect(lines.last == "migration: lightweight; Core Data infers it (no mapping model needed)")
+        // Every change, and nothing else: the lines between the two headings are exactly these.
+        let changes = try #require(lines.firstIndex(of: "changes:")), hashes = try #require(lines.firstIndex(of: "version hashes that change:"))
+        #expect(Array(lines[(changes + 1)..<hashes]) == ["  + added entity Attachment: inferred (add entity)",
+                                                         "  + added entity ImageAttachment: inferred (add entity)",
+                                                         "  + added relationship Note.attachments: inferred (add relationship)"])
     }
 
     @Test("the app's v2 -> v4: the image moved into a new entity needs a mapping model")
@@ -55,6 +60,32 @@ struct MappingModelShowTests {
         #expect(lines.first == "Mapping model UnCloudNotesMappingModel_v3_to_v4:")
         #expect(lines.contains("  AttachmentToImageAttachment: Attachment → ImageAttachment, policy UnCloudNotes.AttachmentToImageAttachmentMigrationPolicyV3toV4"))
         #expect(lines.contains("    note = FUNCTION($manager, \"destinationInstancesForEntityMappingNamed:sourceInstances:\", \"NoteToNote\", $source.note)"))
+    }
+
+    @Test("the app's v2 -> v3 mapping model: the filter, the relationship to the note and each copied attribute")
+    func appsFirstMapping() throws {
+        let result = try BuiltExecutable.run(["model", "show", SharedFixtures.packageRoot.appendingPathComponent("Resources/UnCloudNotesMappingModel_v2_to_v3.xcmappingmodel").path])
+        #expect(result.exitCode == 0, "\(result.standardError)")
+        let lines = result.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.first == "Mapping model UnCloudNotesMappingModel_v2_to_v3:")
+        #expect(lines.contains("  NoteToAttachment: Note → Attachment, filter image != nil"))
+        #expect(lines.contains("    image = $source.image"))
+        #expect(lines.contains("    note = FUNCTION($manager, \"destinationInstancesForEntityMappingNamed:sourceInstances:\", \"NoteToNote\", $source)"))
+        #expect(lines.contains("  NoteToNote: Note → Note"))
+    }
+
+    @Test("wibosco's Migration1to2: the renamed attribute's expression", SharedFixtures.required)
+    func wiboscoFirstMapping() throws {
+        let result = try BuiltExecutable.run(["model", "show", SharedFixtures.url("wibosco-migration-example/Mappings/Migration1to2.xcmappingmodel").path,
+                                              "--model", SharedFixtures.url("wibosco-migration-example/CoreDataMigration_Example.xcdatamodeld").path])
+        #expect(result.standardOutput == """
+            Mapping model Migration1to2:
+              PostToPost: Post → Post
+                date = $source.date
+                hexColor = $source.color
+                postID = $source.postID
+
+            """)
     }
 
     @Test("wibosco's Migration2to3 read against its own model, as JSON", SharedFixtures.required)

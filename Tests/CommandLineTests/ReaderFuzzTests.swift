@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// Mutated copies of real model and mapping files must never crash the readers: each is read in a
-/// child process (`uncloudnotes model read-files`), so a trap shows as a run ended by a signal.
+/// child process (`model-reader-host`, built with the tests), so a trap shows as a run ended by a signal.
 ///
 /// `UNCLOUDNOTES_FUZZ_CASES` sets the number of cases per source file kind (default 150, so about
 /// 300 in all); `UNCLOUDNOTES_FUZZ_SEED` the seed. Failures name the seed, case and mutations.
@@ -74,7 +74,8 @@ struct ReaderFuzzTests {
         var crashes: [String] = []
         while next < cases.count {
             let batch = Array(cases[next..<min(next + 400, cases.count)])
-            let result = try BuiltExecutable.run(["model", "read-files"] + extraArguments + batch.map(\.path))
+            let result = try BuiltExecutable.run(extraArguments + batch.map(\.path),
+                                                 executable: BuiltExecutable.product(named: "model-reader-host"))
             let finished = Set(result.standardOutput.split(separator: "\n").compactMap { line -> Int? in
                 let words = line.split(separator: " ")
                 guard words.count >= 2, words[0] == "read" || words[0] == "refused" else { return nil }

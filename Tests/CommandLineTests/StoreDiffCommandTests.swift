@@ -24,6 +24,29 @@ struct StoreDiffCommandTests {
         #expect(changed.allSatisfy { ($0["values"] as? [String: Any]).map { Array($0.keys) } == ["attachments"] })
     }
 
+    @Test("a store before and after v2 -> v3: an Attachment per note with an image, the same bytes; notes lose image and gain attachments, nothing else")
+    func imageMovedToAttachment() throws {
+        let folder = try TemporaryFolder()
+        let before = try ProjectFixtures.copyStore("v2", into: folder, as: "before.sqlite")
+        let after = try ProjectFixtures.copyStore("v2", into: folder, as: "after.sqlite")
+        #expect(try BuiltExecutable.run(["store", "migrate", after.path, "--to", "v3"]).exitCode == 0)
+        let result = try BuiltExecutable.run(["store", "diff", before.path, after.path, "--json"])
+        #expect(result.exitCode == 0, "\(result.standardError)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        let entities = try #require(report["entities"] as? [String: [String: Any]])
+        #expect(Set(entities.keys) == ["Attachment", "Note"])
+        let added = try #require(entities["Attachment"]?["added"] as? [[String: Any]])
+        let changed = try #require(entities["Note"]?["changed"] as? [[String: Any]])
+        #expect((entities["Note"]?["added"] as? [Any])?.isEmpty == true && (entities["Note"]?["removed"] as? [Any])?.isEmpty == true)
+        // Each changed value is [before, after].
+        let values = changed.compactMap { $0["values"] as? [String: [Any]] }
+        #expect(values.count == changed.count && values.allSatisfy { Set($0.keys) == ["attachments", "image"] })
+        // Each note's image went to exactly the attachment the mapping made for it.
+        let moved = values.compactMap { $0["image"]?.first as? String }.filter { $0 != "nil" }.sorted()
+        let images = added.compactMap { ($0["values"] as? [String: String])?["image"] }.sorted()
+        #expect(!images.isEmpty && moved == images, "\(moved) \(images)")
+    }
+
     @Test("objects matched by an attribute: the same notes under other keys are no difference; a changed body is")
     func matchedByAttribute() throws {
         let folder = try TemporaryFolder()

@@ -112,6 +112,27 @@ struct TerminalAppTests {
         #expect(try StoreMetadata.read(storeAt: store).isCompatible(with: UnCloudNotesModel.load().current))
     }
 
+    @Test("the migration screen's log gives each pass's objects and time per entity mapping; ? explains the kinds of steps")
+    func migrationScreenStatisticsAndStepKinds() throws {
+        let folder = try TemporaryFolder()
+        let store = try ProjectFixtures.copyStore("v2", into: folder)
+        let tmux = try launch(store: store, arguments: "--model-version v4")
+        // Lines wrap at the screen's width: read it as one text.
+        let screen = try tmux.waitFor("Your notes were upgraded").replacingOccurrences(of: "\n", with: " ")
+        #expect(screen.contains("steps 1-2 (UnCloudNotesDataModel v2 -> UnCloudNotesDataModel v3 -> UnCloudNotesDataModel v4, one pass) done in"))
+        #expect(screen.range(of: #"NoteToNote: \d+ read, \d+ written, \d+\.\d{3} s"#, options: .regularExpression) != nil, "\(screen)")
+        #expect(screen.contains("? step kinds"))
+        try tmux.press("?")
+        let help = try tmux.waitFor("Kinds of steps")
+        #expect(help.contains("in place:") && help.contains("mapping model:") && help.contains("custom policy:"))
+        try tmux.press("?")
+        _ = try tmux.waitUntil("the kinds hidden") { !$0.contains("Kinds of steps") }
+        try tmux.press("Space")
+        try tmux.waitFor("5 notes · v4")
+        try tmux.press("C-c")
+        try tmux.waitFor("EXITED:0")
+    }
+
     @Test("a tiny terminal shows a clear message until it grows")
     func tinyTerminal() throws {
         let folder = try TemporaryFolder()

@@ -100,10 +100,10 @@ struct BrokenStoreTests {
 
     @Test("a number a decimal cannot hold (SQLite's infinity, stored for 9e999) is an error, not a trap")
     func infiniteDecimal() throws {
-        let error = try #require(throws: StoreError.self) {
+        let error = try #require(throws: ValueDecodingError.self) {
             try StoreValueCoding.attributeValue(Double.infinity.databaseValue, type: .decimal)
         }
-        #expect(error.reason == "found a number out of a decimal's range in a Decimal column")
+        #expect(error.found == "a number out of a decimal's range" && error.type == .decimal)
         #expect(try StoreValueCoding.attributeValue(2.5.databaseValue, type: .decimal) == .decimal(2.5))
     }
 }

@@ -7,13 +7,15 @@ import TestSupport
 /// Reverses bytes: a value transformer whose stored form differs from its value.
 struct ReversedBytesTransformer: AttributeValueTransformer {
     func encode(_ value: Any) throws -> Data {
-        guard let text = value as? String else { throw ContextError("ReversedBytes takes strings") }
+        guard let text = value as? String else { throw NotAString() }
         return Data(text.utf8.reversed())
     }
 
     func decode(_ data: Data) throws -> Any {
         String(decoding: data.reversed(), as: UTF8.self)
     }
+
+    struct NotAString: Error {}
 }
 
 final class Shelf: ManagedObject {

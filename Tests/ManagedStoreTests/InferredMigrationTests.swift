@@ -135,9 +135,14 @@ struct InferredMigrationTests {
         }
         let before = try StoreDump.contents(of: PersistentStore.open(at: url, model: models[0]))
         let inferred = try MappingInference.infer(from: models[0], to: models[1])
-        #expect(throws: (any Error).self) {
+        let error = try #require(throws: MigrationError.self) {
             try InPlaceMigration.migrate(storeAt: url, from: models[0], to: models[1], inferred: inferred)
         }
+        guard case .failed(_, _, let cause as FailureCause) = error, case .sqlite(let code, _) = cause else {
+            Issue.record("\(error)")
+            return
+        }
+        #expect(code == 19, "SQLITE_CONSTRAINT: \(error)")
         #expect(try StoreDump.contents(of: PersistentStore.open(at: url, model: models[0])) == before)
     }
 

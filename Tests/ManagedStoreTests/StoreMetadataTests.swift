@@ -51,7 +51,7 @@ struct StoreMetadataTests {
         #expect(read.storeType == "" && read.frameworkVersion == nil && read.versionHashes == store.metadata.versionHashes)
         try writePlist(["NSStoreModelVersionHashes": "none"], into: store.url)
         let error = try #require(throws: StoreError.self) { try StoreMetadata.read(storeAt: store.url) }
-        #expect(error.reason == "the Core Data metadata has no model version hashes")
+        #expect(error.problem == .metadataWithoutVersionHashes)
     }
 
     private func writePlist(_ plist: [String: Any], into store: URL) throws {
@@ -64,7 +64,7 @@ struct StoreMetadataTests {
         let folder = try TemporaryFolder()
         let file = try folder.write("just some notes, not a database\n", to: "notes.sqlite")
         let error = try #require(throws: StoreError.self) { try StoreMetadata.read(storeAt: file) }
-        #expect(error.reason == "not an SQLite database")
+        #expect(error.problem == .notSQLite)
         #expect(try String(contentsOf: file, encoding: .utf8) == "just some notes, not a database\n")
     }
 
@@ -74,7 +74,7 @@ struct StoreMetadataTests {
         let file = folder.url.appendingPathComponent("plain.sqlite")
         try DatabaseQueue(path: file.path).write { try $0.execute(sql: "CREATE TABLE t (x)") }
         let error = try #require(throws: StoreError.self) { try StoreMetadata.read(storeAt: file) }
-        #expect(error.reason.contains("not a Core Data store"))
+        #expect(error.problem == .notCoreData)
     }
 
     @Test("a missing file is refused, not created")
@@ -93,6 +93,6 @@ struct StoreMetadataTests {
         try store.database.write { try $0.execute(sql: damage) }
         try store.close()
         let error = try #require(throws: StoreError.self) { try StoreMetadata.read(storeAt: store.url) }
-        #expect(error.reason.hasPrefix("the Core Data metadata row is not readable"))
+        #expect(error.problem == .metadataRowUnreadable)
     }
 }

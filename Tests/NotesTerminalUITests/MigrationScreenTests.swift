@@ -2,6 +2,7 @@ import Foundation
 import ManagedStore
 @testable import NotesTerminalUI
 import Testing
+import UnCloudNotesKit
 
 /// The migration screen's log, time and questions, drawn without a terminal.
 @Suite("The migration screen: a log that wraps and scrolls, the time, the cancel question")
@@ -54,5 +55,26 @@ struct MigrationScreenTests {
         let screen = text(state).joined(separator: "\n")
         #expect(screen.hasPrefix("The upgrade was cancelled"))
         #expect(screen.contains("Your store is unchanged"))
+    }
+
+    @Test("while a step runs, the screen says what it changes (model diff); when a pass is done, the log gets its numbers")
+    func runningStepChangesAndStatistics() throws {
+        let model = try UnCloudNotesModel.load()
+        let plan = try MigrationPlanner.plan(from: model.versions[1], to: model.versions[2], in: model,
+                                             mappingModels: try UnCloudNotesModel.loadMappingModels(for: model))
+        var state = MigrationScreenState(storePath: "/tmp/n.sqlite")
+        state.apply(.planned(plan))
+        state.apply(.progress(step: 0, stepFraction: 0.5, overallFraction: 0.5, detail: nil))
+        let running = text(state, 100, 30).joined(separator: "\n")
+        #expect(running.contains("Step 1 changes (model diff UnCloudNotesDataModel v2 UnCloudNotesDataModel v3):"))
+        #expect(running.contains("! attribute Note.image moved to new entity Attachment"), "\(running)")
+        state.apply(.passFinished(MigrationStatistics(steps: 0..<1, seconds: 0.5, entityMappings: [
+            .init(name: "NoteToNote", rowsRead: 12, rowsWritten: 12, seconds: 0.25)])))
+        state.apply(.stepFinished(index: 0))
+        state.apply(.finished)
+        let done = text(state, 100, 30).joined(separator: " ")
+        #expect(!done.contains("Step 1 changes"))
+        #expect(done.contains("step 1 (UnCloudNotesDataModel v2 -> UnCloudNotesDataModel v3) done in 0.500 s: 12 objects read, 12 written"), "\(done)")
+        #expect(done.contains("  NoteToNote: 12 read, 12 written, 0.250 s, 48 a second"))
     }
 }

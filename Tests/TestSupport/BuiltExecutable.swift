@@ -11,9 +11,11 @@ public struct BuiltExecutable {
         public var standardError: String
     }
 
-    public static var url: URL {
-        let productsFolder = Bundle.main.executableURL!.deletingLastPathComponent()
-        return productsFolder.appendingPathComponent("uncloudnotes")
+    public static var url: URL { product(named: "uncloudnotes") }
+
+    /// Another program of the package built beside the tests (a test-only host, the benchmark).
+    public static func product(named name: String) -> URL {
+        Bundle.main.executableURL!.deletingLastPathComponent().appendingPathComponent(name)
     }
 
     /// Where the program's standard output or error goes.

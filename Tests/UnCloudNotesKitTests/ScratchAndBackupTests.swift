@@ -78,13 +78,15 @@ struct ScratchAndBackupTests {
         let (url, before, _) = try store("v2", mode: 0o600, in: folder)
         let aside = folder.url.appendingPathComponent("aside.sqlite")
         // Once the backup is made, a folder takes the store's name, so renaming the new file over it fails.
-        #expect(throws: (any Error).self) {
+        let error = try #require(throws: MigrationError.self) {
             try UnCloudNotesStack(storeURL: url).migrator.migrateIfNeeded { event in
                 guard case .backupCreated = event else { return }
                 try? FileManager.default.moveItem(at: url, to: aside)
                 try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
             }
         }
+        guard case .fileSystem(let operation, let code) = error else { Issue.record("\(error)"); return }
+        #expect(operation.hasPrefix("cannot rename") && code == EISDIR, "\(error)")
         try FileManager.default.removeItem(at: url)
         try FileManager.default.moveItem(at: aside, to: url)
         #expect(try Data(contentsOf: url) == before)

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// The model Core Data caches inside every store it writes (table `Z_MODELCACHE`: one row whose
 /// `Z_CONTENT` is the compiled model, compressed with raw DEFLATE), which opens a store whose
@@ -29,7 +29,7 @@ public enum StoreModelCache {
     /// The cached compiled model, inflated: the bytes of a `.mom` file. Nil when there is no cache.
     public static func compiledModelData(storeAt url: URL) throws -> Data? {
         guard FileManager.default.fileExists(atPath: url.path) else {
-            throw StoreError(path: url.path, reason: "no such store file")
+            throw StoreError(path: url.path, .noSuchFile)
         }
         let compressed: Data?
         do {
@@ -41,7 +41,7 @@ public enum StoreModelCache {
                 return try Data.fetchOne(db, sql: "SELECT Z_CONTENT FROM Z_MODELCACHE LIMIT 1")
             }
         } catch let error as DatabaseError {
-            throw StoreError(path: url.path, reason: "cannot read the store (\(error.message ?? "\(error.resultCode)"))")
+            throw StoreError(path: url.path, .cannotRead(FailureCause(error)))
         }
         guard let compressed else { return nil }
         do {

@@ -2,7 +2,7 @@
 /// failed. Callers match the cases to react (reload on `.conflict`, report the rest).
 public enum ContextError: Error, Sendable, CustomStringConvertible {
     /// A call the context refuses: an unknown entity, an abstract one, a wrong key or class.
-    case refused(String)
+    case refused(ContextRefusal)
     /// Optimistic locking: the object's row was changed or deleted by another context or process
     /// since it was read. Nothing was written; fetch the object again and redo the change.
     case conflict(entity: String, primaryKey: Int64)
@@ -15,14 +15,10 @@ public enum ContextError: Error, Sendable, CustomStringConvertible {
     /// The store refuses writes (`PersistentStore.writeRefusal`); nothing was written.
     case storeIsReadOnly(path: String, reason: WriteRefusal)
 
-    public init(_ message: String) {
-        self = .refused(message)
-    }
-
     public var description: String {
         switch self {
-        case .refused(let message):
-            message
+        case .refused(let refusal):
+            "\(refusal)"
         case .conflict(let entity, let primaryKey):
             "the save was rolled back, nothing was written: \(entity) \(primaryKey) "
                 + "was changed or deleted by someone else since it was read"
@@ -37,6 +33,44 @@ public enum ContextError: Error, Sendable, CustomStringConvertible {
 
     /// The one-line description, for callers that show errors as text.
     public var message: String { description }
+}
+
+/// A call that names what the model does not have, or asks what cannot be done: nothing was read
+/// or written. The cases say what was asked, so callers can react and tests can match them.
+public enum ContextRefusal: Equatable, Sendable, CustomStringConvertible {
+    case noSuchEntity(String)
+    case abstractEntity(String)
+    /// The entity's objects are made by another class than the one asked for.
+    case classNotRegistered(entity: String, className: String)
+    case noSuchAttribute(entity: String, attribute: String)
+    case noSuchToManyRelationship(entity: String, relationship: String)
+    /// A property fetch runs in SQL: its predicate and sort must be expressible there.
+    case predicateNotInSQL(entity: String, predicate: String)
+    case sortNotInSQL(entity: String, keyPath: String)
+    /// A value of a type the attribute cannot store without a transformer.
+    case noValueTransformer(entity: String, attribute: String, valueType: String)
+    case noTransformerNamed(String, entity: String, attribute: String)
+    /// The text index names an entity or attribute the model does not have.
+    case indexedEntityMissing(String)
+    case indexedAttributeMissing(entity: String, attribute: String)
+
+    public var description: String {
+        switch self {
+        case .noSuchEntity(let entity): "the model has no entity named \(entity)"
+        case .abstractEntity(let entity): "entity \(entity) is abstract: insert one of its sub-entities"
+        case .classNotRegistered(let entity, let className): "entity \(entity) is not registered with the class \(className)"
+        case .noSuchAttribute(let entity, let attribute): "\(entity) has no stored attribute named \(attribute)"
+        case .noSuchToManyRelationship(let entity, let relationship): "\(entity) has no to-many relationship named \(relationship)"
+        case .predicateNotInSQL(let entity, let predicate): "a property fetch of \(entity) needs a predicate SQL can express: \(predicate)"
+        case .sortNotInSQL(let entity, let keyPath): "a property fetch of \(entity) cannot sort by \(keyPath) in SQL"
+        case .noValueTransformer(let entity, let attribute, let valueType):
+            "\(entity).\(attribute) has no value transformer for a \(valueType)"
+        case .noTransformerNamed(let name, let entity, let attribute):
+            "no value transformer registered under the name \(name) (\(entity).\(attribute))"
+        case .indexedEntityMissing(let entity): "the model has no entity named \(entity) to index"
+        case .indexedAttributeMissing(let entity, let attribute): "\(entity) has no stored attribute named \(attribute) to index"
+        }
+    }
 }
 
 /// Why a save was refused: names the entity, the property and the reason, like Core Data's

@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 /// Fetching: SQL does the filtering, sorting and windowing whenever it can; what SQL cannot
 /// express, and objects changed but not yet saved, are handled in memory on top.
@@ -92,7 +92,7 @@ struct FetchPlan {
 
     init(request: FetchRequest, context: ManagedObjectContext) throws {
         guard let entity = context.schema.entity(named: request.entityName) else {
-            throw ContextError("the model has no entity named \(request.entityName)")
+            throw ContextError.refused(.noSuchEntity(request.entityName))
         }
         self.request = request
         self.context = context

@@ -74,14 +74,14 @@ open class ManagedObject: KeyValueReadable, CustomStringConvertible {
         } else if let bytes = value as? Data {
             setValue(.data(bytes), forKey: key)
         } else {
-            throw ContextError("\(entity.name).\(key) has no value transformer for a \(type(of: value))")
+            throw ContextError.refused(.noValueTransformer(entity: entity.name, attribute: key, valueType: "\(type(of: value))"))
         }
     }
 
     private func transformer(forKey key: String) throws -> (any AttributeValueTransformer)? {
         guard let name = attribute(named: key)?.valueTransformerName else { return nil }
         guard let transformer = ValueTransformers.transformer(named: name) else {
-            throw ContextError("no value transformer registered under the name \(name) (\(entity.name).\(key))")
+            throw ContextError.refused(.noTransformerNamed(name, entity: entity.name, attribute: key))
         }
         return transformer
     }

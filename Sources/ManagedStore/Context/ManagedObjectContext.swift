@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+package import GRDB
 
 /// A scratchpad of managed objects over one store: insert, fetch, change, delete, then save
 /// everything in one transaction or roll it all back.
@@ -52,11 +52,11 @@ public final class ManagedObjectContext {
     @discardableResult
     public func insertObject(entityName: String) throws -> ManagedObject {
         guard model.entity(named: entityName) != nil else {
-            throw ContextError("the model has no entity named \(entityName)")
+            throw ContextError.refused(.noSuchEntity(entityName))
         }
         let info = info(for: entityName)
         guard !info.description.isAbstract else {
-            throw ContextError("entity \(entityName) is abstract: insert one of its sub-entities")
+            throw ContextError.refused(.abstractEntity(entityName))
         }
         let object = info.objectClass.init(entity: info.description, objectID: ObjectID(temporaryFor: entityName),
                                            context: self, isFault: false)
@@ -74,7 +74,7 @@ public final class ManagedObjectContext {
     /// Inserts an object of a typed entity class registered for `entityName`.
     public func insert<Object: ManagedObject>(_ type: Object.Type, entityName: String) throws -> Object {
         guard let object = try insertObject(entityName: entityName) as? Object else {
-            throw ContextError("entity \(entityName) is not registered with the class \(Object.self)")
+            throw ContextError.refused(.classNotRegistered(entity: entityName, className: "\(Object.self)"))
         }
         return object
     }

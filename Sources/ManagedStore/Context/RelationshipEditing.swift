@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 /// Relationship changes, kept consistent on both sides: setting `attachment.note` also adds the
 /// attachment to `note.attachments` and removes it from its former note's.

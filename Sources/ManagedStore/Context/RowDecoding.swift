@@ -1,4 +1,4 @@
-import GRDB
+package import GRDB
 
 /// Fills a managed object from its table row. Every value is decoded with errors, never traps:
 /// a store edited by hand can hold anything in any column.
@@ -47,8 +47,9 @@ extension ManagedObjectContext {
             let stored = try store.plainColumnValue(column, of: attribute, table: entity.tableName, column: name,
                                                     primaryKey: primaryKey)
             return try StoreValueCoding.attributeValue(stored, type: attribute.type)
-        } catch let error as StoreError where error.mismatch == nil {
-            throw StoreError(path: store.url.path, reason: "\(entity.name).\(attribute.name) of row \(primaryKey): \(error.reason)")
+        } catch let error as ValueDecodingError {
+            throw StoreError(path: store.url.path, .unreadableAttribute(entity: entity.name, attribute: attribute.name, primaryKey: primaryKey,
+                                                                        found: error.found, type: error.type.rawValue))
         }
     }
 }

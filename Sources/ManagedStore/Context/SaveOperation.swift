@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 /// One save: validate, then write every change in a single SQLite transaction. Nothing in memory
 /// changes unless the transaction commits.
@@ -90,7 +90,10 @@ struct SaveOperation {
                           externalData: ExternalDataSave, in db: Database) throws {
         let storage = schema.entity(named: object.entity.name)!
         guard let primaryKey = resolve(object.objectID) else { return }
-        let attributes = context.info(for: storage.name).attributes
+        // An update writes only what changed (as GRDB's updateChanges): a title edit does not
+        // re-encode and rewrite an image in the same row.
+        let changed = isNew ? nil : object.changedKeys
+        let attributes = context.info(for: storage.name).attributes.filter { changed?.contains($0.key) ?? true }
         let storedRow = isNew ? nil : try externalData.storedRow(
             of: storage.tableName, primaryKey: primaryKey,
             columns: ExternalDataSave.taggedColumns(of: storage, attributes: attributes), in: db)
@@ -103,7 +106,8 @@ struct SaveOperation {
             values.append(try externalData.columnValue(of: object, attribute: attribute, column: column.name,
                                                        storedRow: storedRow))
         }
-        for (name, foreignKey) in storage.toOneColumns.sorted(by: { $0.value.key.name < $1.value.key.name }) {
+        for (name, foreignKey) in storage.toOneColumns.sorted(by: { $0.value.key.name < $1.value.key.name })
+            where changed?.contains(name) ?? true {
             let target = object.toOneTargets[name]
             columns.append(foreignKey.key.name)
             values.append(target.flatMap(resolve)?.databaseValue ?? .null)

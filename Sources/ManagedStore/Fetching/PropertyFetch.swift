@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 extension ManagedObjectContext {
     /// Calls `body` with each row of the request as the store reads it: one statement, streamed,
@@ -52,7 +52,7 @@ struct PropertyFetchQuery {
     /// - Parameter keysOnly: select `Z_PK` alone (for `forEachPrimaryKey`), no property.
     init(request: PropertyFetchRequest, context: ManagedObjectContext, keysOnly: Bool = false) throws {
         guard let entity = context.schema.entity(named: request.entityName) else {
-            throw ContextError("the model has no entity named \(request.entityName)")
+            throw ContextError.refused(.noSuchEntity(request.entityName))
         }
         self.context = context
         self.entity = entity
@@ -75,7 +75,7 @@ struct PropertyFetchQuery {
         let compiler = PredicateSQLCompiler(schema: context.schema, entity: entity, variables: variables, alias: "t0")
         if let predicate = request.predicate {
             guard let fragment = compiler.compile(predicate) else {
-                throw ContextError("a property fetch of \(entity.name) needs a predicate SQL can express: \(predicate)")
+                throw ContextError.refused(.predicateNotInSQL(entity: entity.name, predicate: "\(predicate)"))
             }
             conditions.append(fragment)
         }
@@ -94,7 +94,7 @@ struct PropertyFetchQuery {
         for descriptor in request.sortDescriptors {
             let path = ValueExpression.keyPath(base: nil, components: descriptor.keyPath.split(separator: ".").map(String.init))
             guard let key = compiler.valueSQL(path)?.sql else {
-                throw ContextError("a property fetch of \(entity.name) cannot sort by \(descriptor.keyPath) in SQL")
+                throw ContextError.refused(.sortNotInSQL(entity: entity.name, keyPath: descriptor.keyPath))
             }
             order.append("\(key) \(sql: descriptor.ascending ? "ASC" : "DESC")")
         }
@@ -116,7 +116,7 @@ struct PropertyFetchQuery {
         switch property {
         case .attribute(let name), .hasValue(let name):
             guard let column = entity.attributeColumns[name], let attribute = attributes[name] else {
-                throw ContextError("\(entity.name) has no stored attribute named \(name)")
+                throw ContextError.refused(.noSuchAttribute(entity: entity.name, attribute: name))
             }
             if case .hasValue = property {
                 return ("(t0.\(sql: column.name.quotedSQLIdentifier) IS NOT NULL)", .flag)
@@ -144,7 +144,7 @@ struct PropertyFetchQuery {
         case .joinTable(let table, let ownerColumn, let memberColumn, _, _)?:
             return (table, ownerColumn, memberColumn)
         case nil:
-            throw ContextError("\(entity.name) has no to-many relationship named \(relationship)")
+            throw ContextError.refused(.noSuchToManyRelationship(entity: entity.name, relationship: relationship))
         }
     }
 

@@ -1,4 +1,4 @@
-import GRDB
+package import GRDB
 
 extension PersistentStore {
     /// A number that changes whenever another connection (another process, a second app) commits

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// Reads history rows into typed transactions and changes: entity numbers to names, interned
 /// strings to text, `ZCOLUMNS` to property names, tombstone columns to attribute values.
@@ -55,7 +55,12 @@ struct HistoryReader {
             if kind == .delete {
                 for (index, attribute) in Tombstones(entity: entity, model: schema.model).attributes.enumerated() {
                     let value: DatabaseValue = row[Tombstones.column(index)] ?? .null
-                    tombstone[attribute.name] = try StoreValueCoding.attributeValue(value, type: attribute.type)
+                    do {
+                        tombstone[attribute.name] = try StoreValueCoding.attributeValue(value, type: attribute.type)
+                    } catch let error as ValueDecodingError {
+                        throw StoreError(path: path, .unreadableAttribute(entity: entity, attribute: attribute.name, primaryKey: row["Z_PK"],
+                                                                          found: error.found, type: error.type.rawValue))
+                    }
                 }
             }
         }

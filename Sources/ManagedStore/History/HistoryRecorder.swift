@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// Records one save as one history transaction, in the save's own SQLite transaction, so a save
 /// is never without its history nor history without its save (a kill rolls both back).

@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 /// Core Data's persistent history tables, in the layout Apple's stores have (read off a store
 /// written by Core Data; docs/store-format.md): `ATRANSACTION`, `ACHANGE` and `ATRANSACTIONSTRING`,

@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 /// Why an open store refuses writes.
 public enum WriteRefusal: Sendable, Equatable, CustomStringConvertible {

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// Rewrites the history a migration carries over so that it reads right under the new version:
 /// `ZENTITY` holds entity numbers and `ZCOLUMNS` and the tombstone columns are laid out by the

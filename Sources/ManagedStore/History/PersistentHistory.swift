@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// One save as persistent history records it (Core Data's `NSPersistentHistoryTransaction`).
 public struct HistoryTransaction: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 /// Tombstones: the values of attributes marked "Preserve After Deletion" (`preserveAfterDeletion`),
 /// kept in `ACHANGE` for a deleted object so that a reader of the history knows which object went

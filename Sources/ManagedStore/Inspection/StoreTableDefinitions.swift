@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// The SQL that defines a store's tables, as SQLite keeps it in `sqlite_master`: what a reader
 /// of Core Data's layout wants to see (the walkthrough prints it after each version).

@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 /// The secondary indexes of a migration's new file, dropped while its rows are bulk-inserted and
 /// built once afterwards: sorting every key once costs less than inserting each into a B-tree,

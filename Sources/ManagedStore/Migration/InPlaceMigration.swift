@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// Runs an inferred (lightweight) migration inside the store file, in one SQLite transaction:
 /// on any error nothing changes, and an interrupted run is rolled back by SQLite itself.
@@ -18,6 +18,12 @@ public enum InPlaceMigration {
     @discardableResult
     public static func migrate(storeAt url: URL, from source: ManagedObjectModel, to destination: ManagedObjectModel,
                                inferred: InferredMapping, options: StoreOptions = StoreOptions()) throws -> Bool {
+        try migrateCountingRows(storeAt: url, from: source, to: destination, inferred: inferred, options: options) != nil
+    }
+
+    /// The same, telling how many rows its statements changed; nil when it cannot be done in place.
+    static func migrateCountingRows(storeAt url: URL, from source: ManagedObjectModel, to destination: ManagedObjectModel,
+                                    inferred: InferredMapping, options: StoreOptions) throws -> Int? {
         var options = options
         options.leavesHistoryAsIs = true
         let store = try PersistentStore.open(at: url, model: source, options: options)
@@ -39,16 +45,24 @@ public enum InPlaceMigration {
         let metadata = StoreMetadata(model: destination, storeUUID: store.metadata.storeUUID)
         var planner = InPlaceMigrationPlanner(inferred: inferred, source: store.schema, destination: destinationSchema)
         guard let script = planner.plan(sourceMaxima: maxima, metadataPlist: [UInt8](try metadata.plistData())) else {
-            return false
+            return nil
         }
-        try store.database.write { db in
-            for statement in script.statements { try db.execute(sql: statement) }
-            try db.execute(sql: "UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = 1", arguments: [Data(script.metadataPlist)])
-            if try db.tableExists("Z_MODELCACHE") { try db.execute(sql: "DELETE FROM Z_MODELCACHE") }
-            try HistoryTranslation(source: store.schema, destination: destinationSchema, inferred: inferred).run(in: db)
-            try verify(destinationSchema, in: db, path: url.path)
+        do {
+            return try store.database.write { db in
+                let before = db.totalChangesCount
+                for statement in script.statements { try db.execute(sql: statement) }
+                let changed = db.totalChangesCount - before
+                try db.execute(sql: "UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = 1", arguments: [Data(script.metadataPlist)])
+                if try db.tableExists("Z_MODELCACHE") { try db.execute(sql: "DELETE FROM Z_MODELCACHE") }
+                try HistoryTranslation(source: store.schema, destination: destinationSchema, inferred: inferred).run(in: db)
+                try verify(destinationSchema, in: db, path: url.path)
+                return changed
+            }
+        } catch let error as DatabaseError {
+            // SQLite refused a statement (rows breaking a new uniqueness constraint, a full disk):
+            // the transaction rolled back. The cause is kept as data, without GRDB's type.
+            throw MigrationError.failed(from: source.name, to: destination.name, cause: FailureCause(error))
         }
-        return true
     }
 
     /// The tables must now have exactly the columns a new store of the destination would have;
@@ -58,13 +72,12 @@ public enum InPlaceMigration {
             let expected = Set(["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map(\.name))
             let actual = Set(try db.columns(in: table.name).map(\.name))
             guard expected == actual else {
-                throw StoreError(path: path, reason: "in-place migration left table \(table.name) with columns "
-                    + "\(actual.sorted().joined(separator: ", ")) instead of \(expected.sorted().joined(separator: ", "))")
+                throw StoreError(path: path, .inPlaceColumns(table: table.name, found: actual.sorted(), expected: expected.sorted()))
             }
         }
         for table in schema.joinTables {
             guard try db.tableExists(table.name) else {
-                throw StoreError(path: path, reason: "in-place migration did not create join table \(table.name)")
+                throw StoreError(path: path, .inPlaceJoinTableMissing(table.name))
             }
         }
     }

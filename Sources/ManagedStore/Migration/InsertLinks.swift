@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 /// A to-one foreign key of a destination table, computed when the table's rows are inserted, so
 /// no row (and no blob in it) is written twice. Its values are materialised once in a temporary

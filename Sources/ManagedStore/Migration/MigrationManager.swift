@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// Migrates a store with a mapping model, in Core Data's three stages: create the destination
 /// objects (attributes), recreate the relationships, validate. The destination is a new file,
@@ -42,6 +42,8 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
     private var sourceCounts: [Int] = []
     /// Mappings whose destination objects keep their source objects' keys: see `keepingSourceKeys`.
     private(set) var keepsSourceKeys: Set<Int> = []
+    /// Objects read and made, and time taken, by each entity mapping.
+    private var tally: EntityMappingTally
 
     /// Migrates the store at `sourceURL` (of `sourceModel`) into a new store at `destinationURL`.
     public static func migrateStore(from sourceURL: URL, sourceModel: ManagedObjectModel,
@@ -57,13 +59,14 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
     }
 
     /// The same, with the policy of each entity mapping given (a composed chain's, say).
-    /// - Returns: the objects that kept their keys and the attributes copied unchanged.
+    /// - Returns: the objects that kept their keys and the attributes copied unchanged, and what
+    ///   each entity mapping read, made and took.
     @discardableResult
     static func migrateStore(from sourceURL: URL, sourceModel: ManagedObjectModel,
                              to destinationURL: URL, destinationModel: ManagedObjectModel,
                              mappingModel: MappingModel, resolvedPolicies resolved: [EntityMigrationPolicy],
                              options: StoreOptions, progress: ((MigrationProgress) -> Void)?,
-                             cancellation: MigrationCancellation?) throws -> KeptObjects {
+                             cancellation: MigrationCancellation?) throws -> (kept: KeptObjects, statistics: [MigrationStatistics.EntityMapping]) {
         try checkEntities(of: mappingModel, source: sourceModel, destination: destinationModel)
         guard !FileManager.default.fileExists(atPath: destinationURL.path) else {
             throw MigrationError.file(path: destinationURL.path, reason: "a file is already there; the migration writes a new store")
@@ -90,7 +93,7 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
             }
             try destination.close()
             try sourceStore.close()
-            return kept
+            return (kept, manager.tally.mappings)
         } catch {
             // The migration has failed already and its error is the one to report: the source was
             // opened read-only and the destination's files are removed next, so a failed close
@@ -136,6 +139,7 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
         self.policies = policies
         self.progressHandler = progress
         self.cancellation = cancellation
+        tally = EntityMappingTally(names: mappingModel.entityMappings.map(\.name))
     }
 
     private static func checkEntities(of mapping: MappingModel, source: ManagedObjectModel, destination: ManagedObjectModel) throws {
@@ -184,16 +188,20 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
         let deferredIndexes = numbered ? try DeferredIndexes.drop(in: destinationStore) : nil
         for (index, mapping) in mappings.enumerated() {
             currentEntityMapping = mapping
+            let start = ContinuousClock.now
             try policies[index].beginEntityMapping(mapping, manager: self)
             try createDestinationInstances(index, plans[index], numbered: numbered, links: links?[index] ?? [])
             try policies[index].endInstanceCreation(for: mapping, manager: self)
+            tally.addTime(index, since: start)
         }
         try ExternalDataAdoption.adoptFiles(of: destinationStore, from: sourceStore)
         try deferredIndexes?.rebuild(in: destinationStore)
         for (index, mapping) in mappings.enumerated() {
             currentEntityMapping = mapping
+            let start = ContinuousClock.now
             try createRelationships(index, onlyJoinTables: links != nil)
             try policies[index].endRelationshipCreation(for: mapping, manager: self)
+            tally.addTime(index, since: start)
         }
         currentEntityMapping = nil
         try destinationStore.database.write { db in
@@ -378,6 +386,7 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
                 try setBased.numberInstances(index, selection: selection, destination: statement.destination)
             }
             try setBased.insertInstances(index, selection: selection, statement: statement, links: links) { [self] count in
+                tally.count(index, read: count, written: count)
                 try advance(by: count, .creatingObjects, mapping.name)
             }
         case .perObject(let selection):
@@ -387,6 +396,7 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
                     if let residual = selection.residual, try !evaluator.evaluate(residual, on: .object(source)) { continue }
                     try policies[index].createDestinationInstances(forSource: source, in: mapping, manager: self)
                 }
+                tally.count(index, read: sources.count, written: pendingAssociations.count)
                 try flushDestination()
                 try advance(by: sources.count, .creatingObjects, mapping.name)
             }

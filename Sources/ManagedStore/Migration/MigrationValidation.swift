@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 /// Stage 3 of a migration: validates the destination store with SQL, since objects were saved
 /// without validation while copying. Each table is read once: one `SELECT` counts, for every

@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 /// The SQL fast path of `MigrationManager`: whole entity mappings as `INSERT … SELECT` from the
 /// attached source (`src`) into the destination, and relationships linked with `UPDATE … FROM`

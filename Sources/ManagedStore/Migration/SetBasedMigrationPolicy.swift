@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 /// A custom policy whose destination values SQL can compute: each is a function of values of
 /// the source object, registered on the migration's connection, so the entity mapping runs as

@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 /// Checks, before a migration reads anything, that every row of the source store's entity
 /// tables names an entity stored in its table. The migration selects rows by `Z_ENT`, so a row

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// Core Data keeps tables of its own beside the model's: persistent history (`ACHANGE`,
 /// `ATRANSACTION`, `ATRANSACTIONSTRING`, entities numbered from 16001 in `Z_PRIMARYKEY`).

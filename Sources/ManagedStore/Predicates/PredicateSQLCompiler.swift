@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 /// Turns predicates into SQL `WHERE` clauses over a store's tables.
 ///

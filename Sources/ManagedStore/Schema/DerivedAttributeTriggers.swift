@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 /// The SQLite triggers that keep derived attributes up to date, as Core Data writes them into
 /// the stores it makes (read off Apple's SampleModel2 store: `pagesCount`, derived as

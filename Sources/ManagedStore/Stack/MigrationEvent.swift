@@ -19,6 +19,9 @@ public enum MigrationEvent: Sendable {
     case composedPass(first: MigrationStep, last: MigrationStep, mapping: MappingModel)
     /// Progress within the step (0...1) and over the whole plan (0...1).
     case progress(step: Int, stepFraction: Double, overallFraction: Double, detail: String?)
+    /// A pass (one step, or consecutive steps composed) is done: what it read and wrote, per entity
+    /// mapping, and how long it took. Sent before its steps' `stepFinished` events.
+    case passFinished(MigrationStatistics)
     case stepFinished(index: Int)
     /// The store is migrated, but something after it was replaced failed (making the rename
     /// durable, handing a new folder to the store's owner): reported rather than thrown, since

@@ -208,7 +208,9 @@ public final class StoreMigrator {
                 throw error
             }
             searchIndex?.note(kept)
-            searchIndex?.finish(from: files.backup, model: plan.source, to: files.store, model: plan.destination)
+            searchIndex?.finish(from: files.backup, model: plan.source, to: files.store, model: plan.destination) {
+                observer(.warning($0))
+            }
             return
         }
         var current = files.store
@@ -257,7 +259,9 @@ public final class StoreMigrator {
             observer(.warning("the store is migrated, but \(error); a power loss now could bring back the old version, "
                 + "which the backup \(files.backup.lastPathComponent) holds too"))
         }
-        searchIndex?.finish(from: files.backup, model: plan.source, to: files.store, model: plan.destination)
+        searchIndex?.finish(from: files.backup, model: plan.source, to: files.store, model: plan.destination) {
+            observer(.warning($0))
+        }
     }
 
     // MARK: Steps
@@ -288,23 +292,32 @@ public final class StoreMigrator {
             observer(.progress(step: index, stepFraction: position - Double(index), overallFraction: position / count, detail: detail))
         }
         progress(0, nil)
+        let start = ContinuousClock.now
         let kept: KeptObjects
+        let statistics: MigrationStatistics
         if let mapping = pass.mapping {
-            kept = try MigrationManager.migrateStore(from: store, sourceModel: first.source, to: files.nextWorking,
+            let migrated = try MigrationManager.migrateStore(from: store, sourceModel: first.source, to: files.nextWorking,
                                                      destinationModel: last.destination, mappingModel: mapping, resolvedPolicies: pass.policies,
                                                      options: options, progress: { progress($0.fraction, $0.entityMappingName) },
                                                      cancellation: cancellation)
             try files.promoteNextWorking()
+            kept = migrated.kept
+            statistics = MigrationStatistics(steps: pass.steps, seconds: (ContinuousClock.now - start).inSeconds,
+                                             entityMappings: migrated.statistics)
         } else if case .inPlace(let inferred) = first.kind {
             if cancellation?.isCancelled == true { throw MigrationError.cancelled }
-            guard try InPlaceMigration.migrate(storeAt: store, from: first.source, to: first.destination,
-                                               inferred: inferred, options: options) else {
+            guard let changed = try InPlaceMigration.migrateCountingRows(storeAt: store, from: first.source, to: first.destination,
+                                                                         inferred: inferred, options: options) else {
                 throw MigrationError.mapping(reason: "the in-place migration declined a step it had planned")
             }
             kept = pass.keptInPlace(of: plan)
+            statistics = MigrationStatistics(inPlaceStep: pass.steps.lowerBound,
+                                             seconds: (ContinuousClock.now - start).inSeconds, rowsWritten: changed)
         } else {
             kept = KeptObjects()
+            statistics = MigrationStatistics(steps: pass.steps, seconds: 0, entityMappings: [])
         }
+        observer(.passFinished(statistics))
         for index in pass.steps {
             observer(.progress(step: index, stepFraction: 1, overallFraction: Double(index + 1) / count, detail: nil))
             observer(.stepFinished(index: index))

@@ -26,12 +26,12 @@ public enum StorePath {
         var status = stat()
         guard stat(url.path, &status) == 0 else {
             if errno == ENOENT || errno == ENOTDIR { return false }
-            throw StoreError(path: url.path, reason: "cannot read the store (\(String(cString: strerror(errno))))")
+            throw StoreError(path: url.path, .cannotRead(.lastSystemError))
         }
         switch status.st_mode & S_IFMT {
         case S_IFREG: return true
-        case S_IFDIR: throw StoreError(path: url.path, reason: "this is a folder, not a store file: give the path of the .sqlite file")
-        default: throw StoreError(path: url.path, reason: "this is not a regular file: give the path of the .sqlite file")
+        case S_IFDIR: throw StoreError(path: url.path, .isFolder)
+        default: throw StoreError(path: url.path, .notARegularFile)
         }
     }
 

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// The second half of copying a tagged column as it is, from one store to another with SQL: the
 /// files the copied tags name are linked from the source's support folder into the destination's.

@@ -51,15 +51,15 @@ public struct ExternalDataFolder: Sendable, Equatable {
         let name = UUID().uuidString
         let path = file(named: name).path
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw failure("cannot create \(path)") }
+        guard descriptor >= 0 else { throw failure(.create, path) }
         defer { close(descriptor) }
         do {
             do {
                 try FileHandle(fileDescriptor: descriptor, closeOnDealloc: false).write(contentsOf: value)
             } catch {
-                throw StoreError(path: path, reason: "cannot write the value's file (\(error.localizedDescription))")
+                throw StoreError(path: url.path, .externalDataFile(action: .write, file: path, FailureCause(error)))
             }
-            guard fsync(descriptor) == 0 else { throw failure("cannot sync \(path) to disk") }
+            guard fsync(descriptor) == 0 else { throw failure(.sync, path) }
         } catch {
             unlink(path)
             throw error
@@ -81,7 +81,7 @@ public struct ExternalDataFolder: Sendable, Equatable {
         do {
             return try FileManager.default.contentsOfDirectory(atPath: url.path).sorted()
         } catch {
-            throw StoreError(path: url.path, reason: "cannot list the external data folder (\(error.localizedDescription))")
+            throw StoreError(path: url.path, .externalDataFile(action: .list, file: url.path, FailureCause(error)))
         }
     }
 
@@ -95,19 +95,20 @@ public struct ExternalDataFolder: Sendable, Equatable {
     /// Creates the folders that are missing, each made durable in its parent before files go in.
     func createFolders() throws {
         for folder in [supportFolder, url] where !FileManager.default.fileExists(atPath: folder.path) {
-            guard mkdir(folder.path, 0o700) == 0 || errno == EEXIST else { throw failure("cannot create \(folder.path)") }
+            guard mkdir(folder.path, 0o700) == 0 || errno == EEXIST else { throw failure(.create, folder.path) }
             try DurableFiles.syncFolder(folder.deletingLastPathComponent())
         }
     }
 
     func syncFolder() throws {
         let descriptor = open(url.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw failure("cannot open \(url.path) to sync it") }
+        guard descriptor >= 0 else { throw failure(.openToSync, url.path) }
         defer { close(descriptor) }
-        guard fsync(descriptor) == 0 else { throw failure("cannot sync \(url.path) to disk") }
+        guard fsync(descriptor) == 0 else { throw failure(.sync, url.path) }
     }
 
-    func failure(_ what: String) -> StoreError {
-        StoreError(path: url.path, reason: "\(what): \(String(cString: strerror(errno)))")
+    /// The failure of the system call just made (its `errno`) on a file of this folder.
+    func failure(_ action: FileAction, _ file: String) -> StoreError {
+        StoreError(path: url.path, .externalDataFile(action: action, file: file, .lastSystemError))
     }
 }

@@ -33,7 +33,7 @@ extension ExternalDataFolder {
         other.removeSupportFolder()
         guard FileManager.default.fileExists(atPath: supportFolder.path) else { return }
         guard rename(supportFolder.path, other.supportFolder.path) == 0 else {
-            throw failure("cannot rename \(supportFolder.path) to \(other.supportFolder.lastPathComponent)")
+            throw failure(.rename, supportFolder.path)
         }
     }
 
@@ -62,11 +62,11 @@ extension ExternalDataFolder {
         guard !names.isEmpty else { return }
         try createFolders()
         for name in names {
-            let source = other.file(named: name).path, destination = file(named: name).path
+            let source = other.file(named: name), destination = file(named: name)
             // A private copy wherever the file system refuses a link, as for the backup.
-            guard !DurableFiles.link(other.file(named: name), to: file(named: name)) else { continue }
-            try DurableFiles.copyPrivately(other.file(named: name), to: file(named: name))
-            try DurableFiles.sync(file(named: name))
+            guard !DurableFiles.link(source, to: destination) else { continue }
+            try DurableFiles.copyPrivately(source, to: destination)
+            try DurableFiles.sync(destination)
         }
         try syncFolder()
     }

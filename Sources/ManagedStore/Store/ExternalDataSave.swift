@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// The external-storage side of one save, as Core Data does it: a value larger than
 /// `ExternalBinaryBlob.externalThreshold` goes to a new file, written and synced before the row's

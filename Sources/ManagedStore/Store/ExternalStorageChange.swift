@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 /// Where migrations meet external storage. A column keeps its bytes through SQL that renames or
 /// copies it, which is right only when both versions give it the same layout: an attribute that
 /// gains or loses "Allows External Storage" must be converted value by value (files inlined, or

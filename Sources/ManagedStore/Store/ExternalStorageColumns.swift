@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+package import GRDB
 
 extension AttributeDescription {
     /// Whether the attribute's column has the tagged layout of `ExternalBinaryBlob`: Core Data
@@ -20,7 +20,7 @@ extension PersistentStore {
     /// attributes' columns are returned as they are.
     /// - Throws: a `StoreError` whose mismatch names the table, column and row, for a tag, file
     ///   name or file that is wrong.
-    public func plainColumnValue(_ stored: DatabaseValue, of attribute: AttributeDescription,
+    package func plainColumnValue(_ stored: DatabaseValue, of attribute: AttributeDescription,
                                  table: String, column: String, primaryKey: Int64) throws -> DatabaseValue {
         guard attribute.storesExternally else { return stored }
         do {

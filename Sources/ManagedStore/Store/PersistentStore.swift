@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+package import GRDB
 
 /// A Core Data-layout SQLite store file opened with one model version.
 ///
@@ -43,7 +43,7 @@ public final class PersistentStore: Sendable {
         do {
             triggers = try DerivedAttributeTriggers.statements(for: schema)
         } catch {
-            throw StoreError(path: url.path, reason: "cannot create the store: \(error)")
+            throw StoreError(path: url.path, .cannotCreate(FailureCause(error)))
         }
         try createPrivateFile(at: url)
         do {
@@ -60,7 +60,7 @@ public final class PersistentStore: Sendable {
             return PersistentStore(url: url, schema: schema, metadata: metadata, options: options, database: database)
         } catch {
             StoreFiles(url: url).remove()
-            throw StoreError(path: url.path, reason: "cannot create the store (\(error))")
+            throw StoreError(path: url.path, .cannotCreate(FailureCause(error)))
         }
     }
 
@@ -91,7 +91,7 @@ public final class PersistentStore: Sendable {
         }
         try create(at: draft.url, model: model, options: options).close()
         guard link(draft.url.path, url.path) == 0 || errno == EEXIST else {
-            throw StoreError(path: url.path, reason: "cannot create the store (\(String(cString: strerror(errno))))")
+            throw StoreError(path: url.path, .cannotCreate(.lastSystemError))
         }
     }
 
@@ -105,9 +105,7 @@ public final class PersistentStore: Sendable {
         guard mismatched.isEmpty else {
             // Another version's store, not a damaged one: the reason is the mismatch alone.
             let incompatible = StoreMismatch.incompatibleModel(entities: mismatched)
-            var error = StoreError(path: url.path, reason: incompatible.description)
-            error.mismatch = incompatible
-            throw error
+            throw StoreError(path: url.path, .mismatch(incompatible))
         }
         let schema = try StoreSchema(model: model)
         do {
@@ -138,7 +136,7 @@ public final class PersistentStore: Sendable {
         } catch let error as StoreError {
             throw error
         } catch {
-            throw StoreError(path: url.path, reason: "cannot open the store (\(error))")
+            throw StoreError(path: url.path, .cannotOpen(FailureCause(error)))
         }
     }
 
@@ -156,7 +154,9 @@ public final class PersistentStore: Sendable {
         // fail with "database is locked".
         configuration.busyMode = .timeout(options.busyTimeout)
         let logger = options.sqlLogger
+        let recorder = options.sqlRecorder
         configuration.prepareDatabase { db in
+            recorder?.attach(to: db)
             if let logger {
                 db.trace(options: .statement) { event in logger.info("sql: \(event)") }
             }
@@ -171,9 +171,7 @@ public final class PersistentStore: Sendable {
         let descriptor = Foundation.open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             let code = errno
-            throw StoreError(path: url.path, reason: code == EEXIST
-                ? "a file already exists there"
-                : "cannot create the store (\(String(cString: strerror(code))))")
+            throw StoreError(path: url.path, code == EEXIST ? .alreadyExists : .cannotCreate(.system(errno: code)))
         }
         Foundation.close(descriptor)
     }

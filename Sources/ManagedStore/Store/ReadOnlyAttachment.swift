@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 extension Database {
     /// Attaches the store at `url` as `name` for reading: immutable and read-only when no `-wal`

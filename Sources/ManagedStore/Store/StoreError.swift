@@ -1,24 +1,134 @@
-/// Why a store file could not be used. Always names the file; the file is never changed on error.
+import Foundation
+internal import GRDB
+
+/// Why a store file could not be used: the file, and a case that keeps its cause, so callers
+/// and tests react to what happened rather than to wording. The file is never changed on error.
+/// Messages are made from the cases here, in one place.
 public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     public var path: String
-    public var reason: String
-    /// Set when the tables or rows differ from what the model lays out, so callers can tell a
-    /// damaged or hand-edited store from one that is merely unreadable.
-    public var mismatch: StoreMismatch?
+    public var problem: StoreProblem
 
-    public init(path: String, reason: String) {
+    public init(path: String, _ problem: StoreProblem) {
         self.path = path
-        self.reason = reason
+        self.problem = problem
     }
 
     /// A store whose metadata names the model but whose tables or rows do not follow it.
     public init(path: String, mismatch: StoreMismatch) {
-        self.path = path
-        self.reason = "the store does not match its model: \(mismatch)"
-        self.mismatch = mismatch
+        self.init(path: path, .mismatch(mismatch))
     }
 
+    /// Set when the tables or rows differ from what the model lays out, so callers can tell a
+    /// damaged or hand-edited store from one that is merely unreadable.
+    public var mismatch: StoreMismatch? {
+        if case .mismatch(let mismatch) = problem { mismatch } else { nil }
+    }
+
+    /// The message without the path.
+    public var reason: String { problem.description }
+
     public var description: String { "\(path): \(reason)" }
+}
+
+/// What went wrong with a store file.
+public enum StoreProblem: Equatable, Sendable, CustomStringConvertible {
+    case noSuchFile
+    case isFolder
+    case notARegularFile
+    case notSQLite
+    /// An SQLite database without Core Data's `Z_METADATA` table.
+    case notCoreData
+    case metadataRowMissing
+    /// `Z_UUID` is not text or `Z_PLIST` not a blob.
+    case metadataRowUnreadable
+    case metadataNotAPropertyList
+    case metadataWithoutVersionHashes
+    /// A new store's file name is taken (even by a file made a moment ago by another process).
+    case alreadyExists
+    case cannotCreate(FailureCause)
+    case cannotOpen(FailureCause)
+    case cannotRead(FailureCause)
+    /// A file of an externally stored value, or its folder: what was being done to it, and why it failed.
+    case externalDataFile(action: FileAction, file: String, FailureCause)
+    case cannotCreateSearchIndex(FailureCause)
+    /// The tables or rows differ from the model's layout (a damaged or hand-edited store).
+    case mismatch(StoreMismatch)
+    /// A column's value that its attribute's type cannot hold (`found` says what it holds).
+    case unreadableValue(found: String, type: String)
+    /// As `unreadableValue`, located: the entity, attribute and row.
+    case unreadableAttribute(entity: String, attribute: String, primaryKey: Int64, found: String, type: String)
+    /// An in-place migration ran but left the table's columns other than the model's.
+    case inPlaceColumns(table: String, found: [String], expected: [String])
+    /// An in-place migration ran but made no join table for a many-to-many relationship.
+    case inPlaceJoinTableMissing(String)
+
+    public var description: String {
+        switch self {
+        case .noSuchFile: "no such store file"
+        case .isFolder: "this is a folder, not a store file: give the path of the .sqlite file"
+        case .notARegularFile: "this is not a regular file: give the path of the .sqlite file"
+        case .notSQLite: "not an SQLite database"
+        case .notCoreData: "an SQLite database, but not a Core Data store (no Z_METADATA table)"
+        case .metadataRowMissing: "the Core Data metadata row is missing"
+        case .metadataRowUnreadable: "the Core Data metadata row is not readable (Z_UUID must be text, Z_PLIST a property list)"
+        case .metadataNotAPropertyList: "the Core Data metadata is not a readable property list"
+        case .metadataWithoutVersionHashes: "the Core Data metadata has no model version hashes"
+        case .alreadyExists: "a file already exists there"
+        case .cannotCreate(let cause): "cannot create the store (\(cause))"
+        case .cannotOpen(let cause): "cannot open the store (\(cause))"
+        case .cannotRead(let cause): "cannot read the store (\(cause))"
+        case .externalDataFile(let action, let file, let cause): "cannot \(action.rawValue) \(file): \(cause)"
+        case .cannotCreateSearchIndex(let cause): "cannot create the search index: \(cause)"
+        // Another version's store, not a damaged one: the mismatch alone says it.
+        case .mismatch(let mismatch) where mismatch.isIncompatibleModel: "\(mismatch)"
+        case .mismatch(let mismatch): "the store does not match its model: \(mismatch)"
+        case .unreadableValue(let found, let type): "found \(found) in a \(type) column"
+        case .unreadableAttribute(let entity, let attribute, let primaryKey, let found, let type):
+            "\(entity).\(attribute) of row \(primaryKey): found \(found) in a \(type) column"
+        case .inPlaceColumns(let table, let found, let expected):
+            "in-place migration left table \(table) with columns \(found.joined(separator: ", ")) instead of \(expected.joined(separator: ", "))"
+        case .inPlaceJoinTableMissing(let table): "in-place migration did not create join table \(table)"
+        }
+    }
+}
+
+/// What was being done to a file when it failed.
+public enum FileAction: String, Sendable {
+    case create, write, sync, list, rename
+    case openToSync = "open to sync"
+}
+
+/// The underlying cause of a failed file or database operation, kept as data: the system's
+/// error number, SQLite's result code and message, or (for errors of neither kind) their text.
+public enum FailureCause: Error, Equatable, Sendable, CustomStringConvertible {
+    case system(errno: Int32)
+    case sqlite(code: Int32, message: String?)
+    case other(String)
+
+    /// The cause of the last failed system call (`errno`).
+    public static var lastSystemError: FailureCause { .system(errno: errno) }
+
+    /// The cause an error carries: SQLite's code and message, a Foundation file error's errno,
+    /// else the error's own text.
+    init(_ error: any Error) {
+        if let error = error as? DatabaseError {
+            self = .sqlite(code: error.resultCode.rawValue, message: error.message)
+        } else if let error = error as? CocoaError, let posix = error.underlying as? POSIXError {
+            self = .system(errno: posix.code.rawValue)
+        } else if let error = error as? FailureCause {
+            self = error
+        } else {
+            self = .other("\(error)")
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .system(let code): String(cString: strerror(code))
+        case .sqlite(let code, let message): message.map { "SQLite error \(code): \($0)" } ?? "SQLite error \(code)"
+        case .other(let text): text
+        }
+    }
 }
 
 /// How a store's tables or rows differ from its model's layout. Such a store was damaged or
@@ -38,6 +148,10 @@ public enum StoreMismatch: Error, Equatable, Sendable, CustomStringConvertible {
     case exhaustedCounter(table: String, column: String)
     /// The store was written by another version of the model: these entities' hashes differ.
     case incompatibleModel(entities: [String])
+
+    var isIncompatibleModel: Bool {
+        if case .incompatibleModel = self { true } else { false }
+    }
 
     public var description: String {
         switch self {

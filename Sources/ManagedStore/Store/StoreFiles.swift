@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+package import GRDB
 
 /// The files that make up one SQLite store: the main file and its `-wal` and `-shm` companions.
 public struct StoreFiles: Sendable {

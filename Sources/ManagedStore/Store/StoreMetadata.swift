@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// The metadata Core Data keeps in a store's `Z_METADATA` table: which model version wrote it.
 ///
@@ -20,7 +20,7 @@ public struct StoreMetadata: Equatable, Sendable {
     /// Reads the metadata of the store at `url` without opening it for writing.
     public static func read(storeAt url: URL) throws -> StoreMetadata {
         guard FileManager.default.fileExists(atPath: url.path) else {
-            throw StoreError(path: url.path, reason: "no such store file")
+            throw StoreError(path: url.path, .noSuchFile)
         }
         do {
             let queue = try StoreFiles(url: url).readOnlyQueue()
@@ -28,25 +28,24 @@ public struct StoreMetadata: Equatable, Sendable {
             defer { try? queue.close() }
             return try queue.read { db in
                 guard try db.tableExists("Z_METADATA") else {
-                    throw StoreError(path: url.path,
-                                     reason: "an SQLite database, but not a Core Data store (no Z_METADATA table)")
+                    throw StoreError(path: url.path, .notCoreData)
                 }
                 guard let row = try Row.fetchOne(db, sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1") else {
-                    throw StoreError(path: url.path, reason: "the Core Data metadata row is missing")
+                    throw StoreError(path: url.path, .metadataRowMissing)
                 }
                 // Decoded with errors: a hand-edited row can hold a number where the plist should be.
                 guard let plist = try? row.decode(Data?.self, forColumn: "Z_PLIST"),
                       let uuid = try? row.decode(String?.self, forColumn: "Z_UUID") else {
-                    throw StoreError(path: url.path, reason: "the Core Data metadata row is not readable (Z_UUID must be text, Z_PLIST a property list)")
+                    throw StoreError(path: url.path, .metadataRowUnreadable)
                 }
                 return try decode(plist: plist, uuid: uuid, path: url.path)
             }
         } catch let error as StoreError {
             throw error
         } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
-            throw StoreError(path: url.path, reason: "not an SQLite database")
+            throw StoreError(path: url.path, .notSQLite)
         } catch let error as DatabaseError {
-            throw StoreError(path: url.path, reason: "cannot read the store (\(error.message ?? "\(error.resultCode)"))")
+            throw StoreError(path: url.path, .cannotRead(FailureCause(error)))
         }
     }
 
@@ -64,10 +63,10 @@ public struct StoreMetadata: Equatable, Sendable {
     private static func decode(plist data: Data, uuid: String, path: String) throws -> StoreMetadata {
         // Why the plist is unreadable does not help the user: the error below says what is wrong.
         guard let plist = try? PropertyListDecoder().decode(StoreMetadataPlist.self, from: data) else {
-            throw StoreError(path: path, reason: "the Core Data metadata is not a readable property list")
+            throw StoreError(path: path, .metadataNotAPropertyList)
         }
         guard let hashes = plist.versionHashes else {
-            throw StoreError(path: path, reason: "the Core Data metadata has no model version hashes")
+            throw StoreError(path: path, .metadataWithoutVersionHashes)
         }
         return StoreMetadata(
             storeUUID: uuid,

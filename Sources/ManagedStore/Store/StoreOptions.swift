@@ -17,6 +17,9 @@ public struct StoreOptions: Sendable {
     /// Data's `-com.apple.CoreData.SQLDebug 1`. Off by default: the engine reads no environment,
     /// the program decides (`uncloudnotes --sql-debug`, or its `MANAGEDSTORE_SQL_DEBUG=1`).
     public var sqlLogger: Logger?
+    /// When set, every SQL statement the engine runs is kept here, parameters expanded
+    /// (`store migrate --dry-run --explain`).
+    public var sqlRecorder: SQLRecorder?
     /// How long a statement waits for another process's write lock before failing with "database
     /// is locked". Saves of other processes take milliseconds; the default is generous so that
     /// many processes adding notes at once all succeed.

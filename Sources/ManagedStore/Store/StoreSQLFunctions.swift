@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 import GRDBSQLite
 
 /// SQL functions the engine registers on every connection.

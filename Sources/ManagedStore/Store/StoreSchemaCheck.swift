@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 /// Checks, when a store is opened, that every table and column the model lays out is there with
 /// the type affinity the engine reads it as. A store whose metadata names the model can still

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+package import GRDB
 
 /// How attribute values are written to and read from SQLite columns, as Core Data encodes them:
 /// dates as seconds since 2001-01-01, UUIDs as 16 bytes, booleans as 0/1, decimals as numbers.
@@ -82,7 +82,16 @@ package enum StoreValueCoding {
         }
     }
 
-    private static func mismatch(_ found: String, _ type: AttributeType) -> StoreError {
-        StoreError(path: "", reason: "found \(found) in a \(type.rawValue) column")
+    private static func mismatch(_ found: String, _ type: AttributeType) -> ValueDecodingError {
+        ValueDecodingError(found: found, type: type)
     }
+}
+
+/// A stored value that its attribute's type cannot hold, before it is located: the caller that
+/// knows the entity, attribute and row reports it as a `StoreError`.
+package struct ValueDecodingError: Error, Equatable, CustomStringConvertible {
+    package let found: String
+    package let type: AttributeType
+
+    package var description: String { StoreProblem.unreadableValue(found: found, type: type.rawValue).description }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// Carries a store's text index (the side file of `TextSearchIndex`) across a migration of the
 /// store, so the first search after it answers from the index instead of waiting for a rebuild.
@@ -40,11 +40,16 @@ struct TextIndexCarry {
     /// Called once the new store replaced the old one (now at `oldStore`, the backup): rewrites
     /// the index for the new store when every pass kept what it describes and it matched the
     /// old store exactly. Otherwise, or on an error (which is not a failed migration: the store
-    /// is migrated), it is left as it was, to be rebuilt.
-    func finish(from oldStore: URL, model oldModel: ManagedObjectModel, to newStore: URL, model newModel: ManagedObjectModel) {
+    /// is migrated, so it is passed to `warn`), it is left as it was, to be rebuilt.
+    func finish(from oldStore: URL, model oldModel: ManagedObjectModel, to newStore: URL, model newModel: ManagedObjectModel,
+                warn: (String) -> Void) {
         guard holds, let identity else { return }
-        // A carry that fails changes nothing (one transaction): the next search rebuilds the index.
-        _ = try? carry(identity, from: oldStore, model: oldModel, to: newStore, model: newModel)
+        do {
+            try carry(identity, from: oldStore, model: oldModel, to: newStore, model: newModel)
+        } catch {
+            // A carry that fails changes nothing (one transaction): the next search rebuilds the index.
+            warn("the search index was not carried to the migrated store, so the first search rebuilds it: \(error)")
+        }
     }
 
     /// Rewrites the index for the new store, in one transaction that changes nothing unless the

@@ -45,11 +45,11 @@ struct IndexedTable {
     init(schema: StoreSchema, configuration: TextIndexConfiguration) throws {
         let entityName = configuration.entityName
         guard let entity = schema.entity(named: entityName) else {
-            throw ContextError("the model has no entity named \(entityName) to index")
+            throw ContextError.refused(.indexedEntityMissing(entityName))
         }
         func column(_ attribute: String) throws -> String {
             guard let column = entity.attributeColumns[attribute] else {
-                throw ContextError("\(entityName) has no stored attribute named \(attribute) to index")
+                throw ContextError.refused(.indexedAttributeMissing(entity: entityName, attribute: attribute))
             }
             return column.name.quotedSQLIdentifier
         }

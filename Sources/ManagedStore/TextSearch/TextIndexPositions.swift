@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// Gives staged entries their place in the text index, whose row ids follow the objects' order
 /// (the order attribute, then key, as SQLite orders them), so the newest matches are read first

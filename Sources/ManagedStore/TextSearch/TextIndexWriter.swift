@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// Copies objects' text from the store into the text index, folded, and compares the two.
 struct TextIndexWriter {

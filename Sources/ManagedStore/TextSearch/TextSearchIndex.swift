@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// A trigram index of chosen text attributes of one entity, folded as the configuration says
 /// (as `CONTAINS[cd]` folds them, for a search that stands in for that predicate), kept in a side
@@ -126,7 +126,7 @@ public final class TextSearchIndex {
     private static func createPrivateFile(at url: URL) throws {
         let descriptor = open(url.path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else {
-            throw StoreError(path: url.path, reason: "cannot create the search index: \(String(cString: strerror(errno)))")
+            throw StoreError(path: url.path, .cannotCreateSearchIndex(.lastSystemError))
         }
         close(descriptor)
     }

@@ -23,6 +23,12 @@ public struct MigrationScreenState {
     public var cancelled = false
     /// The log's first line shown; nil follows its end as lines arrive.
     public var logTop: Int?
+    /// What each step of the plan changes (`ModelDiff`), by step.
+    public var stepChanges: [[String]] = []
+    /// The step the work is in, for showing what it changes; nil once the upgrade is over.
+    public var runningStep: Int?
+    /// `?` shows the kinds of steps above the log.
+    public var showsStepKinds = false
     private let console = MigrationConsole()
 
     public init(storePath: String) {
@@ -34,8 +40,15 @@ public struct MigrationScreenState {
         case .planned(let plan):
             self.plan = plan
             stepFractions = plan.steps.map { _ in 0 }
+            stepChanges = plan.steps.map { step in
+                ModelDiff(from: step.source, to: step.destination).changes.map { "\($0.isInferable ? "+" : "!") \($0.description)" }
+            }
         case .progress(let step, let fraction, _, _):
             if step < stepFractions.count { stepFractions[step] = fraction }
+            runningStep = step
+        case .passFinished(let statistics):
+            lines.append(MigrationStatisticsText.summary(statistics, plan: plan))
+            lines += MigrationStatisticsText.mappingLines(statistics).map { "  " + $0 }
         case .stepFinished(let index):
             if index < stepFractions.count { stepFractions[index] = 1 }
         case .backupCreated(let path, _):
@@ -46,6 +59,7 @@ public struct MigrationScreenState {
             lines.append("Cleaned up after an interrupted upgrade: \(names.joined(separator: ", "))")
         case .finished:
             finished = true
+            runningStep = nil
         case .stepStarted, .composedPass, .warning:
             // Shown through the console lines added below.
             break
@@ -107,10 +121,13 @@ public struct MigrationScreenState {
         return (wrapped, max(0, height - headerLines(width: width).count - 1))
     }
 
+    /// The changes of the running step shown at most: the log needs the rest of the screen.
+    private static let changesShown = 6
+
     /// The last row: the question, or the keys that work now.
     private func hintLine(scrolls: Bool) -> (String, CellStyle) {
         if asking { return ("Cancel the upgrade? y/n", [.reverse, .bold]) }
-        let scrolling = scrolls ? "  ↑↓ PgUp PgDn scroll the log" : ""
+        let scrolling = (scrolls ? "  ↑↓ PgUp PgDn scroll the log" : "") + (plan == nil ? "" : "  ? step kinds")
         if cancelling && !finished && failure == nil && !cancelled { return ("Cancelling: the store is left as it was…", .bold) }
         if failure != nil || cancelled { return ("any key quit" + scrolling, .dim) }
         if finished { return ("any key your notes" + scrolling, .dim) }
@@ -137,6 +154,18 @@ public struct MigrationScreenState {
                 let bar = "[" + String(repeating: "█", count: filled) + String(repeating: "░", count: barWidth - filled) + "]"
                 line("\(bar) \(String(format: "%3d", Int(fraction * 100)))%  \(step.source.name) → \(step.destination.name): \(step.kindDescription)")
             }
+            if let runningStep, !finished, failure == nil, !cancelled, runningStep < stepChanges.count, runningStep < plan.steps.count {
+                let step = plan.steps[runningStep]
+                line("Step \(runningStep + 1) changes (model diff \(step.source.name) \(step.destination.name)):")
+                let changes = stepChanges[runningStep]
+                changes.prefix(Self.changesShown).forEach { line("  " + $0, .dim) }
+                if changes.count > Self.changesShown { line("  … and \(changes.count - Self.changesShown) more", .dim) }
+                if changes.isEmpty { line("  nothing Core Data sees in entities or properties", .dim) }
+            }
+            line("")
+        }
+        if showsStepKinds {
+            MigrationStepKinds.lines.forEach { line($0) }
             line("")
         }
         if let backupPath, !cancelled { line(CellBuffer.truncateMiddle("backup: \(backupPath)", to: width), .dim) }

@@ -3,7 +3,8 @@ import ManagedStore
 import UnCloudNotesKit
 
 /// Opens the store for the app, showing the migration screen while it upgrades: progress, time,
-/// a log that scrolls, and Ctrl-C to cancel (asked first; the store is then left as it was).
+/// a log that scrolls (with each pass's objects and time per entity mapping), what the running step
+/// changes, `?` for the kinds of steps, and Ctrl-C to cancel (asked first; the store is then left as it was).
 enum UpgradeScreen {
     enum Outcome {
         case opened(NoteBook)
@@ -73,6 +74,8 @@ enum UpgradeScreen {
         } else if key == .control("c"), !state.cancelling {
             state.asking = true
             upgrade.pause()
+        } else if key == .character("?") {
+            state.showsStepKinds.toggle()
         } else {
             _ = state.scrollLog(key, width: size.columns, height: size.rows)
         }
@@ -89,6 +92,10 @@ enum UpgradeScreen {
             draw(state, on: screen)
             guard let key = screen.readKey() else { continue }
             if case .resize = key { continue }
+            if key == .character("?"), state.plan != nil {
+                state.showsStepKinds.toggle()
+                continue
+            }
             let size = screen.size
             if !state.scrollLog(key, width: size.columns, height: size.rows) { return }
         }
