@@ -154,3 +154,34 @@ import TestSupport
         }
     }
 }
+
+extension PropertyFetchTests {
+    @Test("memberKeys reads each row's members' keys in the same statement; relatedTo keeps the rows holding one of the given objects")
+    func membersAndMembership() throws {
+        let folder = try TemporaryFolder()
+        let context = try Self.makeLibrary(in: folder)
+        var tagKeys: [String: Int64] = [:]
+        try context.forEachRow(of: PropertyFetchRequest(entityName: "Tag", properties: [.attribute("name")])) { row in
+            tagKeys[row.values[0].map(\.displayText) ?? ""] = row.primaryKey
+        }
+        let red = try #require(tagKeys["red"]), blue = try #require(tagKeys["blue"])
+        let all = try Self.rows(context, PropertyFetchRequest(entityName: "Item", properties: [.attribute("title"), .memberKeys("tags")],
+                                                              sortDescriptors: [SortDescriptor("title")]))
+        #expect(all.map { $0.values[0]?.displayText ?? "" } == ["a0 Café", "a1 Café", "a2 Café", "c0 Café"])
+        #expect(all.map { $0.memberKeys(at: 1) } == [[red], [red, blue].sorted(), [red, blue].sorted(), [red]])
+        #expect(all.allSatisfy { $0.values[1] == nil && $0.memberKeys(at: 0).isEmpty })
+
+        var blueOnly = PropertyFetchRequest(entityName: "Item", properties: [.attribute("title")], sortDescriptors: [SortDescriptor("title")])
+        blueOnly.relatedTo = .init(relationship: "tags", primaryKeys: [blue])
+        #expect(try Self.rows(context, blueOnly).map { $0.values[0]?.displayText ?? "" } == ["a1 Café", "a2 Café"])
+        // Through a foreign key (the shelves' items), and with a predicate: both must hold.
+        var shelvesWithItems = PropertyFetchRequest(entityName: "Shelf", properties: [.attribute("name")], sortDescriptors: [SortDescriptor("name")])
+        shelvesWithItems.relatedTo = .init(relationship: "items", primaryKeys: try Self.rows(context, blueOnly).map(\.primaryKey))
+        #expect(try Self.rows(context, shelvesWithItems).map { $0.values[0]?.displayText ?? "" } == ["a"])
+        blueOnly.predicate = .comparison(.keyPath(base: nil, components: ["title"]), .equal, .constant(.string("a2 Café")), [])
+        #expect(try Self.rows(context, blueOnly).count == 1)
+        var unknown = blueOnly
+        unknown.relatedTo = .init(relationship: "nothing", primaryKeys: [1])
+        #expect(throws: ContextError.self) { try Self.rows(context, unknown) }
+    }
+}
