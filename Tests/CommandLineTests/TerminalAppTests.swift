@@ -118,13 +118,20 @@ struct TerminalAppTests {
         let store = try ProjectFixtures.copyStore("v2", into: folder)
         let tmux = try launch(store: store, arguments: "--model-version v4")
         // Lines wrap at the screen's width: read it as one text.
-        let screen = try tmux.waitFor("Your notes were upgraded").replacingOccurrences(of: "\n", with: " ")
+        // The pass's numbers are painted with or after the last step's: wait for both.
+        let pattern = #"NoteToNote: \d+ read, \d+ written, \d+\.\d{3} s"#
+        let screen = try tmux.waitUntil("the upgrade done with its numbers") {
+            let text = $0.replacingOccurrences(of: "\n", with: " ")
+            return text.contains("Your notes were upgraded") && text.range(of: pattern, options: .regularExpression) != nil
+        }.replacingOccurrences(of: "\n", with: " ")
         #expect(screen.contains("steps 1-2 (UnCloudNotesDataModel v2 -> UnCloudNotesDataModel v3 -> UnCloudNotesDataModel v4, one pass) done in"))
         #expect(screen.range(of: #"NoteToNote: \d+ read, \d+ written, \d+\.\d{3} s"#, options: .regularExpression) != nil, "\(screen)")
         #expect(screen.contains("? step kinds"))
         try tmux.press("?")
-        let help = try tmux.waitFor("Kinds of steps")
-        #expect(help.contains("in place:") && help.contains("mapping model:") && help.contains("custom policy:"))
+        // The explanation's lines are painted together, but may reach tmux in more than one write.
+        _ = try tmux.waitUntil("the kinds of steps explained") {
+            $0.contains("Kinds of steps") && $0.contains("in place:") && $0.contains("mapping model:") && $0.contains("custom policy:")
+        }
         try tmux.press("?")
         _ = try tmux.waitUntil("the kinds hidden") { !$0.contains("Kinds of steps") }
         try tmux.press("Space")
