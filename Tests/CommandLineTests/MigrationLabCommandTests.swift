@@ -77,6 +77,17 @@ struct MigrationLabCommandTests {
         #expect(statements.contains { ($0["sql"] as? String)?.hasPrefix("UPDATE Z_METADATA SET Z_PLIST = x'") == true }, "a blob parameter written in")
     }
 
+    @Test("--explain names each Swift function of a pass once, though two mappings compute identifiers with it (v1 -> v5)")
+    func explainNamesFunctionsOnce() throws {
+        let folder = try TemporaryFolder()
+        let store = try ProjectFixtures.copyStore("v1", into: folder)
+        let run = try BuiltExecutable.run(["store", "migrate", store.path, "--to", "v5", "--dry-run", "--explain"])
+        #expect(run.exitCode == 0, "\(run.standardError)")
+        #expect(run.standardOutput.contains(
+            "-- functions written in Swift, registered on the connection that writes: caption, image_height, image_width, new_identifier\n"),
+            "\(run.standardOutput.split(separator: "\n").filter { $0.contains("functions written") })")
+    }
+
     @Test("--explain works on any model (--model, --mappings); without --dry-run it is a usage error", SharedFixtures.required)
     func explainAnyModel() throws {
         #expect(try BuiltExecutable.run(["store", "migrate", "x.sqlite", "--explain"]).exitCode == 2)

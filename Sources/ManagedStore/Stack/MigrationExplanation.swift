@@ -75,9 +75,10 @@ extension StoreMigrator {
             let writes = pass.isInPlace ? current : files.nextWorking.path
             if !pass.isInPlace { current = files.working.path }
             let statements = recorded[(starts[number] ?? 0)..<(ends[number] ?? starts[number] ?? 0)].map(renaming.apply)
+            // Each function once, by name (two mappings may both compute identifiers), sorted.
             let functions = try zip(pass.mapping?.entityMappings ?? [], pass.policies).flatMap { mapping, policy in
                 try (policy as? SetBasedMigrationPolicy)?.computedValues(for: mapping).values.map(\.function) ?? []
-            }
+            }.reduce(into: [String: MigrationFunction]()) { $0[$1.name] = $1 }.values.sorted { $0.name < $1.name }
             return MigrationExplanation.Pass(steps: pass.steps, isInPlace: pass.isInPlace, reads: reads, writes: writes,
                                              functions: functions, statements: statements, statistics: statistics[number])
         }
