@@ -14,8 +14,12 @@ public final class IdentifierMigrationPolicyV4toV5: EntityMigrationPolicy, SetBa
 
     /// A new random identifier (UUID version 4) each call.
     public static let newIdentifier = MigrationFunction(name: "new_identifier", isDeterministic: false) { _ in
-        .uuid(UUID())
+        .uuid(identifiers.next())
     }
+
+    /// One buffer of random bytes for every identifier a migration makes (`UUID()` reads
+    /// `/dev/urandom` anew for each).
+    private static let identifiers = RandomIdentifiers()
 
     /// It has no hooks: what the mapping copies (title, body, dates) stays as it was, so the search
     /// index of the notes is carried to v5.
