@@ -48,27 +48,12 @@ public final class ScriptedTerminal {
         posix_spawn_file_actions_addopen(&actions, 0, slavePath, O_RDWR, 0)
         posix_spawn_file_actions_adddup2(&actions, 0, 1)
         posix_spawn_file_actions_adddup2(&actions, 0, 2)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t(), allSignals = sigset_t()
-        sigemptyset(&noSignals)
-        sigfillset(&allSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        // glibc's POSIX_SPAWN_SETSID (0x80), which Swift's Glibc module leaves out.
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF) | 0x80)
-        let cArguments = argv.map { strdup($0) } + [nil]
-        defer { cArguments.forEach { free($0) } }
-        let variables = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { variables.forEach { free($0) } }
-        var child: pid_t = 0
-        let started = posix_spawn(&child, argv[0], &actions, &attributes, cArguments, variables)
-        guard started == 0 else {
+        do {
+            pid = try SpawnedProcess.start(argv, actions: &actions, environment: environment, newSession: true)
+        } catch {
             close(master)
-            throw SpawnedProcess.SpawnError(description: "cannot run \(argv[0]): \(String(cString: strerror(started)))")
+            throw error
         }
-        pid = child
     }
 
     deinit {

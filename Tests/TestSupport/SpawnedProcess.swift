@@ -28,6 +28,18 @@ public enum SpawnedProcess {
         for (child, ours) in descriptors {
             posix_spawn_file_actions_adddup2(&actions, ours, child)
         }
+        let pid = try start(argv, actions: &actions, environment: environment ?? ProcessInfo.processInfo.environment, searchPath: true)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let signal = status & 0x7f
+        return signal == 0 ? Status(code: (status >> 8) & 0xff, endedBySignal: false) : Status(code: signal, endedBySignal: true)
+    }
+
+    /// Starts `argv` with these file actions, `environment`, and a clean signal state (nothing
+    /// blocked, every handler the default); `newSession` makes it a session leader (so the first
+    /// terminal it opens becomes its controlling terminal), `searchPath` looks `argv[0]` up in PATH.
+    static func start(_ argv: [String], actions: inout posix_spawn_file_actions_t, environment: [String: String],
+                      newSession: Bool = false, searchPath: Bool = false) throws -> pid_t {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -36,20 +48,20 @@ public enum SpawnedProcess {
         sigfillset(&allSignals)
         posix_spawnattr_setsigmask(&attributes, &noSignals)
         posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        // 0x80 is glibc's POSIX_SPAWN_SETSID, which Swift's Glibc module leaves out.
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF) | (newSession ? 0x80 : 0))
         let cArguments = argv.map { strdup($0) } + [nil]
         defer { cArguments.forEach { free($0) } }
-        let variables = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
+        let variables = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { variables.forEach { free($0) } }
         var pid: pid_t = 0
-        let started = posix_spawnp(&pid, argv[0], &actions, &attributes, cArguments, variables)
+        let started = searchPath
+            ? posix_spawnp(&pid, argv[0], &actions, &attributes, cArguments, variables)
+            : posix_spawn(&pid, argv[0], &actions, &attributes, cArguments, variables)
         guard started == 0 else {
             throw SpawnError(description: "cannot run \(argv[0]): \(String(cString: strerror(started)))")
         }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        let signal = status & 0x7f
-        return signal == 0 ? Status(code: (status >> 8) & 0xff, endedBySignal: false) : Status(code: signal, endedBySignal: true)
+        return pid
     }
 
     public struct SpawnError: Error, CustomStringConvertible {
