@@ -28,6 +28,11 @@ public enum PrivateFiles {
         guard descriptor >= 0 else { throw ExportError.cannotWrite(url, errno: errno) }
         defer { close(descriptor) }
         guard fchmod(descriptor, 0o600) == 0 else { throw ExportError.cannotWrite(url, errno: errno) }
+        try writeAll(data, to: descriptor, of: url)
+        if synced, fsync(descriptor) != 0 { throw ExportError.cannotWrite(url, errno: errno) }
+    }
+
+    private static func writeAll(_ data: Data, to descriptor: Int32, of url: URL) throws {
         try data.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
@@ -39,12 +44,27 @@ public enum PrivateFiles {
                 offset += written
             }
         }
-        if synced, fsync(descriptor) != 0 { throw ExportError.cannotWrite(url, errno: errno) }
+    }
+
+    /// Whether the path names something other than a regular file or folder: a device or a pipe
+    /// (`/dev/stdout`, a FIFO), which is written into as a shell's `>` would, never replaced.
+    private static func isSpecialFile(_ url: URL) -> Bool {
+        var status = stat()
+        guard stat(url.path, &status) == 0 else { return false }
+        let kind = status.st_mode & S_IFMT
+        return kind != S_IFREG && kind != S_IFDIR
     }
 
     /// Replaces the file whole or not at all: written (0600) beside it, synced, then renamed over
-    /// it, so an interrupted write leaves the file as it was.
+    /// it, so an interrupted write leaves the file as it was. A device or a pipe is written into
+    /// instead (its mode untouched): renaming over `/dev/full` would put a file in its place.
     public static func replace(_ url: URL, with data: Data) throws {
+        if isSpecialFile(url) {
+            let descriptor = open(url.path, O_WRONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { throw ExportError.cannotWrite(url, errno: errno) }
+            defer { close(descriptor) }
+            return try writeAll(data, to: descriptor, of: url)
+        }
         let partial = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial-\(getpid())")
         do {
             try write(data, to: partial, synced: true)

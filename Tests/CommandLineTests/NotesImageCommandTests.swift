@@ -26,6 +26,27 @@ struct NotesImageCommandTests {
         #expect(try Data(contentsOf: output) == Data(contentsOf: png), "a failed command leaves the file as it was")
     }
 
+    @Test("--output naming a device writes into it and leaves it a device: a full one is an error, exit 1")
+    func outputIntoADevice() throws {
+        let folder = try TemporaryFolder()
+        // A twin of /dev/full in the test's folder, so a regression replaces nothing of the system's.
+        let full = folder.url.appendingPathComponent("full")
+        guard try SpawnedProcess.run(["mknod", full.path, "c", "1", "7"]).code == 0 else {
+            print("skipped: mknod needs root here")
+            return
+        }
+        let store = folder.url.appendingPathComponent("notes.sqlite")
+        let png = try folder.writeImage(named: "a.png", width: 30, height: 10)
+        #expect(try BuiltExecutable.run(["--store", store.path, "notes", "add", "--title", "Pic", "--body", "a picture", "--image", png.path]).exitCode == 0)
+        let run = try BuiltExecutable.run(["--store", store.path, "notes", "image", "1", "1", "--output", full.path])
+        #expect(run.exitCode == 1)
+        #expect(run.standardError.hasPrefix("uncloudnotes: cannot write \(full.path) (No space left on device)"), "\(run.standardError)")
+        let type = try FileManager.default.attributesOfItem(atPath: full.path)[.type] as? FileAttributeType
+        #expect(type == .typeCharacterSpecial, "still a device, not a file renamed over it")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.contains("partial") }
+        #expect(leftovers.isEmpty)
+    }
+
     @Test("a terminal on stdout is refused with what to do instead")
     func refusesTheTerminal() throws {
         let folder = try TemporaryFolder()
