@@ -17,13 +17,19 @@ public enum DisplayWidth {
     private static let regionalIndicators: ClosedRange<UInt32> = 0x1F1E6...0x1F1FF
 
     /// Makes `wcwidth` understand UTF-8: the user's locale when it is a UTF-8 one, else `C.UTF-8`.
-    /// Call once at start-up, before measuring anything (the terminal layer keeps this locale).
+    /// Call at start-up, before measuring anything (the terminal layer keeps this locale). Only the
+    /// first call sets it: the locale is the process's, and setting it again while another thread
+    /// measures (tests run apps side by side) passed through "C", where `…` has no width.
     public static func configureLocale() {
+        _ = localeConfigured
+    }
+
+    private static let localeConfigured: Void = {
         let chosen = setlocale(LC_ALL, "").map { String(cString: $0) } ?? ""
         if !chosen.uppercased().contains("UTF-8") && !chosen.uppercased().contains("UTF8") {
             _ = setlocale(LC_CTYPE, "C.UTF-8")
         }
-    }
+    }()
 
     /// Columns of one character (a grapheme cluster) as terminals draw it: a flag or an emoji with
     /// VS16 takes two; a ZWJ sequence (👨‍👩‍👧) the columns of its parts (see `joinedParts`); else
