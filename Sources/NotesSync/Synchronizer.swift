@@ -53,6 +53,8 @@ public struct Synchronizer {
             report.commit = try mirror.commit(named: "HEAD")
             if try mirror.push(remote: remoteURL) == .pushed {
                 report.pushed = true
+                state.lastSynced = Date()
+                try state.write(in: mirror.gitDirectory)
                 return report
             }
         }
@@ -99,7 +101,7 @@ public struct Synchronizer {
     // MARK: Steps
 
     /// A context of its own on the book's store, whose saves history records as sync's.
-    private func syncContext() -> ManagedObjectContext {
+    func syncContext() -> ManagedObjectContext {
         let context = ManagedObjectContext(store: book.context.store)
         context.transactionAuthor = LocalChanges.syncAuthor
         return context
@@ -216,7 +218,7 @@ public struct Synchronizer {
     }
 
     /// Runs store work, keeping sync's own errors and wrapping the store's.
-    private func storeCall<Result>(_ work: () throws -> Result) throws(SyncError) -> Result {
+    func storeCall<Result>(_ work: () throws -> Result) throws(SyncError) -> Result {
         do {
             return try work()
         } catch let error as SyncError {
