@@ -49,7 +49,10 @@ struct Git: Sendable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["git", "-c", "core.quotepath=off", "-c", "user.name=\(machine)", "-c", "user.email=\(machine)@uncloudnotes",
-                             "-c", "commit.gpgsign=false"] + arguments
+                             "-c", "commit.gpgsign=false",
+                             // A first sync checks out every note: one checkout worker per core (git
+                             // only uses them from 100 files up).
+                             "-c", "checkout.workers=0"] + arguments
         process.currentDirectoryURL = directory
         var environment = ProcessInfo.processInfo.environment
         environment["GIT_TERMINAL_PROMPT"] = "0"
