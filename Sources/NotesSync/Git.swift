@@ -7,13 +7,10 @@ struct Git: Sendable {
     /// The name commits are made under: the machine's, so conflict copies can say where the
     /// other version came from.
     let machine: String
-    /// Counts the commands run, for `SyncKillPoint`.
-    let commands: GitCommandCount
 
-    init(directory: URL, machine: String, killPoint: SyncKillPoint? = nil) {
+    init(directory: URL, machine: String) {
         self.directory = directory
         self.machine = machine
-        self.commands = GitCommandCount(killPoint: killPoint)
     }
 
     /// The git program, found on `PATH` once: starting it through `/usr/bin/env` cost another
@@ -97,7 +94,6 @@ struct Git: Sendable {
         let err = errors.wait()
         process.waitUntilExit()
         if let failure { throw failure }
-        commands.finished()
         return (process.terminationStatus, output, String(decoding: err, as: UTF8.self))
     }
 }
@@ -130,32 +126,6 @@ final class GitInput {
     fileprivate func close() {
         flush()
         try? handle.close()
-    }
-}
-
-/// A test hook for kill storms: the process kills itself with SIGKILL (as a crash or a power
-/// loss stops it) right after its Nth git command, so a test can stop a sync between any two
-/// of its steps and check the next sync completes and loses nothing.
-public struct SyncKillPoint: Sendable {
-    public let afterGitCommand: Int
-
-    public init(afterGitCommand: Int) {
-        self.afterGitCommand = afterGitCommand
-    }
-}
-
-/// How many git commands this sync ran; shared by the copies of one `Git`.
-final class GitCommandCount: @unchecked Sendable {
-    private let killPoint: SyncKillPoint?
-    private var count = 0
-
-    init(killPoint: SyncKillPoint?) {
-        self.killPoint = killPoint
-    }
-
-    func finished() {
-        count += 1
-        if count == killPoint?.afterGitCommand { kill(getpid(), SIGKILL) }
     }
 }
 
