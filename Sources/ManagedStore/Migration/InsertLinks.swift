@@ -25,7 +25,7 @@ extension SetBasedMigration {
     /// (owner); where both give one, the later mapping's wins, as it would have last written it.
     /// - Returns: nil when a relationship mapping has a form SQL cannot link (nothing is made).
     func makeInsertLinks() throws -> [[InsertLink]]? {
-        let mappings = manager.mappingModel.entityMappings
+        let mappings = mappingModel.entityMappings
         var plans: [[(columns: ToOneColumns, candidates: [String])]] = []
         for (index, mapping) in mappings.enumerated() {
             guard let name = mapping.destinationEntityName, let entity = destination.entity(named: name) else {
@@ -34,13 +34,13 @@ extension SetBasedMigration {
             }
             var plan: [(columns: ToOneColumns, candidates: [String])] = []
             for (relationshipName, columns) in entity.toOneColumns.sorted(by: { $0.key < $1.key }) {
-                guard let relationship = manager.destinationModel.allRelationships(of: name).first(where: { $0.name == relationshipName }),
+                guard let relationship = destination.model.allRelationships(of: name).first(where: { $0.name == relationshipName }),
                       let candidates = candidates(for: relationship, in: index) else { return nil }
                 if !candidates.isEmpty { plan.append((columns, candidates)) }
             }
             plans.append(plan)
         }
-        return try manager.destinationStore.database.write { db in
+        return try database.write { db in
             try plans.enumerated().map { index, plan in
                 try plan.enumerated().map { number, link in
                     let table = "temp.MS_LINK_\(index)_\(number)"
@@ -63,18 +63,18 @@ extension SetBasedMigration {
     /// column of mapping `index`'s rows, the one stage 2 would apply last first; nil when one of
     /// them has a form SQL cannot link.
     private func candidates(for relationship: RelationshipDescription, in index: Int) -> [String]? {
-        let mappings = manager.mappingModel.entityMappings
+        let mappings = mappingModel.entityMappings
         var ranked: [(rank: [Int], sql: String)] = []
         if let position = mappings[index].relationshipMappings.firstIndex(where: { $0.name == relationship.name && $0.valueExpression != nil }) {
             guard let pairs = pairs(for: mappings[index].relationshipMappings[position], of: index) else { return nil }
             ranked.append(([index, position], "SELECT owner, MIN(target), tent, NULL FROM (\(pairs)) GROUP BY owner"))
         }
-        if let inverse = manager.destinationModel.inverse(of: relationship),
+        if let inverse = destination.model.inverse(of: relationship),
            let inverseTable = destination.entity(named: relationship.destinationEntityName)?.tableName {
             for (other, mapping) in mappings.enumerated() {
                 // The inverse itself, on rows of its table: another hierarchy's look-alike has other keys.
                 guard let name = mapping.destinationEntityName, destination.entity(named: name)?.tableName == inverseTable,
-                      manager.destinationModel.allRelationships(of: name).contains(where: { $0.name == inverse.name && $0.inverseName == relationship.name }),
+                      destination.model.allRelationships(of: name).contains(where: { $0.name == inverse.name && $0.inverseName == relationship.name }),
                       let position = mapping.relationshipMappings.firstIndex(where: { $0.name == inverse.name && $0.valueExpression != nil })
                 else { continue }
                 guard let pairs = pairs(for: mapping.relationshipMappings[position], of: other) else { return nil }

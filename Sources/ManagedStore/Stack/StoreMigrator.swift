@@ -307,10 +307,10 @@ public final class StoreMigrator {
         let kept: KeptObjects
         let statistics: MigrationStatistics
         if let mapping = pass.mapping {
-            let migrated = try MigrationManager.migrateStore(from: store, sourceModel: first.source, to: files.nextWorking,
-                                                     destinationModel: last.destination, mappingModel: mapping, resolvedPolicies: pass.policies,
-                                                     options: options, progress: { progress($0.fraction, $0.entityMappingName) },
-                                                     cancellation: cancellation)
+            let migrated = try CopyingMigration.run(from: store, sourceModel: first.source, to: files.nextWorking,
+                                                    destinationModel: last.destination, mappingModel: mapping, resolvedPolicies: pass.policies,
+                                                    options: options, progress: { progress($0.fraction, $0.entityMappingName) },
+                                                    cancellation: cancellation)
             try files.promoteNextWorking()
             kept = migrated.kept
             statistics = MigrationStatistics(steps: pass.steps, seconds: (ContinuousClock.now - start).inSeconds,
