@@ -22,30 +22,33 @@ struct AssociationTables {
     }
 
     /// The association of entity mapping `index`, as SQL names it.
-    static func table(_ index: Int) -> String { "temp.\(name(index))" }
+    static func table(_ index: Int) -> SQL { "temp.\(name(index))" }
 
-    private static func name(_ index: Int) -> String { "MS_ASSOCIATION_\(index)" }
+    /// Its name, without the schema: this program's own, so written as it is.
+    private static func name(_ index: Int) -> SQL { "\(sql: "MS_ASSOCIATION_\(index)")" }
 
     /// Creates every mapping's table (indexed both ways) or view.
     func create(in db: Database) throws {
         for index in plan.instances.indices {
             if plan.keepsSourceKeys.contains(index), case .setBased(let selection, let statement) = plan.instances[index] {
                 try db.execute(literal: """
-                    CREATE TEMP VIEW \(sql: Self.name(index)) (spk, sent, dpk, dent) AS
+                    CREATE TEMP VIEW \(Self.name(index)) (spk, sent, dpk, dent) AS
                     SELECT s.Z_PK, s.Z_ENT, s.Z_PK, \(sql: String(statement.destination.number)) FROM \(selection.from)
                     """)
                 continue
             }
-            try db.execute(sql: "CREATE TEMP TABLE \(Self.name(index)) (spk INTEGER NOT NULL, sent INTEGER NOT NULL, dpk INTEGER NOT NULL, dent INTEGER NOT NULL)")
-            try db.execute(sql: "CREATE INDEX temp.\(Self.name(index))_S ON \(Self.name(index)) (spk, sent)")
-            try db.execute(sql: "CREATE INDEX temp.\(Self.name(index))_D ON \(Self.name(index)) (dpk)")
+            let name = Self.name(index)
+            try db.execute(literal: "CREATE TEMP TABLE \(name) (spk INTEGER NOT NULL, sent INTEGER NOT NULL, dpk INTEGER NOT NULL, dent INTEGER NOT NULL)")
+            try db.execute(literal: "CREATE INDEX temp.\(name)_S ON \(name) (spk, sent)")
+            try db.execute(literal: "CREATE INDEX temp.\(name)_D ON \(name) (dpk)")
         }
     }
 
     /// Drops every table and view.
     func drop(in db: Database) throws {
         for index in plan.instances.indices {
-            try db.execute(sql: "DROP \(plan.keepsSourceKeys.contains(index) ? "VIEW" : "TABLE") IF EXISTS \(Self.table(index))")
+            let kind: SQL = plan.keepsSourceKeys.contains(index) ? "VIEW" : "TABLE"
+            try db.execute(literal: "DROP \(kind) IF EXISTS \(Self.table(index))")
         }
     }
 
@@ -53,8 +56,10 @@ struct AssociationTables {
     func record(_ pairs: [Pair]) throws {
         try database.write { db in
             for pair in pairs {
-                try db.execute(sql: "INSERT INTO \(Self.table(pair.mapping)) (spk, sent, dpk, dent) VALUES (?, ?, ?, ?)",
-                               arguments: [pair.sourceKey, pair.sourceEntity, pair.destinationKey, pair.destinationEntity])
+                try db.execute(literal: """
+                    INSERT INTO \(Self.table(pair.mapping)) (spk, sent, dpk, dent) \
+                    VALUES (\(pair.sourceKey), \(pair.sourceEntity), \(pair.destinationKey), \(pair.destinationEntity))
+                    """)
             }
         }
     }
@@ -62,7 +67,7 @@ struct AssociationTables {
     /// The destination objects mapping `index` made from a source object.
     func destinations(of index: Int, sourceKey: Int64, sourceEntity: Int, in store: PersistentStore) throws -> [ObjectID] {
         let rows = try database.read { db in
-            try Row.fetchAll(db, sql: "SELECT dpk, dent FROM \(Self.table(index)) WHERE spk = ? AND sent = ?", arguments: [sourceKey, sourceEntity])
+            try Row.fetchAll(db, SQLRequest(literal: "SELECT dpk, dent FROM \(Self.table(index)) WHERE spk = \(sourceKey) AND sent = \(sourceEntity)"))
         }
         return try rows.map { try objectID($0, key: "dpk", entity: "dent", of: index, in: store) }
     }
@@ -70,7 +75,7 @@ struct AssociationTables {
     /// The source objects mapping `index` made a destination object from.
     func sources(of index: Int, destinationKey: Int64, in store: PersistentStore) throws -> [ObjectID] {
         let rows = try database.read { db in
-            try Row.fetchAll(db, sql: "SELECT spk, sent FROM \(Self.table(index)) WHERE dpk = ?", arguments: [destinationKey])
+            try Row.fetchAll(db, SQLRequest(literal: "SELECT spk, sent FROM \(Self.table(index)) WHERE dpk = \(destinationKey)"))
         }
         return try rows.map { try objectID($0, key: "spk", entity: "sent", of: index, in: store) }
     }
@@ -78,7 +83,7 @@ struct AssociationTables {
     /// Up to `limit` destination objects of mapping `index` with keys above `key`, in key order.
     func destinations(of index: Int, after key: Int64, limit: Int, in store: PersistentStore) throws -> [ObjectID] {
         let rows = try database.read { db in
-            try Row.fetchAll(db, sql: "SELECT dpk, dent FROM \(Self.table(index)) WHERE dpk > ? ORDER BY dpk LIMIT \(limit)", arguments: [key])
+            try Row.fetchAll(db, SQLRequest(literal: "SELECT dpk, dent FROM \(Self.table(index)) WHERE dpk > \(key) ORDER BY dpk LIMIT \(limit)"))
         }
         return try rows.map { try objectID($0, key: "dpk", entity: "dent", of: index, in: store) }
     }
@@ -86,7 +91,7 @@ struct AssociationTables {
     /// The object one side of an association row names, read with errors (the row is this
     /// program's, but its numbers came from the store).
     private func objectID(_ row: Row, key: String, entity: String, of index: Int, in store: PersistentStore) throws -> ObjectID {
-        let reader = RowReader(row: row, table: Self.name(index), path: store.url.path)
+        let reader = RowReader(row: row, table: "MS_ASSOCIATION_\(index)", path: store.url.path)
         let number = try reader.integer(entity)
         guard let primaryKey = try reader.integer(key),
               let storage = number.flatMap({ Int(exactly: $0) }).flatMap(store.schema.entity(number:)) else {
@@ -114,8 +119,8 @@ struct AssociationTables {
     /// down the source's keys for a view.
     private func firstKey(of index: Int, after key: Int64?) throws -> Int64? {
         try database.read { db in
-            try Int64.fetchOne(db, sql: "SELECT MIN(dpk) FROM \(Self.table(index))" + (key == nil ? "" : " WHERE dpk > ?"),
-                               arguments: StatementArguments(key.map { [$0] } ?? []))
+            let after: SQL = key.map { "WHERE dpk > \($0)" } ?? ""
+            return try Int64.fetchOne(db, SQLRequest(literal: "SELECT MIN(dpk) FROM \(Self.table(index)) \(after)"))
         }
     }
 
@@ -124,7 +129,7 @@ struct AssociationTables {
     func keyBounds(of index: Int) throws -> (low: Int64, high: Int64)? {
         let table = Self.table(index)
         let bounds = try database.read { db in
-            try Row.fetchOne(db, sql: "SELECT (SELECT MIN(dpk) FROM \(table)) AS low, (SELECT MAX(dpk) FROM \(table)) AS high")
+            try Row.fetchOne(db, SQLRequest(literal: "SELECT (SELECT MIN(dpk) FROM \(table)) AS low, (SELECT MAX(dpk) FROM \(table)) AS high"))
         }
         guard let low: Int64 = bounds?["low"], let high: Int64 = bounds?["high"] else { return nil }
         return (low, high)

@@ -107,7 +107,7 @@ extension MigrationManager {
         try? destinationStore.database.writeWithoutTransaction { db in
             try associations.drop(in: db)
             for table in try String.fetchAll(db, sql: "SELECT name FROM temp.sqlite_master WHERE type = 'table' AND name LIKE 'MS\\_LINK\\_%' ESCAPE '\\'") {
-                try db.execute(sql: "DROP TABLE temp.\(table.quotedSQLIdentifier)")
+                try db.execute(literal: "DROP TABLE temp.\(identifier: table)")
             }
             try db.execute(sql: "DETACH DATABASE src")
         }

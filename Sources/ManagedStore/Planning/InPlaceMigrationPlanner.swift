@@ -46,11 +46,11 @@ struct InPlaceMigrationPlanner {
         let keptIndexes = keptIndexNames(tablePairs)
         for table in source.tables {
             for index in table.indexes where !keptIndexes.contains(index.name) {
-                script.statements.append("DROP INDEX IF EXISTS \(sql: index.name.sqlIdentifier)")
+                script.statements.append("DROP INDEX IF EXISTS \(coreDataName: index.name)")
             }
         }
         for joinTable in source.joinTables where !keptIndexes.contains(joinTable.reverseIndexName) {
-            script.statements.append("DROP INDEX IF EXISTS \(sql: joinTable.reverseIndexName.sqlIdentifier)")
+            script.statements.append("DROP INDEX IF EXISTS \(coreDataName: joinTable.reverseIndexName)")
         }
         // Renames go through temporary names, so two tables may swap names.
         let renamed = tablePairs.filter { $0.source.name != $0.destination.name }
@@ -61,7 +61,7 @@ struct InPlaceMigrationPlanner {
         }
         let pairedSources = Set(tablePairs.map(\.source.name)), pairedDestinations = Set(tablePairs.map(\.destination.name))
         for table in source.tables where !pairedSources.contains(table.name) {
-            script.statements.append("DROP TABLE \(sql: table.name.sqlIdentifier)")
+            script.statements.append("DROP TABLE \(coreDataName: table.name)")
         }
         for table in destination.tables where !pairedDestinations.contains(table.name) {
             script.statements.append(SQL(sql: SchemaSQL.createTable(table)))
@@ -152,25 +152,26 @@ struct InPlaceMigrationPlanner {
     }
 
     private func columns(_ pair: TablePair) -> [SQL] {
-        let table = pair.destination.name.sqlIdentifier
+        let table: SQL = "\(coreDataName: pair.destination.name)"
         let sources = columnSources(pair)
         let usedSources = Set(sources.values)
         var statements: [SQL] = []
         for column in pair.source.columns where !usedSources.contains(column.name) {
-            statements.append("ALTER TABLE \(sql: table) DROP COLUMN \(sql: column.name.sqlIdentifier)")
+            statements.append("ALTER TABLE \(table) DROP COLUMN \(coreDataName: column.name)")
         }
         let renames = sources.filter { $0.key != $0.value }.sorted { $0.key < $1.key }
         for (_, old) in renames { statements.append(renameColumn(old, to: old + "_MIGRATING", in: table)) }
         for (new, old) in renames { statements.append(renameColumn(old + "_MIGRATING", to: new, in: table)) }
         for column in pair.destination.columns where sources[column.name] == nil {
-            statements.append("ALTER TABLE \(sql: table) ADD COLUMN \(sql: column.name.sqlIdentifier) \(sql: column.type.rawValue)")
+            statements.append("ALTER TABLE \(table) ADD COLUMN \(coreDataName: column.name) \(sql: column.type.rawValue)")
         }
         return statements + rowUpdates(pair)
     }
 
     /// Rows of removed entities go; entity numbers and defaults are rewritten where they change.
     private func rowUpdates(_ pair: TablePair) -> [SQL] {
-        let tableName = pair.destination.name, table = tableName.sqlIdentifier
+        let tableName = pair.destination.name
+        let table: SQL = "\(coreDataName: tableName)"
         var statements: [SQL] = []
         var renumbering: [Int: Int] = [:]
         var removed: [Int] = []
@@ -182,10 +183,10 @@ struct InPlaceMigrationPlanner {
             }
         }
         if !removed.isEmpty {
-            statements.append("DELETE FROM \(sql: table) WHERE Z_ENT IN \(removed.sorted())")
+            statements.append("DELETE FROM \(table) WHERE Z_ENT IN \(removed.sorted())")
         }
         if !renumbering.isEmpty {
-            statements.append("UPDATE \(sql: table) SET Z_ENT = \(caseExpression("Z_ENT", renumbering))")
+            statements.append("UPDATE \(table) SET Z_ENT = \(caseExpression("Z_ENT", renumbering))")
         }
         for entity in destination.entities where entity.tableName == tableName {
             guard let sourceName = inferred.sourceEntity(for: entity.name) else { continue }
@@ -197,10 +198,10 @@ struct InPlaceMigrationPlanner {
                     source.model.allAttributes(of: sourceName).first { $0.name == old }?.isOptional
                 } ?? true
                 guard oldOptional else { continue }
-                let name = column.name.sqlIdentifier
+                let name: SQL = "\(coreDataName: column.name)"
                 statements.append("""
-                    UPDATE \(sql: table) SET \(sql: name) = \(StoreValueCoding.databaseValue(value)) \
-                    WHERE \(sql: name) IS NULL AND Z_ENT IN \(entity.kindNumbers)
+                    UPDATE \(table) SET \(name) = \(StoreValueCoding.databaseValue(value)) \
+                    WHERE \(name) IS NULL AND Z_ENT IN \(entity.kindNumbers)
                     """)
             }
             for (_, columns) in entity.toOneColumns {
@@ -211,8 +212,8 @@ struct InPlaceMigrationPlanner {
                     return (old.number, new.number)
                 })
                 if !targetRenumbering.isEmpty {
-                    let name = entityColumn.name.sqlIdentifier
-                    statements.append("UPDATE \(sql: table) SET \(sql: name) = \(caseExpression(name, targetRenumbering)) WHERE \(sql: name) IS NOT NULL")
+                    let name: SQL = "\(coreDataName: entityColumn.name)"
+                    statements.append("UPDATE \(table) SET \(name) = \(caseExpression(name, targetRenumbering)) WHERE \(name) IS NOT NULL")
                 }
             }
         }
@@ -220,10 +221,9 @@ struct InPlaceMigrationPlanner {
     }
 
     /// `CASE column WHEN old THEN new … ELSE column END`, the numbers bound.
-    /// - Parameter column: the column's name as SQL text already.
-    private func caseExpression(_ column: String, _ mapping: [Int: Int]) -> SQL {
+    private func caseExpression(_ column: SQL, _ mapping: [Int: Int]) -> SQL {
         let cases = mapping.sorted { $0.key < $1.key }.map { old, new -> SQL in "WHEN \(old) THEN \(new)" }
-        return "CASE \(sql: column) \(cases.joined(separator: " ")) ELSE \(sql: column) END"
+        return "CASE \(column) \(cases.joined(separator: " ")) ELSE \(column) END"
     }
 
     // MARK: Join tables
@@ -247,23 +247,22 @@ struct InPlaceMigrationPlanner {
                 }
                 keptSources.insert(oldTable)
                 if oldTable != table { statements.append(renameTable(oldTable, to: table)) }
-                if oldOwner != ownerColumn { statements.append(renameColumn(oldOwner, to: ownerColumn, in: table.sqlIdentifier)) }
-                if oldMember != memberColumn { statements.append(renameColumn(oldMember, to: memberColumn, in: table.sqlIdentifier)) }
+                if oldOwner != ownerColumn { statements.append(renameColumn(oldOwner, to: ownerColumn, in: "\(coreDataName: table)")) }
+                if oldMember != memberColumn { statements.append(renameColumn(oldMember, to: memberColumn, in: "\(coreDataName: table)")) }
             }
         }
         for table in source.joinTables where !keptSources.contains(table.name) {
-            statements.insert("DROP TABLE \(sql: table.name.sqlIdentifier)", at: 0)
+            statements.insert("DROP TABLE \(coreDataName: table.name)", at: 0)
         }
         return statements
     }
 
     private func renameTable(_ old: String, to new: String) -> SQL {
-        "ALTER TABLE \(sql: old.sqlIdentifier) RENAME TO \(sql: new.sqlIdentifier)"
+        "ALTER TABLE \(coreDataName: old) RENAME TO \(coreDataName: new)"
     }
 
-    /// - Parameter table: the table's name as SQL text already.
-    private func renameColumn(_ old: String, to new: String, in table: String) -> SQL {
-        "ALTER TABLE \(sql: table) RENAME COLUMN \(sql: old.sqlIdentifier) TO \(sql: new.sqlIdentifier)"
+    private func renameColumn(_ old: String, to new: String, in table: SQL) -> SQL {
+        "ALTER TABLE \(table) RENAME COLUMN \(coreDataName: old) TO \(coreDataName: new)"
     }
 }
 

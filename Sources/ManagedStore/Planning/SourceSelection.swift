@@ -12,7 +12,7 @@ struct SourceSelection {
     let residual: ObjectPredicate?
 
     /// `src.<table> s WHERE …`.
-    var from: SQL { "src.\(sql: table.quotedSQLIdentifier) s WHERE \(conditions)" }
+    var from: SQL { "src.\(identifier: table) s WHERE \(conditions)" }
 
     /// The selection of `mapping`; nil for a mapping without a source entity. `db` only builds
     /// the filter's SQL (to see whether it binds values); nothing is read.
