@@ -6,11 +6,13 @@ internal import GRDB
 /// store's journal mode, or, on any failure, removes it and leaves the source as it was.
 enum CopyingMigration {
     /// Migrates the store at `sourceURL` into a new store at `destinationURL`, with the policy of
-    /// each entity mapping given (a composed chain's, say).
+    /// each entity mapping given (a composed chain's, say). `knownMetadata`: the source's, as a
+    /// migrator's check read them, used while the source is as it was then.
     /// - Returns: the objects that kept their keys and the attributes copied unchanged, and what
     ///   each entity mapping read, made and took.
     @discardableResult
-    static func run(from sourceURL: URL, sourceModel: ManagedObjectModel, to destinationURL: URL, destinationModel: ManagedObjectModel,
+    static func run(from sourceURL: URL, knownMetadata: StoreMetadataReading? = nil, sourceModel: ManagedObjectModel,
+                    to destinationURL: URL, destinationModel: ManagedObjectModel,
                     mappingModel: MappingModel, resolvedPolicies resolved: [EntityMigrationPolicy], options: StoreOptions,
                     progress: ((MigrationProgress) -> Void)?,
                     cancellation: MigrationCancellation?) throws -> (kept: KeptObjects, statistics: [MigrationStatistics.EntityMapping]) {
@@ -24,7 +26,7 @@ enum CopyingMigration {
         options.leavesHistoryAsIs = true
         var readOnly = options
         readOnly.isReadOnly = true
-        let sourceStore = try PersistentStore.open(at: sourceURL, model: sourceModel, options: readOnly)
+        let sourceStore = try PersistentStore.open(at: sourceURL, model: sourceModel, options: readOnly, knownMetadata: knownMetadata)
         var destinationStore: PersistentStore?
         let destinationFolderExisted = ExternalDataFolder(storeAt: StorePath.real(destinationURL)).supportFolderExists
         do {

@@ -20,15 +20,16 @@ public enum InPlaceMigration {
     @discardableResult
     public static func migrate(storeAt url: URL, from source: ManagedObjectModel, to destination: ManagedObjectModel,
                                inferred: InferredMapping, options: StoreOptions = StoreOptions()) throws -> Bool {
-        try migrateCountingRows(storeAt: url, from: source, to: destination, inferred: inferred, options: options) != nil
+        try migrateCountingRows(storeAt: url, knownMetadata: nil, from: source, to: destination, inferred: inferred, options: options) != nil
     }
 
     /// The same, telling how many rows its statements changed; nil when it cannot be done in place.
-    static func migrateCountingRows(storeAt url: URL, from source: ManagedObjectModel, to destination: ManagedObjectModel,
-                                    inferred: InferredMapping, options: StoreOptions) throws -> Int? {
+    /// `knownMetadata`: the store's, as a migrator's check read them, used while it is as it was then.
+    static func migrateCountingRows(storeAt url: URL, knownMetadata: StoreMetadataReading?, from source: ManagedObjectModel,
+                                    to destination: ManagedObjectModel, inferred: InferredMapping, options: StoreOptions) throws -> Int? {
         var options = options
         options.leavesHistoryAsIs = true
-        let store = try PersistentStore.open(at: url, model: source, options: options)
+        let store = try PersistentStore.open(at: url, model: source, options: options, knownMetadata: knownMetadata)
         // The migration commits (or rolls back) in one transaction before this runs: a close that
         // fails changes nothing in the file, and the connection goes with the store object anyway.
         defer { try? store.close() }
