@@ -36,12 +36,15 @@ public enum FullScreenApp {
         app.graphics = detection.graphics
         let notices = [screen.notice, detection.notice].compactMap { $0 }
         app.message = notices.isEmpty ? nil : notices.joined(separator: "; ")
-        _ = app.handle(.resize(columns: screen.size.columns, rows: screen.size.rows))
+        runner.perform(app.handle(.resize(columns: screen.size.columns, rows: screen.size.rows)), on: app)
         // The first screen is painted before the rest of the list is read.
+        app.startPreviews()
         screen.draw(app.frame().render())
         _ = runner.perform(app.afterFirstPaint(), on: app)
         while true {
-            app.receiveBackgroundWork()
+            // What arrived may show other notes: their reads run before the frame is drawn.
+            if app.receiveBackgroundWork() { runner.perform([], on: app) }
+            app.startPreviews()
             screen.draw(app.frame().render())
             // While a search runs, wake often to show its matches; otherwise, idle for a second
             // means looking for changes other processes made to the store.

@@ -3,6 +3,7 @@ import UnCloudNotesKit
 extension NotesApp {
     func handleDetail(_ key: Key, _ state: DetailState) -> [NotesEffect] {
         guard let note = snapshot(of: state.noteID) else {
+            guard unreadableNotes.contains(state.noteID) else { return waitForNote(state.noteID, then: key) }
             screen = .list
             return []
         }

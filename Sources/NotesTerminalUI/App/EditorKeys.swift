@@ -40,7 +40,8 @@ extension NotesApp {
         return []
     }
 
-    /// Saves the draft; when the stored note changed meanwhile, asks to save it as a copy instead.
+    /// Saves the draft once the store is checked for other programs' changes (`continueSave`);
+    /// when the stored note changed meanwhile, asks to save it as a copy instead.
     private func save(_ state: EditorState) -> [NotesEffect] {
         let draft: NoteDraft
         do {
@@ -59,14 +60,9 @@ extension NotesApp {
             screen = .editor(focused)
             return []
         }
-        let caughtUp = catchUpWithStore()
-        if changedElsewhere(state) {
-            screen = .confirm(ConfirmState(purpose: .saveAsCopy(state),
-                                           question: "Another program changed or deleted this note: save your text as a new note? y/N",
-                                           previous: .editor(state)))
-            return caughtUp
-        }
-        return caughtUp + [.save(draft, over: state.noteID)]
+        screen = .editor(state)
+        pendingSave = (state, draft)
+        return catchUpWithStore()
     }
 
     /// Keys of a text field, with readline's Ctrl keys (the body's Ctrl-E is taken before: it

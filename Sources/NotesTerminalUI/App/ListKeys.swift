@@ -31,9 +31,13 @@ extension NotesApp {
         case .character("n"):
             openEditor(for: nil)
         case .character("e"):
-            if let note = selectedNoteID.flatMap(snapshot) { openEditor(for: note) }
+            guard let id = selectedNoteID else { break }
+            guard let note = snapshot(of: id) else { return waitForNote(id, then: key) }
+            openEditor(for: note)
         case .character("d"):
-            if let note = selectedNoteID.flatMap(snapshot) { confirmDelete(note, returningTo: .list) }
+            guard let id = selectedNoteID else { break }
+            guard let note = snapshot(of: id) else { return waitForNote(id, then: key) }
+            confirmDelete(note, returningTo: .list)
         case .character("a"):
             guard supportsImages else {
                 message = "\(NoteBookError.noImagesInThisVersion(version: versionLabel))"
@@ -44,7 +48,9 @@ extension NotesApp {
             message = backgroundSync.start() ? "syncing…" : "a sync is under way"
         case .character("p"):
             guard supportsTags else { return refuse(.pins) }
-            if let id = selectedNoteID, let note = snapshot(of: id) { return [.setPinned(!note.pinned, id)] }
+            guard let id = selectedNoteID else { break }
+            guard let note = snapshot(of: id) else { return waitForNote(id, then: key) }
+            return [.setPinned(!note.pinned, id)]
         case .character("s"):
             guard supportsTags else { return refuse(.modifiedDates) }
             sort = sort.toggled
@@ -52,7 +58,8 @@ extension NotesApp {
             return [reload()]
         case .character("t"):
             guard supportsTags else { return refuse(.tags) }
-            return pickTag()
+            // The picker opens when the tags are read (`.tagsRead`).
+            return [.readTags]
         case .character("u"):
             guard let undoable else {
                 message = "nothing to undo: u brings back a note deleted with d, until the next change"
@@ -129,18 +136,6 @@ extension NotesApp {
     /// Says that the version the app runs as has no such thing (v5's tags, pins, modified dates).
     func refuse(_ feature: NoteFeature) -> [NotesEffect] {
         message = "\(NoteBookError.notInThisVersion(feature, version: versionLabel))"
-        return []
-    }
-
-    /// Opens the tag picker on the tags and their counts, the current filter selected.
-    private func pickTag() -> [NotesEffect] {
-        do {
-            let tags = try book.tags()
-            let current = tagFilter.flatMap { name in tags.firstIndex { $0.name == name } }.map { $0 + 1 } ?? 0
-            screen = .tagPicker(TagPickerState(tags: tags, selected: current, previous: .list))
-        } catch {
-            message = "cannot read the tags: \(error)"
-        }
         return []
     }
 

@@ -1,11 +1,12 @@
 import Foundation
 import UnCloudNotesKit
 
-/// The full-screen app's state and key handling, with no terminal in sight: keys come in as
-/// `Key`s and change the state, returning the `NotesEffect`s they need (saving, deleting,
-/// attaching, the external editor); a runner carries them out and hands back `NotesEvent`s.
-/// `frame()` reads what the screen shows and `NotesFrame.render()` draws it into a `CellBuffer`,
-/// so every screen can be tested as text and every key by the effects it returns.
+/// The full-screen app's state and key handling, with no terminal and no store in sight: keys
+/// come in as `Key`s and change the state, returning the `NotesEffect`s they need (saving,
+/// deleting, attaching, the external editor, and every read of the store); a runner carries them
+/// out and hands back `NotesEvent`s. `prepareFrame()` asks for what the next screen shows and has
+/// not read yet; `frame()` gathers what was read and `NotesFrame.render()` draws it into a
+/// `CellBuffer`, so every screen can be tested as text and every key by the effects it returns.
 public final class NotesApp: ScreenLayout {
     indirect enum Screen {
         case list
@@ -99,7 +100,8 @@ public final class NotesApp: ScreenLayout {
         var previous: Screen
     }
 
-    let book: NoteBook
+    /// What the version the app runs as can hold (images, captions, tags).
+    let capabilities: NoteCapabilities
     public let storePath: String
     public let versionLabel: String
     public let colors: ColorSupport
@@ -110,8 +112,14 @@ public final class NotesApp: ScreenLayout {
     /// The latest status or error message, shown in the status line until the next key.
     var message: String?
     var list = NoteList()
-    /// Notes read for the detail view and the list's preview, until the store changes.
+    /// Notes read for the detail view and the list's preview, until they change.
     var snapshots: [NoteID: NoteSnapshot] = [:]
+    /// Notes whose read failed (gone, or unreadable): not asked for again until the store changes.
+    var unreadableNotes: Set<NoteID> = []
+    /// A key that needs a note not read yet: handled again once the read is back.
+    var waitingKey: Key?
+    /// Ctrl-S's draft, saved once the store was checked for other programs' changes to its note.
+    var pendingSave: (editor: EditorState, draft: NoteDraft)?
     var selected = 0
     /// While typing a search; the filter applies as it is typed.
     var searchInput: TextBuffer?
@@ -153,7 +161,7 @@ public final class NotesApp: ScreenLayout {
                 indexExecutor: any BackgroundExecutor = SerialQueueExecutor(label: "uncloudnotes.search-index"),
                 previewExecutor: any BackgroundExecutor = SerialQueueExecutor(label: "uncloudnotes.previews"),
                 syncExecutor: any BackgroundExecutor = SerialQueueExecutor(label: "uncloudnotes.sync")) throws {
-        self.book = book
+        capabilities = book.capabilities
         backgroundSearch = BackgroundSearch(store: book.address, searchExecutor: searchExecutor, indexExecutor: indexExecutor)
         backgroundPreviews = BackgroundPreviews(executor: previewExecutor)
         backgroundSync = BackgroundSync(storeURL: book.address.url, version: versionLabel, executor: syncExecutor)
@@ -166,6 +174,8 @@ public final class NotesApp: ScreenLayout {
         // 1,000,000 notes that still takes a while, which the first paint need not wait for.
         list = NoteList(ids: try book.noteIDs(page: ListPage(limit: Self.launchRows)))
         noteCount = try book.count()
+        // The first screen's rows and note, read as every later screen's are: as effects.
+        NotesEffectRunner(book: book).perform([], on: self)
     }
 
     /// How many rows launch reads before the first paint: more than any terminal shows.
@@ -187,6 +197,11 @@ public final class NotesApp: ScreenLayout {
             return []
         }
         message = nil
+        return dispatch(key)
+    }
+
+    /// The key to the screen it is for; also a key handled again once the note it waited for is read.
+    func dispatch(_ key: Key) -> [NotesEffect] {
         if key == .control("c") { return quitAsking() }
         switch screen {
         case .list: return handleList(key)
@@ -208,41 +223,51 @@ public final class NotesApp: ScreenLayout {
         return list.ids[selected]
     }
 
-    /// A note's content, read once until the store changes; nil (with a message) when it is gone
-    /// or cannot be read.
+    /// A note's content as read; nil when it is not read yet, gone or unreadable.
     func snapshot(of id: NoteID) -> NoteSnapshot? {
-        if let known = snapshots[id] { return known }
-        do {
-            let snapshot = try book.snapshot(of: id)
-            snapshots[id] = snapshot
-            return snapshot
-        } catch .noSuchNote {
-            return nil
-        } catch {
-            message = "cannot read note \(id): \(error)"
-            return nil
-        }
+        snapshots[id]
     }
 
-    /// The list row at `index`, reading the rows of a screenful around it when not read yet.
-    func row(at index: Int) -> NoteRow? {
-        if let known = list.row(at: index) { return known }
-        do {
-            list.remember(try book.rows(of: list.missingRows(in: index..<(index + max(listPage, 1) * 2))))
-        } catch {
-            message = "cannot read the list: \(error)"
-        }
-        return list.row(at: index)
+    /// The note a key needs, or the read it waits for: the key is handled again when the note is
+    /// back (`receive(.noteRead)`). A note that cannot be read leaves the key doing nothing.
+    func waitForNote(_ id: NoteID, then key: Key) -> [NotesEffect] {
+        guard !unreadableNotes.contains(id) else { return [] }
+        waitingKey = key
+        return [.readNote(id)]
     }
 
-    /// After the store changed: notes and previews read so far may be stale, so they are read
-    /// and made again; the list is read again, keeping the selection on `noteID`.
+    /// After another program changed the store (or the app deleted a note): notes and previews
+    /// read so far may be stale, so they are read and made again; the list is read again,
+    /// keeping the selection on `noteID`.
     func storeChanged(selecting noteID: NoteID? = nil) -> [NotesEffect] {
         snapshots = [:]
+        unreadableNotes = []
         bodyLayouts.removeAll()
         previews.removeAll()
         backgroundPreviews.cancelAll()
         return [reload(selecting: noteID)]
+    }
+
+    /// After the app's own change to one note: only that note is read again (its row, its
+    /// content), its previews kept unless its images changed. The list is read again only when
+    /// the change can move the note in it or out of it (`listMayChange`).
+    func noteChanged(_ id: NoteID, imagesChanged: Bool = false, listMayChange: Bool = true) -> [NotesEffect] {
+        snapshots[id] = nil
+        unreadableNotes.remove(id)
+        list.forget(id)
+        bodyLayouts.remove(id)
+        if imagesChanged { previews.remove(note: id) }
+        guard listMayChange else {
+            if selectedNoteID != id, let index = list.ids.firstIndex(of: id) { selected = index }
+            return []
+        }
+        return [reload(selecting: id)]
+    }
+
+    /// Whether editing a note's text can change where it lists: the modified order moves it to
+    /// the top, and a search or tag filter may take it in or out.
+    var listDependsOnNoteText: Bool {
+        sort == .modified || !searchText.isEmpty || tagFilter != nil
     }
 
     /// Reading the list again (after a change or a new search), keeping the selection on
@@ -287,12 +312,12 @@ public final class NotesApp: ScreenLayout {
         }
     }
 
-    var supportsImages: Bool { book.capabilities.hasImages }
+    var supportsImages: Bool { capabilities.hasImages }
 
-    var supportsCaptions: Bool { book.capabilities.hasCaptions }
+    var supportsCaptions: Bool { capabilities.hasCaptions }
 
     /// v5: tags, pins and the modified order.
-    var supportsTags: Bool { book.capabilities.hasTags }
+    var supportsTags: Bool { capabilities.hasTags }
 
     func openEditor(for snapshot: NoteSnapshot?) {
         let title = snapshot?.title ?? "", body = snapshot?.body ?? ""

@@ -10,7 +10,8 @@ extension NotesApp {
         case .enter:
             return submit(state)
         case .tab:
-            if case .attachImage = state.purpose { complete(&state) }
+            // The folder is listed by the runner; its answer completes the text (`.pathCompleted`).
+            if case .attachImage = state.purpose { return [.completePath(state.input.text)] }
         default:
             edit(&state.input, key)
             state.error = nil
@@ -41,12 +42,5 @@ extension NotesApp {
             screen = state.previous
             return [.setCaption(state.input.text, of: attachment.id, note: id)]
         }
-    }
-
-    private func complete(_ state: inout PromptState) {
-        let completion = PathCompletion.complete(state.input.text)
-        state.input.replaceAll(with: completion.text)
-        state.completions = completion.candidates
-        state.error = completion.candidates.isEmpty && completion.text == state.input.text ? nil : state.error
     }
 }

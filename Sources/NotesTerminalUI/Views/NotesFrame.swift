@@ -3,7 +3,8 @@ import UnCloudNotesKit
 
 /// One screen of the notes app, with everything it shows read beforehand (list rows, the note
 /// shown, its image preview): `render()` is a pure function of it, so drawing never reads the
-/// store, decodes an image or changes the app's state. `NotesApp.frame()` makes it.
+/// store, decodes an image or changes the app's state. `NotesApp.frame()` makes it from what the
+/// reads `NotesApp.prepareFrame()` asked for brought back.
 public struct NotesFrame: ScreenLayout {
     let size: TerminalSize
     let supportsImages: Bool
@@ -43,13 +44,12 @@ public struct NotesFrame: ScreenLayout {
 }
 
 extension NotesApp {
-    /// Reads what the current screen shows, at the size of the last `resize` event: the list's
-    /// visible rows (keeping the selection in view), the note shown and its image preview (asked
-    /// of the background when not made yet).
+    /// Gathers what the current screen shows, at the size of the last `resize` event, from what
+    /// was read: the list's visible rows (keeping the selection in view), the note shown and its
+    /// image preview. Reads nothing: what is not read yet shows blank until it is.
     public func frame() -> NotesFrame {
         let top = listTopKeepingSelection()
-        listTop = top
-        let visible = (top..<min(top + listPage, list.count)).map { row(at: $0) }
+        let visible = (top..<min(top + listPage, list.count)).map { list.row(at: $0) }
         let note = noteShown(on: screen).flatMap(snapshot)
         let image: RenderedPreview? = if let note { imageShown(of: note) } else { .unavailable }
         let detailImages: [DetailImage] = if let note, case .detail(let state) = detailUnderneath(screen) {
@@ -68,7 +68,7 @@ extension NotesApp {
     }
 
     /// The first visible row: moved only as far as needed to show the selection.
-    private func listTopKeepingSelection() -> Int {
+    func listTopKeepingSelection() -> Int {
         var top = listTop
         if selected < top { top = selected }
         if selected >= top + listPage { top = selected - listPage + 1 }
@@ -77,7 +77,7 @@ extension NotesApp {
 
     /// The note a screen shows: the detail view's (also under a question or prompt), or the
     /// list's selected note when the list has room for its preview.
-    private func noteShown(on screen: Screen) -> NoteID? {
+    func noteShown(on screen: Screen) -> NoteID? {
         switch screen {
         case .detail(let state): state.noteID
         case .list: listAreas.preview == nil ? nil : selectedNoteID
@@ -98,13 +98,19 @@ extension NotesApp {
     /// The list preview's image of the note (its latest), fitted to its place; nil while it is
     /// made. (The detail view's images are `detailImagesShown`.)
     private func imageShown(of note: NoteSnapshot) -> RenderedPreview? {
-        if case .detail = detailUnderneath(screen) { return .unavailable }
-        guard let latest = note.latestAttachment, latest.imageData != nil, let area = listAreas.preview,
-              let place = previewImageRows(in: area) else { return .unavailable }
-        return preview(latest, note: note, index: note.attachments.count - 1, columns: area.width, rows: place.rows)
+        guard let place = listPreviewImagePlace(of: note) else { return .unavailable }
+        return preview(place.attachment, note: note, index: place.index, columns: place.columns, rows: place.rows)
     }
 
-    private func detailUnderneath(_ screen: Screen) -> Screen {
+    /// Where the list's preview shows the note's latest image; nil when it shows none.
+    func listPreviewImagePlace(of note: NoteSnapshot) -> (attachment: AttachmentSnapshot, index: Int, columns: Int, rows: Int)? {
+        if case .detail = detailUnderneath(screen) { return nil }
+        guard let latest = note.latestAttachment, latest.imageData != nil, let area = listAreas.preview,
+              let place = previewImageRows(in: area) else { return nil }
+        return (latest, note.attachments.count - 1, area.width, place.rows)
+    }
+
+    func detailUnderneath(_ screen: Screen) -> Screen {
         switch screen {
         case .prompt(let state): detailUnderneath(state.previous)
         case .confirm(let state): detailUnderneath(state.previous)
@@ -114,11 +120,14 @@ extension NotesApp {
 
     /// A cached image preview of a note's attachment; nil while it is being made in the background.
     func preview(_ attachment: AttachmentSnapshot, note: NoteSnapshot, index: Int, columns: Int, rows: Int) -> RenderedPreview? {
-        guard let data = attachment.imageData else { return .unavailable }
-        guard graphics.kind != .none else { return .hidden }
-        let key = PreviewKey(note: note.id, image: index, bytes: data.count, columns: columns, rows: rows, graphics: graphics)
-        return previews.preview(key: key) {
-            backgroundPreviews.request(key: key, image: NoteImage(storedData: data), colors: colors)
-        }
+        guard attachment.imageData != nil else { return .unavailable }
+        guard let key = previewKey(attachment, note: note, index: index, columns: columns, rows: rows) else { return .hidden }
+        return previews.preview(key: key)
+    }
+
+    /// What the preview of an attachment at a size is cached by; nil when no image is drawn.
+    func previewKey(_ attachment: AttachmentSnapshot, note: NoteSnapshot, index: Int, columns: Int, rows: Int) -> PreviewKey? {
+        guard let data = attachment.imageData, graphics.kind != .none else { return nil }
+        return PreviewKey(note: note.id, image: index, bytes: data.count, columns: columns, rows: rows, graphics: graphics)
     }
 }

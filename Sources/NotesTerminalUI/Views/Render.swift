@@ -4,13 +4,6 @@ import UnCloudNotesKit
 extension NotesApp {
     /// Below this the app shows only a "too small" message.
     public static let minimumSize = (columns: 50, rows: 12)
-
-    /// One frame at a size, as the runner makes it: the size arrives as a `resize` event, the
-    /// frame reads what the screen shows, and the frame is drawn.
-    public func render(width: Int, height: Int) -> CellBuffer {
-        if size != TerminalSize(columns: width, rows: height) { _ = handle(.resize(columns: width, rows: height)) }
-        return frame().render()
-    }
 }
 
 extension NotesFrame {
