@@ -35,7 +35,7 @@ public enum FullScreenApp {
         let runner = NotesEffectRunner(book: book)
         app.graphics = detection.graphics
         let notices = [screen.notice, detection.notice].compactMap { $0 }
-        app.message = notices.isEmpty ? nil : notices.joined(separator: "; ")
+        app.state.message = notices.isEmpty ? nil : notices.joined(separator: "; ")
         runner.perform(app.handle(.resize(columns: screen.size.columns, rows: screen.size.rows)), on: app)
         // The first screen is painted before the rest of the list is read.
         app.startPreviews()

@@ -124,7 +124,7 @@ struct DailyUseTests {
         #expect(harness.previewing.pendingCount == 1)
         harness.finishBackgroundWork()
         #expect(!harness.screen(200, 60).contains("(loading the image)"))
-        #expect(harness.app.previews.madeCount == 1)
+        #expect(harness.app.state.previews.madeCount == 1)
         harness.press(.character("/"))
         for (index, letter) in "came".enumerated() {
             harness.type(String(letter))
@@ -132,7 +132,7 @@ struct DailyUseTests {
             harness.finishBackgroundWork()
         }
         #expect(harness.previewing.pendingCount == 0)
-        #expect(harness.app.previews.madeCount == 1, "the same image at the same size is decoded once")
+        #expect(harness.app.state.previews.madeCount == 1, "the same image at the same size is decoded once")
     }
 }
 

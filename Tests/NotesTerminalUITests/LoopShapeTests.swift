@@ -77,14 +77,14 @@ struct LoopShapeTests {
         let harness = loop.harness
         // Trip, the newest note, is selected; its latest image shows beside the list.
         _ = harness.settledRender(width: 80, height: 24)
-        #expect(harness.app.previews.madeCount == 1)
+        #expect(harness.app.state.previews.madeCount == 1)
         for key: Key in [.character("e"), .end, .character("!"), .control("s"), .escape] { _ = loop.press(key) }
         #expect(!loop.effects.contains { if case .reload = $0 { true } else { false } }, "the list's IDs are not read again")
         #expect(loop.effects.contains(.readNote(try #require(try harness.book.noteIDs().first))), "the note edited is read again")
         let screen = harness.screen()
         #expect(screen.contains("›Trip!"), "its row is read again")
         #expect(!screen.contains("(loading the image)") && harness.previewing.pendingCount == 0, "the preview of its unchanged image is kept")
-        #expect(harness.app.previews.madeCount == 1)
+        #expect(harness.app.state.previews.madeCount == 1)
     }
 
     @Test("an edit that can move the note (v5's modified order) reads the list again")

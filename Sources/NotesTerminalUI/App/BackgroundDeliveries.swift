@@ -3,7 +3,7 @@ import UnCloudNotesKit
 
 extension NotesApp {
     /// Whether a search or a preview is under way: the runner then wakes often to take it.
-    public var isWaitingForBackgroundWork: Bool { searchPending || backgroundPreviews.isBusy }
+    public var isWaitingForBackgroundWork: Bool { state.searchPending || backgroundPreviews.isBusy }
 
     /// Shows what the latest search found and the previews made since the last call (answers
     /// of superseded searches never get here). Returns whether the screen changed, to redraw.
@@ -20,28 +20,29 @@ extension NotesApp {
         guard let outcome = backgroundSync.takeFinished() else { return false }
         switch outcome {
         case .success(let report):
-            lastSync = "synced \(dates(Date()))"
-            message = report.lines.dropLast().joined(separator: "; ")
+            state.lastSync = "synced \(state.dates(Date()))"
+            state.message = report.lines.dropLast().joined(separator: "; ")
         case .failure(let failure):
-            lastSync = "sync failed"
-            message = "sync failed: \(failure.message)"
+            state.lastSync = "sync failed"
+            state.message = "sync failed: \(failure.message)"
         }
+        state.syncRunning = false
         return true
     }
 
     private func receivePreviews() -> Bool {
         let finished = backgroundPreviews.takeFinished()
-        for preview in finished { previews.store(preview.preview, key: preview.key) }
+        for preview in finished { state.previews.store(preview.preview, key: preview.key) }
         return !finished.isEmpty
     }
 
     private func receiveSearchAnswer() -> Bool {
         guard let latest = backgroundSearch.takeDeliveries().last else { return false }
-        if let failure = latest.failure { message = failure }
-        list.show(latest.noteIDs)
+        if let failure = latest.failure { state.message = failure }
+        state.list.show(latest.noteIDs)
         // The full answer starts with the first page, so a selection made meanwhile stays put.
-        selected = min(selected, max(0, list.count - 1))
-        if latest.isComplete { searchPending = false }
+        state.selected = min(state.selected, max(0, state.list.count - 1))
+        if latest.isComplete { state.searchPending = false }
         return true
     }
 }

@@ -1,7 +1,7 @@
 import UnCloudNotesKit
 
-extension NotesApp {
-    func handleDetail(_ key: Key, _ state: DetailState) -> [NotesEffect] {
+extension NotesState {
+    mutating func handleDetail(_ key: Key, _ state: DetailState) -> [NotesEffect] {
         guard let note = snapshot(of: state.noteID) else {
             guard unreadableNotes.contains(state.noteID) else { return waitForNote(state.noteID, then: key) }
             screen = .list
@@ -9,7 +9,7 @@ extension NotesApp {
         }
         var state = state
         let attachments = note.attachments
-        let scrolled = { (steps: Int) in self.detailTop(of: note, from: state.top, scrolledBy: steps) }
+        func scrolled(_ steps: Int) -> Int { detailTop(of: note, from: state.top, scrolledBy: steps) }
         switch key {
         case .up, .character("k"): state.top = scrolled(-1)
         case .down, .character("j"): state.top = scrolled(1)

@@ -1,7 +1,7 @@
 import UnCloudNotesKit
 
-extension NotesApp {
-    func handleEditor(_ key: Key) -> [NotesEffect] {
+extension NotesState {
+    mutating func handleEditor(_ key: Key) -> [NotesEffect] {
         guard case .editor(var state) = screen else { return [] }
         switch key {
         case .control("s"):
@@ -42,7 +42,7 @@ extension NotesApp {
 
     /// Saves the draft once the store is checked for other programs' changes (`continueSave`);
     /// when the stored note changed meanwhile, asks to save it as a copy instead.
-    private func save(_ state: EditorState) -> [NotesEffect] {
+    private mutating func save(_ state: EditorState) -> [NotesEffect] {
         let draft: NoteDraft
         do {
             draft = try state.draft()
@@ -83,7 +83,7 @@ extension NotesApp {
         }
     }
 
-    private func editBody(_ state: inout EditorState, _ key: Key) {
+    private mutating func editBody(_ state: inout EditorState, _ key: Key) {
         let width = editorWrapWidth
         switch key {
         case .enter: state.body.insert("\n")

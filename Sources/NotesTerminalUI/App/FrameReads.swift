@@ -1,11 +1,11 @@
 import UnCloudNotesKit
 
-extension NotesApp {
+extension NotesState {
     /// What the next frame shows and the app has not read yet, as reads for the runner (the list's
     /// visible rows, the note shown). The runner calls it once the effects of a key or event are
     /// done, until it asks for nothing: every read comes back as data or as a failure remembered,
     /// so it does come to an end.
-    public func prepareFrame() -> [NotesEffect] {
+    mutating func prepareFrame() -> [NotesEffect] {
         listTop = listTopKeepingSelection()
         var reads: [NotesEffect] = []
         let visible = listTop..<min(listTop + listPage, list.count)
@@ -19,11 +19,10 @@ extension NotesApp {
         return reads
     }
 
-    /// Starts making, in the background, the previews of the images the frame about to be drawn
-    /// shows, those not made or asked for yet: called as a frame is drawn, so only previews at the
-    /// size drawn are made.
-    public func startPreviews() {
-        guard let note = noteShown(on: screen).flatMap(snapshot) else { return }
+    /// The previews of the images the screen shows that are not made or asked for yet, now noted
+    /// as asked for.
+    mutating func previewsToMake() -> [(key: PreviewKey, image: NoteImage)] {
+        guard let note = noteShown(on: screen).flatMap(snapshot) else { return [] }
         var places: [(attachment: AttachmentSnapshot, index: Int, columns: Int, rows: Int)] = []
         if case .detail(let state) = detailUnderneath(screen) {
             places = detailImagesShown(of: note, selected: state.attachment).compactMap { image in
@@ -32,11 +31,22 @@ extension NotesApp {
         } else if let place = listPreviewImagePlace(of: note) {
             places = [place]
         }
-        for place in places {
+        return places.compactMap { place in
             guard let data = place.attachment.imageData,
                   let key = previewKey(place.attachment, note: note, index: place.index, columns: place.columns, rows: place.rows),
-                  previews.request(key) else { continue }
-            backgroundPreviews.request(key: key, image: NoteImage(storedData: data), colors: colors)
+                  previews.request(key) else { return nil }
+            return (key, NoteImage(storedData: data))
+        }
+    }
+}
+
+extension NotesApp {
+    /// Starts making, in the background, the previews of the images the frame about to be drawn
+    /// shows, those not made or asked for yet: called as a frame is drawn, so only previews at the
+    /// size drawn are made.
+    public func startPreviews() {
+        for wanted in state.previewsToMake() {
+            backgroundPreviews.request(key: wanted.key, image: wanted.image, colors: colors)
         }
     }
 }

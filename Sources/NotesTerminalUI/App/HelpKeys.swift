@@ -1,7 +1,7 @@
-extension NotesApp {
+extension NotesState {
     /// The help scrolls with the arrows and pages (it is longer than a small terminal); any other
     /// key goes back.
-    func handleHelp(_ key: Key, _ state: HelpState) -> [NotesEffect] {
+    mutating func handleHelp(_ key: Key, _ state: HelpState) -> [NotesEffect] {
         var state = state
         switch key {
         case .up, .character("k"): state.scroll -= 1

@@ -1,7 +1,7 @@
 import UnCloudNotesKit
 
-extension NotesApp {
-    func handleList(_ key: Key) -> [NotesEffect] {
+extension NotesState {
+    mutating func handleList(_ key: Key) -> [NotesEffect] {
         if var input = searchInput {
             switch key {
             case .escape:
@@ -45,7 +45,13 @@ extension NotesApp {
             }
             if let id = selectedNoteID { promptForImage(for: id, returningTo: .list) }
         case .character("S"):
-            message = backgroundSync.start() ? "syncing…" : "a sync is under way"
+            if syncRunning {
+                message = "a sync is under way"
+            } else {
+                syncRunning = true
+                backgroundJobs.append(.sync)
+                message = "syncing…"
+            }
         case .character("p"):
             guard supportsTags else { return refuse(.pins) }
             guard let id = selectedNoteID else { break }
@@ -89,22 +95,22 @@ extension NotesApp {
     }
 
     /// The query changes at once; its matches arrive from the background (`receiveBackgroundWork`).
-    private func applySearch(_ input: TextBuffer) -> [NotesEffect] {
+    private mutating func applySearch(_ input: TextBuffer) -> [NotesEffect] {
         searchInput = input
         searchText = input.text
         selected = 0
         if searchText.isEmpty { return [.reload(listQuery, usingIndex: false, selecting: nil)] }
-        backgroundSearch.start(listQuery)
+        backgroundJobs.append(.search(listQuery))
         searchPending = true
         return []
     }
 
-    func confirmDelete(_ note: NoteSnapshot, returningTo previous: Screen) {
+    mutating func confirmDelete(_ note: NoteSnapshot, returningTo previous: Screen) {
         screen = .confirm(ConfirmState(purpose: .deleteNote(note.id), question: "Delete the note “\(note.title)”? y/N",
                                        previous: previous))
     }
 
-    func handleConfirm(_ key: Key, _ state: ConfirmState) -> [NotesEffect] {
+    mutating func handleConfirm(_ key: Key, _ state: ConfirmState) -> [NotesEffect] {
         guard key == .character("y") || key == .character("Y") else {
             screen = state.previous
             return []
@@ -132,15 +138,15 @@ extension NotesApp {
     }
 }
 
-extension NotesApp {
+extension NotesState {
     /// Says that the version the app runs as has no such thing (v5's tags, pins, modified dates).
-    func refuse(_ feature: NoteFeature) -> [NotesEffect] {
+    mutating func refuse(_ feature: NoteFeature) -> [NotesEffect] {
         message = "\(NoteBookError.notInThisVersion(feature, version: versionLabel))"
         return []
     }
 
     /// ↑↓ choose, Enter filters the list by the tag ("All notes" clears the filter), Esc goes back.
-    func handleTagPicker(_ key: Key, _ state: TagPickerState) -> [NotesEffect] {
+    mutating func handleTagPicker(_ key: Key, _ state: TagPickerState) -> [NotesEffect] {
         var state = state
         let last = state.tags.count
         switch key {

@@ -1,9 +1,9 @@
 import UnCloudNotesKit
 
-extension NotesApp {
+extension NotesState {
     /// Takes in what came of an effect: shows it, and returns what to do next (reading the list
     /// again after a change, a save waiting for the store's check, a key waiting for its note).
-    public func receive(_ event: NotesEvent) -> [NotesEffect] {
+    mutating func receive(_ event: NotesEvent) -> [NotesEffect] {
         // Undo brings back the note deleted last, until the next change.
         if case .deleted = event {} else if event.isChange { undoable = nil }
         switch event {
@@ -75,7 +75,7 @@ extension NotesApp {
     }
 
     /// The external editor's text becomes the body (nil: it failed or was cancelled).
-    private func takeBackFromEditor(_ text: String?) {
+    private mutating func takeBackFromEditor(_ text: String?) {
         guard case .editor(var state) = screen else { return }
         if let text {
             state.body.replaceAll(with: text.hasSuffix("\n") ? String(text.dropLast()) : text)
@@ -93,9 +93,9 @@ extension NotesApp {
     }
 }
 
-extension NotesApp {
+extension NotesState {
     /// Takes in what a read brought back, and goes on with what waited for it.
-    private func receiveRead(_ event: NotesEvent) -> [NotesEffect] {
+    private mutating func receiveRead(_ event: NotesEvent) -> [NotesEffect] {
         switch event {
         case .rowsRead(let rows):
             list.remember(rows)
@@ -142,7 +142,7 @@ extension NotesApp {
     }
 
     /// The key that waited for a note, handled now that the read is back.
-    private func replayWaitingKey() -> [NotesEffect] {
+    private mutating func replayWaitingKey() -> [NotesEffect] {
         guard let key = waitingKey else { return [] }
         waitingKey = nil
         return dispatch(key)
@@ -150,7 +150,7 @@ extension NotesApp {
 
     /// Ctrl-S's save once the store was checked and the note read again: saved over the note,
     /// or, when another program changed or deleted it meanwhile, a question (save as a new note?).
-    func continueSave() -> [NotesEffect] {
+    mutating func continueSave() -> [NotesEffect] {
         guard let (state, draft) = pendingSave else { return [] }
         if let id = state.noteID, snapshots[id] == nil, !unreadableNotes.contains(id) { return [.readNote(id)] }
         pendingSave = nil

@@ -1,10 +1,10 @@
 import UnCloudNotesKit
 
-extension NotesApp {
+extension NotesState {
     /// Called when the user is idle (and by Ctrl-S before saving): the check of the store's
     /// version, whose answer (`.storeChecked`) forgets what was read and reads the list again
     /// (the selection kept) when another process changed the store.
-    public func catchUpWithStore() -> [NotesEffect] {
+    func catchUpWithStore() -> [NotesEffect] {
         [.checkStore(knownVersion: knownStoreVersion)]
     }
 

@@ -1,7 +1,7 @@
 import UnCloudNotesKit
 
-extension NotesApp {
-    func handlePrompt(_ key: Key, _ state: PromptState) -> [NotesEffect] {
+extension NotesState {
+    mutating func handlePrompt(_ key: Key, _ state: PromptState) -> [NotesEffect] {
         var state = state
         switch key {
         case .escape:
@@ -22,7 +22,7 @@ extension NotesApp {
     }
 
     /// The prompt stays up while its effect runs, so a refused file can be named under it.
-    private func submit(_ state: PromptState) -> [NotesEffect] {
+    private mutating func submit(_ state: PromptState) -> [NotesEffect] {
         var state = state
         switch state.purpose {
         case .attachImage(let id):

@@ -6,26 +6,12 @@ import UnCloudNotesKit
 /// store, decodes an image or changes the app's state. `NotesApp.frame()` makes it from what the
 /// reads `NotesApp.prepareFrame()` asked for brought back.
 public struct NotesFrame: ScreenLayout {
-    let size: TerminalSize
-    let supportsImages: Bool
-    let supportsCaptions: Bool
-    let supportsTags: Bool
-    let versionLabel: String
-    let storePath: String
-    let banner: String?
-    let screen: NotesApp.Screen
-    let message: String?
-    /// The last sync, for the status line.
-    let lastSync: String?
-    let noteCount: Int
-    let dates: DateText
-    let searchInput: TextBuffer?
-    let searchText: String
-    let searchPending: Bool
-    let listCount: Int
+    /// The app's state when the frame was made: the screen, the message, the list's selection,
+    /// search and order.
+    let model: NotesState
+    /// The list's first visible row, moved only as far as the selection needs.
     let listTop: Int
-    let selected: Int
-    /// The rows from `listTop` that fit (nil for a row that could not be read).
+    /// The rows from `listTop` that fit (nil for a row not read, or that could not be).
     let visibleRows: [NoteRow?]
     /// The note the screen shows: the detail view's, or the list's selected one beside it.
     let shownNote: NoteSnapshot?
@@ -35,19 +21,21 @@ public struct NotesFrame: ScreenLayout {
     let image: RenderedPreview?
     /// The detail view's images, with their previews.
     let detailImages: [DetailImage]
-    /// The list's order, and so the date each row shows.
-    let sort: NoteSort
-    /// v5: the tag the list is narrowed to.
-    let tagFilter: String?
-    /// Whether `u` brings back a deleted note (the status line says so).
-    let canUndo: Bool
+
+    var size: TerminalSize { model.size }
+    var supportsImages: Bool { model.supportsImages }
+    var supportsCaptions: Bool { model.supportsCaptions }
+    var supportsTags: Bool { model.supportsTags }
+    var versionLabel: String { model.versionLabel }
+    var storePath: String { model.storePath }
+    var banner: String? { model.banner }
 }
 
-extension NotesApp {
+extension NotesState {
     /// Gathers what the current screen shows, at the size of the last `resize` event, from what
     /// was read: the list's visible rows (keeping the selection in view), the note shown and its
     /// image preview. Reads nothing: what is not read yet shows blank until it is.
-    public func frame() -> NotesFrame {
+    mutating func frame() -> NotesFrame {
         let top = listTopKeepingSelection()
         let visible = (top..<min(top + listPage, list.count)).map { list.row(at: $0) }
         let note = noteShown(on: screen).flatMap(snapshot)
@@ -58,13 +46,8 @@ extension NotesApp {
             []
         }
         let text = note.flatMap { textShown(of: $0) }
-        return NotesFrame(size: size, supportsImages: supportsImages, supportsCaptions: supportsCaptions, supportsTags: supportsTags,
-                          versionLabel: versionLabel,
-                          storePath: storePath, banner: banner, screen: screen, message: message, lastSync: lastSync, noteCount: noteCount, dates: dates,
-                          searchInput: searchInput, searchText: searchText, searchPending: searchPending, listCount: list.count,
-                          listTop: top, selected: selected, visibleRows: visible, shownNote: note, shownText: text,
-                          image: image, detailImages: detailImages, sort: sort, tagFilter: tagFilter,
-                          canUndo: undoable != nil)
+        return NotesFrame(model: self, listTop: top, visibleRows: visible, shownNote: note, shownText: text,
+                          image: image, detailImages: detailImages)
     }
 
     /// The first visible row: moved only as far as needed to show the selection.
@@ -89,7 +72,7 @@ extension NotesApp {
 
     /// The lines of the note's body a screen shows: the detail view's screenful, or the preview's
     /// first lines when the list has room for them.
-    private func textShown(of note: NoteSnapshot) -> ShownText? {
+    private mutating func textShown(of note: NoteSnapshot) -> ShownText? {
         if case .detail(let state) = detailUnderneath(screen) { return detailText(of: note, top: state.top) }
         guard let area = listAreas.preview, area.width > 4, area.height > 2 else { return nil }
         return previewText(of: note, in: area)
@@ -97,7 +80,7 @@ extension NotesApp {
 
     /// The list preview's image of the note (its latest), fitted to its place; nil while it is
     /// made. (The detail view's images are `detailImagesShown`.)
-    private func imageShown(of note: NoteSnapshot) -> RenderedPreview? {
+    private mutating func imageShown(of note: NoteSnapshot) -> RenderedPreview? {
         guard let place = listPreviewImagePlace(of: note) else { return .unavailable }
         return preview(place.attachment, note: note, index: place.index, columns: place.columns, rows: place.rows)
     }
