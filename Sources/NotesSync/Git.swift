@@ -18,8 +18,20 @@ struct Git: Sendable {
 
     /// Runs git with `arguments`; its standard output, or `GitFailure` on a non-zero exit.
     @discardableResult
-    func run(_ arguments: [String], input: Data? = nil, allowing allowed: Set<Int32> = [0]) throws(SyncError) -> String {
-        let result = try output(arguments, input: input)
+    func run(_ arguments: [String], allowing allowed: Set<Int32> = [0]) throws(SyncError) -> String {
+        try checked(arguments, output(arguments), allowing: allowed)
+    }
+
+    /// Runs git with `arguments`, `input` writing its standard input piece by piece on this
+    /// thread (so a first export streams every note without holding them all). A git that
+    /// stops reading early ends the input quietly; its exit status says why.
+    @discardableResult
+    func run(_ arguments: [String], streaming input: (GitInput) throws(SyncError) -> Void) throws(SyncError) -> String {
+        try checked(arguments, spawn(arguments, writesInput: true, input: input), allowing: [0])
+    }
+
+    private func checked(_ arguments: [String], _ result: (status: Int32, standardOutput: Data, standardError: String),
+                         allowing allowed: Set<Int32>) throws(SyncError) -> String {
         guard allowed.contains(result.status) else {
             throw .git(GitFailure(arguments: arguments, status: result.status, standardError: result.standardError))
         }
@@ -27,7 +39,13 @@ struct Git: Sendable {
     }
 
     /// Runs git and returns everything, whatever its exit status.
-    func output(_ arguments: [String], input: Data? = nil) throws(SyncError) -> (status: Int32, standardOutput: Data, standardError: String) {
+    func output(_ arguments: [String]) throws(SyncError) -> (status: Int32, standardOutput: Data, standardError: String) {
+        try spawn(arguments, writesInput: false) { _ throws(SyncError) in }
+    }
+
+    /// Runs git, with standard input from `input` (none unless `writesInput`).
+    private func spawn(_ arguments: [String], writesInput: Bool, input: (GitInput) throws(SyncError) -> Void) throws(SyncError)
+        -> (status: Int32, standardOutput: Data, standardError: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["git", "-c", "core.quotepath=off", "-c", "user.name=\(machine)", "-c", "user.email=\(machine)@uncloudnotes",
@@ -43,26 +61,54 @@ struct Git: Sendable {
         let standardInput = Pipe()
         process.standardOutput = standardOutput
         process.standardError = standardError
-        process.standardInput = input == nil ? FileHandle.nullDevice : standardInput
+        process.standardInput = writesInput ? standardInput : FileHandle.nullDevice
         do {
             try process.run()
         } catch {
             throw .git(GitFailure(arguments: arguments, status: -1, standardError: "cannot run git: \(error.localizedDescription)"))
         }
-        // Both pipes are drained at once (and the input written) so a full pipe never stalls git.
+        // Both pipes are drained on other threads while the input is written on this one, so a
+        // full pipe never stalls git.
+        let out = PipeReader(standardOutput.fileHandleForReading)
         let errors = PipeReader(standardError.fileHandleForReading)
-        if let input {
-            let writer = standardInput.fileHandleForWriting
-            DispatchQueue.global().async {
-                try? writer.write(contentsOf: input)
-                try? writer.close()
+        var failure: SyncError?
+        if writesInput {
+            let writer = GitInput(standardInput.fileHandleForWriting)
+            do {
+                try input(writer)
+            } catch {
+                failure = error
             }
+            writer.close()
         }
-        let out = standardOutput.fileHandleForReading.readDataToEndOfFile()
+        let output = out.wait()
         let err = errors.wait()
         process.waitUntilExit()
+        if let failure { throw failure }
         commands.finished()
-        return (process.terminationStatus, out, String(decoding: err, as: UTF8.self))
+        return (process.terminationStatus, output, String(decoding: err, as: UTF8.self))
+    }
+}
+
+/// git's standard input, written as a command reads it. A write after git stopped reading
+/// (it failed, say) is dropped, with no SIGPIPE: the exit status tells the caller what happened.
+final class GitInput {
+    private let handle: FileHandle
+    private var open = true
+
+    fileprivate init(_ handle: FileHandle) {
+        self.handle = handle
+    }
+
+    func write(_ data: Data) {
+        guard open else { return }
+        open = PipeWrite.all(data, to: handle.fileDescriptor)
+    }
+
+    func write(_ text: String) { write(Data(text.utf8)) }
+
+    fileprivate func close() {
+        try? handle.close()
     }
 }
 

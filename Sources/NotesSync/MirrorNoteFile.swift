@@ -1,4 +1,5 @@
 import Foundation
+import UnCloudNotesKit
 import Yams
 
 /// A note file's text: YAML front matter between `---` lines, then the body exactly as the note
@@ -92,8 +93,15 @@ private struct FrontMatter: Codable {
             pictures.append(MirrorImage(identifier: imageID, file: image.file, caption: image.caption ?? "", width: image.width ?? 0,
                                         height: image.height ?? 0))
         }
+        // Tags follow the app's rule (a hand edit could write any text): a bad one stops the sync.
+        let names: [String]
+        do {
+            names = try TagName.checked(tags ?? [])
+        } catch {
+            throw .unreadableNoteFile(path: path, reason: error.description)
+        }
         return MirrorNote(identifier: id, title: title, created: try date(created, "created"), modified: try date(modified, "modified"),
-                          pinned: pinned ?? false, tags: tags ?? [], images: pictures, body: body)
+                          pinned: pinned ?? false, tags: names, images: pictures, body: body)
     }
 }
 

@@ -34,6 +34,9 @@ struct AppHarness {
     ///   - options: how the store is opened (a test counting statements sets `sqlRecorder`).
     init(version: String = "v4", notes: [(String, String, Int)] = AppHarness.sampleNotes,
          colors: ColorSupport = ColorSupport(depth: .none), options: StoreOptions = StoreOptions()) throws {
+        // Screens draw as in a UTF-8 terminal whichever suite ran first (the app sets the
+        // locale at start; a test process has the C locale until some test sets it).
+        DisplayWidth.configureLocale()
         folder = try TemporaryFolder()
         stack = try UnCloudNotesStack(storeURL: folder.url.appendingPathComponent("notes.sqlite"), versionName: version, options: options)
         book = try stack.open()

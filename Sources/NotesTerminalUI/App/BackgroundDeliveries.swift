@@ -17,16 +17,18 @@ extension NotesApp {
     /// A finished sync: the status line says when and what moved, conflicts or an error show as
     /// the message. The notes it wrote arrive as any other process's change.
     private func receiveSync() -> Bool {
-        guard let outcome = backgroundSync.takeFinished() else { return false }
+        let status = backgroundSync.takeStatus()
+        if let status { state.syncLine.status = status }
+        guard let outcome = backgroundSync.takeFinished() else { return status != nil }
+        state.syncLine.running = false
         switch outcome {
         case .success(let report):
-            state.lastSync = "synced \(state.dates(Date()))"
+            state.syncLine.failed = false
             state.message = report.lines.dropLast().joined(separator: "; ")
         case .failure(let failure):
-            state.lastSync = "sync failed"
+            state.syncLine.failed = true
             state.message = "sync failed: \(failure.message)"
         }
-        state.syncRunning = false
         return true
     }
 

@@ -9,6 +9,8 @@ enum BackgroundJob: Equatable {
     case cancelSearches
     /// `S`: sync through git.
     case sync
+    /// Read the sync status again (last sync, changes waiting): another process changed the store.
+    case refreshSyncStatus
     /// Drop the previews under way: the images they show may have changed.
     case cancelPreviews
 }

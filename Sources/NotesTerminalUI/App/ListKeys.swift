@@ -45,13 +45,7 @@ extension NotesState {
             }
             if let id = selectedNoteID { promptForImage(for: id, returningTo: .list) }
         case .character("S"):
-            if syncRunning {
-                message = "a sync is under way"
-            } else {
-                syncRunning = true
-                backgroundJobs.append(.sync)
-                message = "syncing…"
-            }
+            message = requestSync() ? "syncing…" : "a sync is under way"
         case .character("p"):
             guard supportsTags else { return refuse(.pins) }
             guard let id = selectedNoteID else { break }

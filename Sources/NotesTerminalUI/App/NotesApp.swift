@@ -64,7 +64,8 @@ public final class NotesApp {
     /// What to do once the first screen is painted: read the whole list when launch read only
     /// its start (the loop carries it out, as any reload).
     public func afterFirstPaint() -> [NotesEffect] {
-        state.afterFirstPaint()
+        backgroundSync.refreshStatus()
+        return state.afterFirstPaint()
     }
 
     /// Handles one key. Nothing here reads or writes the store: what the key needs is returned.
@@ -101,12 +102,13 @@ public final class NotesApp {
     }
 
     /// Starts what the last key or event asked of the background.
-    private func startBackgroundJobs() {
+    func startBackgroundJobs() {
         for job in state.backgroundJobs {
             switch job {
             case .search(let query): backgroundSearch.start(query)
             case .cancelSearches: backgroundSearch.cancelAll()
             case .sync: _ = backgroundSync.start()
+            case .refreshSyncStatus: backgroundSync.refreshStatus()
             case .cancelPreviews: backgroundPreviews.cancelAll()
             }
         }

@@ -6,6 +6,7 @@ extension NotesState {
     mutating func receive(_ event: NotesEvent) -> [NotesEffect] {
         // Undo brings back the note deleted last, until the next change.
         if case .deleted = event {} else if event.isChange { undoable = nil }
+        if event.isChange { syncLine.storeChangedHere() }
         switch event {
         case .edited(let text):
             takeBackFromEditor(text)
@@ -125,6 +126,8 @@ extension NotesState {
             message = "cannot read the tags: \(error)"
         case .storeChecked(.success(let check)):
             knownStoreVersion = check.version
+            // Another process's change may be one to send, or a sync that sent everything.
+            if check.changed { backgroundJobs.append(.refreshSyncStatus) }
             return (check.changed ? storeChanged() : []) + continueSave()
         case .storeChecked(.failure(let error)):
             message = "cannot read the store again: \(error)"

@@ -30,14 +30,13 @@ struct NotesState: ScreenLayout {
     /// While typing a search; the filter applies as it is typed.
     var searchInput: TextBuffer?
     var searchText = ""
-    /// The last sync's outcome for the status line ("synced 20:41"), nil before the first.
-    var lastSync: String?
+    /// What the status line says of sync ("synced 20:41, changes waiting").
+    var syncLine = SyncLine()
+    var lastSync: String? { syncLine.text(dates) }
     /// The search typed last runs in the background until its full answer is taken.
     var searchPending = false
     /// Whether the background has built the search index (reloads then use it).
     var searchIndexReady = false
-    /// Whether `S`'s sync is under way.
-    var syncRunning = false
     /// Work for the background the last key or event asked for: `NotesApp` starts it.
     var backgroundJobs: [BackgroundJob] = []
     var noteCount = 0
