@@ -12,7 +12,7 @@ extension NotesState {
                 searchInput = nil
             default:
                 let before = input.text
-                edit(&input, key)
+                input.edit(key)
                 // Moving the cursor changes no query: only a changed text searches again.
                 if input.text != before { return applySearch(input) }
                 searchInput = input
@@ -100,35 +100,7 @@ extension NotesState {
     }
 
     mutating func confirmDelete(_ note: NoteSnapshot, returningTo previous: Screen) {
-        screen = .confirm(ConfirmState(purpose: .deleteNote(note.id), question: "Delete the note “\(note.title)”? y/N",
-                                       previous: previous))
-    }
-
-    mutating func handleConfirm(_ key: Key, _ state: ConfirmState) -> [NotesEffect] {
-        guard key == .character("y") || key == .character("Y") else {
-            screen = state.previous
-            return []
-        }
-        switch state.purpose {
-        case .deleteNote(let id):
-            screen = .list
-            return [.delete(id)]
-        case .deleteAttachment(let id, let attachment):
-            screen = state.previous
-            return [.deleteAttachment(attachment, of: id)]
-        case .discardEdits(let editor):
-            screen = editor.noteID.map { .detail(DetailState(noteID: $0)) } ?? .list
-        case .quitDiscarding:
-            return [.quit]
-        case .replaceImage(let id, let path):
-            screen = state.previous
-            return [.attach(path: path, to: id, caption: NoteBook.newImageCaption, replacing: true)]
-        case .saveAsCopy(let editor):
-            screen = state.previous
-            // The draft was checked before the question was asked.
-            return [.saveAsCopy((try? editor.draft()) ?? NoteDraft(title: editor.title.text, body: editor.body.text))]
-        }
-        return []
+        screen = .confirm(.deleting(note, returningTo: previous))
     }
 }
 
@@ -136,30 +108,6 @@ extension NotesState {
     /// Says that the version the app runs as has no such thing (v5's tags, pins, modified dates).
     mutating func refuse(_ feature: NoteFeature) -> [NotesEffect] {
         message = "\(NoteBookError.notInThisVersion(feature, version: versionLabel))"
-        return []
-    }
-
-    /// ↑↓ choose, Enter filters the list by the tag ("All notes" clears the filter), Esc goes back.
-    mutating func handleTagPicker(_ key: Key, _ state: TagPickerState) -> [NotesEffect] {
-        var state = state
-        let last = state.tags.count
-        switch key {
-        case .up, .character("k"): state.selected = max(0, state.selected - 1)
-        case .down, .character("j"): state.selected = min(last, state.selected + 1)
-        case .home: state.selected = 0
-        case .end: state.selected = last
-        case .enter:
-            tagFilter = state.selected == 0 ? nil : state.tags[state.selected - 1].name
-            screen = state.previous
-            selected = 0
-            return [reload()]
-        case .escape, .character("q"), .character("t"):
-            screen = state.previous
-            return []
-        default:
-            break
-        }
-        screen = .tagPicker(state)
         return []
     }
 }

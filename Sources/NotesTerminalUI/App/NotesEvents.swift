@@ -133,11 +133,8 @@ extension NotesState {
             message = "cannot read the store again: \(error)"
             return continueSave()
         case .pathCompleted(let typed, let text, let candidates):
-            guard case .prompt(var state) = screen, case .attachImage = state.purpose, state.input.text == typed else { break }
-            state.input.replaceAll(with: text)
-            state.completions = candidates
-            state.error = candidates.isEmpty ? nil : state.error
-            screen = .prompt(state)
+            guard case .prompt(let state) = screen, let completed = state.completed(typed: typed, text: text, candidates: candidates) else { break }
+            screen = .prompt(completed)
         default:
             break
         }

@@ -212,6 +212,6 @@ struct NotesState: ScreenLayout {
     }
 
     mutating func promptForImage(for noteID: NoteID, returningTo previous: Screen) {
-        screen = .prompt(PromptState(purpose: .attachImage(noteID), input: TextBuffer(allowsNewlines: false), previous: previous))
+        screen = .prompt(.attachImage(to: noteID, returningTo: previous))
     }
 }

@@ -74,6 +74,11 @@ extension NotesState {
         var error: String?
         var completions: [String] = []
         var previous: Screen
+
+        /// The attach prompt's first question: the image file's path.
+        static func attachImage(to noteID: NoteID, returningTo previous: Screen) -> Self {
+            Self(purpose: .attachImage(noteID), input: TextBuffer(allowsNewlines: false), previous: previous)
+        }
     }
 
     struct ConfirmState {
@@ -91,5 +96,10 @@ extension NotesState {
         var purpose: Purpose
         var question: String
         var previous: Screen
+
+        /// "Delete the note …?"
+        static func deleting(_ note: NoteSnapshot, returningTo previous: Screen) -> Self {
+            Self(purpose: .deleteNote(note.id), question: "Delete the note “\(note.title)”? y/N", previous: previous)
+        }
     }
 }
