@@ -59,7 +59,7 @@ public final class NotesApp {
         set { state.graphics = newValue }
     }
     /// The terminal's size, from the last `resize` event.
-    public var size: TerminalSize { state.size }
+    var size: TerminalSize { state.size }
 
     /// What to do once the first screen is painted: read the whole list when launch read only
     /// its start (the loop carries it out, as any reload).
