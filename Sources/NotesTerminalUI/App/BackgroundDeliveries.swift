@@ -3,7 +3,7 @@ import UnCloudNotesKit
 
 extension NotesApp {
     /// Whether a search or a preview is under way: the runner then wakes often to take it.
-    public var isWaitingForBackgroundWork: Bool { state.searchPending || backgroundPreviews.isBusy }
+    public var isWaitingForBackgroundWork: Bool { state.listScreen.searchPending || backgroundPreviews.isBusy }
 
     /// Shows what the latest search found and the previews made since the last call (answers
     /// of superseded searches never get here). Returns whether the screen changed, to redraw.
@@ -41,10 +41,7 @@ extension NotesApp {
     private func receiveSearchAnswer() -> Bool {
         guard let latest = backgroundSearch.takeDeliveries().last else { return false }
         if let failure = latest.failure { state.message = failure }
-        state.list.show(latest.noteIDs)
-        // The full answer starts with the first page, so a selection made meanwhile stays put.
-        state.selected = min(state.selected, max(0, state.list.count - 1))
-        if latest.isComplete { state.searchPending = false }
+        state.listScreen.showMatches(latest.noteIDs, isComplete: latest.isComplete)
         return true
     }
 }

@@ -6,12 +6,12 @@ extension NotesState {
     /// done, until it asks for nothing: every read comes back as data or as a failure remembered,
     /// so it does come to an end.
     mutating func prepareFrame() -> [NotesEffect] {
-        listTop = listTopKeepingSelection()
+        listScreen.listTop = listTopKeepingSelection()
         var reads: [NotesEffect] = []
-        let visible = listTop..<min(listTop + listPage, list.count)
+        let visible = listScreen.listTop..<min(listScreen.listTop + listPage, listScreen.notes.count)
         // A screenful or two from the first row not read, as the list scrolls on.
-        if let first = visible.first(where: { !list.missingRows(in: $0..<($0 + 1)).isEmpty }) {
-            reads.append(.readRows(list.missingRows(in: first..<(first + listPage * 2))))
+        if let first = visible.first(where: { !listScreen.notes.missingRows(in: $0..<($0 + 1)).isEmpty }) {
+            reads.append(.readRows(listScreen.notes.missingRows(in: first..<(first + listPage * 2))))
         }
         if let id = noteShown(on: screen), snapshots[id] == nil, !unreadableNotes.contains(id) {
             reads.append(.readNote(id))

@@ -2,30 +2,16 @@ import UnCloudNotesKit
 
 extension NotesState {
     mutating func handleList(_ key: Key) -> [NotesEffect] {
-        if var input = searchInput {
-            switch key {
-            case .escape:
-                searchInput = nil
-                searchText = ""
-                return [reload()]
-            case .enter:
-                searchInput = nil
-            default:
-                let before = input.text
-                input.edit(key)
-                // Moving the cursor changes no query: only a changed text searches again.
-                if input.text != before { return applySearch(input) }
-                searchInput = input
+        if listScreen.searchInput != nil {
+            switch listScreen.typeInSearch(key) {
+            case .cleared: return [reload()]
+            case .changed: return searchAgain()
+            case .closed, .unchanged: return []
             }
-            return []
         }
+        // The list's own keys (moving) change only its state; the rest open screens or ask effects.
+        if listScreen.moved(key, page: listPage) { return [] }
         switch key {
-        case .up, .character("k"): selected = max(0, selected - 1)
-        case .down, .character("j"): selected = min(max(0, list.count - 1), selected + 1)
-        case .pageUp: selected = max(0, selected - listPage)
-        case .pageDown: selected = min(max(0, list.count - 1), selected + listPage)
-        case .home, .character("g"): selected = 0
-        case .end, .character("G"): selected = max(0, list.count - 1)
         case .enter:
             if let id = selectedNoteID { screen = .detail(DetailState(noteID: id)) }
         case .character("n"):
@@ -53,8 +39,8 @@ extension NotesState {
             return [.setPinned(!note.pinned, id)]
         case .character("s"):
             guard supportsTags else { return refuse(.modifiedDates) }
-            sort = sort.toggled
-            message = "sorted by date \(sort == .created ? "created" : "modified"), pinned first"
+            listScreen.sort = listScreen.sort.toggled
+            message = "sorted by date \(listScreen.sort == .created ? "created" : "modified"), pinned first"
             return [reload()]
         case .character("t"):
             guard supportsTags else { return refuse(.tags) }
@@ -68,14 +54,14 @@ extension NotesState {
             self.undoable = nil
             return [.restore(undoable)]
         case .character("/"):
-            searchInput = TextBuffer(searchText, allowsNewlines: false)
+            listScreen.searchInput = TextBuffer(listScreen.searchText, allowsNewlines: false)
         case .escape:
-            if !searchText.isEmpty {
-                searchText = ""
+            if !listScreen.searchText.isEmpty {
+                listScreen.searchText = ""
                 return [reload()]
             }
-            if tagFilter != nil {
-                tagFilter = nil
+            if listScreen.tagFilter != nil {
+                listScreen.tagFilter = nil
                 return [reload()]
             }
         case .character("?"):
@@ -88,14 +74,11 @@ extension NotesState {
         return []
     }
 
-    /// The query changes at once; its matches arrive from the background (`receiveBackgroundWork`).
-    private mutating func applySearch(_ input: TextBuffer) -> [NotesEffect] {
-        searchInput = input
-        searchText = input.text
-        selected = 0
-        if searchText.isEmpty { return [.reload(listQuery, usingIndex: false, selecting: nil)] }
+    /// The query changed: its matches arrive from the background (`receiveBackgroundWork`).
+    private mutating func searchAgain() -> [NotesEffect] {
+        if listScreen.searchText.isEmpty { return [.reload(listQuery, usingIndex: false, selecting: nil)] }
         backgroundJobs.append(.search(listQuery))
-        searchPending = true
+        listScreen.searchPending = true
         return []
     }
 

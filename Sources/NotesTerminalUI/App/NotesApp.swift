@@ -37,8 +37,8 @@ public final class NotesApp {
         state.knownStoreVersion = try book.storeVersion()
         // The first screens only: every note's ID comes from the date index alone, but at
         // 1,000,000 notes that still takes a while, which the first paint need not wait for.
-        state.list = NoteList(ids: try book.noteIDs(page: ListPage(limit: Self.launchRows)))
-        state.noteCount = try book.count()
+        state.listScreen.notes = NoteList(ids: try book.noteIDs(page: ListPage(limit: Self.launchRows)))
+        state.listScreen.noteCount = try book.count()
         // The first screen's rows and note, read as every later screen's are: as effects.
         NotesEffectRunner(book: book).perform([], on: self)
     }

@@ -21,7 +21,7 @@ extension NotesState {
                 return noteChanged(id, listMayChange: listDependsOnNoteText)
             case .created:
                 screen = .list
-                searchText = ""
+                listScreen.searchText = ""
                 message = "note created"
             case .copied:
                 screen = .detail(DetailState(noteID: id))
@@ -99,9 +99,9 @@ extension NotesState {
     private mutating func receiveRead(_ event: NotesEvent) -> [NotesEffect] {
         switch event {
         case .rowsRead(let rows):
-            list.remember(rows)
+            listScreen.notes.remember(rows)
         case .rowsUnreadable(let ids, let error):
-            list.rememberUnreadable(ids)
+            listScreen.notes.rememberUnreadable(ids)
             message = "cannot read the list: \(error)"
         case .noteRead(let note):
             snapshots[note.id] = note
@@ -120,7 +120,7 @@ extension NotesState {
             }
             return continueSave() + replayWaitingKey()
         case .tagsRead(.success(let tags)):
-            let current = tagFilter.flatMap { name in tags.firstIndex { $0.name == name } }.map { $0 + 1 } ?? 0
+            let current = listScreen.tagFilter.flatMap { name in tags.firstIndex { $0.name == name } }.map { $0 + 1 } ?? 0
             screen = .tagPicker(TagPickerState(tags: tags, selected: current, previous: .list))
         case .tagsRead(.failure(let error)):
             message = "cannot read the tags: \(error)"

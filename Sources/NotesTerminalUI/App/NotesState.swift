@@ -17,7 +17,8 @@ struct NotesState: ScreenLayout {
     var screen: Screen = .list
     /// The latest status or error message, shown in the status line until the next key.
     var message: String?
-    var list = NoteList()
+    /// The list screen's state, which every other screen goes back to.
+    var listScreen = ListState()
     /// Notes read for the detail view and the list's preview, until they change.
     var snapshots: [NoteID: NoteSnapshot] = [:]
     /// Notes whose read failed (gone, or unreadable): not asked for again until the store changes.
@@ -26,34 +27,21 @@ struct NotesState: ScreenLayout {
     var waitingKey: Key?
     /// Ctrl-S's draft, saved once the store was checked for other programs' changes to its note.
     var pendingSave: (editor: EditorState, draft: NoteDraft)?
-    var selected = 0
-    /// While typing a search; the filter applies as it is typed.
-    var searchInput: TextBuffer?
-    var searchText = ""
     /// What the status line says of sync ("synced 20:41, changes waiting").
     var syncLine = SyncLine()
     var lastSync: String? { syncLine.text(dates) }
-    /// The search typed last runs in the background until its full answer is taken.
-    var searchPending = false
     /// Whether the background has built the search index (reloads then use it).
     var searchIndexReady = false
     /// Work for the background the last key or event asked for: `NotesApp` starts it.
     var backgroundJobs: [BackgroundJob] = []
-    var noteCount = 0
     var previews = PreviewCache()
     var bodyLayouts = BodyLayouts()
     /// The store's version when last read (see `catchUpWithStore`).
     var knownStoreVersion = 0
     /// The terminal's size, from the last `resize` event; screens are laid out from it.
     var size = TerminalSize(columns: 80, rows: 24)
-    /// The list's first visible row, kept so the list scrolls only as far as the selection needs.
-    var listTop = 0
     /// A line shown above every screen: the walkthrough names its step there.
     var banner: String?
-    /// The list's order (`s`): by creation or (v5) modification date, pinned notes first.
-    var sort = NoteSort.created
-    /// v5: only notes with this tag (`t`).
-    var tagFilter: String?
     /// The note deleted last, which `u` brings back until the next change.
     var undoable: DeletedNote?
 
@@ -67,7 +55,7 @@ struct NotesState: ScreenLayout {
     /// What to do once the first screen is painted: read the whole list when launch read only
     /// its start (the loop carries it out, as any reload).
     func afterFirstPaint() -> [NotesEffect] {
-        list.count < noteCount ? [reload()] : []
+        listScreen.notes.count < listScreen.noteCount ? [reload()] : []
     }
 
     // MARK: Keys
@@ -101,10 +89,7 @@ struct NotesState: ScreenLayout {
 
     // MARK: Shared
 
-    var selectedNoteID: NoteID? {
-        guard selected >= 0, selected < list.count else { return nil }
-        return list.ids[selected]
-    }
+    var selectedNoteID: NoteID? { listScreen.selectedNoteID }
 
     /// A note's content as read; nil when it is not read yet, gone or unreadable.
     func snapshot(of id: NoteID) -> NoteSnapshot? {
@@ -137,11 +122,11 @@ struct NotesState: ScreenLayout {
     mutating func noteChanged(_ id: NoteID, imagesChanged: Bool = false, listMayChange: Bool = true) -> [NotesEffect] {
         snapshots[id] = nil
         unreadableNotes.remove(id)
-        list.forget(id)
+        listScreen.notes.forget(id)
         bodyLayouts.remove(id)
         if imagesChanged { previews.remove(note: id) }
         guard listMayChange else {
-            if selectedNoteID != id, let index = list.ids.firstIndex(of: id) { selected = index }
+            if selectedNoteID != id, let index = listScreen.notes.ids.firstIndex(of: id) { listScreen.selected = index }
             return []
         }
         return [reload(selecting: id)]
@@ -150,7 +135,7 @@ struct NotesState: ScreenLayout {
     /// Whether editing a note's text can change where it lists: the modified order moves it to
     /// the top, and a search or tag filter may take it in or out.
     var listDependsOnNoteText: Bool {
-        sort == .modified || !searchText.isEmpty || tagFilter != nil
+        listScreen.sort == .modified || !listScreen.searchText.isEmpty || listScreen.tagFilter != nil
     }
 
     /// Reading the list again (after a change or a new search), keeping the selection on
@@ -161,19 +146,12 @@ struct NotesState: ScreenLayout {
     }
 
     /// What the list shows: the search, the tag picked and the order.
-    var listQuery: NoteQuery { NoteQuery(search: searchText, tag: tagFilter, sort: sort) }
+    var listQuery: NoteQuery { listScreen.query }
 
     /// Shows the list read again; this answer is newer than any search under way.
     mutating func showList(_ ids: [NoteID], total: Int, selecting noteID: NoteID?) {
         backgroundJobs.append(.cancelSearches)
-        searchPending = false
-        list = NoteList(ids: ids)
-        noteCount = total
-        if let noteID, let index = ids.firstIndex(of: noteID) {
-            selected = index
-        } else {
-            selected = min(selected, max(0, list.count - 1))
-        }
+        listScreen.show(ids, total: total, selecting: noteID)
     }
 
     /// Ctrl-C quits, unless a draft would be lost: then it asks, as Esc does in the editor.
@@ -204,7 +182,7 @@ struct NotesState: ScreenLayout {
 
     mutating func openEditor(for snapshot: NoteSnapshot?) {
         let title = snapshot?.title ?? "", body = snapshot?.body ?? ""
-        let tags = TagName.field(snapshot?.tags ?? (tagFilter.map { [$0] } ?? []))
+        let tags = TagName.field(snapshot?.tags ?? (listScreen.tagFilter.map { [$0] } ?? []))
         screen = .editor(EditorState(noteID: snapshot?.id, title: TextBuffer(title, allowsNewlines: false),
                                      body: TextBuffer(body, allowsNewlines: true),
                                      tags: supportsTags ? TextBuffer(tags, allowsNewlines: false) : nil, focus: .title,

@@ -34,9 +34,9 @@ extension NotesState {
         case .back:
             screen = state.previous
         case .picked(let tag):
-            tagFilter = tag
+            listScreen.tagFilter = tag
             screen = state.previous
-            selected = 0
+            listScreen.selected = 0
             return [reload()]
         }
         return []

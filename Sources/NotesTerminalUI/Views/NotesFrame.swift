@@ -37,7 +37,7 @@ extension NotesState {
     /// image preview. Reads nothing: what is not read yet shows blank until it is.
     mutating func frame() -> NotesFrame {
         let top = listTopKeepingSelection()
-        let visible = (top..<min(top + listPage, list.count)).map { list.row(at: $0) }
+        let visible = (top..<min(top + listPage, listScreen.notes.count)).map { listScreen.notes.row(at: $0) }
         let note = noteShown(on: screen).flatMap(snapshot)
         let image: RenderedPreview? = if let note { imageShown(of: note) } else { .unavailable }
         let detailImages: [DetailImage] = if let note, case .detail(let state) = detailUnderneath(screen) {
@@ -52,10 +52,10 @@ extension NotesState {
 
     /// The first visible row: moved only as far as needed to show the selection.
     func listTopKeepingSelection() -> Int {
-        var top = listTop
-        if selected < top { top = selected }
-        if selected >= top + listPage { top = selected - listPage + 1 }
-        return max(0, min(top, max(0, list.count - listPage)))
+        var top = listScreen.listTop
+        if listScreen.selected < top { top = listScreen.selected }
+        if listScreen.selected >= top + listPage { top = listScreen.selected - listPage + 1 }
+        return max(0, min(top, max(0, listScreen.notes.count - listPage)))
     }
 
     /// The note a screen shows: the detail view's (also under a question or prompt), or the

@@ -60,7 +60,7 @@ extension NotesFrame {
     private func drawStatus(into buffer: inout CellBuffer, row: Int) {
         let undo = (model.undoable != nil) ? "u undoes the delete · " : ""
         let synced = model.lastSync.map { "\($0) · " } ?? ""
-        let facts = "\(undo)\(model.noteCount) note\(model.noteCount == 1 ? "" : "s") · \(versionLabel) · \(synced)\(storePath)"
+        let facts = "\(undo)\(model.listScreen.noteCount) note\(model.listScreen.noteCount == 1 ? "" : "s") · \(versionLabel) · \(synced)\(storePath)"
         let text = model.message.map { "\($0)  —  \(facts)" } ?? facts
         guard let message = model.message, DisplayWidth.of(message) > buffer.width - 2 else {
             buffer.clear(row: row, column: 0, width: buffer.width, height: 1, style: .reverse)
@@ -89,7 +89,7 @@ extension NotesFrame {
     /// The one-line hint bar: the keys of the current screen, most important first.
     func keyHints(for screen: NotesState.Screen) -> [(String, String)] {
         switch screen {
-        case .list where model.searchInput != nil:
+        case .list where model.listScreen.searchInput != nil:
             return [("type", "to search"), ("Enter", "keep"), ("Esc", "clear")]
         case .list:
             // Whole hints as many as fit: at 80 columns v5's own keys come after help and quit.
