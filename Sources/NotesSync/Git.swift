@@ -49,7 +49,10 @@ struct Git: Sendable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["git", "-c", "core.quotepath=off", "-c", "user.name=\(machine)", "-c", "user.email=\(machine)@uncloudnotes",
-                             "-c", "commit.gpgsign=false"] + arguments
+                             "-c", "commit.gpgsign=false",
+                             // A first sync checks out every note: one checkout worker per core (git
+                             // only uses them from 100 files up).
+                             "-c", "checkout.workers=0"] + arguments
         process.currentDirectoryURL = directory
         var environment = ProcessInfo.processInfo.environment
         environment["GIT_TERMINAL_PROMPT"] = "0"
@@ -90,24 +93,33 @@ struct Git: Sendable {
     }
 }
 
-/// git's standard input, written as a command reads it. A write after git stopped reading
-/// (it failed, say) is dropped, with no SIGPIPE: the exit status tells the caller what happened.
+/// git's standard input, written as a command reads it, in pieces of about 256 KB (a file's
+/// few small writes would each be a system call). A write after git stopped reading (it
+/// failed, say) is dropped, with no SIGPIPE: the exit status tells the caller what happened.
 final class GitInput {
+    private static let pieceSize = 1 << 18
     private let handle: FileHandle
     private var open = true
+    private var pending = Data()
 
     fileprivate init(_ handle: FileHandle) {
         self.handle = handle
     }
 
     func write(_ data: Data) {
-        guard open else { return }
-        open = PipeWrite.all(data, to: handle.fileDescriptor)
+        pending.append(data)
+        if pending.count >= Self.pieceSize { flush() }
     }
 
     func write(_ text: String) { write(Data(text.utf8)) }
 
+    private func flush() {
+        if open { open = PipeWrite.all(pending, to: handle.fileDescriptor) }
+        pending.removeAll(keepingCapacity: true)
+    }
+
     fileprivate func close() {
+        flush()
         try? handle.close()
     }
 }
@@ -138,13 +150,15 @@ final class GitCommandCount: @unchecked Sendable {
     }
 }
 
-/// Reads a pipe to its end on another thread.
+/// Reads a pipe to its end on a thread of its own. Not on Dispatch's global queue: its few
+/// workers (one per core) blocked in `read` left the next reader queued until Dispatch noticed
+/// and added a worker, which stalled a one-note sync for seconds.
 private final class PipeReader: @unchecked Sendable {
     private var data = Data()
     private let done = DispatchSemaphore(value: 0)
 
     init(_ handle: FileHandle) {
-        DispatchQueue.global().async {
+        Thread.detachNewThread {
             self.data = handle.readDataToEndOfFile()
             self.done.signal()
         }

@@ -8,11 +8,19 @@ import Yams
 public enum MirrorNoteFile {
     static let fence = "---\n"
 
-    /// The file's text for `note`.
+    /// The file's text for `note`. Text other than ASCII is written as it is (a title in
+    /// Chinese reads as Chinese in the file and on a git host's page), not escaped.
     public static func render(_ note: MirrorNote) throws(SyncError) -> String {
         let frontMatter = FrontMatter(note)
+        if let plain = PlainFrontMatter.text(frontMatter) { return fence + plain + fence + note.body }
         do {
-            return fence + (try YAMLEncoder().encode(frontMatter)) + fence + note.body
+            let encoder = YAMLEncoder()
+            encoder.options.allowUnicode = true
+            // Every value on one line: a folded or multi-line one could put a `---` line
+            // inside the front matter, which would end it there.
+            encoder.options.width = -1
+            encoder.options.newLineScalarStyle = .doubleQuoted
+            return fence + (try encoder.encode(frontMatter)) + fence + note.body
         } catch {
             throw .unreadableNoteFile(path: note.path, reason: "\(error)")
         }
@@ -21,8 +29,10 @@ public enum MirrorNoteFile {
     /// Reads a note file; `path` names it in errors and must name the same identifier as the
     /// front matter (a file copied by hand to another name would otherwise be two notes in one).
     public static func parse(_ text: String, path: String) throws(SyncError) -> MirrorNote {
-        guard text.hasPrefix(fence), let end = text.range(of: "\n" + fence, range: text.index(text.startIndex, offsetBy: 3)..<text.endIndex)
-                                            ?? emptyFrontMatterEnd(text) else {
+        // A literal search: a body starting with a combining mark must not hide the fence.
+        let afterOpening = text.index(text.startIndex, offsetBy: 3, limitedBy: text.endIndex) ?? text.endIndex
+        guard text.hasPrefix(fence),
+              let end = text.range(of: "\n" + fence, options: .literal, range: afterOpening..<text.endIndex) ?? emptyFrontMatterEnd(text) else {
             throw .unreadableNoteFile(path: path, reason: "no front matter between --- lines at its start")
         }
         let yaml = String(text[text.index(text.startIndex, offsetBy: 4)..<end.lowerBound])
@@ -38,12 +48,12 @@ public enum MirrorNoteFile {
 
     /// `---\n---\n`: front matter with nothing in it (refused later for its missing identifier).
     private static func emptyFrontMatterEnd(_ text: String) -> Range<String.Index>? {
-        text.hasPrefix(fence + fence) ? text.range(of: fence, range: text.index(text.startIndex, offsetBy: 4)..<text.endIndex) : nil
+        text.hasPrefix(fence + fence) ? text.range(of: fence, options: .literal, range: text.index(text.startIndex, offsetBy: 4)..<text.endIndex) : nil
     }
 }
 
 /// The front matter's fields, in the order they are written.
-private struct FrontMatter: Codable {
+struct FrontMatter: Codable {
     struct Image: Codable {
         var identifier: String
         var file: String
@@ -120,8 +130,13 @@ enum MirrorDates {
         }
         var parts = tm()
         gmtime_r(&seconds, &parts)
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
-                      Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), Int(fraction))
+        // By hand: String(format:) was a tenth of a first export's time.
+        func digits(_ value: Int, _ count: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, count - text.count)) + text
+        }
+        return digits(Int(parts.tm_year) + 1900, 4) + "-" + digits(Int(parts.tm_mon) + 1, 2) + "-" + digits(Int(parts.tm_mday), 2) + "T"
+            + digits(Int(parts.tm_hour), 2) + ":" + digits(Int(parts.tm_min), 2) + ":" + digits(Int(parts.tm_sec), 2) + "." + digits(Int(fraction), 3) + "Z"
     }
 
     /// `YYYY-MM-DDTHH:MM:SS[.fff]Z`; nil for anything else.
