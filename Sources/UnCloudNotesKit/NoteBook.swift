@@ -133,7 +133,7 @@ public struct NoteStoreAddress: Sendable {
     public func openReadOnly() throws(NoteBookError) -> NoteBook {
         do {
             let store = try PersistentStore.open(at: url, model: model, options: StoreOptions(isReadOnly: true))
-            return NoteBook(context: ManagedObjectContext(store: store), version: version)
+            return NoteBook(context: ManagedObjectContext(store: store, valueTransformers: UnCloudNotesModel.valueTransformers), version: version)
         } catch {
             throw .wrapping(error)
         }

@@ -29,9 +29,7 @@ public enum UnCloudNotesModel {
         try mappingModelNames.map { try MappingModelReader.read(at: UnCloudNotesResources.url(named: $0), models: model) }
     }
 
-    /// Registers the `ImageTransformer` the model names, as the iOS app did at launch, before any
-    /// store of v2 or later is read or migrated. Safe to call more than once.
-    public static func registerValueTransformers() {
-        ValueTransformers.register(ImageTransformer(), forName: ImageTransformer.name)
-    }
+    /// The `ImageTransformer` the model names (the iOS app registered it at launch): every
+    /// context the app makes on a store gets these.
+    public static let valueTransformers = ValueTransformers([ImageTransformer.name: ImageTransformer()])
 }

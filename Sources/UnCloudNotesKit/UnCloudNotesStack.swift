@@ -31,7 +31,6 @@ public struct UnCloudNotesStack {
         self.version = version
         self.migrator = UnCloudNotesModel.migrator(for: storeURL, model: model, target: version, mappingModels: mappingModels,
                                                    options: options)
-        UnCloudNotesModel.registerValueTransformers()
     }
 
     /// The name and author the app's saves carry in the store's persistent history.
@@ -70,7 +69,7 @@ public struct UnCloudNotesStack {
         options.recordsPersistentHistory = true
         let store = try PersistentStore.openOrCreate(at: storeURL, model: version, options: options,
                                                      knownMetadata: migrator.metadataReading)
-        let context = ManagedObjectContext(store: store)
+        let context = ManagedObjectContext(store: store, valueTransformers: UnCloudNotesModel.valueTransformers)
         context.name = Self.contextName
         context.transactionAuthor = Self.transactionAuthor
         return NoteBook(context: context, version: versionLabel)

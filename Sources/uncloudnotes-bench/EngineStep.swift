@@ -9,7 +9,6 @@ enum EngineMigration {
     static func migrate(storeAt url: URL, to version: Int) throws {
         let model = try UnCloudNotesModel.load()
         let mappings = try UnCloudNotesModel.loadMappingModels(for: model)
-        UnCloudNotesModel.registerValueTransformers()
         let migrator = StoreMigrator(storeURL: url, model: model, target: model.versions[version - 1], mappingModels: mappings,
                                      policies: UnCloudNotesModel.migrationPolicies, options: StoreOptions())
         var backup: FileDuplication?

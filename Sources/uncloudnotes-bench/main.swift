@@ -58,7 +58,6 @@ struct Bench: ParsableCommand {
 
         func run() throws {
             let model = try UnCloudNotesModel.load()
-            UnCloudNotesModel.registerValueTransformers()
             guard let kinds = self.kinds, let readKind = kinds.first else { throw ValidationError("--images takes small, big or both, comma-separated") }
             let folder = URL(fileURLWithPath: work ?? FileManager.default.temporaryDirectory.appendingPathComponent("uncloudnotes-bench-\(UUID().uuidString.prefix(8))").path)
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -55,7 +55,6 @@ struct StoreSelection: ParsableArguments {
             mappingModels += try MappingModelReader.readAll(in: fileURL(mappings), models: model)
         }
         let target = try (version ?? global.modelVersion).map { try UnCloudNotesModel.resolveVersion(named: $0, in: model) } ?? model.current
-        UnCloudNotesModel.registerValueTransformers()
         let migrator = UnCloudNotesModel.migrator(for: global.storeURL(path), model: model, target: target, mappingModels: mappingModels,
                                                   options: global.storeOptions)
         // The metadata just read decide the migrator's first check too: a command reads them once.

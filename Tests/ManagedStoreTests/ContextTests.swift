@@ -34,17 +34,18 @@ struct ContextTests {
     let store: PersistentStore
     let context: ManagedObjectContext
 
+    static let transformers = ValueTransformers(["ReversedBytes": ReversedBytesTransformer()])
+
     init() throws {
-        ValueTransformers.register(ReversedBytesTransformer(), forName: "ReversedBytes")
         folder = try TemporaryFolder()
         store = try LibraryModel.createStore(in: folder)
-        context = ManagedObjectContext(store: store, entityClasses: ["Shelf": Shelf.self])
+        context = ManagedObjectContext(store: store, entityClasses: ["Shelf": Shelf.self], valueTransformers: Self.transformers)
     }
 
     /// A second context on a fresh connection to the same file: sees only what was saved.
     private func reopened() throws -> ManagedObjectContext {
         ManagedObjectContext(store: try PersistentStore.open(at: store.url, model: store.model),
-                             entityClasses: ["Shelf": Shelf.self])
+                             entityClasses: ["Shelf": Shelf.self], valueTransformers: Self.transformers)
     }
 
     private func book(_ title: String, pages: Int64 = 10) throws -> ManagedObject {
@@ -98,6 +99,24 @@ struct ContextTests {
         #expect(raw["ZDATE"] as Double == 700_000_000.5)
         #expect((raw["ZUUID"] as Data).count == 16)
         #expect(raw["ZFLAG"] as Int == 1)
+    }
+
+    @Test("value transformers belong to the context given them: another context on the store refuses the attribute, naming the transformer")
+    func transformersPerContext() throws {
+        let sample = try context.insertObject(entityName: "Sample")
+        try sample.setTransformedValue("hello", forKey: "blob")
+        try context.save()
+        let without = ManagedObjectContext(store: try PersistentStore.open(at: store.url, model: store.model))
+        let fresh = try #require(try without.fetch(FetchRequest(entityName: "Sample")).first)
+        #expect(fresh.value(forKey: "blob") == .data(Data("olleh".utf8)))
+        #expect {
+            try fresh.transformedValue(forKey: "blob")
+        } throws: { error in
+            guard case ContextError.refused(.noTransformerNamed(let name, "Sample", "blob")) = error else { return false }
+            return name == "ReversedBytes"
+        }
+        let with = try reopened()
+        #expect(try with.fetch(FetchRequest(entityName: "Sample")).first?.transformedValue(forKey: "blob") as? String == "hello")
     }
 
     @Test("one object per row: fetching twice gives the same instance")

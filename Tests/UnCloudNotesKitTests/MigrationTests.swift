@@ -22,8 +22,7 @@ struct MigrationTests {
     }
 
     private func context(_ url: URL, version: Int) throws -> ManagedObjectContext {
-        UnCloudNotesModel.registerValueTransformers()
-        return ManagedObjectContext(store: try PersistentStore.open(at: url, model: AppStores.version(version)))
+        ManagedObjectContext(store: try PersistentStore.open(at: url, model: AppStores.version(version)), valueTransformers: UnCloudNotesModel.valueTransformers)
     }
 
     private func notes(_ context: ManagedObjectContext) throws -> [ManagedObject] {

@@ -85,7 +85,7 @@ open class ManagedObject: KeyValueReadable, CustomStringConvertible {
 
     private func transformer(forKey key: String) throws -> (any AttributeValueTransformer)? {
         guard let name = attribute(named: key)?.valueTransformerName else { return nil }
-        guard let transformer = ValueTransformers.transformer(named: name) else {
+        guard let transformer = managedObjectContext?.valueTransformers.transformer(named: name) else {
             throw ContextError.refused(.noTransformerNamed(name, entity: entity.name, attribute: key))
         }
         return transformer

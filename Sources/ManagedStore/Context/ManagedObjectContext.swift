@@ -31,14 +31,18 @@ public final class ManagedObjectContext {
     /// A read that failed inside a property accessor, not yet thrown by `checkReads()`.
     private var unreportedReadFailure: ContextError?
     private let entityClasses: [String: ManagedObject.Type]
+    /// What Transformable attributes are encoded and decoded with (`transformedValue(forKey:)`).
+    public let valueTransformers: ValueTransformers
 
     /// A context on `store`; each thread that reads or saves needs its own.
     /// - Parameter entityClasses: the Swift class to instantiate for each entity that has one
     ///   (an app's typed entities); other entities get plain `ManagedObject`s.
     /// - Parameter store: the store the context reads from and saves to.
-    public init(store: PersistentStore, entityClasses: [String: ManagedObject.Type] = [:]) {
+    /// - Parameter valueTransformers: the transformers the model's Transformable attributes name.
+    public init(store: PersistentStore, entityClasses: [String: ManagedObject.Type] = [:], valueTransformers: ValueTransformers = ValueTransformers()) {
         self.store = store
         self.entityClasses = entityClasses
+        self.valueTransformers = valueTransformers
         storePath = store.url.path
     }
 

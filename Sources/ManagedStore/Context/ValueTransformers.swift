@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Turns the value of a Transformable attribute into bytes for the store and back, like
 /// Foundation's `ValueTransformer` subclasses named in a model's `valueTransformerName`.
@@ -8,17 +7,19 @@ public protocol AttributeValueTransformer: Sendable {
     func decode(_ data: Data) throws -> Any
 }
 
-/// The process-wide registry of value transformers by name, as Core Data looks them up.
-public enum ValueTransformers {
-    private static let registered = Mutex<[String: any AttributeValueTransformer]>([:])
+/// The value transformers a context uses, by the name a model's `valueTransformerName` gives.
+/// Core Data keeps them in a process-wide registry filled at launch; here an app hands its own
+/// to each context it makes, so what a context can decode is visible where it is made.
+public struct ValueTransformers: Sendable {
+    private let byName: [String: any AttributeValueTransformer]
 
-    /// Makes `transformer` the one model files name `name`; an app registers its own before opening a store.
-    public static func register(_ transformer: any AttributeValueTransformer, forName name: String) {
-        registered.withLock { $0[name] = transformer }
+    /// - Parameter byName: each transformer under the name model files give it.
+    public init(_ byName: [String: any AttributeValueTransformer] = [:]) {
+        self.byName = byName
     }
 
-    /// The transformer registered under `name`, nil when there is none.
-    public static func transformer(named name: String) -> (any AttributeValueTransformer)? {
-        registered.withLock { $0[name] }
+    /// The transformer named `name`, nil when there is none.
+    public func transformer(named name: String) -> (any AttributeValueTransformer)? {
+        byName[name]
     }
 }
