@@ -232,7 +232,8 @@ struct StackSafetyTests {
     func folderAsStore() throws {
         let folder = try TemporaryFolder()
         let error = try #require(throws: StoreError.self) { try UnCloudNotesStack(storeURL: folder.url).migrator.state() }
-        #expect(error.description.contains("this is a folder, not a store file"))
+        #expect(error.problem == .isFolder)
+        #expect(error.path == folder.url.path)
     }
 
     @Test("a failed folder sync fails the operation instead of passing silently")
