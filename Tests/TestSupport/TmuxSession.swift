@@ -37,17 +37,31 @@ public final class TmuxSession {
     }
 
     /// Waits until the screen satisfies `condition` (described as `what` in the timeout's error),
-    /// and returns the screen.
+    /// and returns the screen once it has settled: a program's refresh can reach tmux in more
+    /// than one write, so a capture may hold half of it. The screen returned is one that two
+    /// captures in a row agree on (or, on a screen that keeps changing, such as a progress
+    /// bar, the last of a second's captures that still satisfies the condition).
     @discardableResult
     public func waitUntil(_ what: String, timeout: TimeInterval = 15, _ condition: (String) throws -> Bool) throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         var last = ""
         while Date() < deadline {
             last = try screen()
-            if try condition(last) { return last }
+            if try condition(last) { return try settled(last, condition) }
             usleep(50_000)
         }
         throw TmuxError(description: "timed out waiting for \(what); the screen shows:\n\(last)")
+    }
+
+    private func settled(_ first: String, _ condition: (String) throws -> Bool) throws -> String {
+        var last = first
+        for _ in 0..<20 {
+            usleep(50_000)
+            let next = try screen()
+            if next == last { return last }
+            if try condition(next) { last = next }
+        }
+        return last
     }
 
     /// Types text literally.
