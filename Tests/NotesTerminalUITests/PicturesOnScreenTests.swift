@@ -5,8 +5,8 @@ import Testing
 /// something could have wiped them, removed the protocol's way.
 @Suite("Pictures beside the text")
 struct PicturesOnScreenTests {
-    static func picture(_ id: UInt32, _ kind: PixelProtocol) -> EncodedPicture {
-        EncodedPicture(id: id, pixelProtocol: kind, columns: 4, rows: 2, pixelSize: PixelSize(width: 40, height: 40), bytes: Array("P\(id)".utf8))
+    static func picture(_ id: UInt32, _ kind: PixelProtocol, bytes: String? = nil) -> EncodedPicture {
+        EncodedPicture(id: id, pixelProtocol: kind, columns: 4, rows: 2, pixelSize: PixelSize(width: 40, height: 40), bytes: Array((bytes ?? "P\(id)").utf8))
     }
 
     static func frame(_ text: String = "", row: Int = 0, pictures: [(EncodedPicture, Int)]) -> CellBuffer {
@@ -54,14 +54,19 @@ struct PicturesOnScreenTests {
         #expect(buffer.lines.allSatisfy { $0.isEmpty })
     }
 
-    @Test("sequences save and restore the cursor around the picture; in tmux each is wrapped, escapes doubled")
+    @Test("sequences save and restore the cursor around the picture; in tmux each is wrapped with the cursor's move, escapes doubled")
     func sequences() {
         let placed = PlacedPicture(picture: Self.picture(7, .kitty), area: Rect(top: 2, left: 5, width: 4, height: 2))
         #expect(String(decoding: PictureSequences.place(placed, passthrough: nil), as: UTF8.self) == "\u{1B}7\u{1B}[3;6HP7\u{1B}8")
         #expect(String(decoding: PictureSequences.delete(placed.picture, passthrough: nil), as: UTF8.self) == "\u{1B}_Ga=d,d=I,i=7,q=2\u{1B}\\")
         #expect(PictureSequences.delete(Self.picture(8, .sixel), passthrough: nil).isEmpty)
         let wrapped = String(decoding: PictureSequences.place(placed, passthrough: TmuxPane(top: 1, left: 10)), as: UTF8.self)
-        #expect(wrapped == "\u{1B}Ptmux;\u{1B}\u{1B}7\u{1B}\\" + "\u{1B}Ptmux;\u{1B}\u{1B}[4;16HP7\u{1B}\\" + "\u{1B}Ptmux;\u{1B}\u{1B}8\u{1B}\\")
+        // tmux's own text goes out first (setting the scrolling region sends it), then the picture.
+        #expect(wrapped == "\u{1B}7\u{1B}[r\u{1B}8" + "\u{1B}Ptmux;\u{1B}\u{1B}[4;16HP7\u{1B}\\")
+        // tmux puts the outer cursor back after each passthrough: each piece moves it again.
+        let pieces = PlacedPicture(picture: Self.picture(9, .kitty, bytes: "\u{1B}_Gm=1;AA\u{1B}\\\u{1B}_Gm=0;BB\u{1B}\\"), area: placed.area)
+        #expect(String(decoding: PictureSequences.place(pieces, passthrough: TmuxPane(top: 0, left: 0)), as: UTF8.self)
+            == "\u{1B}7\u{1B}[r\u{1B}8" + "\u{1B}Ptmux;\u{1B}\u{1B}[3;6H\u{1B}\u{1B}_Gm=1;AA\u{1B}\u{1B}\\\u{1B}\\" + "\u{1B}Ptmux;\u{1B}\u{1B}[3;6H\u{1B}\u{1B}_Gm=0;BB\u{1B}\u{1B}\\\u{1B}\\")
         let kittyEnd = PictureSequences.wrappedForTmux(Array("\u{1B}_Gm=0\u{1B}\\".utf8))
         #expect(String(decoding: kittyEnd, as: UTF8.self) == "\u{1B}Ptmux;\u{1B}\u{1B}_Gm=0\u{1B}\u{1B}\\\u{1B}\\", "a sequence's own ESC \\ stays inside its wrapping")
     }

@@ -68,15 +68,24 @@ struct PicturesOnScreen {
 }
 
 /// The bytes that draw and delete pictures, at absolute cells, leaving ncurses' cursor where it
-/// was (saved and restored around them). Inside tmux every sequence is wrapped for passthrough
-/// (each on its own: tmux limits one passthrough's length) and placed at the pane's offset.
+/// was (saved and restored around them). Inside tmux every sequence is wrapped for passthrough on
+/// its own (tmux limits one passthrough's length: a kitty picture is many), placed at the pane's
+/// offset, each with the cursor's move in the same wrapping: after each passthrough tmux moves
+/// the outer terminal's cursor back where it believes it is.
 enum PictureSequences {
     static func place(_ placed: PlacedPicture, passthrough: TmuxPane?) -> [UInt8] {
         let row = placed.area.top + 1 + (passthrough?.top ?? 0)
         let column = placed.area.left + 1 + (passthrough?.left ?? 0)
-        let bytes = Array("\u{1B}7\u{1B}[\(row);\(column)H".utf8) + placed.picture.bytes + Array("\u{1B}8".utf8)
-        return passthrough == nil ? bytes : wrappedForTmux(bytes)
+        let move = Array("\u{1B}[\(row);\(column)H".utf8)
+        guard passthrough != nil else { return Array("\u{1B}7".utf8) + move + placed.picture.bytes + Array("\u{1B}8".utf8) }
+        return flushTmux + sequences(in: placed.picture.bytes).flatMap { wrappedWhole(move + $0) }
     }
+
+    /// For tmux itself, before a passthrough: tmux sends a pane's text to the outer terminal in
+    /// batches but a passthrough at once, so text written just before a picture (clearing
+    /// "(loading the image)") could land after it, over it. Setting the scrolling region (to the
+    /// whole pane, as ncurses keeps it) sends the batch first; the cursor it moves home is put back.
+    static let flushTmux = Array("\u{1B}7\u{1B}[r\u{1B}8".utf8)
 
     /// Kitty's delete of the picture's placements and data; nothing for the other protocols.
     static func delete(_ picture: EncodedPicture, passthrough: TmuxPane?) -> [UInt8] {
@@ -88,17 +97,24 @@ enum PictureSequences {
     /// Each escape sequence in `bytes` as tmux passes it on: `ESC P tmux ;` the sequence with its
     /// escapes doubled, `ESC \`.
     static func wrappedForTmux(_ bytes: [UInt8]) -> [UInt8] {
+        sequences(in: bytes).flatMap(wrappedWhole)
+    }
+
+    /// `bytes` cut before each escape that starts a sequence (not the `ESC \` ending one).
+    private static func sequences(in bytes: [UInt8]) -> [[UInt8]] {
         var pieces: [[UInt8]] = []
         var index = 0
         while index < bytes.count {
             var end = index + 1
-            // A piece runs to the next escape that starts a sequence (not the `ESC \` ending one).
             while end < bytes.count, !(bytes[end] == 0x1B && (end + 1 >= bytes.count || bytes[end + 1] != UInt8(ascii: "\\"))) { end += 1 }
             pieces.append(Array(bytes[index..<end]))
             index = end
         }
-        return pieces.flatMap { piece in
-            Array("\u{1B}Ptmux;".utf8) + piece.flatMap { $0 == 0x1B ? [0x1B, 0x1B] : [$0] } + Array("\u{1B}\\".utf8)
-        }
+        return pieces
+    }
+
+    /// One passthrough holding all of `bytes`.
+    private static func wrappedWhole(_ bytes: [UInt8]) -> [UInt8] {
+        Array("\u{1B}Ptmux;".utf8) + bytes.flatMap { $0 == 0x1B ? [0x1B, 0x1B] : [$0] } + Array("\u{1B}\\".utf8)
     }
 }
