@@ -21,6 +21,7 @@ public enum FullScreenApp {
             ? TerminalQueries.detect(images, environment: environment) : GraphicsDetection.Decision(graphics: .symbols)
         let screen = try TerminalScreen(environment: environment)
         screen.graphics = detection.graphics
+        if detection.awaitsLateReplies { screen.expectLateReplies() }
         defer { screen.stop() }
         let log = try StandardErrorRedirection(to: logFile)
         defer { log.restore() }

@@ -15,8 +15,10 @@ struct ScriptedTerminalPicturesTests {
     static let firstCell = (row: 12, column: 58)
 
     /// The app on a scripted terminal, on a store of two notes: "Plain" (newest, selected at
-    /// launch) and "Photo", holding a 400x300 gradient; the list is on screen.
-    static func launch(environment: [String: String], answers: [ScriptedTerminal.Answer], in folder: TemporaryFolder) throws -> ScriptedTerminal {
+    /// launch) and "Photo", holding a 400x300 gradient; the list is on screen (`showing` is in
+    /// what the app wrote).
+    static func launch(environment: [String: String], answers: [ScriptedTerminal.Answer], in folder: TemporaryFolder,
+                       showing: String = "2 notes") throws -> ScriptedTerminal {
         let store = folder.url.appendingPathComponent("notes.sqlite")
         let png = try folder.writeImage(named: "gradient.png", width: 400, height: 300)
         for (title, image) in [("Photo", [png.path]), ("Plain", [])] {
@@ -27,7 +29,7 @@ struct ScriptedTerminalPicturesTests {
                                             environment: environment.merging(["LANG": "C.UTF-8", "TERM": "xterm-256color",
                                                                               "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"]) { $1 },
                                             answers: answers)
-        try terminal.read(until: "the list") { String(decoding: $0, as: UTF8.self).contains("2 notes") }
+        try terminal.read(until: "the list") { String(decoding: $0, as: UTF8.self).contains(showing) }
         return terminal
     }
 
@@ -168,5 +170,23 @@ struct ScriptedTerminalPicturesTests {
         terminal.type("kq")
         #expect(try terminal.waitForExit() == 0)
         #expect(Self.iTerm2Images(in: terminal.output).count == 1, "the image is wiped by repainting its cells, not drawn again")
+    }
+
+    @Test("a terminal that answers after the wait: its replies are not typed into the app (no help from the reply's '?')")
+    func lateRepliesAreNotKeys() throws {
+        let folder = try TemporaryFolder()
+        // The status line says so (the notice leaves no room for the count of notes).
+        let terminal = try Self.launch(environment: [:], answers: [], in: folder, showing: "did not answer its queries in time")
+        let help = "open the note"
+        // xterm's answers, late: the cell size, then device attributes (with sixel).
+        terminal.type("\u{1B}[6;20;10t\u{1B}[?62;4;22c")
+        terminal.type("?")
+        try terminal.read(until: "the help the key asked for") { String(decoding: $0, as: UTF8.self).contains(help) }
+        terminal.type("q")
+        terminal.type("q")
+        #expect(try terminal.waitForExit() == 0)
+        let text = String(decoding: terminal.output, as: UTF8.self)
+        #expect(text.components(separatedBy: help).count == 2, "help opened once, by the key, not by the reply's '?'")
+        #expect(!text.contains("Search:") && !text.contains("62;4"), "nothing of the reply on screen")
     }
 }

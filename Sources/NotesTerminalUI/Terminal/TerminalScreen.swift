@@ -20,6 +20,10 @@ public final class TerminalScreen {
     /// How pictures reach the terminal (tmux passthrough); set once detection chose.
     public var graphics: PreviewGraphics = .symbols
     private var pictures = PicturesOnScreen()
+    /// Set while the terminal's answers to the queries may still arrive.
+    private var lateReplies: LateReplyFilter?
+    /// Keys read along with an Escape that turned out not to start a reply, handed on first.
+    private var keysDue: [Key] = []
 
     /// Starts full-screen mode; refuses without a terminal on stdin and stdout, or with TERM=dumb.
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) throws {
@@ -72,6 +76,37 @@ public final class TerminalScreen {
     /// it suspends the app to the shell (raw mode turns it into a character, not SIGTSTP), and
     /// after `fg` comes back as a `resize`, so every screen is drawn again, at the size it is now.
     public func readKey(timeoutMilliseconds: Int32 = -1) -> Key? {
+        if !keysDue.isEmpty { return keysDue.removeFirst() }
+        guard var filter = lateReplies else { return readTerminalKey(timeoutMilliseconds: timeoutMilliseconds) }
+        defer { lateReplies = filter.isDone && !filter.isHolding ? nil : filter }
+        while true {
+            // A reply arrives in one piece: what follows its Escape is there at once.
+            let key = readTerminalKey(timeoutMilliseconds: filter.isHolding ? Self.replyGapMilliseconds : timeoutMilliseconds)
+            let keys: [Key]
+            if let key {
+                keys = filter.accept(key)
+            } else if filter.isHolding {
+                keys = filter.release()
+            } else {
+                return nil
+            }
+            if let first = keys.first {
+                keysDue += keys.dropFirst()
+                return first
+            }
+        }
+    }
+
+    /// Replies to the queries may still come: they are kept out of the keys (`LateReplyFilter`).
+    /// Called when detection stopped waiting before the terminal answered.
+    public func expectLateReplies() {
+        lateReplies = LateReplyFilter()
+    }
+
+    /// How long an Escape is held for the rest of a reply.
+    private static let replyGapMilliseconds: Int32 = 25
+
+    private func readTerminalKey(timeoutMilliseconds: Int32) -> Key? {
         var value: UInt32 = 0
         switch cterminal_read_key(timeoutMilliseconds, &value) {
         case 1:
