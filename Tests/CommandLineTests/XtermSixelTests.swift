@@ -117,4 +117,46 @@ struct XtermSixelTests {
             screen.photoPixels(shot).filter { abs($0.rgb.red - $0.rgb.green) > 24 || abs($0.rgb.red - $0.rgb.blue) > 24 }.count < area.count / 100
         }
     }
+
+    /// The photo's pixels anywhere on the screen: coloured (text's anti-aliased greys can have a
+    /// blue of 128 too) with the test photo's blue.
+    static func photoPixels(_ shot: VirtualDisplay.Screenshot) -> [(x: Int, y: Int)] {
+        var found: [(x: Int, y: Int)] = []
+        for y in 0..<shot.height {
+            for x in 0..<shot.width {
+                let pixel = shot.rgb(x: x, y: y)
+                if abs(pixel.blue - 128) < 24, abs(pixel.red - pixel.green) > 24 || abs(pixel.red - pixel.blue) > 24 { found.append((x, y)) }
+            }
+        }
+        return found
+    }
+
+    /// As the body scrolls beside the picture, ncurses scrolls the rows it shares with it (a
+    /// scrolling region and a newline, which moves the pixels too) and clears lines to their end
+    /// through it: a rule that did not draw it again then (to spare the flicker) would leave it cut.
+    @Test("wide detail view: the body scrolls beside the picture, which stays whole")
+    func pictureWholeWhileBodyScrolls() throws {
+        let folder = try TemporaryFolder()
+        let store = folder.url.appendingPathComponent("notes.sqlite")
+        let png = try folder.writeImage(named: "gradient.png", width: 400, height: 300)
+        // Lines of different lengths: a shorter line replacing a longer one is cleared to its end.
+        let body = (1...80).map { "line \($0)" + String(repeating: " of a long body", count: $0 % 4) }.joined(separator: "\n")
+        #expect(try BuiltExecutable.run(["--store", store.path, "notes", "add", "--title", "Photo", "--body", body, "--image", png.path]).exitCode == 0)
+        let log = folder.url.appendingPathComponent("xterm.log")
+        let display = try VirtualDisplay(xtermArguments: ["-l", "-lf", log.path, "-ti", "vt340", "-geometry", "120x30", "-fa", "DejaVu Sans Mono", "-fs", "10",
+                                                          "-e", BuiltExecutable.url.path, "--store", store.path],
+                                         environment: ["LANG": "C.UTF-8", "TERM": "xterm-256color"])
+        try display.waitUntil("the list's photo") { Self.photoPixels($0).count > 20_000 }
+        try display.press("Return")
+        let opened = try display.waitUntil("the detail view's photo, larger") { Self.photoPixels($0).count > 40_000 }
+        let before = Self.photoPixels(opened).count
+        for _ in 0..<12 { try display.press("j") }
+        let deadline = Date().addingTimeInterval(20)
+        while !String(decoding: (try? Data(contentsOf: log)) ?? Data(), as: UTF8.self).contains("line 13 of a long body") {
+            try #require(Date() < deadline, "the body never scrolled to line 13")
+            usleep(50_000)
+        }
+        let after = Self.photoPixels(try display.screenshot()).count
+        #expect(Double(after) >= Double(before) * 0.99, "photo pixels: \(before) before scrolling, \(after) after")
+    }
 }
