@@ -18,8 +18,20 @@ struct Git: Sendable {
 
     /// Runs git with `arguments`; its standard output, or `GitFailure` on a non-zero exit.
     @discardableResult
-    func run(_ arguments: [String], input: Data? = nil, allowing allowed: Set<Int32> = [0]) throws(SyncError) -> String {
-        let result = try output(arguments, input: input)
+    func run(_ arguments: [String], allowing allowed: Set<Int32> = [0]) throws(SyncError) -> String {
+        try checked(arguments, output(arguments), allowing: allowed)
+    }
+
+    /// Runs git with `arguments`, `input` writing its standard input piece by piece on this
+    /// thread (so a first export streams every note without holding them all). A git that
+    /// stops reading early ends the input quietly; its exit status says why.
+    @discardableResult
+    func run(_ arguments: [String], streaming input: (GitInput) throws(SyncError) -> Void) throws(SyncError) -> String {
+        try checked(arguments, spawn(arguments, writesInput: true, input: input), allowing: [0])
+    }
+
+    private func checked(_ arguments: [String], _ result: (status: Int32, standardOutput: Data, standardError: String),
+                         allowing allowed: Set<Int32>) throws(SyncError) -> String {
         guard allowed.contains(result.status) else {
             throw .git(GitFailure(arguments: arguments, status: result.status, standardError: result.standardError))
         }
@@ -27,7 +39,13 @@ struct Git: Sendable {
     }
 
     /// Runs git and returns everything, whatever its exit status.
-    func output(_ arguments: [String], input: Data? = nil) throws(SyncError) -> (status: Int32, standardOutput: Data, standardError: String) {
+    func output(_ arguments: [String]) throws(SyncError) -> (status: Int32, standardOutput: Data, standardError: String) {
+        try spawn(arguments, writesInput: false) { _ throws(SyncError) in }
+    }
+
+    /// Runs git, with standard input from `input` (none unless `writesInput`).
+    private func spawn(_ arguments: [String], writesInput: Bool, input: (GitInput) throws(SyncError) -> Void) throws(SyncError)
+        -> (status: Int32, standardOutput: Data, standardError: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["git", "-c", "core.quotepath=off", "-c", "user.name=\(machine)", "-c", "user.email=\(machine)@uncloudnotes",
@@ -43,26 +61,63 @@ struct Git: Sendable {
         let standardInput = Pipe()
         process.standardOutput = standardOutput
         process.standardError = standardError
-        process.standardInput = input == nil ? FileHandle.nullDevice : standardInput
+        process.standardInput = writesInput ? standardInput : FileHandle.nullDevice
         do {
             try process.run()
         } catch {
             throw .git(GitFailure(arguments: arguments, status: -1, standardError: "cannot run git: \(error.localizedDescription)"))
         }
-        // Both pipes are drained at once (and the input written) so a full pipe never stalls git.
+        // Both pipes are drained on other threads while the input is written on this one, so a
+        // full pipe never stalls git.
+        let out = PipeReader(standardOutput.fileHandleForReading)
         let errors = PipeReader(standardError.fileHandleForReading)
-        if let input {
-            let writer = standardInput.fileHandleForWriting
-            DispatchQueue.global().async {
-                try? writer.write(contentsOf: input)
-                try? writer.close()
+        var failure: SyncError?
+        if writesInput {
+            let writer = GitInput(standardInput.fileHandleForWriting)
+            do {
+                try input(writer)
+            } catch {
+                failure = error
             }
+            writer.close()
         }
-        let out = standardOutput.fileHandleForReading.readDataToEndOfFile()
+        let output = out.wait()
         let err = errors.wait()
         process.waitUntilExit()
+        if let failure { throw failure }
         commands.finished()
-        return (process.terminationStatus, out, String(decoding: err, as: UTF8.self))
+        return (process.terminationStatus, output, String(decoding: err, as: UTF8.self))
+    }
+}
+
+/// git's standard input, written as a command reads it, in pieces of about 256 KB (a file's
+/// few small writes would each be a system call). A write after git stopped reading (it
+/// failed, say) is dropped, with no SIGPIPE: the exit status tells the caller what happened.
+final class GitInput {
+    private static let pieceSize = 1 << 18
+    private let handle: FileHandle
+    private var open = true
+    private var pending = Data()
+
+    fileprivate init(_ handle: FileHandle) {
+        self.handle = handle
+    }
+
+    func write(_ data: Data) {
+        pending.append(data)
+        if pending.count >= Self.pieceSize { flush() }
+    }
+
+    func write(_ text: String) { write(Data(text.utf8)) }
+
+    private func flush() {
+        if open { open = PipeWrite.all(pending, to: handle.fileDescriptor) }
+        pending.removeAll(keepingCapacity: true)
+    }
+
+    fileprivate func close() {
+        flush()
+        try? handle.close()
     }
 }
 
@@ -92,13 +147,15 @@ final class GitCommandCount: @unchecked Sendable {
     }
 }
 
-/// Reads a pipe to its end on another thread.
+/// Reads a pipe to its end on a thread of its own. Not on Dispatch's global queue: its few
+/// workers (one per core) blocked in `read` left the next reader queued until Dispatch noticed
+/// and added a worker, which stalled a one-note sync for seconds.
 private final class PipeReader: @unchecked Sendable {
     private var data = Data()
     private let done = DispatchSemaphore(value: 0)
 
     init(_ handle: FileHandle) {
-        DispatchQueue.global().async {
+        Thread.detachNewThread {
             self.data = handle.readDataToEndOfFile()
             self.done.signal()
         }

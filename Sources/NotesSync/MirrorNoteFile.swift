@@ -1,4 +1,5 @@
 import Foundation
+import UnCloudNotesKit
 import Yams
 
 /// A note file's text: YAML front matter between `---` lines, then the body exactly as the note
@@ -7,11 +8,19 @@ import Yams
 public enum MirrorNoteFile {
     static let fence = "---\n"
 
-    /// The file's text for `note`.
+    /// The file's text for `note`. Text other than ASCII is written as it is (a title in
+    /// Chinese reads as Chinese in the file and on a git host's page), not escaped.
     public static func render(_ note: MirrorNote) throws(SyncError) -> String {
         let frontMatter = FrontMatter(note)
+        if let plain = PlainFrontMatter.text(frontMatter) { return fence + plain + fence + note.body }
         do {
-            return fence + (try YAMLEncoder().encode(frontMatter)) + fence + note.body
+            let encoder = YAMLEncoder()
+            encoder.options.allowUnicode = true
+            // Every value on one line: a folded or multi-line one could put a `---` line
+            // inside the front matter, which would end it there.
+            encoder.options.width = -1
+            encoder.options.newLineScalarStyle = .doubleQuoted
+            return fence + (try encoder.encode(frontMatter)) + fence + note.body
         } catch {
             throw .unreadableNoteFile(path: note.path, reason: "\(error)")
         }
@@ -20,8 +29,10 @@ public enum MirrorNoteFile {
     /// Reads a note file; `path` names it in errors and must name the same identifier as the
     /// front matter (a file copied by hand to another name would otherwise be two notes in one).
     public static func parse(_ text: String, path: String) throws(SyncError) -> MirrorNote {
-        guard text.hasPrefix(fence), let end = text.range(of: "\n" + fence, range: text.index(text.startIndex, offsetBy: 3)..<text.endIndex)
-                                            ?? emptyFrontMatterEnd(text) else {
+        // A literal search: a body starting with a combining mark must not hide the fence.
+        let afterOpening = text.index(text.startIndex, offsetBy: 3, limitedBy: text.endIndex) ?? text.endIndex
+        guard text.hasPrefix(fence),
+              let end = text.range(of: "\n" + fence, options: .literal, range: afterOpening..<text.endIndex) ?? emptyFrontMatterEnd(text) else {
             throw .unreadableNoteFile(path: path, reason: "no front matter between --- lines at its start")
         }
         let yaml = String(text[text.index(text.startIndex, offsetBy: 4)..<end.lowerBound])
@@ -37,12 +48,12 @@ public enum MirrorNoteFile {
 
     /// `---\n---\n`: front matter with nothing in it (refused later for its missing identifier).
     private static func emptyFrontMatterEnd(_ text: String) -> Range<String.Index>? {
-        text.hasPrefix(fence + fence) ? text.range(of: fence, range: text.index(text.startIndex, offsetBy: 4)..<text.endIndex) : nil
+        text.hasPrefix(fence + fence) ? text.range(of: fence, options: .literal, range: text.index(text.startIndex, offsetBy: 4)..<text.endIndex) : nil
     }
 }
 
 /// The front matter's fields, in the order they are written.
-private struct FrontMatter: Codable {
+struct FrontMatter: Codable {
     struct Image: Codable {
         var identifier: String
         var file: String
@@ -92,8 +103,15 @@ private struct FrontMatter: Codable {
             pictures.append(MirrorImage(identifier: imageID, file: image.file, caption: image.caption ?? "", width: image.width ?? 0,
                                         height: image.height ?? 0))
         }
+        // Tags follow the app's rule (a hand edit could write any text): a bad one stops the sync.
+        let names: [String]
+        do {
+            names = try TagName.checked(tags ?? [])
+        } catch {
+            throw .unreadableNoteFile(path: path, reason: error.description)
+        }
         return MirrorNote(identifier: id, title: title, created: try date(created, "created"), modified: try date(modified, "modified"),
-                          pinned: pinned ?? false, tags: tags ?? [], images: pictures, body: body)
+                          pinned: pinned ?? false, tags: names, images: pictures, body: body)
     }
 }
 

@@ -71,28 +71,23 @@ final class MirrorRepository {
         try git.run(["update-ref", Self.storeRef, commit])
     }
 
-    /// A new commit on `parent` (a root commit without one) that writes `files` and removes
-    /// `removed`, made with `git fast-import` without touching the working tree or the index.
-    func commit(on parent: String?, writing files: [String: Data], removing removed: [String], message: String) throws(SyncError) -> String {
+    /// A new commit on `parent` (a root commit without one) that removes `removed` and writes
+    /// the files `write` adds, made with `git fast-import` without touching the working tree or
+    /// the index. The files stream to git as they are made: a first export of a large store
+    /// holds one note's files at a time.
+    func commit(on parent: String?, removing removed: [String], message: String,
+                writing write: (MirrorFiles) throws(SyncError) -> Void) throws(SyncError) -> String {
         let ref = "refs/uncloudnotes/export"
-        var stream = Data()
-        func add(_ text: String) { stream.append(Data(text.utf8)) }
-        func data(_ bytes: Data) {
-            add("data \(bytes.count)\n")
-            stream.append(bytes)
-            add("\n")
+        try git.run(["fast-import", "--quiet", "--force"]) { (input: GitInput) throws(SyncError) in
+            let files = MirrorFiles(input)
+            input.write("reset \(ref)\ncommit \(ref)\n")
+            input.write("committer \(git.machine) <\(git.machine)@uncloudnotes> \(Int(Date().timeIntervalSince1970)) +0000\n")
+            files.data(Data(message.utf8))
+            if let parent { input.write("from \(parent)\n") }
+            for path in removed.sorted() { input.write("D \(path)\n") }
+            try write(files)
+            input.write("\n")
         }
-        add("reset \(ref)\ncommit \(ref)\n")
-        add("committer \(git.machine) <\(git.machine)@uncloudnotes> \(Int(Date().timeIntervalSince1970)) +0000\n")
-        data(Data(message.utf8))
-        if let parent { add("from \(parent)\n") }
-        for path in removed.sorted() { add("D \(path)\n") }
-        for path in files.keys.sorted() {
-            add("M 100644 inline \(path)\n")
-            data(files[path] ?? Data())
-        }
-        add("\n")
-        try git.run(["fast-import", "--quiet", "--force"], input: stream)
         guard let made = try commit(named: ref) else {
             throw .git(GitFailure(arguments: ["fast-import"], status: 0, standardError: "made no commit"))
         }
@@ -214,5 +209,26 @@ final class MirrorRepository {
             return .remoteMoved
         }
         throw .pushRejected(remote: remote, failure)
+    }
+}
+
+/// The files of a commit being made, as `git fast-import` reads them.
+struct MirrorFiles {
+    private let input: GitInput
+
+    fileprivate init(_ input: GitInput) {
+        self.input = input
+    }
+
+    /// Adds (or replaces) the file at `path`.
+    func add(_ path: String, _ bytes: Data) {
+        input.write("M 100644 inline \(path)\n")
+        data(bytes)
+    }
+
+    fileprivate func data(_ bytes: Data) {
+        input.write("data \(bytes.count)\n")
+        input.write(bytes)
+        input.write("\n")
     }
 }

@@ -11,6 +11,8 @@ struct SyncState: Codable, Equatable {
     /// Set while sync changes the working tree (a merge, a reset): a kill meanwhile leaves
     /// half-written files that are sync's own, to be reset, not hand edits to keep.
     var workingTreeBusy = false
+    /// When the last sync completed (pushed), for the app's status line.
+    var lastSynced: Date?
 
     static func url(in gitDirectory: URL) -> URL { gitDirectory.appendingPathComponent("uncloudnotes-sync.json") }
 

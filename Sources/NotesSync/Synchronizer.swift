@@ -53,6 +53,8 @@ public struct Synchronizer {
             report.commit = try mirror.commit(named: "HEAD")
             if try mirror.push(remote: remoteURL) == .pushed {
                 report.pushed = true
+                state.lastSynced = Date()
+                try state.write(in: mirror.gitDirectory)
                 return report
             }
         }
@@ -72,8 +74,12 @@ public struct Synchronizer {
             state = try currentState(of: mirror, notes: notes, repairing: false)
             tip = try mirror.storeTip
         }
-        let pending = try pendingFiles(notes, since: tip == nil ? nil : state.exportedThrough)
-        for path in pending.written.keys where MirrorNote.identifier(inPath: path) != nil {
+        let pending = try storeCall { try PendingExport(notes, since: tip == nil ? nil : state.exportedThrough) }
+        var notePaths: [String] = []
+        try storeCall {
+            try pending.forEachFile(of: notes) { path, _ in if MirrorNote.identifier(inPath: path) != nil { notePaths.append(path) } }
+        }
+        for path in notePaths {
             if let tip, try mirror?.has(path, in: tip) == true { report.sent.changed += 1 } else { report.sent.added += 1 }
         }
         report.sent.deleted = pending.removed.count
@@ -95,7 +101,7 @@ public struct Synchronizer {
     // MARK: Steps
 
     /// A context of its own on the book's store, whose saves history records as sync's.
-    private func syncContext() -> ManagedObjectContext {
+    func syncContext() -> ManagedObjectContext {
         let context = ManagedObjectContext(store: book.context.store)
         context.transactionAuthor = LocalChanges.syncAuthor
         return context
@@ -120,15 +126,16 @@ public struct Synchronizer {
     /// merged into `main`. The first sync of a store exports all its notes.
     private func export(to mirror: MirrorRepository, from notes: StoreNotes, state: inout SyncState, report: inout SyncReport) throws(SyncError) {
         let tip = try mirror.storeTip
-        let pending = try pendingFiles(notes, since: tip == nil ? nil : state.exportedThrough)
-        var files = pending.written
-        if tip == nil { files[MirrorRepository.marker] = Data(MirrorRepository.markerText.utf8) }
-        if tip == nil || !files.isEmpty || !pending.removed.isEmpty {
+        let pending = try storeCall { try PendingExport(notes, since: tip == nil ? nil : state.exportedThrough) }
+        if tip == nil || !pending.isEmpty {
             var removed: [String] = []
             if let tip {
                 for path in pending.removed where try mirror.has(path, in: tip) { removed.append(path) }
             }
-            let made = try mirror.commit(on: tip, writing: files, removing: removed, message: "Notes changed on \(machine)")
+            let made = try mirror.commit(on: tip, removing: removed, message: "Notes changed on \(machine)") { files throws(SyncError) in
+                if tip == nil { files.add(MirrorRepository.marker, Data(MirrorRepository.markerText.utf8)) }
+                try storeCall { try pending.forEachFile(of: notes, files.add) }
+            }
             let changed = if let tip { try !mirror.sameFiles(tip, made) } else { true }
             if changed {
                 for change in try mirror.changedNotes(from: tip ?? MirrorRepository.emptyTree, to: made) {
@@ -142,31 +149,6 @@ public struct Synchronizer {
         try state.write(in: mirror.gitDirectory)
         if let tip = try mirror.storeTip {
             report.conflicts += try mirror.merge(tip, message: "Notes changed on \(machine)", state: &state)
-        }
-    }
-
-    /// The files the store's changes since `token` write (all notes with nil), and the note
-    /// files its deletions remove.
-    private func pendingFiles(_ notes: StoreNotes, since token: Int64?) throws(SyncError)
-        -> (written: [String: Data], removed: [String], lastToken: Int64?) {
-        try storeCall {
-            var written: [String: Data] = [:]
-            func add(_ note: ManagedObject) throws {
-                guard let (mirrorNote, images) = try notes.mirrorNote(of: note) else { return }
-                written[mirrorNote.path] = Data(try MirrorNoteFile.render(mirrorNote).utf8)
-                written.merge(images) { first, _ in first }
-            }
-            let changes = try LocalChanges(after: token, in: notes.context)
-            if token == nil {
-                try notes.forEachNote(add)
-            } else {
-                for key in changes.changedNotes.sorted() {
-                    if let note = try notes.context.existingObject(with: ObjectID(entityName: StoreNotes.noteEntity, primaryKey: key)) { try add(note) }
-                }
-            }
-            let removed = token == nil ? [] : changes.deletedNotes.map(MirrorNote.path(of:)).filter { written[$0] == nil }
-            notes.context.reset()
-            return (written, removed, changes.lastToken)
         }
     }
 
@@ -236,7 +218,7 @@ public struct Synchronizer {
     }
 
     /// Runs store work, keeping sync's own errors and wrapping the store's.
-    private func storeCall<Result>(_ work: () throws -> Result) throws(SyncError) -> Result {
+    func storeCall<Result>(_ work: () throws -> Result) throws(SyncError) -> Result {
         do {
             return try work()
         } catch let error as SyncError {

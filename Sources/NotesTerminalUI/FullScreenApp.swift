@@ -12,9 +12,11 @@ public enum FullScreenApp {
     ///     typed on the command line may be mistyped); no asks nothing (the default store).
     ///   - banner: a line shown above every screen (the walkthrough's step).
     ///   - images: how previews draw images; `auto` asks the terminal (`GraphicsDetection`).
+    ///   - syncOnOpen: start a sync as the list appears, as `S` does (the config file's choice).
     /// - Returns: the process exit code (0; 1 after a failed upgrade; 130 after a cancelled one).
     public static func run(stack: UnCloudNotesStack, logFile: URL? = nil, askBeforeCreating: Bool = false, banner: String? = nil,
-                           images: ImageMode = .auto, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Int32 {
+                           images: ImageMode = .auto, syncOnOpen: Bool = false,
+                           environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Int32 {
         DisplayWidth.configureLocale()
         // Asked before ncurses starts, so the terminal's replies never arrive as keys.
         let detection = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
@@ -41,6 +43,7 @@ public enum FullScreenApp {
         // The first screen is painted before the rest of the list is read.
         screen.draw(app.frame().render())
         _ = runner.perform(app.afterFirstPaint(), on: app)
+        if syncOnOpen { app.startSync() }
         while true {
             app.receiveBackgroundWork()
             screen.draw(app.frame().render())
@@ -54,6 +57,7 @@ public enum FullScreenApp {
             for effect in runner.perform(app.handle(key), on: app) {
                 switch effect {
                 case .quit:
+                    finishSync(of: app, on: screen)
                     return 0
                 case .openEditor(let text):
                     let event: NotesEvent
@@ -70,5 +74,14 @@ public enum FullScreenApp {
                 }
             }
         }
+    }
+
+    /// Quitting while a sync runs waits for it (a kill would be safe, but its push would not
+    /// happen), saying so; keys meanwhile are dropped.
+    private static func finishSync(of app: NotesApp, on screen: TerminalScreen) {
+        guard app.isSyncing else { return }
+        app.message = "finishing the sync before quitting…"
+        screen.draw(app.frame().render())
+        while app.isSyncing { _ = screen.readKey(timeoutMilliseconds: 100) }
     }
 }

@@ -9,7 +9,7 @@ struct TargetVerdicts {
 
     func all() -> [String] {
         chains() + floorRatios() + bytesWritten() + [peakMemory(), firstStepInPlace()] + list() + search() + [launch()] + bigNote() + historyCost()
-            + tagAndPin()
+            + tagAndPin() + sync()
     }
 
     private func size(_ notes: Int) -> BenchReport.Size? { report.sizes.first { $0.notes == notes } }
@@ -18,7 +18,7 @@ struct TargetVerdicts {
 
     private func notMeasured(_ what: String) -> String { "\(what): not measured in this run (sizes run: \(measuredSizes))." }
 
-    private func verdict(_ met: Bool) -> String { met ? "met" : "**not met**" }
+    func verdict(_ met: Bool) -> String { met ? "met" : "**not met**" }
 
     private func chainCases(at notes: Int) -> [BenchReport.Migration] {
         // The chains, and v4 -> v5 (issue #23 sets it the same target).

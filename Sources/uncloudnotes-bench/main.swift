@@ -31,17 +31,23 @@ struct Bench: ParsableCommand {
         @Option(help: "Where to write performance.md and performance.json.") var output = "docs"
         @Option(help: "Where to make the stores (removed afterwards). Default: a temporary folder.") var work: String?
         @Option(help: "The size of the JPEG timed to picture, WIDTHxHEIGHT (12 megapixels by default).") var picture = "4000x3000"
+        @Option(help: "Numbers of notes whose first sync through git is timed, comma-separated; empty for none.") var syncSizes = "1000,10000"
 
         func validate() throws {
             guard !counts.isEmpty, counts.allSatisfy({ $0 >= 10 }) else { throw ValidationError("--sizes takes numbers of at least 10, comma-separated") }
             guard let kinds, !kinds.isEmpty else { throw ValidationError("--images takes small, big or both, comma-separated") }
             guard runs >= 1 else { throw ValidationError("--runs takes a number of at least 1") }
             guard pictureSize != nil else { throw ValidationError("--picture takes WIDTHxHEIGHT, such as 4000x3000") }
+            guard syncCounts.allSatisfy({ $0 >= 10 }), syncCounts.count == syncSizes.split(separator: ",").count else {
+                throw ValidationError("--sync-sizes takes numbers of at least 10, comma-separated, or nothing")
+            }
         }
 
         private var pictureSize: PictureSize? { PictureSize(picture) }
 
         private var counts: [Int] { sizes.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) } }
+
+        private var syncCounts: [Int] { syncSizes.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) } }
 
         private var kinds: [ImageKind]? {
             let kinds = images.split(separator: ",").map { ImageKind(rawValue: $0.trimmingCharacters(in: .whitespaces)) }
@@ -81,6 +87,7 @@ struct Bench: ParsableCommand {
                 log("time to picture: a \(picture) JPEG")
                 report.picture = try PicturePaths.measure(in: folder, width: pictureSize.width, height: pictureSize.height, runs: runs)
             }
+            if !syncCounts.isEmpty { report.sync = try SyncPaths.measure(sizes: syncCounts, runs: runs, scratch: folder, log: log) }
             let out = URL(fileURLWithPath: output)
             try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
             try report.json().write(to: out.appendingPathComponent("performance.json"))

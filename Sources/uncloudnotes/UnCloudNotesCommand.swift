@@ -41,21 +41,26 @@ struct UnCloudNotesCommand: ParsableCommand {
         }
         DateText.userLocale.prepareInBackground()
         // A store path typed by hand may be mistyped: a missing one is created only when the user says so.
-        try runFullScreen(global.stack(), logFile: log.map(fileURL), askBeforeCreating: global.store != nil, images: imageMode(option: images))
+        try runFullScreen(global.stack(), logFile: log.map(fileURL), askBeforeCreating: global.store != nil, images: imageMode(option: images),
+                          sync: SyncSetting.fromConfigFile())
     }
 }
 
 /// Runs the full-screen app with the command line's exit codes: 2 (and one line on stderr)
-/// without a usable terminal, 1 after a failed upgrade, 130 after a cancelled one.
+/// without a usable terminal, 1 after a failed upgrade or a failed sync on quit, 130 after a
+/// cancelled upgrade.
 func runFullScreen(_ stack: UnCloudNotesStack, logFile: URL? = nil, askBeforeCreating: Bool = false, banner: String? = nil,
-                   images: ImageMode? = nil) throws {
+                   images: ImageMode? = nil, sync: SyncSetting = .off) throws {
     let code: Int32
     let images = try images ?? imageMode(option: nil)
     do {
-        code = try FullScreenApp.run(stack: stack, logFile: logFile, askBeforeCreating: askBeforeCreating, banner: banner, images: images)
+        code = try FullScreenApp.run(stack: stack, logFile: logFile, askBeforeCreating: askBeforeCreating, banner: banner, images: images,
+                                     syncOnOpen: sync.onOpen)
     } catch let error as TerminalUnavailable {
         StandardError.line("uncloudnotes: \(error)")
         throw ExitCode(2)
     }
     if code != 0 { throw ExitCode(code) }
+    // A store the user chose not to create has nothing to sync.
+    if sync.onQuit, stack.storeExists { try SyncSetting.syncOnQuit(stack) }
 }

@@ -23,7 +23,7 @@ struct BenchSmokeTests {
     func tinyRun() throws {
         let folder = try TemporaryFolder()
         let run = try runBench(["--sizes", "60,120", "--images", "small,big", "--runs", "3", "--note", "smoke run", "--picture", "400x300",
-                                "--output", folder.url.path, "--work", folder.url.appendingPathComponent("work").path])
+                                "--sync-sizes", "30,60", "--output", folder.url.path, "--work", folder.url.appendingPathComponent("work").path])
         #expect(run.status == 0, "\(run.errorOutput)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: folder.url.appendingPathComponent("performance.json"))) as? [String: Any])
         #expect(json["runs"] as? Int == 3)
@@ -76,13 +76,27 @@ struct BenchSmokeTests {
             #expect(((timing["toPicture"] as? [String: Any])?["runs"] as? [Double])?.count == 3)
             #expect((timing["pictureBytes"] as? Int ?? 0) > 0 && (timing["pictureWidth"] as? Int ?? 0) > 0)
         }
+        let syncs = try #require(json["sync"] as? [[String: Any]])
+        #expect(syncs.map { $0["notes"] as? Int } == [30, 60])
+        #expect(syncs.map { $0["images"] as? Int } == [3, 6])
+        for sync in syncs {
+            for key in ["firstSync", "firstSyncBaseline", "oneNote", "oneNoteBaseline"] {
+                #expect(((sync[key] as? [String: Any])?["runs"] as? [Double])?.count == 3, "\(key)")
+                #expect(((sync[key] as? [String: Any])?["min"] as? Double ?? 0) > 0, "\(key)")
+            }
+            #expect((sync["firstSyncPeakMemory"] as? Int ?? 0) > 1 << 20)
+        }
         let markdown = try String(contentsOf: folder.url.appendingPathComponent("performance.md"), encoding: .utf8)
+        #expect(markdown.contains("## Sync through git (issue 25)") && markdown.contains("| 60 | 6 | "))
+        #expect(markdown.contains("First sync of 10000 notes under 10 s: not measured in this run (sync sizes run: 30, 60)."))
+        #expect(markdown.contains("A sync of one changed note at 60 notes under 1 s plus git's own time: "))
+        #expect(markdown.contains("First sync's memory flat in the number of notes (60 notes within 1.5x of 30): "))
         #expect(markdown.contains("## Time to picture (issue 26): a 400x300 JPEG"))
         #expect(markdown.contains("> **smoke run**"))
         #expect(markdown.contains("| 120 | big | **v2 -> v5** |") && markdown.contains("| 120 | none | **v1 -> v5** |"))
         #expect(markdown.contains("## A tag's notes and the pinned-first list (issue 23)") && markdown.contains("at 1000000 notes under 50 ms (issue 23): not measured"))
         #expect(markdown.contains("## A 10 MB note on screen (issue 21)") && markdown.contains("Key to painted screen with a 10 MB note on screen at 120 notes"))
-        #expect(markdown.contains("## Targets (issues 13, 23, 26 and 28)") && markdown.contains("at 100000 notes at most 1.0x the in-place SQL: not measured in this run"))
+        #expect(markdown.contains("## Targets (issues 13, 23, 25, 26 and 28)") && markdown.contains("at 100000 notes at most 1.0x the in-place SQL: not measured in this run"))
         #expect(markdown.contains("## Where the time goes (issue 28)"))
         #expect(markdown.contains("Whole chains at 100000 notes within 2x of `VACUUM INTO`: not measured in this run"))
         // Sizes 2x apart say nothing about growth in N: no verdict on them.

@@ -8,7 +8,10 @@ struct ConfigFileTests {
         ("images = \"pixels\"\n", "config.toml: images = \"pixels\" is not one of auto, kitty, sixel, iterm2, symbols, none"),
         ("images = 3\n", "config.toml: images must be a string: one of auto, kitty, sixel, iterm2, symbols, none"),
         ("images = \n", "config.toml:1: "),
-        ("colour = true\n", "config.toml: unknown setting \"colour\" (known: images)"),
+        ("colour = true\n", "config.toml: unknown setting \"colour\" (known: images, sync)"),
+        ("sync = true\n", "config.toml: sync must be a table: [sync] and its settings below it"),
+        ("[sync]\non_start = true\n", "config.toml: unknown setting \"sync.on_start\" (known: sync.on_open, sync.on_quit)"),
+        ("[sync]\non_open = \"yes\"\n", "config.toml: sync.on_open must be true or false"),
     ])
     func badFile(contents: String, message: String) throws {
         let folder = try TemporaryFolder()

@@ -28,6 +28,24 @@ struct MirrorFormatTests {
         } throws: { "\($0)".hasPrefix("mirror file notes/x.md cannot be read") }
     }
 
+    @Test("a hand-written tag the app would refuse stops the file, naming it and the rule", arguments: ["a, b", "\"\"", "\"bell\\a\""])
+    func badTag(tag: String) throws {
+        let text = try MirrorNoteFile.render(note).replacingOccurrences(of: "tags:\n- a\n- b\n", with: "tags:\n- \(tag)\n")
+        #expect(text.contains("tags:\n- \(tag)\n"))
+        #expect {
+            try MirrorNoteFile.parse(text, path: note.path)
+        } throws: { error in
+            guard case SyncError.unreadableNoteFile(let path, let reason) = error else { return false }
+            return path == note.path && reason.hasPrefix("a tag name")
+        }
+    }
+
+    @Test("tags written with spaces around them read as the app stores them")
+    func trimmedTag() throws {
+        let text = try MirrorNoteFile.render(note).replacingOccurrences(of: "tags:\n- a\n", with: "tags:\n- '  a '\n")
+        #expect(try MirrorNoteFile.parse(text, path: note.path).tags == ["a", "b"])
+    }
+
     @Test("a file whose identifier names another file is refused")
     func wrongName() throws {
         let text = try MirrorNoteFile.render(note)

@@ -31,6 +31,9 @@ struct AppHarness {
     /// - Parameter notes: title, body and number of images of each note, oldest first.
     init(version: String = "v4", notes: [(String, String, Int)] = AppHarness.sampleNotes,
          colors: ColorSupport = ColorSupport(depth: .none)) throws {
+        // Screens draw as in a UTF-8 terminal whichever suite ran first (the app sets the
+        // locale at start; a test process has the C locale until some test sets it).
+        DisplayWidth.configureLocale()
         folder = try TemporaryFolder()
         stack = try UnCloudNotesStack(storeURL: folder.url.appendingPathComponent("notes.sqlite"), versionName: version)
         book = try stack.open()

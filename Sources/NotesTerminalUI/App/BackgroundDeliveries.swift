@@ -17,13 +17,16 @@ extension NotesApp {
     /// A finished sync: the status line says when and what moved, conflicts or an error show as
     /// the message. The notes it wrote arrive as any other process's change.
     private func receiveSync() -> Bool {
-        guard let outcome = backgroundSync.takeFinished() else { return false }
+        let status = backgroundSync.takeStatus()
+        if let status { syncLine.status = status }
+        guard let outcome = backgroundSync.takeFinished() else { return status != nil }
+        syncLine.running = false
         switch outcome {
         case .success(let report):
-            lastSync = "synced \(dates(Date()))"
+            syncLine.failed = false
             message = report.lines.dropLast().joined(separator: "; ")
         case .failure(let failure):
-            lastSync = "sync failed"
+            syncLine.failed = true
             message = "sync failed: \(failure.message)"
         }
         return true

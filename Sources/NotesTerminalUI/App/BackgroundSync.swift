@@ -6,6 +6,7 @@ import UnCloudNotesKit
 /// `S` in the app: `uncloudnotes sync` off the key loop. The job opens its own book on the store
 /// (the app's context is not thread-safe) and syncs with the mirror beside it; what it applies
 /// reaches the list as any other process's change does (`catchUpWithStore`). One sync at a time.
+/// The same queue reads the sync status (last sync, changes waiting) for the status line.
 final class BackgroundSync: Sendable {
     /// How a sync ended: its report, or its one-line error.
     typealias Outcome = Result<SyncReport, SyncFailure>
@@ -17,6 +18,8 @@ final class BackgroundSync: Sendable {
     private struct Shared {
         var running = false
         var finished: Outcome?
+        var status: SyncStatus?
+        var statusRead = false
     }
 
     private let storeURL: URL
@@ -43,6 +46,29 @@ final class BackgroundSync: Sendable {
 
     var isRunning: Bool { shared.withLock(\.running) }
 
+    /// Reads the sync status in the background (a sync reads it itself when it ends).
+    func refreshStatus() {
+        executor.run { [self] in
+            // An unreadable status shows as none: the status line is no place for an error.
+            publish(try? withBook { book in try synchronizer(book).status() })
+        }
+    }
+
+    private func publish(_ status: SyncStatus??) {
+        shared.withLock { shared in
+            shared.status = status ?? nil
+            shared.statusRead = true
+        }
+    }
+
+    /// The status read since the last call: `.some(nil)` when the store has no mirror.
+    func takeStatus() -> SyncStatus?? {
+        shared.withLock { shared in
+            defer { shared.statusRead = false }
+            return shared.statusRead ? .some(shared.status) : .none
+        }
+    }
+
     /// The outcome of the sync that finished since the last call, if one did.
     func takeFinished() -> Outcome? {
         shared.withLock { shared in
@@ -53,14 +79,28 @@ final class BackgroundSync: Sendable {
 
     private func sync() -> Outcome {
         do {
-            let book = try UnCloudNotesStack(storeURL: storeURL, versionName: version).open(creatingIfMissing: false)
-            defer { try? book.context.store.close() }
-            let synchronizer = Synchronizer(book: book, mirror: Synchronizer.defaultMirror(for: storeURL),
-                                            machine: ProcessInfo.processInfo.hostName)
-            return .success(try synchronizer.sync(remote: nil))
+            return try withBook { book in
+                let synchronizer = synchronizer(book)
+                defer { publish(try? synchronizer.status()) }
+                do {
+                    return .success(try synchronizer.sync(remote: nil))
+                } catch {
+                    return .failure(SyncFailure(message: "\(error)"))
+                }
+            }
         } catch {
             return .failure(SyncFailure(message: "\(error)"))
         }
+    }
+
+    private func withBook<Result>(_ work: (NoteBook) throws -> Result) throws -> Result {
+        let book = try UnCloudNotesStack(storeURL: storeURL, versionName: version).open(creatingIfMissing: false)
+        defer { try? book.context.store.close() }
+        return try work(book)
+    }
+
+    private func synchronizer(_ book: NoteBook) -> Synchronizer {
+        Synchronizer(book: book, mirror: Synchronizer.defaultMirror(for: storeURL), machine: ProcessInfo.processInfo.hostName)
     }
 
     private func finish(with outcome: Outcome) {

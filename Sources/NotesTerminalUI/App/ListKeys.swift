@@ -41,7 +41,7 @@ extension NotesApp {
             }
             if let id = selectedNoteID { promptForImage(for: id, returningTo: .list) }
         case .character("S"):
-            message = backgroundSync.start() ? "syncing…" : "a sync is under way"
+            message = startSync() ? "syncing…" : "a sync is under way"
         case .character("p"):
             guard supportsTags else { return refuse(.pins) }
             if let id = selectedNoteID, let note = snapshot(of: id) { return [.setPinned(!note.pinned, id)] }

@@ -121,8 +121,9 @@ public final class NotesApp: ScreenLayout {
     let backgroundPreviews: BackgroundPreviews
     /// `S`: syncs through git off the key loop (docs/sync.md).
     let backgroundSync: BackgroundSync
-    /// The last sync's outcome for the status line ("synced 20:41"), nil before the first.
-    var lastSync: String?
+    /// What the status line says of sync ("synced 20:41, changes waiting").
+    var syncLine = SyncLine()
+    var lastSync: String? { syncLine.text(dates) }
     var searchPending = false
     var noteCount = 0
     var previews = PreviewCache()
@@ -174,7 +175,8 @@ public final class NotesApp: ScreenLayout {
     /// What to do once the first screen is painted: read the whole list when launch read only
     /// its start (the loop carries it out, as any reload).
     public func afterFirstPaint() -> [NotesEffect] {
-        list.count < noteCount ? [reload()] : []
+        backgroundSync.refreshStatus()
+        return list.count < noteCount ? [reload()] : []
     }
 
     // MARK: Keys

@@ -6,6 +6,7 @@ extension NotesApp {
     public func receive(_ event: NotesEvent) -> [NotesEffect] {
         // Undo brings back the note deleted last, until the next change.
         if case .deleted = event {} else if event.isChange { undoable = nil }
+        if event.isChange { syncLine.storeChangedHere() }
         switch event {
         case .edited(let text):
             takeBackFromEditor(text)

@@ -9,6 +9,8 @@ extension NotesApp {
             guard version != knownStoreVersion else { return [] }
             knownStoreVersion = version
             book.forgetReadNotes()
+            // Another process's change may be one to send, or a sync that sent everything.
+            backgroundSync.refreshStatus()
             let effects = storeChanged()
             if case .detail(let state) = screen, snapshot(of: state.noteID) == nil {
                 screen = .list

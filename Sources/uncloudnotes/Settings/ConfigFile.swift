@@ -3,12 +3,14 @@ import TOMLKit
 
 /// The user's settings file, `$XDG_CONFIG_HOME/uncloudnotes/config.toml` (`~/.config/…` when the
 /// variable is unset): read once at start, each setting by the option it stands for (`images`
-/// for `--images`), the command line winning. A key the app does not know, a value of the wrong
-/// type or outside its choices is an error naming the file and key, so a typo never passes
-/// silently.
+/// for `--images`), the command line winning; settings of one feature in a table (`[sync]`). A
+/// key the app does not know, a value of the wrong type or outside its choices is an error
+/// naming the file and key, so a typo never passes silently.
 struct ConfigFile {
     /// The keys the file may hold; each setting adds its own.
-    static let knownKeys: Set<String> = ["images"]
+    static let knownKeys: Set<String> = ["images", "sync"]
+    /// The keys of each table.
+    static let knownTableKeys: [String: Set<String>] = ["sync": ["on_open", "on_quit"]]
 
     let path: String
     private let table: TOMLTable
@@ -42,7 +44,21 @@ struct ConfigFile {
         if let unknown = table.keys.sorted().first(where: { !knownKeys.contains($0) }) {
             throw .unknownKey(path: url.path, key: unknown, known: knownKeys.sorted())
         }
+        for (name, keys) in knownTableKeys.sorted(by: { $0.key < $1.key }) {
+            guard let value = table[name] else { continue }
+            guard let inner = value.table else { throw .notATable(path: url.path, key: name) }
+            if let unknown = inner.keys.sorted().first(where: { !keys.contains($0) }) {
+                throw .unknownKey(path: url.path, key: "\(name).\(unknown)", known: keys.sorted().map { "\(name).\($0)" })
+            }
+        }
         return ConfigFile(path: url.path, table: table)
+    }
+
+    /// The true/false setting `key` of the table `name`; nil when the file leaves it out.
+    func flag(_ key: String, in name: String) throws(ConfigFileError) -> Bool? {
+        guard let value = table[name]?.table?[key] else { return nil }
+        guard let flag = value.bool else { throw .notABool(path: path, key: "\(name).\(key)") }
+        return flag
     }
 
     /// The value of `key`, one of `choices`; nil when the file leaves it out.
@@ -64,6 +80,8 @@ enum ConfigFileError: Error, CustomStringConvertible {
     case unknownKey(path: String, key: String, known: [String])
     case notAString(path: String, key: String, allowed: [String])
     case badValue(path: String, key: String, value: String, allowed: [String])
+    case notATable(path: String, key: String)
+    case notABool(path: String, key: String)
 
     var description: String {
         switch self {
@@ -74,6 +92,8 @@ enum ConfigFileError: Error, CustomStringConvertible {
         case .notAString(let path, let key, let allowed): "\(path): \(key) must be a string: one of \(allowed.joined(separator: ", "))"
         case .badValue(let path, let key, let value, let allowed):
             "\(path): \(key) = \"\(value)\" is not one of \(allowed.joined(separator: ", "))"
+        case .notATable(let path, let key): "\(path): \(key) must be a table: [\(key)] and its settings below it"
+        case .notABool(let path, let key): "\(path): \(key) must be true or false"
         }
     }
 }

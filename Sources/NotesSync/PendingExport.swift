@@ -1,0 +1,46 @@
+import Foundation
+import ManagedStore
+
+/// What an export writes to the mirror: every note on a store's first export, else the notes
+/// the history names since the last one; and the note files its deletions remove. Files are
+/// made one note at a time as git reads them, so memory does not grow with the store.
+struct PendingExport {
+    /// Every note (the first export), rather than those `changes` names.
+    let everything: Bool
+    let changes: LocalChanges
+    /// The files of deleted notes whose identifiers the store no longer has (an undone delete
+    /// brings a note back under its identifier).
+    let removed: [String]
+
+    /// The history after `token` (all of it, and every note, when nil).
+    init(_ notes: StoreNotes, since token: Int64?) throws {
+        everything = token == nil
+        changes = try LocalChanges(after: token, in: notes.context)
+        removed = everything ? [] : try changes.deletedNotes.sorted { $0.uuidString < $1.uuidString }
+            .filter { try notes.note(identifier: $0) == nil }.map(MirrorNote.path(of:))
+        notes.context.reset()
+    }
+
+    /// The newest history transaction read: the next export reads after it.
+    var lastToken: Int64? { changes.lastToken }
+
+    /// Whether there is nothing to export.
+    var isEmpty: Bool { !everything && changes.changedNotes.isEmpty && removed.isEmpty }
+
+    /// Calls `body` with each file to write: a note's file, then its images' files.
+    func forEachFile(of notes: StoreNotes, _ body: (_ path: String, _ bytes: Data) throws -> Void) throws {
+        defer { notes.context.reset() }
+        func add(_ note: ManagedObject) throws {
+            guard let (mirrorNote, images) = try notes.mirrorNote(of: note) else { return }
+            try body(mirrorNote.path, Data(try MirrorNoteFile.render(mirrorNote).utf8))
+            for (path, bytes) in images.sorted(by: { $0.key < $1.key }) { try body(path, bytes) }
+        }
+        if everything {
+            try notes.forEachNote(add)
+            return
+        }
+        for key in changes.changedNotes.sorted() {
+            if let note = try notes.context.existingObject(with: ObjectID(entityName: StoreNotes.noteEntity, primaryKey: key)) { try add(note) }
+        }
+    }
+}

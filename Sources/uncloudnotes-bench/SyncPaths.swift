@@ -1,0 +1,135 @@
+import Foundation
+import ManagedStore
+import UnCloudNotesKit
+
+/// Issue 25's sync through git, whole process as the user waits for it: `uncloudnotes sync`
+/// with a local bare repository as the remote, against what a user of a plain folder of notes
+/// does instead (as nb and pass users do), done well: the same files committed and pushed by
+/// git in one shell command. The first sync of a store (every note, one image in ten, each
+/// image different) and a sync after one note changed; peak memory of the first sync at two
+/// sizes shows whether it grows with the store.
+enum SyncPaths {
+    struct Result: Codable {
+        var notes: Int
+        var images: Int
+        /// `uncloudnotes sync --remote R`: export, fetch, merge, apply, push.
+        var firstSync: Stats
+        /// `git init; git add -A; git commit; git push` of the same files.
+        var firstSyncBaseline: Stats
+        /// `uncloudnotes sync` after one note's edit (made by `notes edit`, not timed).
+        var oneNote: Stats
+        /// `git commit -a; git pull; git push` after one file's edit.
+        var oneNoteBaseline: Stats
+        /// The first sync's peak resident memory (the program's own, not git's).
+        var firstSyncPeakMemory: Int64
+    }
+
+    static let imageEvery = 10
+
+    static func measure(sizes: [Int], runs: Int, scratch: URL, log: (String) -> Void) throws -> [Result] {
+        let app = try ChildProcess.sibling("uncloudnotes")
+        return try sizes.map { notes in
+            log("sync: a first sync of \(notes) notes, then one changed note")
+            let folder = scratch.appendingPathComponent("sync-\(notes)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            // Scratch: removing it is best effort.
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let master = folder.appendingPathComponent("master.sqlite")
+            let images = try makeStore(at: master, notes: notes)
+            var timings = RunLog()
+            var peaks: [Int64] = []
+            for run in 0..<runs {
+                let runFolder = folder.appendingPathComponent("run-\(run)")
+                try FileManager.default.createDirectory(at: runFolder, withIntermediateDirectories: true)
+                defer { try? FileManager.default.removeItem(at: runFolder) }
+                let measured = try measureEngine(app: app, master: master, in: runFolder)
+                timings.add(measured.first, to: "first")
+                timings.add(measured.oneNote, to: "one")
+                peaks.append(measured.peak)
+                let baseline = try measureBaseline(files: measured.mirror, in: runFolder)
+                timings.add(baseline.first, to: "first baseline")
+                timings.add(baseline.oneNote, to: "one baseline")
+            }
+            return Result(notes: notes, images: images, firstSync: timings.stats("first"), firstSyncBaseline: timings.stats("first baseline"),
+                          oneNote: timings.stats("one"), oneNoteBaseline: timings.stats("one baseline"), firstSyncPeakMemory: peaks.max() ?? 0)
+        }
+    }
+
+    /// A v5 store of `notes` notes with identifiers, one in ten holding a different small PNG.
+    /// - Returns: the number of images.
+    private static func makeStore(at url: URL, notes: Int) throws -> Int {
+        let book = try UnCloudNotesStack(storeURL: url).open()
+        let context = book.context
+        let start = Date(timeIntervalSinceReferenceDate: 800_000_000)
+        var images = 0
+        for index in 0..<notes {
+            let note = try context.insertObject(entityName: "Note")
+            note.setValue(.uuid(UUID()), forKey: "identifier")
+            note.setValue(.string("Note \(index)"), forKey: "title")
+            note.setValue(.string("The body of note \(index).\nA second line, and a third\nto make a note of a few lines.\n"), forKey: "body")
+            note.setValue(.date(start.addingTimeInterval(Double(index))), forKey: "dateCreated")
+            note.setValue(.date(start.addingTimeInterval(Double(index))), forKey: "dateModified")
+            note.setValue(.integer(Int64(index)), forKey: "displayIndex")
+            guard index.isMultiple(of: imageEvery) else { continue }
+            let image = try context.insertObject(entityName: "ImageAttachment")
+            image.setValue(.uuid(UUID()), forKey: "identifier")
+            image.setValue(.data(StoreGenerator.encoded(seed: UInt64(index), format: "png", width: 64, height: 64)), forKey: "image")
+            image.setValue(.string("image \(index)"), forKey: "caption")
+            image.setValue(.double(64), forKey: "width")
+            image.setValue(.double(64), forKey: "height")
+            image.setValue(.date(start), forKey: "dateCreated")
+            image.setObject(note, forKey: "note")
+            images += 1
+        }
+        try context.save()
+        try context.store.close()
+        return images
+    }
+
+    private struct EngineRun {
+        var first: Double
+        var oneNote: Double
+        var peak: Int64
+        /// The mirror the first sync made: its files are the baseline's.
+        var mirror: URL
+    }
+
+    private static func measureEngine(app: URL, master: URL, in folder: URL) throws -> EngineRun {
+        let store = folder.appendingPathComponent("notes.sqlite")
+        try DiskSync.syncedCopy(of: master, at: store)
+        let remote = try bareRepository(folder.appendingPathComponent("engine-remote.git"))
+        let memory = folder.appendingPathComponent("peak-memory")
+        // GNU time reports the peak of the program it starts (a child of its own, so the
+        // figure is not this process's, as a child spawned from here would carry at exec).
+        let first = try ChildProcess.run("/usr/bin/time", ["-f", "%M", "-o", memory.path, app.path, "sync", "--store", store.path,
+                                                          "--remote", remote.path, "--machine", "bench"])
+        let kilobytes = try String(contentsOf: memory, encoding: .utf8).split(separator: "\n").last.flatMap { Int64($0) }
+        guard let kilobytes else { throw BenchError("GNU time reported no peak memory for the first sync") }
+        try ChildProcess.run(app.path, ["notes", "edit", "1", "--body", "Changed on this machine.", "--store", store.path])
+        let oneNote = try ChildProcess.run(app.path, ["sync", "--store", store.path, "--machine", "bench"])
+        return EngineRun(first: first, oneNote: oneNote, peak: kilobytes * 1024, mirror: store.deletingPathExtension().appendingPathExtension("mirror"))
+    }
+
+    /// The same files in a plain folder, committed and pushed by git as a careful user would.
+    private static func measureBaseline(files mirror: URL, in folder: URL) throws -> (first: Double, oneNote: Double) {
+        let plain = folder.appendingPathComponent("plain")
+        try FileManager.default.createDirectory(at: plain, withIntermediateDirectories: true)
+        try ChildProcess.run("/bin/sh", ["-c", "git -C \"$1\" archive HEAD | tar -x -C \"$2\" && sync", "sh", mirror.path, plain.path])
+        let remote = try bareRepository(folder.appendingPathComponent("baseline-remote.git"))
+        let git = "git -c user.name=bench -c user.email=bench@example.org -c commit.gpgsign=false"
+        let first = try ChildProcess.run("/bin/sh", ["-c", "cd \"$1\" && \(git) init -q -b main && \(git) add -A && \(git) commit -q -m notes"
+                                                        + " && \(git) remote add origin \"$2\" && \(git) push -q origin main", "sh", plain.path, remote.path])
+        let note = try FileManager.default.contentsOfDirectory(atPath: plain.appendingPathComponent("notes").path).sorted().first
+        guard let note else { throw BenchError("the mirror has no note files") }
+        let file = plain.appendingPathComponent("notes").appendingPathComponent(note)
+        try Data((try String(contentsOf: file, encoding: .utf8) + "Changed on this machine.\n").utf8).write(to: file)
+        let oneNote = try ChildProcess.run("/bin/sh", ["-c", "cd \"$1\" && \(git) commit -q -a -m edit && \(git) pull -q --no-rebase origin main"
+                                                          + " && \(git) push -q origin main", "sh", plain.path])
+        return (first, oneNote)
+    }
+
+    private static func bareRepository(_ url: URL) throws -> URL {
+        try ChildProcess.run("/usr/bin/env", ["git", "init", "-q", "--bare", "-b", "main", url.path])
+        return url
+    }
+}

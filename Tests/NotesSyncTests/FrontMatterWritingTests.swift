@@ -1,0 +1,60 @@
+import Foundation
+@testable import NotesSync
+import Testing
+import Yams
+
+/// Front matter is written by hand when every text in it is plain (`PlainFrontMatter`), by the
+/// YAML encoder otherwise: both must read back as the note, and write the same for what the
+/// hand-written path takes, so a note's file does not depend on which one ran.
+@Suite("Writing front matter")
+struct FrontMatterWritingTests {
+    static let image = MirrorImage(identifier: UUID(), file: "images/" + String(repeating: "0f", count: 32) + ".jpg", caption: "At the lake", width: 640, height: 480)
+
+    static let titles = ["Groceries", "笔记 中文标题", "Заметка о встрече", "Café naïve", "Don't forget, really", "Party 🎉", "", "yes", "No",
+                         "title: with a colon", "# not a comment", "-dash first", "trailing space ", "\"quoted\"", "12 apples", "a\nsecond line",
+                         String(repeating: "long words ", count: 12), "tab\there", "Ends with a question?", "R&D (2026) / notes"]
+
+    @Test("every title, hand-written or encoded, reads back as the note; hand-written is the encoder's text", arguments: titles)
+    func sameAsEncoder(title: String) throws {
+        let note = MirrorNote(identifier: UUID(), title: title, created: Date(timeIntervalSince1970: 1_700_000_000.5), modified: nil, pinned: true,
+                              tags: ["work", "ключ", "读书"], images: [Self.image, MirrorImage(identifier: UUID(), file: Self.image.file, caption: "", width: 3, height: 2)],
+                              body: "body\n")
+        let text = try MirrorNoteFile.render(note)
+        #expect(try MirrorNoteFile.parse(text, path: note.path) == note)
+        let encoder = YAMLEncoder()
+        encoder.options.allowUnicode = true
+        encoder.options.width = -1
+        if let plain = PlainFrontMatter.text(FrontMatter(note)) {
+            let encoded = try encoder.encode(FrontMatter(note))
+            #expect(plain == encoded, "\(plain)\n-- encoder:\n\(encoded)")
+        }
+    }
+
+    @Test("the hand-written path takes the common notes: plain titles, tags and images")
+    func takesCommonNotes() {
+        let note = MirrorNote(identifier: UUID(), title: "Groceries for Saturday", created: Date(), modified: Date(), pinned: false, tags: ["home"],
+                              images: [Self.image], body: "")
+        #expect(PlainFrontMatter.text(FrontMatter(note)) != nil)
+        #expect(PlainFrontMatter.text(FrontMatter(MirrorNote(identifier: UUID(), title: "yes", created: nil, modified: nil, pinned: false, tags: [],
+                                                              images: [], body: ""))) == nil)
+    }
+
+    @Test("random titles, tags and captions read back as written (2,000 notes)")
+    func fuzz() throws {
+        var random = SystemRandomNumberGenerator()
+        let pieces = ["a", "Z", "é", "中", "я", "🎉", " ", ":", "#", "'", "\"", "-", ",", "?", "!", "&", "*", "[", "]", "{", "}", "|", ">", "%", "@",
+                      "`", "1", "0", ".", "yes", "null", "~", "\\", "\u{301}", "\t", "\n", "true", "0x1F", "2026-11-25"]
+        func text(_ count: Int) -> String { (0..<Int.random(in: 0...count, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined() }
+        for _ in 0..<2_000 {
+            let tags = (0..<Int.random(in: 0...3, using: &random)).map { _ in text(6).replacingOccurrences(of: ",", with: "")
+                .filter { !$0.isNewline && $0 != "\t" }.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            let note = MirrorNote(identifier: UUID(), title: text(12), created: nil, modified: Date(timeIntervalSince1970: 1_000), pinned: Bool.random(using: &random),
+                                  tags: tags, images: [MirrorImage(identifier: UUID(), file: Self.image.file, caption: text(8),
+                                                                   width: Double(Int.random(in: 0...5000, using: &random)), height: 0.5)],
+                                  body: text(5))
+            let written = try MirrorNoteFile.render(note)
+            #expect(throws: Never.self, "\(written)") { try MirrorNoteFile.parse(written, path: note.path) }
+            #expect((try? MirrorNoteFile.parse(written, path: note.path)) == note, "\(written)")
+        }
+    }
+}
