@@ -131,9 +131,9 @@ struct XtermSixelTests {
         return found
     }
 
-    /// As the body scrolls beside the picture, ncurses scrolls the rows it shares with it (a
-    /// scrolling region and a newline, which moves the pixels too) and clears lines to their end
-    /// through it: a rule that did not draw it again then (to spare the flicker) would leave it cut.
+    /// As the body scrolls beside the picture, ncurses (left to itself) scrolls the rows it shares
+    /// with it with a scrolling region, which moves the pixels too, and clears lines to their end
+    /// through it; the picture is not drawn again then (no flicker), so neither may happen.
     @Test("wide detail view: the body scrolls beside the picture, which stays whole")
     func pictureWholeWhileBodyScrolls() throws {
         let folder = try TemporaryFolder()

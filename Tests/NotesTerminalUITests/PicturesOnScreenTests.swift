@@ -27,6 +27,25 @@ struct PicturesOnScreenTests {
         #expect(screen.update(to: Self.frame("c", row: 3, pictures: [(sixel, 2)])).placements.count == 1)
     }
 
+    @Test("when ncurses keeps cells in place, text changing beside a sixel draws nothing; a change inside its rectangle draws it again")
+    func sixelRedrawnOnlyWhenItsCellsChange() {
+        var screen = PicturesOnScreen(cellsStayInPlace: true)
+        let sixel = Self.picture(1, .sixel)
+        #expect(screen.update(to: Self.frame("a", row: 6, pictures: [(sixel, 2)])).placements.map(\.picture) == [sixel])
+        // The body scrolling beside it, on its rows: ncurses writes only the text's cells.
+        #expect(screen.update(to: Self.frame("a longer line", row: 3, pictures: [(sixel, 2)])).isEmpty)
+        #expect(screen.update(to: Self.frame("c", row: 3, pictures: [(sixel, 2)])).isEmpty)
+        var covered = Self.frame("c", row: 3, pictures: [(sixel, 2)])
+        covered.put("x", row: 3, column: 12)
+        #expect(screen.update(to: covered).placements.count == 1, "ncurses wrote over its pixels")
+    }
+
+    @Test("guard cells at the first and last column of each row of a sixel or iTerm2 picture; none for kitty")
+    func guardCells() {
+        let frame = Self.frame(pictures: [(Self.picture(1, .sixel), 1), (Self.picture(2, .kitty), 5)])
+        #expect(PicturesOnScreen.guardCells(of: frame).map { [$0.row, $0.column] } == [[1, 10], [1, 13], [2, 10], [2, 13]])
+    }
+
     @Test("a sixel that goes away has its rows repainted; a kitty picture is deleted by id")
     func removal() {
         var screen = PicturesOnScreen()

@@ -16,10 +16,17 @@ struct PicturesOnScreen {
     }
 
     private(set) var shown: [PlacedPicture] = []
-    /// The frame drawn last: a sixel or iTerm2 picture is drawn again only when text on its rows
-    /// changed (ncurses may clear to the end of a line through it), so a key that changes nothing
-    /// near it (a key repeat) never makes it flicker.
+    /// The frame drawn last: a sixel or iTerm2 picture is drawn again only when ncurses may have
+    /// written over it, so a key that changes nothing near it (a key repeat) never makes it flicker.
     private var lastFrame: CellBuffer?
+    /// ncurses never scrolls rows nor shifts characters (`StillCellsTerminfo`), and `guardCells`
+    /// keep it from clearing lines through pictures: then only a change inside a picture's
+    /// rectangle reaches its cells. Otherwise any change of text on its rows may have.
+    let cellsStayInPlace: Bool
+
+    init(cellsStayInPlace: Bool = false) {
+        self.cellsStayInPlace = cellsStayInPlace
+    }
 
     /// What to do to show `frame`'s pictures after its text.
     mutating func update(to frame: CellBuffer) -> Update {
@@ -36,7 +43,7 @@ struct PicturesOnScreen {
             let rows = placed.area.top..<(placed.area.top + placed.area.height)
             let isNew = !shown.contains(placed)
             let wiped = placed.picture.pixelProtocol != .kitty
-                && (update.repaintRows.contains { $0.overlaps(rows) } || textChanged(in: rows, of: frame))
+                && (update.repaintRows.contains { $0.overlaps(rows) } || changed(cellsStayInPlace ? placed.area : wholeRows(rows, of: frame), in: frame))
             if isNew || wiped { update.placements.append(placed) }
         }
         shown = next
@@ -58,12 +65,31 @@ struct PicturesOnScreen {
     /// Whether any shown picture is pixels in cells (sixel, iTerm2), which only a repaint removes.
     var hasPicturesInCells: Bool { shown.contains { $0.picture.pixelProtocol != .kitty } }
 
-    private func textChanged(in rows: Range<Int>, of frame: CellBuffer) -> Bool {
+    private func wholeRows(_ rows: Range<Int>, of frame: CellBuffer) -> Rect {
+        Rect(top: rows.lowerBound, left: 0, width: frame.width, height: rows.count)
+    }
+
+    private func changed(_ area: Rect, in frame: CellBuffer) -> Bool {
         guard let lastFrame, lastFrame.width == frame.width, lastFrame.height == frame.height else { return true }
-        for row in rows where row >= 0 && row < frame.height {
-            for column in 0..<frame.width where lastFrame[row, column] != frame[row, column] { return true }
+        for row in area.top..<(area.top + area.height) where row >= 0 && row < frame.height {
+            for column in area.left..<(area.left + area.width) where column >= 0 && column < frame.width {
+                if lastFrame[row, column] != frame[row, column] { return true }
+            }
         }
         return false
+    }
+
+    /// Cells the terminal screen fills with a no-break space (drawn blank, but text to ncurses)
+    /// when cells stay in place: ncurses clears a line to its end after its last non-blank cell
+    /// and to its start before its first, through cells it believes blank; a guard at a picture
+    /// row's first and last column keeps both outside the picture. They never change, so ncurses
+    /// writes them once; the picture is drawn over them.
+    static func guardCells(of frame: CellBuffer) -> [(row: Int, column: Int)] {
+        frame.pictures.filter { $0.picture.pixelProtocol != .kitty }.flatMap { placed in
+            (placed.area.top..<(placed.area.top + placed.area.height)).flatMap { row in
+                Set([placed.area.left, placed.area.left + placed.area.width - 1]).sorted().map { (row: row, column: $0) }
+            }
+        }
     }
 }
 
