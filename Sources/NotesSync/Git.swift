@@ -7,14 +7,17 @@ struct Git: Sendable {
     /// The name commits are made under: the machine's, so conflict copies can say where the
     /// other version came from.
     let machine: String
-    /// Counts the commands run, for `SyncKillPoint`.
-    let commands: GitCommandCount
 
-    init(directory: URL, machine: String, killPoint: SyncKillPoint? = nil) {
+    init(directory: URL, machine: String) {
         self.directory = directory
         self.machine = machine
-        self.commands = GitCommandCount(killPoint: killPoint)
     }
+
+    /// The git program, found on `PATH` once: starting it through `/usr/bin/env` cost another
+    /// program start for each of a sync's two dozen commands.
+    static let executable: URL? = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        .map { URL(fileURLWithPath: String($0)).appendingPathComponent("git") }
+        .first { FileManager.default.isExecutableFile(atPath: $0.path) }
 
     /// Runs git with `arguments`; its standard output, or `GitFailure` on a non-zero exit.
     @discardableResult
@@ -46,10 +49,16 @@ struct Git: Sendable {
     /// Runs git, with standard input from `input` (none unless `writesInput`).
     private func spawn(_ arguments: [String], writesInput: Bool, input: (GitInput) throws(SyncError) -> Void) throws(SyncError)
         -> (status: Int32, standardOutput: Data, standardError: String) {
+        guard let executable = Self.executable else {
+            throw .git(GitFailure(arguments: arguments, status: -1, standardError: "cannot run git: no git on PATH (install git)"))
+        }
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["git", "-c", "core.quotepath=off", "-c", "user.name=\(machine)", "-c", "user.email=\(machine)@uncloudnotes",
-                             "-c", "commit.gpgsign=false"] + arguments
+        process.executableURL = executable
+        process.arguments = ["-c", "core.quotepath=off", "-c", "user.name=\(machine)", "-c", "user.email=\(machine)@uncloudnotes",
+                             "-c", "commit.gpgsign=false",
+                             // A first sync checks out every note: one checkout worker per core (git
+                             // only uses them from 100 files up).
+                             "-c", "checkout.workers=0"] + arguments
         process.currentDirectoryURL = directory
         var environment = ProcessInfo.processInfo.environment
         environment["GIT_TERMINAL_PROMPT"] = "0"
@@ -85,7 +94,6 @@ struct Git: Sendable {
         let err = errors.wait()
         process.waitUntilExit()
         if let failure { throw failure }
-        commands.finished()
         return (process.terminationStatus, output, String(decoding: err, as: UTF8.self))
     }
 }
@@ -118,32 +126,6 @@ final class GitInput {
     fileprivate func close() {
         flush()
         try? handle.close()
-    }
-}
-
-/// A test hook for kill storms: the process kills itself with SIGKILL (as a crash or a power
-/// loss stops it) right after its Nth git command, so a test can stop a sync between any two
-/// of its steps and check the next sync completes and loses nothing.
-public struct SyncKillPoint: Sendable {
-    public let afterGitCommand: Int
-
-    public init(afterGitCommand: Int) {
-        self.afterGitCommand = afterGitCommand
-    }
-}
-
-/// How many git commands this sync ran; shared by the copies of one `Git`.
-final class GitCommandCount: @unchecked Sendable {
-    private let killPoint: SyncKillPoint?
-    private var count = 0
-
-    init(killPoint: SyncKillPoint?) {
-        self.killPoint = killPoint
-    }
-
-    func finished() {
-        count += 1
-        if count == killPoint?.afterGitCommand { kill(getpid(), SIGKILL) }
     }
 }
 

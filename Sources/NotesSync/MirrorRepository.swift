@@ -14,16 +14,16 @@ final class MirrorRepository {
     let git: Git
     var gitDirectory: URL { folder.appendingPathComponent(".git") }
 
-    private init(folder: URL, machine: String, killPoint: SyncKillPoint?) {
+    private init(folder: URL, machine: String) {
         self.folder = folder
-        self.git = Git(directory: folder, machine: machine, killPoint: killPoint)
+        self.git = Git(directory: folder, machine: machine)
     }
 
     /// Opens the mirror in `folder`, making a new one (0700) where there is nothing; refuses a
     /// folder holding anything else.
-    static func open(_ folder: URL, machine: String, killPoint: SyncKillPoint? = nil) throws(SyncError) -> MirrorRepository {
+    static func open(_ folder: URL, machine: String) throws(SyncError) -> MirrorRepository {
         let files = FileManager.default
-        let mirror = MirrorRepository(folder: folder, machine: machine, killPoint: killPoint)
+        let mirror = MirrorRepository(folder: folder, machine: machine)
         if !files.fileExists(atPath: folder.path) {
             do {
                 try files.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])

@@ -63,7 +63,7 @@ enum PlainFrontMatter {
         if text.isEmpty { return "''" }
         let scalars = text.unicodeScalars
         guard scalars.count <= 60, let first = scalars.first, let last = scalars.last, isLetter(first), last != " ",
-              scalars.allSatisfy({ isLetter($0) || isMarkOrDigit($0) || punctuation.contains($0) }),
+              scalars.allSatisfy({ isLetter($0) || isMarkOrDigit($0) || isPlainSymbol($0) || punctuation.contains($0) }),
               !reserved.contains(text.lowercased()) else { return nil }
         return text
     }
@@ -71,6 +71,16 @@ enum PlainFrontMatter {
     private static func isLetter(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.properties.generalCategory {
         case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter: true
+        default: false
+        }
+    }
+
+    /// Symbols such as ☕ that YAML's emitter writes unquoted: those of the Basic Multilingual
+    /// Plane it counts printable (it escapes those beyond, such as 🎉, so those go through it).
+    private static func isPlainSymbol(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .otherSymbol, .mathSymbol, .currencySymbol:
+            (0xA0...0xD7FF).contains(scalar.value) || ((0xE000...0xFFFD).contains(scalar.value) && scalar.value != 0xFEFF)
         default: false
         }
     }

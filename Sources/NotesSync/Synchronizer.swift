@@ -13,18 +13,15 @@ public struct Synchronizer {
     let book: NoteBook
     let mirrorFolder: URL
     let machine: String
-    let killPoint: SyncKillPoint?
 
     /// - Parameters:
     ///   - book: the store, opened at v5 (notes with identifiers).
     ///   - mirror: the mirror's folder (made on first sync).
     ///   - machine: this machine's name, which its commits and conflict copies carry.
-    ///   - killPoint: for kill-storm tests only.
-    public init(book: NoteBook, mirror: URL, machine: String, killPoint: SyncKillPoint? = nil) {
+    public init(book: NoteBook, mirror: URL, machine: String) {
         self.book = book
         self.mirrorFolder = mirror
         self.machine = machine
-        self.killPoint = killPoint
     }
 
     /// The default mirror of a store: `<store name>.mirror` beside it.
@@ -35,7 +32,7 @@ public struct Synchronizer {
     /// Syncs, setting the remote first when `remote` is given.
     public func sync(remote: String?) throws(SyncError) -> SyncReport {
         let notes = try StoreNotes(context: syncContext(), version: book.capabilities.version)
-        let mirror = try MirrorRepository.open(mirrorFolder, machine: machine, killPoint: killPoint)
+        let mirror = try MirrorRepository.open(mirrorFolder, machine: machine)
         let lock = try SyncLock(in: mirror.gitDirectory, mirror: mirrorFolder)
         defer { withExtendedLifetime(lock) {} }
         var state = try currentState(of: mirror, notes: notes)

@@ -38,14 +38,17 @@ public enum FullScreenApp {
         let runner = NotesEffectRunner(book: book)
         app.graphics = detection.graphics
         let notices = [screen.notice, detection.notice].compactMap { $0 }
-        app.message = notices.isEmpty ? nil : notices.joined(separator: "; ")
-        _ = app.handle(.resize(columns: screen.size.columns, rows: screen.size.rows))
+        app.state.message = notices.isEmpty ? nil : notices.joined(separator: "; ")
+        runner.perform(app.handle(.resize(columns: screen.size.columns, rows: screen.size.rows)), on: app)
         // The first screen is painted before the rest of the list is read.
+        app.startPreviews()
         screen.draw(app.frame().render())
         _ = runner.perform(app.afterFirstPaint(), on: app)
         if syncOnOpen { app.startSync() }
         while true {
-            app.receiveBackgroundWork()
+            // What arrived may show other notes: their reads run before the frame is drawn.
+            if app.receiveBackgroundWork() { runner.perform([], on: app) }
+            app.startPreviews()
             screen.draw(app.frame().render())
             // While a search runs, wake often to show its matches; otherwise, idle for a second
             // means looking for changes other processes made to the store.
@@ -80,7 +83,7 @@ public enum FullScreenApp {
     /// happen), saying so; keys meanwhile are dropped.
     private static func finishSync(of app: NotesApp, on screen: TerminalScreen) {
         guard app.isSyncing else { return }
-        app.message = "finishing the sync before quitting…"
+        app.state.message = "finishing the sync before quitting…"
         screen.draw(app.frame().render())
         while app.isSyncing { _ = screen.readKey(timeoutMilliseconds: 100) }
     }

@@ -18,7 +18,7 @@ extension NoteBook {
             }
             return note
         }
-        return noteID(of: note) ?? NoteID(0)
+        return try noteID(of: note)
     }
 
     /// Changes a note's title and body, and its tags when the draft has them (v5).

@@ -52,10 +52,12 @@ extension NoteBook {
         try capabilities.require(.tags)
         var tags: [TagCount] = []
         do {
-            let request = PropertyFetchRequest(entityName: Self.tagEntity, properties: [.attribute("name"), .count("notes")],
-                                               sortDescriptors: [SortDescriptor("name")])
+            var read = RowProperties()
+            let name = read.text("name")
+            let count = read.add(.count("notes")) { Int(clamping: $0?.integerValue ?? 0) }
+            let request = PropertyFetchRequest(entityName: Self.tagEntity, properties: read.properties, sortDescriptors: [SortDescriptor("name")])
             try context.forEachRow(of: request) { row in
-                tags.append(TagCount(name: row.values[0]?.stringValue ?? "", count: Int(clamping: row.values[1]?.integerValue ?? 0)))
+                tags.append(TagCount(name: name.value(in: row), count: count.value(in: row)))
             }
         } catch {
             throw .wrapping(error)
@@ -146,8 +148,10 @@ extension NoteBook {
 
     func readTagNames() throws -> [Int64: String] {
         var names: [Int64: String] = [:]
-        try context.forEachRow(of: PropertyFetchRequest(entityName: Self.tagEntity, properties: [.attribute("name")])) { row in
-            names[row.primaryKey] = row.values[0]?.stringValue
+        var read = RowProperties()
+        let name = read.add(.attribute("name")) { $0?.stringValue }
+        try context.forEachRow(of: PropertyFetchRequest(entityName: Self.tagEntity, properties: read.properties)) { row in
+            names[row.primaryKey] = name.value(in: row)
         }
         tagNames = names
         return names

@@ -56,7 +56,7 @@ extension NoteBook {
             }
             return note
         }
-        return noteID(of: note) ?? NoteID(0)
+        return try noteID(of: note)
     }
 
     /// The note holding this identifier (v5), nil when none does.

@@ -66,12 +66,14 @@ public final class NoteBook {
         return found
     }
 
-    func noteID(of object: ManagedObject) -> NoteID? {
-        object.objectID.primaryKey.map(NoteID.init)
+    /// The number of a saved note; `.unsavedNote` for an object the store has given no key.
+    func noteID(of object: ManagedObject) throws(NoteBookError) -> NoteID {
+        guard let key = object.objectID.primaryKey else { throw .unsavedNote }
+        return NoteID(key)
     }
 
     func snapshot(of note: ManagedObject) throws(NoteBookError) -> NoteSnapshot {
-        let id = noteID(of: note) ?? NoteID(0)
+        let id = try noteID(of: note)
         var attachments: [AttachmentSnapshot] = []
         switch capabilities.images {
         case .none:

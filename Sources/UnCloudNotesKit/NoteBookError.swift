@@ -26,6 +26,9 @@ public enum NoteBookError: Error, CustomStringConvertible {
     case noSuchNote(NoteID)
     /// The attachment is not in the store.
     case noSuchAttachment(AttachmentID)
+    /// A note object with no key in the store (never saved): the book hands on saved notes only,
+    /// so this is reported rather than shown as a note numbered 0.
+    case unsavedNote
     /// The store's largest display index (a damaged or hand-edited store) leaves no next one.
     case displayIndexExhausted(store: String, index: Int64)
     /// Another process changed or deleted this note since it was read; nothing was written.
@@ -62,6 +65,8 @@ public enum NoteBookError: Error, CustomStringConvertible {
             "there is no note \(id)"
         case .noSuchAttachment(let id):
             "there is no \(id)"
+        case .unsavedNote:
+            "a note was not saved, so it has no number; nothing else was changed"
         case .displayIndexExhausted(let store, let index):
             "\(store): a note's display index is \(index), the largest possible; export the notes and import them into a new store"
         case .conflict(_, let underlying):

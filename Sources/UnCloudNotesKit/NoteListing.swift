@@ -29,15 +29,15 @@ extension NoteBook {
     /// Calls `body` for each row the selection reads.
     func forEachScannedRow(_ selection: RowSelection, _ body: (NoteRow) throws -> Void) throws {
         let columns = RowColumns(capabilities)
-        let request = request(selection, properties: columns.properties)
+        let request = request(selection, properties: columns.read.properties)
         var names = try tagNamesIfNeeded(columns.tags != nil)
         try context.forEachRow(of: request) { row in
-            var noteRow = NoteRow(id: NoteID(row.primaryKey), title: row.values[0]?.stringValue ?? "", dateCreated: row.values[1]?.dateValue,
-                                  imageCount: columns.imageCount.map { Self.imageCount(from: row.values[$0]) } ?? 0)
-            if let index = columns.modified { noteRow.dateModified = row.values[index]?.dateValue }
-            if let index = columns.pinned { noteRow.pinned = row.values[index]?.boolValue ?? false }
-            if let index = columns.tags {
-                let keys = row.memberKeys(at: index)
+            var noteRow = NoteRow(id: NoteID(row.primaryKey), title: columns.title.value(in: row), dateCreated: columns.created.value(in: row),
+                                  imageCount: columns.imageCount?.value(in: row) ?? 0)
+            if let modified = columns.modified { noteRow.dateModified = modified.value(in: row) }
+            if let pinned = columns.pinned { noteRow.pinned = pinned.value(in: row) }
+            if let tags = columns.tags {
+                let keys = tags.keys(in: row)
                 if keys.contains(where: { names[$0] == nil }) { names = try readTagNames() }
                 noteRow.tags = keys.compactMap { names[$0] }.sorted()
             }
@@ -55,13 +55,14 @@ extension NoteBook {
     /// The keys, pin flags and sort dates of these notes that meet the conditions, to order
     /// matches that come from several places (the search index, tags) as the list orders them.
     func sortKeys(of keys: [Int64], meeting conditions: ListConditions) throws -> [(key: Int64, pinned: Bool, date: Date?)] {
-        let sortAttribute = conditions.query.sort.attribute
-        let properties: [PropertyFetchRequest.Property] = capabilities.hasPins ? [.attribute(sortAttribute), .attribute("pinned")] : [.attribute(sortAttribute)]
+        var read = RowProperties()
+        let date = read.date(conditions.query.sort.attribute)
+        let pinned = capabilities.hasPins ? read.flag("pinned") : nil
         var found: [(key: Int64, pinned: Bool, date: Date?)] = []
         for chunk in stride(from: 0, to: keys.count, by: Self.rowsPerQuery) {
-            let request = request(.keysMeeting(Array(keys[chunk..<min(chunk + Self.rowsPerQuery, keys.count)]), conditions), properties: properties)
+            let request = request(.keysMeeting(Array(keys[chunk..<min(chunk + Self.rowsPerQuery, keys.count)]), conditions), properties: read.properties)
             try context.forEachRow(of: request) { row in
-                found.append((row.primaryKey, row.values.count > 1 ? row.values[1]?.boolValue ?? false : false, row.values[0]?.dateValue))
+                found.append((row.primaryKey, pinned?.value(in: row) ?? false, date.value(in: row)))
             }
         }
         return found
@@ -116,39 +117,39 @@ extension NoteBook {
         .comparison(.keyPath(base: nil, components: [key]), .contains, .constant(.string(search)),
                     [.caseInsensitive, .diacriticInsensitive])
     }
+}
 
+/// Which properties make a row at the book's version, each with the column it is read from.
+private struct RowColumns {
+    var read = RowProperties()
+    let title: RowColumn<String>
+    let created: RowColumn<Date?>
+    var imageCount: RowColumn<Int>?
+    var modified: RowColumn<Date?>?
+    var pinned: RowColumn<Bool>?
+    var tags: MemberKeysColumn?
+
+    init(_ capabilities: NoteCapabilities) {
+        title = read.text("title")
+        created = read.date("dateCreated")
+        // How this version's notes hold images, as a property the store reads: none in v1, the
+        // note's own `image` in v2, its `attachments` from v3.
+        switch capabilities.images {
+        case .none: break
+        case .one: imageCount = read.add(.hasValue("image"), as: Self.imageCount)
+        case .several: imageCount = read.add(.count("attachments"), as: Self.imageCount)
+        }
+        if capabilities.recordsModification { modified = read.date("dateModified") }
+        if capabilities.hasPins { pinned = read.flag("pinned") }
+        if capabilities.hasTags { tags = read.addMemberKeys(of: "tags") }
+    }
+
+    /// v2's "has an image" or v3's count of attachments, as a number of images.
     private static func imageCount(from value: AttributeValue?) -> Int {
         switch value {
         case .bool(let present)?: present ? 1 : 0
         case .integer(let count)?: Int(clamping: count)
         default: 0
         }
-    }
-}
-
-/// Which properties make a row at the book's version, and where each is among them.
-private struct RowColumns {
-    var properties: [PropertyFetchRequest.Property] = [.attribute("title"), .attribute("dateCreated")]
-    var imageCount: Int?
-    var modified: Int?
-    var pinned: Int?
-    var tags: Int?
-
-    init(_ capabilities: NoteCapabilities) {
-        // How this version's notes hold images, as a property the store reads: none in v1, the
-        // note's own `image` in v2, its `attachments` from v3.
-        switch capabilities.images {
-        case .none: break
-        case .one: imageCount = add(.hasValue("image"))
-        case .several: imageCount = add(.count("attachments"))
-        }
-        if capabilities.recordsModification { modified = add(.attribute("dateModified")) }
-        if capabilities.hasPins { pinned = add(.attribute("pinned")) }
-        if capabilities.hasTags { tags = add(.memberKeys("tags")) }
-    }
-
-    private mutating func add(_ property: PropertyFetchRequest.Property) -> Int {
-        properties.append(property)
-        return properties.count - 1
     }
 }

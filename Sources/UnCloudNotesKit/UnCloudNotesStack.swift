@@ -15,6 +15,9 @@ public struct UnCloudNotesStack {
     public let storeURL: URL
     /// How the store is opened and migrated (the SQL log among them), passed as a value.
     public let options: StoreOptions
+    /// The migrator for this store and version: one per stack, so what its check read and
+    /// planned serves the migration and the open that follow.
+    public let migrator: StoreMigrator
 
     /// A stack for the store at `storeURL`, at the current version or the one `versionName` names;
     /// throws for an unknown name. Nothing is opened until `open`.
@@ -24,7 +27,10 @@ public struct UnCloudNotesStack {
         self.mappingModels = try UnCloudNotesModel.loadMappingModels(for: model)
         self.storeURL = storeURL
         self.options = options
-        self.version = try versionName.map { try UnCloudNotesModel.resolveVersion(named: $0, in: model) } ?? model.current
+        let version = try versionName.map { try UnCloudNotesModel.resolveVersion(named: $0, in: model) } ?? model.current
+        self.version = version
+        self.migrator = UnCloudNotesModel.migrator(for: storeURL, model: model, target: version, mappingModels: mappingModels,
+                                                   options: options)
         UnCloudNotesModel.registerValueTransformers()
     }
 
@@ -33,13 +39,8 @@ public struct UnCloudNotesStack {
     /// The author recorded with each of the app's saves, so history readers can tell its changes apart.
     public static let transactionAuthor = "uncloudnotes"
 
-    /// The migrator for this store and version.
-    public var migrator: StoreMigrator {
-        UnCloudNotesModel.migrator(for: storeURL, model: model, target: version, mappingModels: mappingModels, options: options)
-    }
-
     /// The short name of the version the app runs as (`v1` … `v5`).
-    public var versionLabel: String { migrator.label(of: version) }
+    public var versionLabel: String { model.label(of: version) }
 
     /// Whether the store file exists yet (a first note creates it).
     public var storeExists: Bool { FileManager.default.fileExists(atPath: storeURL.path) }
@@ -67,7 +68,8 @@ public struct UnCloudNotesStack {
         // Every save is recorded in the store's persistent history (a store migrated from an
         // older version gets its history tables now), as Core Data records it.
         options.recordsPersistentHistory = true
-        let store = try PersistentStore.openOrCreate(at: storeURL, model: version, options: options)
+        let store = try PersistentStore.openOrCreate(at: storeURL, model: version, options: options,
+                                                     knownMetadata: migrator.metadataReading)
         let context = ManagedObjectContext(store: store)
         context.name = Self.contextName
         context.transactionAuthor = Self.transactionAuthor

@@ -42,11 +42,11 @@ enum BigNotePaths {
         for _ in 0..<runs {
             let app = try NotesApp(book: book, storePath: url.path, versionLabel: stack.versionLabel, colors: ColorSupport(depth: .indexed256))
             let runner = NotesEffectRunner(book: book)
-            _ = app.render(width: screen.width, height: screen.height)
+            _ = runner.render(app, width: screen.width, height: screen.height)
             let press = { (key: Key) in
                 timed {
                     _ = runner.perform(app.handle(key), on: app)
-                    _ = app.render(width: screen.width, height: screen.height)
+                    _ = runner.render(app, width: screen.width, height: screen.height)
                 }
             }
             let keyTimes = keys.map(press)
@@ -73,18 +73,18 @@ enum BigNotePaths {
                 timed {
                     _ = runner.perform(app.handle(key), on: app)
                     app.receiveBackgroundWork()
-                    _ = app.render(width: screen.width, height: screen.height)
+                    _ = runner.render(app, width: screen.width, height: screen.height)
                 }
             }
             worst = max(worst, press(.character("/")))
             for character in query { worst = max(worst, press(.character(character))) }
-            let shown = app.render(width: screen.width, height: screen.height).lines.joined(separator: "\n")
+            let shown = runner.render(app, width: screen.width, height: screen.height).lines.joined(separator: "\n")
             guard shown.contains("Search: \(query)") else { throw BenchError("typing “\(query)” did not search; the screen shows:\n\(shown)") }
             let lastKey = DispatchTime.now()
             while app.isWaitingForBackgroundWork {
                 usleep(1_000)
                 app.receiveBackgroundWork()
-                _ = app.render(width: screen.width, height: screen.height)
+                _ = runner.render(app, width: screen.width, height: screen.height)
             }
             log.add(seconds(since: lastKey), to: "searchSettled")
             _ = runner.perform(app.handle(.escape), on: app)

@@ -60,15 +60,15 @@ enum PicturePaths {
         let app = try NotesApp(book: book, storePath: stack.storeURL.path, versionLabel: stack.versionLabel, colors: ColorSupport(depth: .direct))
         app.graphics = PreviewGraphics(kind: .pixels(kind), cellPixels: cell)
         let runner = NotesEffectRunner(book: book)
-        _ = app.render(width: screen.width, height: screen.height)
+        _ = runner.render(app, width: screen.width, height: screen.height)
         let start = DispatchTime.now()
         _ = runner.perform(app.handle(.down), on: app)
-        guard !app.render(width: screen.width, height: screen.height).lines.joined().isEmpty else { throw BenchError("nothing painted") }
+        guard !runner.render(app, width: screen.width, height: screen.height).lines.joined().isEmpty else { throw BenchError("nothing painted") }
         let key = seconds(since: start)
         while true {
             // A frame is drawn when the background delivered something, as the terminal loop draws
             // after a wake: drawing in a busy loop would take a core from the picture's making.
-            if app.receiveBackgroundWork(), let placed = app.render(width: screen.width, height: screen.height).pictures.first {
+            if app.receiveBackgroundWork(), let placed = runner.render(app, width: screen.width, height: screen.height).pictures.first {
                 return (key, seconds(since: start), placed.picture)
             }
             guard app.isWaitingForBackgroundWork else { throw BenchError("the \(kind) picture was never made") }

@@ -65,13 +65,14 @@ enum ReadPaths {
         guard case .current = try stack.migrator.state() else { throw BenchError("\(url.path): the read-path store is not current") }
         let book = try stack.open()
         let app = try NotesApp(book: book, storePath: url.path, versionLabel: stack.versionLabel, colors: ColorSupport(depth: .indexed256))
-        _ = app.render(width: screen.width, height: screen.height)
+        let runner = NotesEffectRunner(book: book)
+        _ = runner.render(app, width: screen.width, height: screen.height)
         let launch = seconds(since: start)
         var worst = 0.0
         for key in [Key.pageDown, .pageDown, .end, .pageUp, .home, .pageDown] {
             let pageStart = DispatchTime.now()
-            _ = app.handle(key)
-            _ = app.render(width: screen.width, height: screen.height)
+            runner.perform(app.handle(key), on: app)
+            _ = runner.render(app, width: screen.width, height: screen.height)
             worst = max(worst, seconds(since: pageStart))
         }
         return (launch, worst)

@@ -14,11 +14,6 @@ final class MigrationReporter {
     private let style: Style
     private var lastPercent = -1
     private var barShown = false
-    /// Test hook for crash tests: with `UNCLOUDNOTES_KILL_AFTER_EVENTS=N` the process kills itself
-    /// (SIGKILL, as a crash would) right after its Nth line about the migration (a `--json` line is
-    /// one event), an exact moment to interrupt.
-    private let killAfterLines = Int(ProcessInfo.processInfo.environment["UNCLOUDNOTES_KILL_AFTER_EVENTS"] ?? "")
-    private var lines = 0
     /// The version the store was at, from the plan: the backup holds the store at that version.
     private var sourceVersion: String?
     private var plan: MigrationPlan?
@@ -40,15 +35,6 @@ final class MigrationReporter {
         show(event)
         for text in console.lines(for: event, store: store) {
             line(text, EventLine(event: "message", text: text))
-        }
-    }
-
-    /// Counts a line written, for the crash tests' hook.
-    private func wrote() {
-        lines += 1
-        if lines == killAfterLines {
-            StandardOutput.writeKeepingFailure("", flushing: true)
-            kill(getpid(), SIGKILL)
         }
     }
 
@@ -135,7 +121,6 @@ final class MigrationReporter {
             emit(json)
         } else {
             StandardOutput.writeKeepingFailure(text + "\n")
-            wrote()
         }
     }
 
@@ -143,7 +128,6 @@ final class MigrationReporter {
         // An event line holds strings and numbers only, which the encoder always encodes.
         guard let data = try? encoder.encode(line) else { return }
         StandardOutput.writeKeepingFailure(String(decoding: data, as: UTF8.self) + "\n", flushing: true)
-        wrote()
     }
 }
 

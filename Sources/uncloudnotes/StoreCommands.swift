@@ -37,11 +37,14 @@ struct StoreSelection: ParsableArguments {
     func migrator(_ global: GlobalOptions, to version: String? = nil) throws -> StoreMigrator {
         let model: VersionedModel
         var mappingModels: [MappingModel] = []
+        var reading: StoreMetadataReading?
         if let modelPath = self.model {
             model = try ModelFileReader.read(at: fileURL(modelPath))
         } else {
             let app = try UnCloudNotesModel.load()
-            if let cached = try Self.cachedModel(ofForeignStoreAt: global.storeURL(path), app: app) {
+            let url = global.storeURL(path)
+            reading = try StorePath.check(url) ? try StoreMetadataReading.read(storeAt: url) : nil
+            if let reading, let cached = try Self.cachedModel(ofForeignStoreAt: url, metadata: reading.metadata, app: app) {
                 model = cached
             } else {
                 model = app
@@ -53,8 +56,11 @@ struct StoreSelection: ParsableArguments {
         }
         let target = try (version ?? global.modelVersion).map { try UnCloudNotesModel.resolveVersion(named: $0, in: model) } ?? model.current
         UnCloudNotesModel.registerValueTransformers()
-        return UnCloudNotesModel.migrator(for: global.storeURL(path), model: model, target: target, mappingModels: mappingModels,
-                                          options: global.storeOptions)
+        let migrator = UnCloudNotesModel.migrator(for: global.storeURL(path), model: model, target: target, mappingModels: mappingModels,
+                                                  options: global.storeOptions)
+        // The metadata just read decide the migrator's first check too: a command reads them once.
+        if let reading { migrator.use(reading) }
+        return migrator
     }
 
     /// Opens the selected store read-only at the version that wrote it, whichever that is.
@@ -73,11 +79,9 @@ struct StoreSelection: ParsableArguments {
     }
 
     /// The model Core Data cached inside a store that no version of the app's model describes
-    /// (nil for the app's own stores, missing stores and stores without a cache), after checking
-    /// its hashes against the store's metadata. Says on stderr that it is used.
-    private static func cachedModel(ofForeignStoreAt url: URL, app: VersionedModel) throws -> VersionedModel? {
-        guard try StorePath.check(url) else { return nil }
-        let metadata = try StoreMetadata.read(storeAt: url)
+    /// (nil for the app's own stores and stores without a cache), after checking its hashes
+    /// against the store's metadata. Says on stderr that it is used.
+    private static func cachedModel(ofForeignStoreAt url: URL, metadata: StoreMetadata, app: VersionedModel) throws -> VersionedModel? {
         guard !app.versions.contains(where: metadata.isCompatible(with:)),
               let cached = try StoreModelCache.read(storeAt: url) else { return nil }
         let notice = "uncloudnotes: \(url.path) is not a store of the app's model; reading it with the model "

@@ -46,11 +46,7 @@ struct SyncCommand: ParsableCommand {
         umask(0o077)
         let book = try global.openNoteBook(creating: true)
         let folder = mirror.map(fileURL) ?? Synchronizer.defaultMirror(for: global.storeURL())
-        // Test hook for kill storms: UNCLOUDNOTES_SYNC_KILL_AFTER_GIT=N stops the sync with SIGKILL
-        // right after its Nth git command.
-        let killPoint = ProcessInfo.processInfo.environment["UNCLOUDNOTES_SYNC_KILL_AFTER_GIT"].flatMap(Int.init)
-            .map(SyncKillPoint.init(afterGitCommand:))
-        let synchronizer = Synchronizer(book: book, mirror: folder, machine: machine ?? ProcessInfo.processInfo.hostName, killPoint: killPoint)
+        let synchronizer = Synchronizer(book: book, mirror: folder, machine: machine ?? ProcessInfo.processInfo.hostName)
         // A remote that is a folder here is named by its absolute path: git runs in the mirror.
         let remoteURL = remote.map { FileManager.default.fileExists(atPath: expandingTilde($0)) ? fileURL($0).path : $0 }
         let report = dryRun ? try synchronizer.dryRun(remote: remoteURL) : try synchronizer.sync(remote: remoteURL)

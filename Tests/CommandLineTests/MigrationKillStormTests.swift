@@ -88,9 +88,9 @@ struct MigrationKillStormTests {
             try FileManager.default.copyItem(at: base, to: url)
             let context: String
             if round.isMultiple(of: 2) {
-                // An exact moment: the program kills itself right after its Nth event.
+                // An exact moment: the program is killed right after it writes its Nth event.
                 let killed = try BuiltExecutable.run(["store", "migrate", url.path, "--json"] + arguments,
-                                                     environment: ["UNCLOUDNOTES_KILL_AFTER_EVENTS": "\(killAfter)"])
+                                                     environment: try KillAfterLines.environment(after: killAfter))
                 #expect(killed.exitCode == SIGKILL, "killed after event \(killAfter)")
                 context = "\(kind), round \(round), killed after event \(killAfter)"
             } else {

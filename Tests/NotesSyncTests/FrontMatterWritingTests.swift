@@ -1,6 +1,7 @@
 import Foundation
 @testable import NotesSync
 import Testing
+import UnCloudNotesKit
 import Yams
 
 /// Front matter is written by hand when every text in it is plain (`PlainFrontMatter`), by the
@@ -12,7 +13,8 @@ struct FrontMatterWritingTests {
 
     static let titles = ["Groceries", "笔记 中文标题", "Заметка о встрече", "Café naïve", "Don't forget, really", "Party 🎉", "", "yes", "No",
                          "title: with a colon", "# not a comment", "-dash first", "trailing space ", "\"quoted\"", "12 apples", "a\nsecond line",
-                         String(repeating: "long words ", count: 12), "tab\there", "Ends with a question?", "R&D (2026) / notes"]
+                         String(repeating: "long words ", count: 12), "tab\there", "Ends with a question?", "R&D (2026) / notes",
+                         "Book ☕️ Idea", "Café ☕️ €5 ≠ 6", "Weekend 🎉", "Travel \u{FEFF}zero width"]
 
     @Test("every title, hand-written or encoded, reads back as the note; hand-written is the encoder's text", arguments: titles)
     func sameAsEncoder(title: String) throws {
@@ -35,6 +37,8 @@ struct FrontMatterWritingTests {
         let note = MirrorNote(identifier: UUID(), title: "Groceries for Saturday", created: Date(), modified: Date(), pinned: false, tags: ["home"],
                               images: [Self.image], body: "")
         #expect(PlainFrontMatter.text(FrontMatter(note)) != nil)
+        #expect(PlainFrontMatter.text(FrontMatter(MirrorNote(identifier: UUID(), title: "Book ☕️ Idea", created: nil, modified: nil, pinned: false,
+                                                              tags: [], images: [], body: ""))) != nil)
         #expect(PlainFrontMatter.text(FrontMatter(MirrorNote(identifier: UUID(), title: "yes", created: nil, modified: nil, pinned: false, tags: [],
                                                               images: [], body: ""))) == nil)
     }
@@ -43,11 +47,11 @@ struct FrontMatterWritingTests {
     func fuzz() throws {
         var random = SystemRandomNumberGenerator()
         let pieces = ["a", "Z", "é", "中", "я", "🎉", " ", ":", "#", "'", "\"", "-", ",", "?", "!", "&", "*", "[", "]", "{", "}", "|", ">", "%", "@",
-                      "`", "1", "0", ".", "yes", "null", "~", "\\", "\u{301}", "\t", "\n", "true", "0x1F", "2026-11-25"]
+                      "`", "1", "0", ".", "yes", "null", "~", "\\", "\u{301}", "\t", "\n", "true", "0x1F", "2026-11-25", "☕", "\u{FE0F}", "€", "a\u{FEFF}"]
         func text(_ count: Int) -> String { (0..<Int.random(in: 0...count, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined() }
         for _ in 0..<2_000 {
             let tags = (0..<Int.random(in: 0...3, using: &random)).map { _ in text(6).replacingOccurrences(of: ",", with: "")
-                .filter { !$0.isNewline && $0 != "\t" }.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                .trimmingCharacters(in: .whitespaces) }.filter { (try? TagName.checked($0)) != nil }
             let note = MirrorNote(identifier: UUID(), title: text(12), created: nil, modified: Date(timeIntervalSince1970: 1_000), pinned: Bool.random(using: &random),
                                   tags: tags, images: [MirrorImage(identifier: UUID(), file: Self.image.file, caption: text(8),
                                                                    width: Double(Int.random(in: 0...5000, using: &random)), height: 0.5)],
@@ -56,5 +60,20 @@ struct FrontMatterWritingTests {
             #expect(throws: Never.self, "\(written)") { try MirrorNoteFile.parse(written, path: note.path) }
             #expect((try? MirrorNoteFile.parse(written, path: note.path)) == note, "\(written)")
         }
+    }
+}
+
+@Suite("Front matter edge cases")
+struct FrontMatterEdgeTests {
+    @Test("invisible characters read back as written (but a leading byte-order mark)", arguments: ["\u{FEFF}a", "a\u{FEFF}", "\u{FEFF}\u{FE0F}", "x\u{FE0F}", "\u{FE0F}"])
+    func invisible(title: String) throws {
+        let note = MirrorNote(identifier: UUID(), title: title, created: nil, modified: nil, pinned: false, tags: [], images: [], body: "")
+        let text = try MirrorNoteFile.render(note)
+        let back = try MirrorNoteFile.parse(text, path: note.path)
+        // The file says it right ("\uFEFF..."); Yams' reader drops a byte-order mark at the
+        // start of a value. Known, rare (an invisible character leading a title), not fixed here.
+        withKnownIssue("Yams drops a leading U+FEFF when it reads a value") {
+            #expect(back.title.unicodeScalars.map(\.value) == title.unicodeScalars.map(\.value), "\(text)")
+        } when: { title.hasPrefix("\u{FEFF}") }
     }
 }

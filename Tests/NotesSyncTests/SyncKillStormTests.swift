@@ -23,9 +23,8 @@ struct SyncKillStormTests {
             try BuiltExecutable.run(command + arguments, environment: environment)
         }
 
-        func sync(_ remote: String, killAfter: Int? = nil) throws -> BuiltExecutable.Result {
-            try run(["sync", "--remote", remote, "--machine", name],
-                    environment: killAfter.map { ["UNCLOUDNOTES_SYNC_KILL_AFTER_GIT": "\($0)"] } ?? [:])
+        func sync(_ remote: String, killing: (GitKillSwitch, after: Int)? = nil) throws -> BuiltExecutable.Result {
+            try run(["sync", "--remote", remote, "--machine", name], environment: killing.map { $0.0.environment(killingAfter: $0.after) } ?? [:])
         }
 
         /// The store's notes, each as its mirror file and the bytes of its images.
@@ -60,6 +59,7 @@ struct SyncKillStormTests {
         var added: Set<String> = []
         var deleted: Set<String> = []
         var kills = 0
+        let killSwitch = try GitKillSwitch()
         for round in 0..<Self.kills {
             let machine = machines[Int.random(in: 0..<3, using: &random)]
             let title = "note \(round) from \(machine.name)"
@@ -75,7 +75,7 @@ struct SyncKillStormTests {
             default: break
             }
             let killAfter = Int.random(in: 1...45, using: &random)
-            let killed = try machine.sync(remote, killAfter: killAfter)
+            let killed = try machine.sync(remote, killing: (killSwitch, killAfter))
             if killed.endedBySignal { kills += 1 }
             #expect(killed.exitCode == 0 || (killed.endedBySignal && killed.exitCode == SIGKILL),
                     "round \(round), \(machine.name), killed after git command \(killAfter): \(killed.standardError)")

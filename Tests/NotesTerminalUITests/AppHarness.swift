@@ -1,4 +1,5 @@
 import Foundation
+import ManagedStore
 import NotesTerminalUI
 import TestSupport
 import UnCloudNotesKit
@@ -28,14 +29,16 @@ struct AppHarness {
         return date.formatted(style)
     }
 
-    /// - Parameter notes: title, body and number of images of each note, oldest first.
+    /// - Parameters:
+    ///   - notes: title, body and number of images of each note, oldest first.
+    ///   - options: how the store is opened (a test counting statements sets `sqlRecorder`).
     init(version: String = "v4", notes: [(String, String, Int)] = AppHarness.sampleNotes,
-         colors: ColorSupport = ColorSupport(depth: .none)) throws {
+         colors: ColorSupport = ColorSupport(depth: .none), options: StoreOptions = StoreOptions()) throws {
         // Screens draw as in a UTF-8 terminal whichever suite ran first (the app sets the
         // locale at start; a test process has the C locale until some test sets it).
         DisplayWidth.configureLocale()
         folder = try TemporaryFolder()
-        stack = try UnCloudNotesStack(storeURL: folder.url.appendingPathComponent("notes.sqlite"), versionName: version)
+        stack = try UnCloudNotesStack(storeURL: folder.url.appendingPathComponent("notes.sqlite"), versionName: version, options: options)
         book = try stack.open()
         let image = try NoteImage(validating: Self.png)
         let imagesPerNote = switch book.capabilities.images {
@@ -75,8 +78,9 @@ struct AppHarness {
     /// What the terminal loop does when the user is idle. - Returns: whether the store had changed.
     func catchUp() -> Bool {
         let effects = app.catchUpWithStore()
-        _ = runner.perform(effects, on: app)
-        return !effects.isEmpty
+        guard effects.count == 1, let checked = runner.run(effects[0]), case .storeChecked(.success(let check)) = checked else { return false }
+        runner.perform(app.receive(checked), on: app)
+        return check.changed
     }
 
     /// Lets the index build, every search and preview finish, and the app take their answers.
@@ -87,15 +91,20 @@ struct AppHarness {
         app.receiveBackgroundWork()
     }
 
+    /// One frame at a size, as the terminal loop draws it: the reads the screen needs run first.
+    func render(width: Int, height: Int) -> CellBuffer {
+        runner.render(app, width: width, height: height)
+    }
+
     /// The screen once the previews it asks for are made.
     func settledRender(width: Int, height: Int) -> CellBuffer {
-        _ = app.render(width: width, height: height)
+        _ = render(width: width, height: height)
         finishBackgroundWork()
-        return app.render(width: width, height: height)
+        return render(width: width, height: height)
     }
 
     func screen(_ width: Int = 80, _ height: Int = 24) -> String {
-        app.render(width: width, height: height).lines.joined(separator: "\n")
+        render(width: width, height: height).lines.joined(separator: "\n")
     }
 
     /// A second connection to the store, as another process would have: its saves are what

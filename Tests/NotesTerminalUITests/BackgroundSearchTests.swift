@@ -46,9 +46,9 @@ struct BackgroundSearchTests {
         harness.type("Milk run")
         harness.press(.control("s"))
         // A new note clears the search, so it shows among all the notes.
-        #expect(!harness.screen().contains("Search:") && harness.app.list.count == 5)
+        #expect(!harness.screen().contains("Search:") && harness.app.state.listScreen.notes.count == 5)
         harness.finishBackgroundWork()
-        #expect(harness.app.list.count == 5, "the answer for “milk” came too late to count")
+        #expect(harness.app.state.listScreen.notes.count == 5, "the answer for “milk” came too late to count")
         #expect(harness.screen().contains("Milk run") && harness.screen().contains("Trip"))
     }
 

@@ -21,7 +21,7 @@ struct BigNoteTests {
 
     /// Characters the app measured so far, laying out note bodies.
     private func measured(_ harness: AppHarness) -> Int {
-        harness.app.bodyLayouts.measuredCharacters
+        harness.app.state.bodyLayouts.measuredCharacters
     }
 
     /// A few blocks' worth: what a screen of any note may lay out, however long the note.
@@ -84,7 +84,7 @@ struct BigNoteTests {
         let harness = try AppHarness(notes: [("Big", Self.paragraphs(megabytes: 1), 0)])
         harness.press(.character("e"), .tab)
         func bodyStorage() -> UnsafeRawPointer? {
-            guard case .editor(let state) = harness.app.screen else { return nil }
+            guard case .editor(let state) = harness.app.state.screen else { return nil }
             return state.body.characters.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
         }
         // The first character may move the body to room for more; the next ones go into that room.

@@ -10,13 +10,17 @@ import UnCloudNotesKit
 struct KeyEffectsTests {
     init() { DisplayWidth.configureLocale() }
 
-    @Test("Ctrl-S returns the draft to save over the note; the store keeps the old text until the effect runs")
+    @Test("Ctrl-S returns the store's check, whose answer returns the draft to save over the note; the store keeps the old text until the effect runs")
     func saveIsAnEffect() throws {
         let harness = try AppHarness(notes: [("Groceries", "milk", 0)])
         let id = try #require(try harness.book.noteIDs().first)
         for key in [Key.character("e"), .tab] { #expect(harness.app.handle(key).isEmpty) }
         for character in " and eggs" { _ = harness.app.handle(.character(character)) }
-        let effects = harness.app.handle(.control("s"))
+        // Another program may have changed the note: the check is a read, carried out by the runner.
+        let check = harness.app.handle(.control("s"))
+        #expect(check == harness.app.catchUpWithStore())
+        let checked = try #require(harness.runner.run(check[0]))
+        let effects = harness.app.receive(checked)
         #expect(effects == [.save(NoteDraft(title: "Groceries", body: "milk and eggs"), over: id)])
         #expect(try harness.book.snapshot(of: id).body == "milk")
         #expect(harness.runner.perform(effects, on: harness.app).isEmpty)

@@ -31,7 +31,7 @@ struct ScreenSnapshotTests {
     func editor() throws {
         let harness = try AppHarness()
         harness.press(.down, .down, .character("e"), .tab)
-        #expect(try Snapshot.matches(harness.app.render(width: 60, height: 16), named: "editor-cjk-60x16"))
+        #expect(try Snapshot.matches(harness.render(width: 60, height: 16), named: "editor-cjk-60x16"))
     }
 
     @Test("a resize re-lays out the same state; below the minimum a clear message shows")
@@ -55,7 +55,7 @@ struct ScreenSnapshotTests {
         v4.press(.character("?"))
         let text = v4.screen(100, 30)
         #expect(text.contains("attach an image") && text.contains("caption"))
-        #expect(try Snapshot.matches(v4.app.render(width: 100, height: 30), named: "help-v4-100x30"))
+        #expect(try Snapshot.matches(v4.render(width: 100, height: 30), named: "help-v4-100x30"))
     }
 
     @Test("every line's display width fits the screen, whatever the text")

@@ -137,9 +137,9 @@ struct V5ScreenSnapshotTests {
         #expect(harness.catchUp())
         #expect(try Snapshot.matches(harness.settledRender(width: 80, height: 24), named: "list-v5-80x24"))
         harness.press(.home, .down, .character("e"), .tab)
-        #expect(try Snapshot.matches(harness.app.render(width: 80, height: 24), named: "editor-v5-80x24"))
+        #expect(try Snapshot.matches(harness.render(width: 80, height: 24), named: "editor-v5-80x24"))
         harness.press(.escape, .escape, .character("t"))
-        #expect(try Snapshot.matches(harness.app.render(width: 80, height: 24), named: "tags-v5-80x24"))
+        #expect(try Snapshot.matches(harness.render(width: 80, height: 24), named: "tags-v5-80x24"))
         harness.press(.escape, .character("?"))
         let help = harness.screen(100, 40)
         for line in ["p               pin or unpin", "s               sort by date created or modified", "t               show the notes of one tag",

@@ -144,6 +144,7 @@ import TestSupport
         case .noSuchTag: "noSuchTag"
         case .alreadyRestored: "alreadyRestored"
         case .noSuchAttachment: "noSuchAttachment"
+        case .unsavedNote: "unsavedNote"
         case .displayIndexExhausted: "displayIndexExhausted"
         case .conflict: "conflict"
         case .image: "image"

@@ -61,7 +61,7 @@ extension ManagedObjectContext {
         }
         for (table, keys) in missing {
             let rows = try store.database.read { db in
-                try Row.fetchAll(db, SQLRequest(literal: "SELECT * FROM \(sql: table.quotedSQLIdentifier) WHERE Z_PK IN \(keys)"))
+                try Row.fetchAll(db, SQLRequest(literal: "SELECT * FROM \(identifier: table) WHERE Z_PK IN \(keys)"))
             }
             for row in rows {
                 let entity = try rowReader(row, table: table).entity(in: schema)
@@ -113,7 +113,7 @@ struct FetchPlan {
         }
         if let sql { conditions.append(sql) }
         let whereClause: SQL = conditions.isEmpty ? "" : " WHERE \(conditions.joined(separator: " AND "))"
-        self.fromWhere = "\(sql: entity.tableName.quotedSQLIdentifier) t0\(whereClause)"
+        self.fromWhere = "\(identifier: entity.tableName) t0\(whereClause)"
 
         var orderTerms: [SQL] = []
         var allSQL = true

@@ -184,7 +184,7 @@ public final class ManagedObjectContext {
         if let object = registered[id]?.object, !object.isFault { return object }
         guard let storage = schema.entity(named: id.entityName), let key = id.primaryKey else { return nil }
         let row = try store.database.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM \(storage.tableName.quotedSQLIdentifier) WHERE Z_PK = ?", arguments: [key])
+            try Row.fetchOne(db, SQLRequest(literal: "SELECT * FROM \(identifier: storage.tableName) WHERE Z_PK = \(key)"))
         }
         guard let row else { return nil }
         let entity = try rowReader(row, table: storage.tableName).entity(in: schema)
@@ -251,7 +251,7 @@ public final class ManagedObjectContext {
         object.isFault = false
         do {
             try store.database.read { db in
-                if let row = try Row.fetchOne(db, sql: "SELECT * FROM \(storage.tableName.quotedSQLIdentifier) WHERE Z_PK = ?", arguments: [key]) {
+                if let row = try Row.fetchOne(db, SQLRequest(literal: "SELECT * FROM \(identifier: storage.tableName) WHERE Z_PK = \(key)")) {
                     try RowDecoding.fill(object, from: row, storage: storage, context: self)
                 }
             }

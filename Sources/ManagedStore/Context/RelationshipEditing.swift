@@ -25,21 +25,23 @@ extension ManagedObjectContext {
     }
 
     private func loadMembers(_ storage: ToManyStorage, owner: Int64) throws -> [ObjectID] {
-        let sql: String
+        let sql: SQL
         let memberTable: String
         switch storage {
         case .inverseForeignKey(let table, let column, _, let orderColumn):
             memberTable = table
-            sql = "SELECT Z_PK, Z_ENT FROM \(table.sqlIdentifier) WHERE \(column.sqlIdentifier) = ?"
-                + " ORDER BY \(orderColumn.map { "\($0.sqlIdentifier), " } ?? "")Z_PK"
+            let order: SQL = orderColumn.map { "\(coreDataName: $0), " } ?? ""
+            sql = "SELECT Z_PK, Z_ENT FROM \(coreDataName: table) WHERE \(coreDataName: column) = \(owner) ORDER BY \(order)Z_PK"
         case .joinTable(let table, let ownerColumn, let memberColumn, let destination, let orderColumn):
             memberTable = schema.entity(named: destination)!.tableName
-            sql = "SELECT m.Z_PK, m.Z_ENT FROM \(table.sqlIdentifier) j JOIN \(memberTable.sqlIdentifier) m"
-                + " ON m.Z_PK = j.\(memberColumn.sqlIdentifier) WHERE j.\(ownerColumn.sqlIdentifier) = ?"
-                + " ORDER BY \(orderColumn.map { "j.\($0.sqlIdentifier), " } ?? "")m.Z_PK"
+            let order: SQL = orderColumn.map { "j.\(coreDataName: $0), " } ?? ""
+            sql = """
+                SELECT m.Z_PK, m.Z_ENT FROM \(coreDataName: table) j JOIN \(coreDataName: memberTable) m \
+                ON m.Z_PK = j.\(coreDataName: memberColumn) WHERE j.\(coreDataName: ownerColumn) = \(owner) ORDER BY \(order)m.Z_PK
+                """
         }
         return try store.database.read { db in
-            try Row.fetchAll(db, sql: sql, arguments: [owner]).map { row in
+            try Row.fetchAll(db, SQLRequest(literal: sql)).map { row in
                 try rowReader(row, table: memberTable).objectID(in: schema)
             }
         }

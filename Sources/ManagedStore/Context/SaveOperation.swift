@@ -117,17 +117,16 @@ struct SaveOperation {
             }
         }
         if isNew {
-            let names = (["Z_PK", "Z_ENT", "Z_OPT"] + columns.map(\.sqlIdentifier)).joined(separator: ", ")
-            let marks = Array(repeating: "?", count: columns.count + 3).joined(separator: ", ")
-            try db.execute(sql: "INSERT INTO \(storage.tableName.sqlIdentifier) (\(names)) VALUES (\(marks))",
-                           arguments: StatementArguments([primaryKey.databaseValue, storage.number.databaseValue,
-                                                          1.databaseValue] + values))
+            let names = (["Z_PK", "Z_ENT", "Z_OPT"] + columns).map { name -> SQL in "\(coreDataName: name)" }.joined(separator: ", ")
+            let row = [primaryKey.databaseValue, storage.number.databaseValue, 1.databaseValue] + values
+            try db.execute(literal: "INSERT INTO \(coreDataName: storage.tableName) (\(names)) VALUES \(row)")
         } else {
             let version = try incremented(object.optimisticVersion, table: storage.tableName, column: "Z_OPT")
-            let assignments = (columns + ["Z_OPT"]).map { "\($0.sqlIdentifier) = ?" }.joined(separator: ", ")
-            try db.execute(sql: "UPDATE \(storage.tableName.sqlIdentifier) SET \(assignments) WHERE Z_PK = ? AND Z_OPT = ?",
-                           arguments: StatementArguments(values + [version.databaseValue, primaryKey.databaseValue,
-                                                                   object.optimisticVersion.databaseValue]))
+            let assignments = zip(columns + ["Z_OPT"], values + [version.databaseValue])
+                .map { column, value -> SQL in "\(coreDataName: column) = \(value)" }.joined(separator: ", ")
+            try db.execute(literal: """
+                UPDATE \(coreDataName: storage.tableName) SET \(assignments) WHERE Z_PK = \(primaryKey) AND Z_OPT = \(object.optimisticVersion)
+                """)
             guard db.changesCount == 1 else {
                 throw ContextError.conflict(entity: object.entity.name, primaryKey: primaryKey)
             }
@@ -150,10 +149,9 @@ struct SaveOperation {
         let tagged = ExternalDataSave.taggedColumns(of: storage, attributes: context.info(for: storage.name).attributes)
         externalData.rowWillBeDeleted(try externalData.storedRow(of: storage.tableName, primaryKey: primaryKey,
                                                                  columns: tagged, in: db), columns: tagged)
-        try db.execute(sql: "DELETE FROM \(storage.tableName.sqlIdentifier) WHERE Z_PK = ?", arguments: [primaryKey])
+        try db.execute(literal: "DELETE FROM \(coreDataName: storage.tableName) WHERE Z_PK = \(primaryKey)")
         for case .joinTable(let table, let ownerColumn, _, _, _) in storage.toManyStorage.values {
-            try db.execute(sql: "DELETE FROM \(table.sqlIdentifier) WHERE \(ownerColumn.sqlIdentifier) = ?",
-                           arguments: [primaryKey])
+            try db.execute(literal: "DELETE FROM \(coreDataName: table) WHERE \(coreDataName: ownerColumn) = \(primaryKey)")
         }
     }
 
@@ -165,27 +163,25 @@ struct SaveOperation {
             let before = Set(object.committedToManyMembers[name] ?? [])
             switch storage.toManyStorage[name] {
             case .joinTable(let tableName, let ownerName, let memberName, _, let orderName)?:
-                let (table, ownerColumn, memberColumn) = (tableName.sqlIdentifier, ownerName.sqlIdentifier, memberName.sqlIdentifier)
-                let orderColumn = orderName?.sqlIdentifier
+                let (table, ownerColumn, memberColumn): (SQL, SQL, SQL) =
+                    ("\(coreDataName: tableName)", "\(coreDataName: ownerName)", "\(coreDataName: memberName)")
                 for removed in before.subtracting(members) {
                     guard let key = resolve(removed) else { continue }
-                    try db.execute(sql: "DELETE FROM \(table) WHERE \(ownerColumn) = ? AND \(memberColumn) = ?",
-                                   arguments: [owner, key])
+                    try db.execute(literal: "DELETE FROM \(table) WHERE \(ownerColumn) = \(owner) AND \(memberColumn) = \(key)")
                 }
                 for (position, member) in members.enumerated() {
                     guard let key = resolve(member) else { continue }
-                    try db.execute(sql: "INSERT OR IGNORE INTO \(table) (\(ownerColumn), \(memberColumn)) VALUES (?, ?)",
-                                   arguments: [owner, key])
-                    if let orderColumn {
-                        try db.execute(sql: "UPDATE \(table) SET \(orderColumn) = ? WHERE \(ownerColumn) = ? AND \(memberColumn) = ?",
-                                       arguments: [position + 1, owner, key])
+                    try db.execute(literal: "INSERT OR IGNORE INTO \(table) (\(ownerColumn), \(memberColumn)) VALUES (\(owner), \(key))")
+                    if let orderName {
+                        try db.execute(literal: """
+                            UPDATE \(table) SET \(coreDataName: orderName) = \(position + 1) WHERE \(ownerColumn) = \(owner) AND \(memberColumn) = \(key)
+                            """)
                     }
                 }
             case .inverseForeignKey(let table, _, _, let orderColumn?)?:
                 for (position, member) in members.enumerated() {
                     guard let key = resolve(member) else { continue }
-                    try db.execute(sql: "UPDATE \(table.sqlIdentifier) SET \(orderColumn.sqlIdentifier) = ? WHERE Z_PK = ?",
-                                   arguments: [position + 1, key])
+                    try db.execute(literal: "UPDATE \(coreDataName: table) SET \(coreDataName: orderColumn) = \(position + 1) WHERE Z_PK = \(key)")
                 }
             default:
                 continue

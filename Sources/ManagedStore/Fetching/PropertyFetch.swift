@@ -85,8 +85,8 @@ struct PropertyFetchQuery {
         if let related = request.relatedTo {
             let (table, ownerColumn, memberColumn) = try Self.members(of: related.relationship, in: entity)
             conditions.append("""
-                EXISTS (SELECT 1 FROM \(sql: table.quotedSQLIdentifier) m WHERE m.\(sql: ownerColumn.quotedSQLIdentifier) = t0.Z_PK \
-                AND m.\(sql: memberColumn.quotedSQLIdentifier) IN \(related.primaryKeys))
+                EXISTS (SELECT 1 FROM \(identifier: table) m WHERE m.\(identifier: ownerColumn) = t0.Z_PK \
+                AND m.\(identifier: memberColumn) IN \(related.primaryKeys))
                 """)
         }
         let whereClause: SQL = conditions.isEmpty ? "" : "WHERE \(literal: conditions.map { "(\(literal: $0))" }.joined(separator: " AND "))"
@@ -106,7 +106,7 @@ struct PropertyFetchQuery {
             ? ""
             : "LIMIT \(request.fetchLimit ?? -1) OFFSET \(max(request.fetchOffset, 0))"
         sql = """
-            SELECT \(literal: selected.joined(separator: ", ")) FROM \(sql: entity.tableName.quotedSQLIdentifier) t0 \(literal: whereClause)
+            SELECT \(literal: selected.joined(separator: ", ")) FROM \(identifier: entity.tableName) t0 \(literal: whereClause)
             ORDER BY \(literal: order.joined(separator: ", ")) \(literal: window)
             """
     }
@@ -119,17 +119,17 @@ struct PropertyFetchQuery {
                 throw ContextError.refused(.noSuchAttribute(entity: entity.name, attribute: name))
             }
             if case .hasValue = property {
-                return ("(t0.\(sql: column.name.quotedSQLIdentifier) IS NOT NULL)", .flag)
+                return ("(t0.\(identifier: column.name) IS NOT NULL)", .flag)
             }
-            return ("t0.\(sql: column.name.quotedSQLIdentifier)", .attribute(attribute, column: column.name))
+            return ("t0.\(identifier: column.name)", .attribute(attribute, column: column.name))
         case .count(let name):
             let (table, ownerColumn, _) = try members(of: name, in: entity)
-            return ("(SELECT COUNT(*) FROM \(sql: table.quotedSQLIdentifier) m WHERE m.\(sql: ownerColumn.quotedSQLIdentifier) = t0.Z_PK)", .count)
+            return ("(SELECT COUNT(*) FROM \(identifier: table) m WHERE m.\(identifier: ownerColumn) = t0.Z_PK)", .count)
         case .memberKeys(let name):
             let (table, ownerColumn, memberColumn) = try members(of: name, in: entity)
             return ("""
-                (SELECT group_concat(k, ' ') FROM (SELECT m.\(sql: memberColumn.quotedSQLIdentifier) AS k FROM \(sql: table.quotedSQLIdentifier) m \
-                WHERE m.\(sql: ownerColumn.quotedSQLIdentifier) = t0.Z_PK ORDER BY k))
+                (SELECT group_concat(k, ' ') FROM (SELECT m.\(identifier: memberColumn) AS k FROM \(identifier: table) m \
+                WHERE m.\(identifier: ownerColumn) = t0.Z_PK ORDER BY k))
                 """, .keys)
         }
     }

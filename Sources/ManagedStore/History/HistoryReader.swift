@@ -28,10 +28,11 @@ struct HistoryReader {
         guard let first = transactions.first?.token else { return [] }
         let positions = Dictionary(uniqueKeysWithValues: transactions.enumerated().map { ($1.token, $0) })
         let tombstoneColumns = try Tombstones.existingColumns(in: db).filter { $0.hasPrefix("ZTOMBSTONE") }
-        let rows = try Row.fetchCursor(db, sql: """
-            SELECT Z_PK, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS\(tombstoneColumns.map { ", " + $0.quotedDatabaseIdentifier }.joined())
-            FROM ACHANGE WHERE ZTRANSACTIONID >= ? ORDER BY Z_PK
-            """, arguments: [first])
+        let tombstones = tombstoneColumns.map { column -> SQL in ", \(identifier: column)" }.joined()
+        let rows = try Row.fetchCursor(db, SQLRequest(literal: """
+            SELECT Z_PK, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS\(tombstones)
+            FROM ACHANGE WHERE ZTRANSACTIONID >= \(first) ORDER BY Z_PK
+            """))
         while let row = try rows.next() {
             guard let transaction = row["ZTRANSACTIONID"] as Int64?, let position = positions[transaction] else { continue }
             transactions[position].changes.append(try change(row))

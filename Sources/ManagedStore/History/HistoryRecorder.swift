@@ -59,9 +59,8 @@ struct HistoryRecorder {
             let values: [DatabaseValue] = [key.databaseValue, HistoryTables.change.number.databaseValue, 1.databaseValue,
                                            type.rawValue.databaseValue, number.databaseValue, primaryKey.databaseValue,
                                            transaction.databaseValue, columns?.databaseValue ?? .null] + tombstone
-            try db.cachedStatement(sql: "INSERT INTO ACHANGE (\(names.map(\.quotedDatabaseIdentifier).joined(separator: ", "))) VALUES ("
-                                   + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")")
-                .execute(arguments: StatementArguments(values))
+            let columns = names.map { name -> SQL in "\(identifier: name)" }.joined(separator: ", ")
+            try db.cachedStatement(literal: "INSERT INTO ACHANGE (\(columns)) VALUES \(values)").execute()
             key += 1
         }
         for object in inserted { try change(.insert, object.entity, object.primaryKey) }
@@ -81,9 +80,7 @@ struct HistoryRecorder {
         let wanted = Array(Set(names.compactMap { $0 }))
         var known: [String: Int64] = [:]
         if !wanted.isEmpty {
-            let marks = Array(repeating: "?", count: wanted.count).joined(separator: ", ")
-            for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT Z_PK, ZNAME FROM ATRANSACTIONSTRING WHERE ZNAME IN (\(marks))"),
-                                        arguments: StatementArguments(wanted)) {
+            for row in try Row.fetchAll(db.cachedStatement(literal: "SELECT Z_PK, ZNAME FROM ATRANSACTIONSTRING WHERE ZNAME IN \(wanted)")) {
                 if let name = row["ZNAME"] as String?, let key = row["Z_PK"] as Int64? { known[name] = key }
             }
         }

@@ -54,13 +54,13 @@ enum HistoryTables {
     /// in one cached statement, as it runs at every save.
     static func reserveKeys(_ count: Int, of entity: Entity, in db: Database) throws -> Int64 {
         let table = entity.table
-        let statement = try db.cachedStatement(sql: """
-            UPDATE Z_PRIMARYKEY SET Z_MAX = max(Z_MAX, (SELECT IFNULL(MAX(Z_PK), 0) FROM \(table.quotedDatabaseIdentifier))) + ?
-            WHERE Z_ENT = ? RETURNING Z_MAX
+        let statement = try db.cachedStatement(literal: """
+            UPDATE Z_PRIMARYKEY SET Z_MAX = max(Z_MAX, (SELECT IFNULL(MAX(Z_PK), 0) FROM \(identifier: table))) + \(count)
+            WHERE Z_ENT = \(entity.number) RETURNING Z_MAX
             """)
-        if let last = try Int64.fetchOne(statement, arguments: [count, entity.number]) { return last - Int64(count) + 1 }
+        if let last = try Int64.fetchOne(statement) { return last - Int64(count) + 1 }
         // A store whose row is missing (hand-edited): made again past the table's keys.
-        let used = try Int64.fetchOne(db, sql: "SELECT IFNULL(MAX(Z_PK), 0) FROM \(table.quotedDatabaseIdentifier)") ?? 0
+        let used = try Int64.fetchOne(db, SQLRequest(literal: "SELECT IFNULL(MAX(Z_PK), 0) FROM \(identifier: table)")) ?? 0
         try db.execute(sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, 0, ?)",
                        arguments: [entity.number, entity.name, used + Int64(count)])
         return used + 1

@@ -101,11 +101,10 @@ struct HistoryTranslation {
         }
         [entity, changed, tombstone].forEach(db.add(function:))
         defer { [entity, changed, tombstone].forEach(db.remove(function:)) }
-        let current = (0..<width).map { Tombstones.column($0).quotedDatabaseIdentifier }
-        let assignments = ["ZENTITY = MS_HISTORY_ENTITY(ZENTITY)", "ZCOLUMNS = MS_HISTORY_COLUMNS(ZENTITY, ZCOLUMNS)"]
-            + current.enumerated().map { index, column in
-                "\(column) = MS_HISTORY_TOMBSTONE(ZENTITY, \(index)\(current.map { ", " + $0 }.joined()))"
-            }
-        try db.execute(sql: "UPDATE ACHANGE SET " + assignments.joined(separator: ", "))
+        let current = (0..<width).map { index -> SQL in "\(identifier: Tombstones.column(index))" }
+        let values = current.map { column -> SQL in ", \(column)" }.joined()
+        let assignments: [SQL] = ["ZENTITY = MS_HISTORY_ENTITY(ZENTITY)", "ZCOLUMNS = MS_HISTORY_COLUMNS(ZENTITY, ZCOLUMNS)"]
+            + current.enumerated().map { index, column in "\(column) = MS_HISTORY_TOMBSTONE(ZENTITY, \(index)\(values))" }
+        try db.execute(literal: "UPDATE ACHANGE SET \(assignments.joined(separator: ", "))")
     }
 }

@@ -66,22 +66,21 @@ extension PersistentStore {
     /// Data's `deleteHistory(before:)`. - Returns: how many transactions were deleted.
     @discardableResult
     public func deleteHistory(before token: Int64) throws -> Int {
-        try deleteHistory(where: "Z_PK < ?", token.databaseValue)
+        try deleteHistory(where: "Z_PK < \(token)")
     }
 
     /// Deletes the transactions older than `date` and their changes.
     @discardableResult
     public func deleteHistory(before date: Date) throws -> Int {
-        try deleteHistory(where: "ZTIMESTAMP < ?", date.timeIntervalSinceReferenceDate.databaseValue)
+        try deleteHistory(where: "ZTIMESTAMP < \(date.timeIntervalSinceReferenceDate)")
     }
 
-    private func deleteHistory(where condition: String, _ value: DatabaseValue) throws -> Int {
+    private func deleteHistory(where condition: SQL) throws -> Int {
         if let refusal = writeRefusal { throw ContextError.storeIsReadOnly(path: url.path, reason: refusal) }
         return try database.write { db in
             guard try HistoryTables.exist(in: db) else { return 0 }
-            let doomed = "SELECT Z_PK FROM ATRANSACTION WHERE \(condition)"
-            try db.execute(sql: "DELETE FROM ACHANGE WHERE ZTRANSACTIONID IN (\(doomed))", arguments: [value])
-            try db.execute(sql: "DELETE FROM ATRANSACTION WHERE \(condition)", arguments: [value])
+            try db.execute(literal: "DELETE FROM ACHANGE WHERE ZTRANSACTIONID IN (SELECT Z_PK FROM ATRANSACTION WHERE \(condition))")
+            try db.execute(literal: "DELETE FROM ATRANSACTION WHERE \(condition)")
             return db.changesCount
         }
     }

@@ -24,7 +24,7 @@ struct Tombstones {
         let existing = Set(try existingColumns(in: db))
         for index in 0..<count where !existing.contains(column(index)) {
             // No declared type (BLOB affinity): each row keeps the value as its attribute stores it.
-            try db.execute(sql: "ALTER TABLE ACHANGE ADD COLUMN \(column(index).quotedDatabaseIdentifier)")
+            try db.execute(literal: "ALTER TABLE ACHANGE ADD COLUMN \(identifier: column(index))")
         }
     }
 
@@ -37,9 +37,10 @@ struct Tombstones {
     /// The stored values of a row about to be deleted, in column order.
     func values(of storage: EntityStorage, primaryKey: Int64, in db: Database) throws -> [DatabaseValue] {
         guard !attributes.isEmpty else { return [] }
-        let columns = attributes.map { storage.attributeColumns[$0.name]?.name.quotedDatabaseIdentifier ?? "NULL" }
-        let row = try Row.fetchOne(db, sql: "SELECT \(columns.joined(separator: ", ")) FROM \(storage.tableName.quotedDatabaseIdentifier) WHERE Z_PK = ?",
-                                   arguments: [primaryKey])
+        let columns = attributes.map { attribute -> SQL in storage.attributeColumns[attribute.name].map { "\(identifier: $0.name)" } ?? "NULL" }
+        let row = try Row.fetchOne(db, SQLRequest(literal: """
+            SELECT \(columns.joined(separator: ", ")) FROM \(identifier: storage.tableName) WHERE Z_PK = \(primaryKey)
+            """))
         return (0..<columns.count).map { row?[$0] ?? .null }
     }
 }

@@ -16,7 +16,7 @@ struct DeferredIndexes {
                 """)
             for index in indexes {
                 let name: String = index["name"]
-                try db.execute(sql: "DROP INDEX main.\(name.quotedSQLIdentifier)")
+                try db.execute(literal: "DROP INDEX main.\(identifier: name)")
             }
             return DeferredIndexes(definitions: indexes.map { $0["sql"] })
         }

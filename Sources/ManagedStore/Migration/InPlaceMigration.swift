@@ -7,10 +7,12 @@ public enum InPlaceMigration {
     /// Whether the inferred mapping can be done in place, and if not, why.
     public static func check(_ inferred: InferredMapping, from source: ManagedObjectModel,
                              to destination: ManagedObjectModel) throws -> (possible: Bool, reason: String?) {
-        var planner = InPlaceMigrationPlanner(inferred: inferred, source: try StoreSchema(model: source),
+        let planner = InPlaceMigrationPlanner(inferred: inferred, source: try StoreSchema(model: source),
                                               destination: try StoreSchema(model: destination))
-        let script = planner.plan(sourceMaxima: [:], metadataPlist: [])
-        return (script != nil, planner.declined)
+        switch planner.plan(sourceMaxima: [:], metadataPlist: []) {
+        case .script: return (true, nil)
+        case .declined(let reason): return (false, reason)
+        }
     }
 
     /// Migrates the store at `url` from `source` to `destination` in place.
@@ -18,15 +20,16 @@ public enum InPlaceMigration {
     @discardableResult
     public static func migrate(storeAt url: URL, from source: ManagedObjectModel, to destination: ManagedObjectModel,
                                inferred: InferredMapping, options: StoreOptions = StoreOptions()) throws -> Bool {
-        try migrateCountingRows(storeAt: url, from: source, to: destination, inferred: inferred, options: options) != nil
+        try migrateCountingRows(storeAt: url, knownMetadata: nil, from: source, to: destination, inferred: inferred, options: options) != nil
     }
 
     /// The same, telling how many rows its statements changed; nil when it cannot be done in place.
-    static func migrateCountingRows(storeAt url: URL, from source: ManagedObjectModel, to destination: ManagedObjectModel,
-                                    inferred: InferredMapping, options: StoreOptions) throws -> Int? {
+    /// `knownMetadata`: the store's, as a migrator's check read them, used while it is as it was then.
+    static func migrateCountingRows(storeAt url: URL, knownMetadata: StoreMetadataReading?, from source: ManagedObjectModel,
+                                    to destination: ManagedObjectModel, inferred: InferredMapping, options: StoreOptions) throws -> Int? {
         var options = options
         options.leavesHistoryAsIs = true
-        let store = try PersistentStore.open(at: url, model: source, options: options)
+        let store = try PersistentStore.open(at: url, model: source, options: options, knownMetadata: knownMetadata)
         // The migration commits (or rolls back) in one transaction before this runs: a close that
         // fails changes nothing in the file, and the connection goes with the store object anyway.
         defer { try? store.close() }
@@ -43,14 +46,14 @@ public enum InPlaceMigration {
             }
         }
         let metadata = StoreMetadata(model: destination, storeUUID: store.metadata.storeUUID)
-        var planner = InPlaceMigrationPlanner(inferred: inferred, source: store.schema, destination: destinationSchema)
-        guard let script = planner.plan(sourceMaxima: maxima, metadataPlist: [UInt8](try metadata.plistData())) else {
+        let planner = InPlaceMigrationPlanner(inferred: inferred, source: store.schema, destination: destinationSchema)
+        guard case .script(let script) = planner.plan(sourceMaxima: maxima, metadataPlist: [UInt8](try metadata.plistData())) else {
             return nil
         }
         do {
             return try store.database.write { db in
                 let before = db.totalChangesCount
-                for statement in script.statements { try db.execute(sql: statement) }
+                for statement in script.statements { try db.execute(literal: statement) }
                 let changed = db.totalChangesCount - before
                 try db.execute(sql: "UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = 1", arguments: [Data(script.metadataPlist)])
                 if try db.tableExists("Z_MODELCACHE") { try db.execute(sql: "DELETE FROM Z_MODELCACHE") }

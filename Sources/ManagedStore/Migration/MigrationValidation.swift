@@ -15,7 +15,7 @@ struct MigrationValidation {
     private struct Check {
         let entity: EntityStorage
         let property: String
-        let condition: String
+        let condition: SQL
         let reason: (Int) -> String
     }
 
@@ -25,8 +25,8 @@ struct MigrationValidation {
         try store.database.read { db in
             for (table, checks) in checksByTable.sorted(by: { $0.key < $1.key }) {
                 // CASE, not AND: a check's subqueries run only on its entity's rows.
-                let counts = checks.map { "COALESCE(SUM(CASE WHEN o.Z_ENT = \($0.entity.number) THEN (\($0.condition)) END), 0)" }
-                guard let row = try Row.fetchOne(db, sql: "SELECT \(counts.joined(separator: ", ")) FROM \(table.quotedSQLIdentifier) o") else { continue }
+                let counts = checks.map { check -> SQL in "COALESCE(SUM(CASE WHEN o.Z_ENT = \(check.entity.number) THEN (\(check.condition)) END), 0)" }
+                guard let row = try Row.fetchOne(db, SQLRequest(literal: "SELECT \(counts.joined(separator: ", ")) FROM \(identifier: table) o")) else { continue }
                 for (index, check) in checks.enumerated() {
                     let count: Int = row[index]
                     if count > 0 { failures.append((check, count)) }
@@ -46,53 +46,57 @@ struct MigrationValidation {
     private func checks(_ entity: EntityStorage) -> [Check] {
         let model = store.model
         var checks: [Check] = []
-        func check(_ property: String, _ condition: String, _ reason: @escaping (Int) -> String) {
+        func check(_ property: String, _ condition: SQL, _ reason: @escaping (Int) -> String) {
             checks.append(Check(entity: entity, property: property, condition: condition, reason: reason))
         }
         let unchanged = unchangedAttributes[entity.name] ?? []
         for attribute in model.allAttributes(of: entity.name) where !attribute.isTransient && !unchanged.contains(attribute.name) {
             guard let column = entity.attributeColumns[attribute.name] else { continue }
-            let value = "o.\(column.name.quotedSQLIdentifier)"
+            let value: SQL = "o.\(identifier: column.name)"
             if !attribute.isOptional {
                 check(attribute.name, "\(value) IS NULL") { "\(objectCount($0)) without a value, but a value is required" }
             }
-            let allowed: String = switch column.type {
-            case .integer: "'integer'"
-            case .float, .decimal, .timestamp: "'real', 'integer'"
-            case .varchar: "'text'"
-            case .blob: "'blob'"
+            let allowed: [String] = switch column.type {
+            case .integer: ["integer"]
+            case .float, .decimal, .timestamp: ["real", "integer"]
+            case .varchar: ["text"]
+            case .blob: ["blob"]
             }
-            check(attribute.name, "\(value) IS NOT NULL AND typeof(\(value)) NOT IN (\(allowed))") {
+            check(attribute.name, "\(value) IS NOT NULL AND typeof(\(value)) NOT IN \(allowed)") {
                 "\(objectCount($0)) with a value that is not a \(attribute.type.rawValue)"
             }
         }
         for relationship in model.allRelationships(of: entity.name) where !relationship.isTransient {
             if let columns = entity.toOneColumns[relationship.name] {
-                let key = "o.\(columns.key.name.quotedSQLIdentifier)"
+                let key: SQL = "o.\(identifier: columns.key.name)"
                 if !relationship.isOptional {
                     check(relationship.name, "\(key) IS NULL") { "\(objectCount($0)) without a related object, but one is required" }
                 }
                 if let target = store.schema.entity(named: relationship.destinationEntityName) {
-                    let kinds = target.kindNumbers.map(String.init).joined(separator: ", ")
-                    check(relationship.name, "\(key) IS NOT NULL AND NOT EXISTS "
-                        + "(SELECT 1 FROM \(target.tableName.quotedSQLIdentifier) t WHERE t.Z_PK = \(key) AND t.Z_ENT IN (\(kinds)))") {
+                    check(relationship.name, """
+                        \(key) IS NOT NULL AND NOT EXISTS \
+                        (SELECT 1 FROM \(identifier: target.tableName) t WHERE t.Z_PK = \(key) AND t.Z_ENT IN \(target.kindNumbers))
+                        """) {
                         "\(objectCount($0)) whose related object is missing"
                     }
                 }
                 continue
             }
-            let membersPerOwner: String
+            let membersPerOwner: SQL
             switch entity.toManyStorage[relationship.name] {
             case .inverseForeignKey(let table, let column, _, _)?:
-                membersPerOwner = "(SELECT COUNT(*) FROM \(table.quotedSQLIdentifier) x WHERE x.\(column.quotedSQLIdentifier) = o.Z_PK)"
+                membersPerOwner = "(SELECT COUNT(*) FROM \(identifier: table) x WHERE x.\(identifier: column) = o.Z_PK)"
             case .joinTable(let table, let ownerColumn, _, _, _)?:
-                membersPerOwner = "(SELECT COUNT(*) FROM \(table.quotedSQLIdentifier) j WHERE j.\(ownerColumn.quotedSQLIdentifier) = o.Z_PK)"
+                membersPerOwner = "(SELECT COUNT(*) FROM \(identifier: table) j WHERE j.\(identifier: ownerColumn) = o.Z_PK)"
             case nil:
                 continue
             }
             let minimum = relationship.isOptional ? relationship.minCount : max(1, relationship.minCount)
-            var conditions: [String] = []
-            if minimum > 0 { conditions.append("(\(membersPerOwner) BETWEEN 1 AND \(minimum - 1)\(relationship.isOptional ? "" : " OR \(membersPerOwner) = 0"))") }
+            var conditions: [SQL] = []
+            if minimum > 0 {
+                let none: SQL = relationship.isOptional ? "" : " OR \(membersPerOwner) = 0"
+                conditions.append("(\(membersPerOwner) BETWEEN 1 AND \(minimum - 1)\(none))")
+            }
             if relationship.maxCount > 0 { conditions.append("\(membersPerOwner) > \(relationship.maxCount)") }
             guard !conditions.isEmpty else { continue }
             check(relationship.name, conditions.joined(separator: " OR ")) {

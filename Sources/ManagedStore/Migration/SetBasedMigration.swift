@@ -4,99 +4,43 @@ internal import GRDB
 /// attached source (`src`) into the destination, and relationships linked with `UPDATE … FROM`
 /// over the association tables.
 struct SetBasedMigration {
-    let manager: MigrationManager
+    let source: StoreSchema
+    let destination: StoreSchema
+    let mappingModel: MappingModel
+    let plan: CopyPlan
+    /// The destination's connection, the source attached as `src`, with the association tables.
+    let database: DatabaseQueue
 
-    private var source: StoreSchema { manager.sourceStore.schema }
-    var destination: StoreSchema { manager.destinationStore.schema }
-
-    /// The destination columns and the SQL computing each from the source row `s`, or nil when
-    /// an attribute's expression needs per-object evaluation.
-    struct InstanceStatement {
-        var columns: [String]
-        var values: [SQL]
-        var destination: EntityStorage
-        /// The source table the rows `s` are read from.
-        var sourceTable: String
-        /// Destination attributes copied from a source attribute that already met their checks
-        /// (`KeptObjects.copiesUnchanged`), each with that source attribute: validation has
-        /// nothing to find in them, and a text index of them stays true.
-        var copiedAttributes: [String: String] = [:]
-        var unchangedAttributes: Set<String> { Set(copiedAttributes.keys) }
-    }
-
-    /// `computed` are a `SetBasedMigrationPolicy`'s values, which take precedence over the
-    /// mapping's expressions; nil when an argument needs per-object evaluation too.
-    func instanceCreation(_ index: Int, computed: [String: ComputedValue]) -> InstanceStatement? {
-        let mapping = manager.mappingModel.entityMappings[index]
-        guard let sourceName = mapping.sourceEntityName, let sourceEntity = source.entity(named: sourceName),
-              let destinationName = mapping.destinationEntityName, let target = destination.entity(named: destinationName)
-        else { return nil }
-        let compiler = PredicateSQLCompiler(schema: source, entity: sourceEntity, variables: [:], alias: "s", tablePrefix: "src.")
-        var statement = InstanceStatement(columns: [], values: [], destination: target,
-                                          sourceTable: sourceEntity.tableName)
-        let sourceAttributes = Dictionary(manager.sourceModel.allAttributes(of: sourceName).map { ($0.name, $0) }) { first, _ in first }
-        let expressions = Dictionary(uniqueKeysWithValues: mapping.attributeMappings.map { ($0.name, $0.valueExpression) })
-        for attribute in manager.destinationModel.allAttributes(of: destinationName) where !attribute.isTransient {
-            guard let column = target.attributeColumns[attribute.name] else { continue }
-            statement.columns.append(column.name)
-            if attribute.storesExternally {
-                // A tagged column is copied as it is, never computed: anything else converts objects.
-                guard computed[attribute.name] == nil,
-                      let copied = ExternalStorageChange.copiedTaggedColumn(expressions[attribute.name] ?? nil, from: sourceEntity,
-                                                                            model: manager.sourceModel) else { return nil }
-                statement.values.append(copied)
-                continue
-            }
-            if let value = computed[attribute.name] {
-                let arguments = value.arguments.compactMap { compiler.valueSQL($0)?.sql }
-                guard arguments.count == value.arguments.count else { return nil }
-                statement.values.append("\(sql: value.function.name)(\(arguments.joined(separator: ", ")))")
-            } else if let expression = expressions[attribute.name] ?? nil {
-                guard let (sql, type) = compiler.valueSQL(expression) else { return nil }
-                if let type, ColumnType(type) != ColumnType(attribute.type) { return nil }
-                statement.values.append(sql)
-                // Only without a policy, or with one that says its hooks write nothing else: a
-                // policy's hooks may write objects the mapping does not describe.
-                let leavesCopies = mapping.policyClassName == nil
-                    || (manager.policies[index] as? SetBasedMigrationPolicy)?.leavesCopiedValues == true
-                if leavesCopies, case .keyPath(.variable("source")?, let path) = expression, path.count == 1,
-                   let copied = sourceAttributes[path[0]], KeptObjects.copiesUnchanged(attribute, from: copied) {
-                    statement.copiedAttributes[attribute.name] = copied.name
-                }
-            } else {
-                statement.values.append("\(StoreValueCoding.databaseValue(attribute.defaultValue))")
-            }
-        }
-        return statement
-    }
+    private var associations: AssociationTables { AssociationTables(plan: plan, database: database) }
 
     /// Numbers the selected source rows of a mapping into its association table, in batches:
     /// destination keys continue the destination hierarchy's `Z_MAX`. No row is written yet, so
     /// every mapping can be numbered before any row is inserted and rows can name their targets.
-    func numberInstances(_ index: Int, selection: MigrationManager.SourceSelection, destination target: EntityStorage) throws {
-        let association = "temp.\(MigrationManager.association(index))"
+    func numberInstances(_ index: Int, selection: SourceSelection, destination target: EntityStorage) throws {
+        let association = AssociationTables.table(index)
         let rootNumber = destination.entity(named: target.rootName)!.number
-        if manager.keepsSourceKeys.contains(index) {
+        if plan.keepsSourceKeys.contains(index) {
             // The association is a view giving each row its source key: only the counter moves.
-            try manager.destinationStore.database.write { db in
-                try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = max(Z_MAX, coalesce((SELECT MAX(dpk) FROM \(association)), 0)) WHERE Z_ENT = ?",
-                               arguments: [rootNumber])
+            try database.write { db in
+                try db.execute(literal: """
+                    UPDATE Z_PRIMARYKEY SET Z_MAX = max(Z_MAX, coalesce((SELECT MAX(dpk) FROM \(association)), 0)) WHERE Z_ENT = \(rootNumber)
+                    """)
             }
             return
         }
         var last: Int64 = 0
         while true {
-            let count = try manager.destinationStore.database.write { db -> Int in
+            let count = try database.write { db -> Int in
                 let base = try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [rootNumber]) ?? 0
                 try db.execute(literal: """
-                    INSERT INTO \(sql: association) (spk, sent, dpk, dent)
+                    INSERT INTO \(association) (spk, sent, dpk, dent)
                     SELECT s.Z_PK, s.Z_ENT, \(base) + ROW_NUMBER() OVER (ORDER BY s.Z_PK), \(target.number) FROM \(selection.from) AND s.Z_PK > \(last)
-                    ORDER BY s.Z_PK LIMIT \(sql: String(MigrationManager.batchSize))
+                    ORDER BY s.Z_PK LIMIT \(sql: String(Self.batchSize))
                     """)
                 let inserted = db.changesCount
                 guard inserted > 0 else { return 0 }
                 try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", arguments: [base + Int64(inserted), rootNumber])
-                last = try Int64.fetchOne(db, sql: "SELECT MAX(spk) FROM \(association) WHERE dpk > ?", arguments: [base]) ?? last
+                last = try Int64.fetchOne(db, SQLRequest(literal: "SELECT MAX(spk) FROM \(association) WHERE dpk > \(base)")) ?? last
                 return inserted
             }
             guard count > 0 else { return }
@@ -108,61 +52,28 @@ struct SetBasedMigration {
     /// of destination keys read through the association's index (or, for rows keeping their
     /// source keys, straight from the source table), in key order: no sort of rows (with their
     /// images) in a temporary B-tree.
-    func insertInstances(_ index: Int, selection: MigrationManager.SourceSelection, statement: InstanceStatement,
+    func insertInstances(_ index: Int, selection: SourceSelection, statement: InstanceStatement,
                          links: [InsertLink], progress: (Int) throws -> Void) throws {
-        let association = "temp.\(MigrationManager.association(index))"
-        let keepsKeys = manager.keepsSourceKeys.contains(index)
-        let (key, entity) = keepsKeys ? ("s.Z_PK", "\(statement.destination.number)") : ("a.dpk", "a.dent")
+        let association = AssociationTables.table(index)
+        let keepsKeys = plan.keepsSourceKeys.contains(index)
+        let (key, entity): (SQL, SQL) = keepsKeys ? ("s.Z_PK", "\(statement.destination.number)") : ("a.dpk", "a.dent")
         let insertColumns: SQL = (["Z_PK", "Z_ENT", "Z_OPT"] + statement.columns + links.flatMap(\.columns))
-            .map { "\(sql: $0.quotedSQLIdentifier)" }.joined(separator: ", ")
-        let selectValues: SQL = ([SQL(sql: key), SQL(sql: entity), "1"] + statement.values + links.flatMap(\.values).map { SQL(sql: $0) })
-            .joined(separator: ", ")
+            .map { "\(identifier: $0)" }.joined(separator: ", ")
+        let selectValues: SQL = ([key, entity, "1"] + statement.values + links.flatMap(\.values)).joined(separator: ", ")
         let joins = links.map { $0.join(on: key) }.joined(separator: " ")
         let rows: SQL = keepsKeys
-            ? "src.\(sql: selection.table.quotedSQLIdentifier) s \(sql: joins) WHERE \(selection.conditions) AND"
-            : "\(sql: association) a JOIN src.\(sql: statement.sourceTable.quotedSQLIdentifier) s ON s.Z_PK = a.spk \(sql: joins) WHERE"
-        try forEachKeyRange(in: association, size: MigrationManager.batchSize) { from, to in
-            let count = try manager.destinationStore.database.write { db -> Int in
+            ? "src.\(identifier: selection.table) s \(joins) WHERE \(selection.conditions) AND"
+            : "\(association) a JOIN src.\(identifier: statement.sourceTable) s ON s.Z_PK = a.spk \(joins) WHERE"
+        try associations.forEachKeyRange(of: index, size: Self.batchSize) { from, to in
+            let count = try database.write { db -> Int in
                 try db.execute(literal: """
-                    INSERT INTO main.\(sql: statement.destination.tableName.quotedSQLIdentifier) (\(insertColumns))
-                    SELECT \(selectValues) FROM \(rows) \(sql: key) >= \(from) AND \(sql: key) <= \(to) ORDER BY \(sql: key)
+                    INSERT INTO main.\(identifier: statement.destination.tableName) (\(insertColumns))
+                    SELECT \(selectValues) FROM \(rows) \(key) >= \(from) AND \(key) <= \(to) ORDER BY \(key)
                     """)
                 return db.changesCount
             }
             try progress(count)
         }
-    }
-
-    /// Calls `body` with ranges of an association's destination keys, at most `size` keys wide,
-    /// in order. Each range starts at a key that exists, so sparse keys (kept from the source)
-    /// cost no empty transactions, and no arithmetic passes the ends of Int64.
-    func forEachKeyRange(in association: String, size: Int, _ body: (_ from: Int64, _ to: Int64) throws -> Void) throws {
-        var next = try firstKey(in: association, after: nil)
-        while let from = next {
-            let (sum, overflow) = from.addingReportingOverflow(Int64(size - 1))
-            let to = overflow ? Int64.max : sum
-            try body(from, to)
-            next = to == .max ? nil : try firstKey(in: association, after: to)
-        }
-    }
-
-    /// The smallest destination key of an association (after `key`): one step down an index, or
-    /// down the source's keys for a view.
-    private func firstKey(in association: String, after key: Int64?) throws -> Int64? {
-        try manager.destinationStore.database.read { db in
-            try Int64.fetchOne(db, sql: "SELECT MIN(dpk) FROM \(association)" + (key == nil ? "" : " WHERE dpk > ?"),
-                               arguments: StatementArguments(key.map { [$0] } ?? []))
-        }
-    }
-
-    /// The smallest and largest destination key of an association; nil when it is empty. Two
-    /// subqueries, so each is one step down an index (or the source's keys, for a view).
-    func keyBounds(_ association: String) throws -> (low: Int64, high: Int64)? {
-        let bounds = try manager.destinationStore.database.read { db in
-            try Row.fetchOne(db, sql: "SELECT (SELECT MIN(dpk) FROM \(association)) AS low, (SELECT MAX(dpk) FROM \(association)) AS high")
-        }
-        guard let low: Int64 = bounds?["low"], let high: Int64 = bounds?["high"] else { return nil }
-        return (low, high)
     }
 
     // MARK: Relationships
@@ -171,18 +82,17 @@ struct SetBasedMigration {
     /// `FUNCTION($manager, "destinationInstances…", "M", K)` with K `$source` or `$source.<relationship>`.
     /// - Returns: false when the expression has another form (it is then evaluated per object).
     func linkRelationship(_ propertyMapping: PropertyMapping, of index: Int) throws -> Bool {
-        let mapping = manager.mappingModel.entityMappings[index]
+        let mapping = mappingModel.entityMappings[index]
         guard let destinationName = mapping.destinationEntityName, let owner = destination.entity(named: destinationName),
-              let relationship = manager.destinationModel.allRelationships(of: destinationName).first(where: { $0.name == propertyMapping.name }),
+              let relationship = destination.model.allRelationships(of: destinationName).first(where: { $0.name == propertyMapping.name }),
               let pairs = pairs(for: propertyMapping, of: index)
         else { return false }
         // Owners a range of keys at a time, each range in its own transaction: SQLite's temporary
         // structures for the joins stay small however many objects there are.
-        let association = "temp.\(MigrationManager.association(index))"
-        try forEachKeyRange(in: association, size: Self.relationshipChunk) { from, to in
-            let range = "owner >= \(from) AND owner <= \(to)"
-            try manager.destinationStore.database.write { db in
-                try apply("SELECT * FROM (\(pairs)) WHERE \(range)", to: relationship, owner: owner,
+        let association = AssociationTables.table(index)
+        try associations.forEachKeyRange(of: index, size: Self.relationshipChunk) { from, to in
+            try database.write { db in
+                try apply("SELECT * FROM (\(pairs)) WHERE owner >= \(from) AND owner <= \(to)", to: relationship, owner: owner,
                           ownerKeys: "SELECT dpk FROM \(association) WHERE dpk >= \(from) AND dpk <= \(to)", in: db)
             }
         }
@@ -191,8 +101,8 @@ struct SetBasedMigration {
 
     /// `SELECT owner, oent, target, tent, position` for a relationship mapping of the form
     /// `linkRelationship` takes; nil for another form.
-    func pairs(for propertyMapping: PropertyMapping, of index: Int) -> String? {
-        let mapping = manager.mappingModel.entityMappings[index]
+    func pairs(for propertyMapping: PropertyMapping, of index: Int) -> SQL? {
+        let mapping = mappingModel.entityMappings[index]
         guard let expression = propertyMapping.valueExpression,
               case .function(.variable("manager"), let selector, let arguments) = expression,
               arguments.count == 2, case .constant(.string(let name)?) = arguments[0],
@@ -202,17 +112,22 @@ struct SetBasedMigration {
         return pairsSQL(arguments[1], owners: index, targets: targets, sourceEntity: sourceEntity)
     }
 
+    /// Rows per SQL batch.
+    static let batchSize = 2_000
+
     /// Owners linked per transaction.
     static let relationshipChunk = 20_000
 
     /// The association table(s) the function looks destination objects up in: one entity
     /// mapping's, or for the relationship form, all of them.
-    private func associations(selector: String, name: String) -> String? {
+    private func associations(selector: String, name: String) -> SQL? {
         switch selector {
         case MigrationSelectors.destinationInstances:
-            return manager.mappingModel.entityMappings.firstIndex { $0.name == name }.map { "temp.\(MigrationManager.association($0))" }
+            return mappingModel.entityMappings.firstIndex { $0.name == name }.map(AssociationTables.table)
         case MigrationSelectors.destinationInstancesForRelationship:
-            let all = manager.mappingModel.entityMappings.indices.map { "SELECT spk, sent, dpk, dent FROM temp.\(MigrationManager.association($0))" }
+            let all = mappingModel.entityMappings.indices.map { index -> SQL in
+                "SELECT spk, sent, dpk, dent FROM \(AssociationTables.table(index))"
+            }
             return "(\(all.joined(separator: " UNION ALL ")))"
         default:
             return nil
@@ -222,31 +137,39 @@ struct SetBasedMigration {
     /// `SELECT owner, oent, target, tent, position`: destination owners and the destination objects
     /// their source's key path leads to, through the given associations; `position` keeps the
     /// source's order for ordered relationships.
-    private func pairsSQL(_ keyPath: ValueExpression, owners: Int, targets m: String, sourceEntity: EntityStorage) -> String? {
-        let a = "temp.\(MigrationManager.association(owners))"
-        let select = "SELECT a.dpk AS owner, a.dent AS oent, m.dpk AS target, m.dent AS tent"
+    private func pairsSQL(_ keyPath: ValueExpression, owners: Int, targets m: SQL, sourceEntity: EntityStorage) -> SQL? {
+        let a = AssociationTables.table(owners)
+        let select: SQL = "SELECT a.dpk AS owner, a.dent AS oent, m.dpk AS target, m.dent AS tent"
         if keyPath == .variable("source") {
             return "\(select), 0 AS position FROM \(a) a JOIN \(m) m ON m.spk = a.spk AND m.sent = a.sent"
         }
         guard case .keyPath(.variable("source")?, let components) = keyPath, components.count == 1,
-              let relationship = manager.sourceModel.allRelationships(of: sourceEntity.name).first(where: { $0.name == components[0] }),
+              let relationship = source.model.allRelationships(of: sourceEntity.name).first(where: { $0.name == components[0] }),
               let targetEntity = source.entity(named: relationship.destinationEntityName) else { return nil }
-        let kinds = targetEntity.kindNumbers.map(String.init).joined(separator: ", ")
+        let kinds = targetEntity.kindNumbers
         if let columns = sourceEntity.toOneColumns[relationship.name] {
-            let entityMatch = columns.entity.map { "m.sent = s.\($0.name.quotedSQLIdentifier)" } ?? "m.sent IN (\(kinds))"
-            return "\(select), 0 AS position FROM \(a) a JOIN src.\(sourceEntity.tableName.quotedSQLIdentifier) s ON s.Z_PK = a.spk "
-                + "JOIN \(m) m ON m.spk = s.\(columns.key.name.quotedSQLIdentifier) AND \(entityMatch)"
+            let entityMatch: SQL = columns.entity.map { "m.sent = s.\(identifier: $0.name)" } ?? "m.sent IN \(kinds)"
+            return """
+                \(select), 0 AS position FROM \(a) a JOIN src.\(identifier: sourceEntity.tableName) s ON s.Z_PK = a.spk \
+                JOIN \(m) m ON m.spk = s.\(identifier: columns.key.name) AND \(entityMatch)
+                """
         }
         switch sourceEntity.toManyStorage[relationship.name] {
         case .inverseForeignKey(let table, let column, _, let order)?:
-            return "\(select), \(order.map { "x.\($0.quotedSQLIdentifier)" } ?? "x.Z_PK") AS position FROM \(a) a "
-                + "JOIN src.\(table.quotedSQLIdentifier) x ON x.\(column.quotedSQLIdentifier) = a.spk AND x.Z_ENT IN (\(kinds)) "
-                + "JOIN \(m) m ON m.spk = x.Z_PK AND m.sent = x.Z_ENT"
+            let position: SQL = order.map { "x.\(identifier: $0)" } ?? "x.Z_PK"
+            return """
+                \(select), \(position) AS position FROM \(a) a \
+                JOIN src.\(identifier: table) x ON x.\(identifier: column) = a.spk AND x.Z_ENT IN \(kinds) \
+                JOIN \(m) m ON m.spk = x.Z_PK AND m.sent = x.Z_ENT
+                """
         case .joinTable(let table, let ownerColumn, let memberColumn, _, let order)?:
-            return "\(select), \(order.map { "j.\($0.quotedSQLIdentifier)" } ?? "x.Z_PK") AS position FROM \(a) a "
-                + "JOIN src.\(table.quotedSQLIdentifier) j ON j.\(ownerColumn.quotedSQLIdentifier) = a.spk "
-                + "JOIN src.\(targetEntity.tableName.quotedSQLIdentifier) x ON x.Z_PK = j.\(memberColumn.quotedSQLIdentifier) "
-                + "JOIN \(m) m ON m.spk = x.Z_PK AND m.sent = x.Z_ENT"
+            let position: SQL = order.map { "j.\(identifier: $0)" } ?? "x.Z_PK"
+            return """
+                \(select), \(position) AS position FROM \(a) a \
+                JOIN src.\(identifier: table) j ON j.\(identifier: ownerColumn) = a.spk \
+                JOIN src.\(identifier: targetEntity.tableName) x ON x.Z_PK = j.\(identifier: memberColumn) \
+                JOIN \(m) m ON m.spk = x.Z_PK AND m.sent = x.Z_ENT
+                """
         case nil:
             return nil
         }
@@ -254,42 +177,61 @@ struct SetBasedMigration {
 
     /// Sets the relationship of every owner to its targets (nil or empty when it has none), and
     /// the inverse side where it has storage of its own.
-    func apply(_ pairs: String, to relationship: RelationshipDescription, owner: EntityStorage, ownerKeys: String,
-                       in db: Database) throws {
+    func apply(_ pairs: SQL, to relationship: RelationshipDescription, owner: EntityStorage, ownerKeys: SQL, in db: Database) throws {
         if let columns = owner.toOneColumns[relationship.name] {
-            let table = "main.\(owner.tableName.quotedSQLIdentifier)"
-            let key = columns.key.name.quotedSQLIdentifier, entity = columns.entity?.name.quotedSQLIdentifier
-            var assignments = ["\(key) = p.target"]
-            if let entity { assignments.append("\(entity) = p.tent") }
-            try db.execute(sql: "UPDATE \(table) SET \(key) = NULL\(entity.map { ", \($0) = NULL" } ?? "") WHERE Z_PK IN (\(ownerKeys))")
-            try db.execute(sql: "UPDATE \(table) SET \(assignments.joined(separator: ", ")) FROM (SELECT owner, MIN(target) AS target, tent FROM (\(pairs)) GROUP BY owner) p WHERE \(table).Z_PK = p.owner")
-            if let inverse = manager.destinationModel.inverse(of: relationship), !inverse.isToMany,
+            let table: SQL = "main.\(identifier: owner.tableName)"
+            let key: SQL = "\(identifier: columns.key.name)", entity: SQL? = columns.entity.map { "\(identifier: $0.name)" }
+            var cleared: [SQL] = ["\(key) = NULL"], assignments: [SQL] = ["\(key) = p.target"]
+            if let entity {
+                cleared.append("\(entity) = NULL")
+                assignments.append("\(entity) = p.tent")
+            }
+            try db.execute(literal: "UPDATE \(table) SET \(cleared.joined(separator: ", ")) WHERE Z_PK IN (\(ownerKeys))")
+            try db.execute(literal: """
+                UPDATE \(table) SET \(assignments.joined(separator: ", ")) \
+                FROM (SELECT owner, MIN(target) AS target, tent FROM (\(pairs)) GROUP BY owner) p WHERE \(table).Z_PK = p.owner
+                """)
+            if let inverse = destination.model.inverse(of: relationship), !inverse.isToMany,
                let targetEntity = destination.entity(named: relationship.destinationEntityName),
                let inverseColumns = targetEntity.toOneColumns[inverse.name] {
-                let targetTable = "main.\(targetEntity.tableName.quotedSQLIdentifier)"
-                try db.execute(sql: "UPDATE \(targetTable) SET \(inverseColumns.key.name.quotedSQLIdentifier) = p.owner FROM (\(pairs)) p WHERE \(targetTable).Z_PK = p.target")
+                let targetTable: SQL = "main.\(identifier: targetEntity.tableName)"
+                try db.execute(literal: """
+                    UPDATE \(targetTable) SET \(identifier: inverseColumns.key.name) = p.owner FROM (\(pairs)) p WHERE \(targetTable).Z_PK = p.target
+                    """)
             }
             return
         }
         switch owner.toManyStorage[relationship.name] {
         case .inverseForeignKey(let table, let foreignKey, _, let order)?:
-            let memberTable = "main.\(table.quotedSQLIdentifier)"
-            let column = foreignKey.quotedSQLIdentifier, orderColumn = order?.quotedSQLIdentifier
-            try db.execute(sql: "UPDATE \(memberTable) SET \(column) = NULL WHERE \(column) IN (\(ownerKeys)) AND Z_PK NOT IN (SELECT target FROM (\(pairs)))")
-            try db.execute(sql: "UPDATE \(memberTable) SET \(column) = p.owner FROM (\(pairs)) p WHERE \(memberTable).Z_PK = p.target")
-            if let orderColumn {
-                try db.execute(sql: "UPDATE \(memberTable) SET \(orderColumn) = r.position FROM (SELECT target, ROW_NUMBER() OVER (PARTITION BY owner ORDER BY position, target) AS position FROM (\(pairs))) r WHERE \(memberTable).Z_PK = r.target")
+            let memberTable: SQL = "main.\(identifier: table)"
+            let column: SQL = "\(identifier: foreignKey)"
+            try db.execute(literal: """
+                UPDATE \(memberTable) SET \(column) = NULL WHERE \(column) IN (\(ownerKeys)) AND Z_PK NOT IN (SELECT target FROM (\(pairs)))
+                """)
+            try db.execute(literal: "UPDATE \(memberTable) SET \(column) = p.owner FROM (\(pairs)) p WHERE \(memberTable).Z_PK = p.target")
+            if let order {
+                try db.execute(literal: """
+                    UPDATE \(memberTable) SET \(identifier: order) = r.position \
+                    FROM (SELECT target, ROW_NUMBER() OVER (PARTITION BY owner ORDER BY position, target) AS position FROM (\(pairs))) r \
+                    WHERE \(memberTable).Z_PK = r.target
+                    """)
             }
         case .joinTable(let table, let owners, let members, _, let order)?:
             // Rows the inverse side wrote already stay, so their positions are not lost when
             // both sides of a many-to-many are mapped.
-            let joinTable = "main.\(table.quotedSQLIdentifier)"
-            let ownerColumn = owners.quotedSQLIdentifier, memberColumn = members.quotedSQLIdentifier
-            let orderColumn = order?.quotedSQLIdentifier
-            try db.execute(sql: "DELETE FROM \(joinTable) WHERE \(ownerColumn) IN (\(ownerKeys)) AND (\(ownerColumn), \(memberColumn)) NOT IN (SELECT owner, target FROM (\(pairs)))")
-            try db.execute(sql: "INSERT OR IGNORE INTO \(joinTable) (\(ownerColumn), \(memberColumn)) SELECT owner, target FROM (\(pairs))")
-            if let orderColumn {
-                try db.execute(sql: "UPDATE \(joinTable) SET \(orderColumn) = r.position FROM (SELECT owner, target, ROW_NUMBER() OVER (PARTITION BY owner ORDER BY position, target) AS position FROM (\(pairs))) r WHERE \(joinTable).\(ownerColumn) = r.owner AND \(joinTable).\(memberColumn) = r.target")
+            let joinTable: SQL = "main.\(identifier: table)"
+            let ownerColumn: SQL = "\(identifier: owners)", memberColumn: SQL = "\(identifier: members)"
+            try db.execute(literal: """
+                DELETE FROM \(joinTable) WHERE \(ownerColumn) IN (\(ownerKeys)) \
+                AND (\(ownerColumn), \(memberColumn)) NOT IN (SELECT owner, target FROM (\(pairs)))
+                """)
+            try db.execute(literal: "INSERT OR IGNORE INTO \(joinTable) (\(ownerColumn), \(memberColumn)) SELECT owner, target FROM (\(pairs))")
+            if let order {
+                try db.execute(literal: """
+                    UPDATE \(joinTable) SET \(identifier: order) = r.position \
+                    FROM (SELECT owner, target, ROW_NUMBER() OVER (PARTITION BY owner ORDER BY position, target) AS position FROM (\(pairs))) r \
+                    WHERE \(joinTable).\(ownerColumn) = r.owner AND \(joinTable).\(memberColumn) = r.target
+                    """)
             }
         case nil:
             return

@@ -14,9 +14,10 @@ struct SourceRowCheck {
     func run(_ db: Database) throws {
         let numbersByTable = Dictionary(grouping: schema.entities, by: \.tableName).mapValues { $0.map(\.number) }
         for (table, numbers) in numbersByTable.sorted(by: { $0.key < $1.key }) {
-            let list = numbers.map(String.init).joined(separator: ", ")
-            guard let row = try Row.fetchOne(db, sql: "SELECT Z_PK, Z_ENT FROM \(attachedAs).\(table.quotedSQLIdentifier) "
-                + "WHERE Z_ENT IS NULL OR Z_ENT NOT IN (\(list)) ORDER BY Z_PK LIMIT 1") else { continue }
+            guard let row = try Row.fetchOne(db, SQLRequest(literal: """
+                SELECT Z_PK, Z_ENT FROM \(sql: attachedAs).\(identifier: table) \
+                WHERE Z_ENT IS NULL OR Z_ENT NOT IN \(numbers) ORDER BY Z_PK LIMIT 1
+                """)) else { continue }
             _ = try RowReader(row: row, table: table, path: path).entity(in: schema)
         }
     }
@@ -36,8 +37,9 @@ struct UnreadSourceObjects {
     func run(_ db: Database) throws {
         let read = Set(mapping.entityMappings.compactMap(\.sourceEntityName))
         for entity in source.entities where !read.contains(entity.name) && destination.entity(named: entity.name) != nil {
-            let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(attachedAs).\(entity.tableName.quotedDatabaseIdentifier) WHERE Z_ENT = ?",
-                                         arguments: [entity.number]) ?? 0
+            let count = try Int.fetchOne(db, SQLRequest(literal: """
+                SELECT COUNT(*) FROM \(sql: attachedAs).\(identifier: entity.tableName) WHERE Z_ENT = \(entity.number)
+                """)) ?? 0
             guard count == 0 else {
                 throw MigrationError.mapping(reason: "\(mapping.name) reads no \(entity.name) objects, and the store holds \(count): "
                     + "they would be lost; add an entity mapping for \(entity.name)")

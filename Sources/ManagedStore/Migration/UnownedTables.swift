@@ -14,23 +14,23 @@ enum UnownedTables {
     static func copy(from sourceName: String, source: StoreSchema, destination: StoreSchema, in db: Database) throws {
         let owned = storeBookkeeping
             .union([source, destination].flatMap { $0.tables.map(\.name) + $0.joinTables.map(\.name) })
-        let definitions = try Row.fetchAll(db, sql: """
-            SELECT type, name, tbl_name, sql FROM \(sourceName).sqlite_master
+        let definitions = try Row.fetchAll(db, SQLRequest(literal: """
+            SELECT type, name, tbl_name, sql FROM \(sql: sourceName).sqlite_master
             WHERE type IN ('table', 'index') AND sql IS NOT NULL AND tbl_name NOT LIKE 'sqlite_%'
             ORDER BY type DESC, name
-            """)
+            """))
         for definition in definitions {
             let table: String = definition["tbl_name"]
             guard !owned.contains(table) else { continue }
             try db.execute(sql: definition["sql"])
             if definition["type"] == "table" {
-                try db.execute(sql: "INSERT INTO main.\(table.quotedSQLIdentifier) SELECT * FROM \(sourceName).\(table.quotedSQLIdentifier)")
+                try db.execute(literal: "INSERT INTO main.\(identifier: table) SELECT * FROM \(sql: sourceName).\(identifier: table)")
             }
         }
         let numbered = max(source.entities.count, destination.entities.count)
-        try db.execute(sql: """
+        try db.execute(literal: """
             INSERT INTO main.Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX)
-            SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM \(sourceName).Z_PRIMARYKEY WHERE Z_ENT > ?
-            """, arguments: [numbered])
+            SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM \(sql: sourceName).Z_PRIMARYKEY WHERE Z_ENT > \(numbered)
+            """)
     }
 }

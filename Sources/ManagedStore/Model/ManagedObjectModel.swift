@@ -16,6 +16,8 @@ public struct ManagedObjectModel: Sendable {
     public let entityVersionHashes: [String: Data]
 
     private let entityIndex: [String: Int]
+    /// The version's store layout, built once when first asked for (`StoreSchema(model:)`).
+    let layoutCache = StoreLayoutCache()
 
     /// A model version of `entities`, validated first: an inconsistent model throws `ModelError`.
     /// - Parameter sourceName: the file the model came from, named in validation errors.

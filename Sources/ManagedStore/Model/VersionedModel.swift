@@ -29,6 +29,11 @@ public struct VersionedModel: Sendable {
         versions.first { $0.name == currentVersionName }!
     }
 
+    /// The short name of a version, in file names and on screen: `v1` for the first version, and so on.
+    public func label(of version: ManagedObjectModel) -> String {
+        "v\((versions.firstIndex { $0.name == version.name } ?? 0) + 1)"
+    }
+
     /// The version of this name (`UnCloudNotesDataModel v2`), nil when there is none.
     public func version(named name: String) -> ManagedObjectModel? {
         versions.first { $0.name == name }

@@ -1,68 +1,79 @@
 import Foundation
+internal import GRDB
 
 /// Plans a lightweight migration done in place with SQL alone: columns added, renamed and
 /// dropped, tables created, renamed and dropped, entity numbers rewritten, indexes and the
 /// bookkeeping tables brought up to date. No object is loaded, so adding an optional attribute
 /// takes the same time for a hundred rows as for a million.
 ///
-/// Returns nil when the change needs rows to move between tables or relationships to change
+/// Declines when the change needs rows to move between tables or relationships to change
 /// storage (a hierarchy merged, a to-one becoming many-to-many): those migrate by copying.
 struct InPlaceMigrationPlanner {
     let inferred: InferredMapping
     let source: StoreSchema
     let destination: StoreSchema
 
-    /// Why the in-place path was not taken, when `plan` returns nil.
-    private(set) var declined: String?
+    /// What the planner decided.
+    enum Plan {
+        /// The step runs in place, with this script.
+        case script(InPlaceMigrationScript)
+        /// The step must copy the store, for this reason.
+        case declined(reason: String)
+    }
 
-    init(inferred: InferredMapping, source: StoreSchema, destination: StoreSchema) {
-        self.inferred = inferred
-        self.source = source
-        self.destination = destination
+    /// Why a step cannot run in place, thrown inside the planner and returned as `Plan.declined`.
+    private struct Declined: Error {
+        let reason: String
     }
 
     /// The statements, to run in one transaction, given the source's `Z_MAX` per root entity
-    /// and the metadata to write.
-    mutating func plan(sourceMaxima: [String: Int64], metadataPlist: [UInt8]) -> InPlaceMigrationScript? {
+    /// and the metadata to write; or why the step cannot run in place.
+    func plan(sourceMaxima: [String: Int64], metadataPlist: [UInt8]) -> Plan {
+        do {
+            return .script(try script(sourceMaxima: sourceMaxima, metadataPlist: metadataPlist))
+        } catch {
+            return .declined(reason: error.reason)
+        }
+    }
+
+    private func script(sourceMaxima: [String: Int64], metadataPlist: [UInt8]) throws(Declined) -> InPlaceMigrationScript {
         var script = InPlaceMigrationScript()
         if let change = relationshipStorageChange()
             ?? ExternalStorageChange.first(in: inferred, from: source.model, to: destination.model) {
-            declined = change
-            return nil
+            throw Declined(reason: change)
         }
-        guard let tablePairs = matchTables() else { return nil }
+        let tablePairs = try matchTables()
         let keptIndexes = keptIndexNames(tablePairs)
         for table in source.tables {
             for index in table.indexes where !keptIndexes.contains(index.name) {
-                script.statements.append("DROP INDEX IF EXISTS \(index.name.sqlIdentifier)")
+                script.statements.append("DROP INDEX IF EXISTS \(coreDataName: index.name)")
             }
         }
         for joinTable in source.joinTables where !keptIndexes.contains(joinTable.reverseIndexName) {
-            script.statements.append("DROP INDEX IF EXISTS \(joinTable.reverseIndexName.sqlIdentifier)")
+            script.statements.append("DROP INDEX IF EXISTS \(coreDataName: joinTable.reverseIndexName)")
         }
         // Renames go through temporary names, so two tables may swap names.
         let renamed = tablePairs.filter { $0.source.name != $0.destination.name }
         for pair in renamed { script.statements.append(renameTable(pair.source.name, to: pair.source.name + "_MIGRATING")) }
         for pair in renamed { script.statements.append(renameTable(pair.source.name + "_MIGRATING", to: pair.destination.name)) }
         for pair in tablePairs {
-            guard let columnScript = columns(pair) else { return nil }
-            script.statements += columnScript
+            script.statements += columns(pair)
         }
         let pairedSources = Set(tablePairs.map(\.source.name)), pairedDestinations = Set(tablePairs.map(\.destination.name))
         for table in source.tables where !pairedSources.contains(table.name) {
-            script.statements.append("DROP TABLE \(table.name.sqlIdentifier)")
+            script.statements.append("DROP TABLE \(coreDataName: table.name)")
         }
         for table in destination.tables where !pairedDestinations.contains(table.name) {
-            script.statements.append(SchemaSQL.createTable(table))
+            script.statements.append(SQL(sql: SchemaSQL.createTable(table)))
         }
         script.statements += joinTables()
         for table in destination.tables {
             for index in table.indexes where !keptIndexes.contains(index.name) {
-                script.statements.append(SchemaSQL.createIndex(index, on: table.name))
+                script.statements.append(SQL(sql: SchemaSQL.createIndex(index, on: table.name)))
             }
         }
         for joinTable in destination.joinTables where !keptIndexes.contains(joinTable.reverseIndexName) {
-            script.statements.append(SchemaSQL.createJoinIndex(joinTable))
+            script.statements.append(SQL(sql: SchemaSQL.createJoinIndex(joinTable)))
         }
         // Rows of entities the model does not own (Core Data's persistent history, numbered from
         // 16001) stay, as do their tables.
@@ -70,7 +81,7 @@ struct InPlaceMigrationPlanner {
         for entity in destination.entities {
             let sourceRoot = inferred.sourceEntity(for: entity.rootName).flatMap { source.entity(named: $0)?.rootName }
             let maximum = entity.name == entity.rootName ? (sourceRoot.flatMap { sourceMaxima[$0] } ?? 0) : 0
-            script.statements.append("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (\(entity.number), \(SQLLiteral.render(.string(entity.name))), \(entity.superNumber), \(maximum))")
+            script.statements.append("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (\(entity.number), \(entity.name), \(entity.superNumber), \(maximum))")
         }
         script.metadataPlist = metadataPlist
         return script
@@ -84,19 +95,17 @@ struct InPlaceMigrationPlanner {
     }
 
     /// Each destination table and the one source table its rows come from.
-    private mutating func matchTables() -> [TablePair]? {
+    private func matchTables() throws(Declined) -> [TablePair] {
         var pairs: [TablePair] = []
         for table in destination.tables {
             let members = destination.entities.filter { $0.tableName == table.name }
             let sourceTables = Set(members.compactMap { inferred.sourceEntity(for: $0.name).flatMap { source.entity(named: $0)?.tableName } })
             if sourceTables.count > 1 {
-                declined = "entities of \(table.rootEntity) come from several tables"
-                return nil
+                throw Declined(reason: "entities of \(table.rootEntity) come from several tables")
             }
             guard let sourceTableName = sourceTables.first, let sourceTable = source.table(named: sourceTableName) else { continue }
             if pairs.contains(where: { $0.source.name == sourceTableName }) {
-                declined = "rows of \(sourceTable.rootEntity) go to several tables"
-                return nil
+                throw Declined(reason: "rows of \(sourceTable.rootEntity) go to several tables")
             }
             pairs.append(TablePair(source: sourceTable, destination: table))
         }
@@ -142,28 +151,28 @@ struct InPlaceMigrationPlanner {
         return sources
     }
 
-    private mutating func columns(_ pair: TablePair) -> [String]? {
-        let table = pair.destination.name.sqlIdentifier
+    private func columns(_ pair: TablePair) -> [SQL] {
+        let table: SQL = "\(coreDataName: pair.destination.name)"
         let sources = columnSources(pair)
         let usedSources = Set(sources.values)
-        var statements: [String] = []
+        var statements: [SQL] = []
         for column in pair.source.columns where !usedSources.contains(column.name) {
-            statements.append("ALTER TABLE \(table) DROP COLUMN \(column.name.sqlIdentifier)")
+            statements.append("ALTER TABLE \(table) DROP COLUMN \(coreDataName: column.name)")
         }
         let renames = sources.filter { $0.key != $0.value }.sorted { $0.key < $1.key }
         for (_, old) in renames { statements.append(renameColumn(old, to: old + "_MIGRATING", in: table)) }
         for (new, old) in renames { statements.append(renameColumn(old + "_MIGRATING", to: new, in: table)) }
         for column in pair.destination.columns where sources[column.name] == nil {
-            statements.append("ALTER TABLE \(table) ADD COLUMN \(column.name.sqlIdentifier) \(column.type.rawValue)")
+            statements.append("ALTER TABLE \(table) ADD COLUMN \(coreDataName: column.name) \(sql: column.type.rawValue)")
         }
-        guard let rowUpdates = rowUpdates(pair) else { return nil }
-        return statements + rowUpdates
+        return statements + rowUpdates(pair)
     }
 
     /// Rows of removed entities go; entity numbers and defaults are rewritten where they change.
-    private mutating func rowUpdates(_ pair: TablePair) -> [String]? {
-        let tableName = pair.destination.name, table = tableName.sqlIdentifier
-        var statements: [String] = []
+    private func rowUpdates(_ pair: TablePair) -> [SQL] {
+        let tableName = pair.destination.name
+        let table: SQL = "\(coreDataName: tableName)"
+        var statements: [SQL] = []
         var renumbering: [Int: Int] = [:]
         var removed: [Int] = []
         for old in source.entities where old.tableName == pair.source.name {
@@ -174,7 +183,7 @@ struct InPlaceMigrationPlanner {
             }
         }
         if !removed.isEmpty {
-            statements.append("DELETE FROM \(table) WHERE Z_ENT IN (\(removed.sorted().map(String.init).joined(separator: ", ")))")
+            statements.append("DELETE FROM \(table) WHERE Z_ENT IN \(removed.sorted())")
         }
         if !renumbering.isEmpty {
             statements.append("UPDATE \(table) SET Z_ENT = \(caseExpression("Z_ENT", renumbering))")
@@ -189,8 +198,11 @@ struct InPlaceMigrationPlanner {
                     source.model.allAttributes(of: sourceName).first { $0.name == old }?.isOptional
                 } ?? true
                 guard oldOptional else { continue }
-                let name = column.name.sqlIdentifier
-                statements.append("UPDATE \(table) SET \(name) = \(SQLLiteral.render(value)) WHERE \(name) IS NULL AND Z_ENT IN (\(entity.kindNumbers.map(String.init).joined(separator: ", ")))")
+                let name: SQL = "\(coreDataName: column.name)"
+                statements.append("""
+                    UPDATE \(table) SET \(name) = \(StoreValueCoding.databaseValue(value)) \
+                    WHERE \(name) IS NULL AND Z_ENT IN \(entity.kindNumbers)
+                    """)
             }
             for (_, columns) in entity.toOneColumns {
                 guard let entityColumn = columns.entity else { continue }
@@ -200,7 +212,7 @@ struct InPlaceMigrationPlanner {
                     return (old.number, new.number)
                 })
                 if !targetRenumbering.isEmpty {
-                    let name = entityColumn.name.sqlIdentifier
+                    let name: SQL = "\(coreDataName: entityColumn.name)"
                     statements.append("UPDATE \(table) SET \(name) = \(caseExpression(name, targetRenumbering)) WHERE \(name) IS NOT NULL")
                 }
             }
@@ -208,16 +220,18 @@ struct InPlaceMigrationPlanner {
         return statements
     }
 
-    private func caseExpression(_ column: String, _ mapping: [Int: Int]) -> String {
-        "CASE \(column) " + mapping.sorted { $0.key < $1.key }.map { "WHEN \($0.key) THEN \($0.value)" }.joined(separator: " ") + " ELSE \(column) END"
+    /// `CASE column WHEN old THEN new … ELSE column END`, the numbers bound.
+    private func caseExpression(_ column: SQL, _ mapping: [Int: Int]) -> SQL {
+        let cases = mapping.sorted { $0.key < $1.key }.map { old, new -> SQL in "WHEN \(old) THEN \(new)" }
+        return "CASE \(column) \(cases.joined(separator: " ")) ELSE \(column) END"
     }
 
     // MARK: Join tables
 
     /// Many-to-many tables are kept (renamed when entity numbers change), created or dropped,
     /// each once, though every entity of the owner's hierarchy inherits the relationship.
-    private func joinTables() -> [String] {
-        var statements: [String] = []
+    private func joinTables() -> [SQL] {
+        var statements: [SQL] = []
         var keptSources: Set<String> = []
         var handled: Set<String> = []
         for entity in destination.entities {
@@ -228,46 +242,32 @@ struct InPlaceMigrationPlanner {
                 guard let sourceName = inferred.sourceEntity(for: entity.name),
                       let oldProperty = inferred.propertyMatches[entity.name]?[property],
                       case .joinTable(let oldTable, let oldOwner, let oldMember, _, _)? = source.entity(named: sourceName)?.toManyStorage[oldProperty] else {
-                    statements.append(SchemaSQL.createJoinTable(joinTable))
+                    statements.append(SQL(sql: SchemaSQL.createJoinTable(joinTable)))
                     continue
                 }
                 keptSources.insert(oldTable)
                 if oldTable != table { statements.append(renameTable(oldTable, to: table)) }
-                if oldOwner != ownerColumn { statements.append(renameColumn(oldOwner, to: ownerColumn, in: table.sqlIdentifier)) }
-                if oldMember != memberColumn { statements.append(renameColumn(oldMember, to: memberColumn, in: table.sqlIdentifier)) }
+                if oldOwner != ownerColumn { statements.append(renameColumn(oldOwner, to: ownerColumn, in: "\(coreDataName: table)")) }
+                if oldMember != memberColumn { statements.append(renameColumn(oldMember, to: memberColumn, in: "\(coreDataName: table)")) }
             }
         }
         for table in source.joinTables where !keptSources.contains(table.name) {
-            statements.insert("DROP TABLE \(table.name.sqlIdentifier)", at: 0)
+            statements.insert("DROP TABLE \(coreDataName: table.name)", at: 0)
         }
         return statements
     }
 
-    private func renameTable(_ old: String, to new: String) -> String {
-        "ALTER TABLE \(old.sqlIdentifier) RENAME TO \(new.sqlIdentifier)"
+    private func renameTable(_ old: String, to new: String) -> SQL {
+        "ALTER TABLE \(coreDataName: old) RENAME TO \(coreDataName: new)"
     }
 
-    /// - Parameter table: the table's name as SQL text already.
-    private func renameColumn(_ old: String, to new: String, in table: String) -> String {
-        "ALTER TABLE \(table) RENAME COLUMN \(old.sqlIdentifier) TO \(new.sqlIdentifier)"
+    private func renameColumn(_ old: String, to new: String, in table: SQL) -> SQL {
+        "ALTER TABLE \(table) RENAME COLUMN \(coreDataName: old) TO \(coreDataName: new)"
     }
 }
 
 /// The SQL of an in-place migration, and the new metadata.
 struct InPlaceMigrationScript {
-    var statements: [String] = []
+    var statements: [SQL] = []
     var metadataPlist: [UInt8] = []
-}
-
-/// Values written into SQL text (only for defaults of new columns, which are model constants).
-enum SQLLiteral {
-    static func render(_ value: AttributeValue) -> String {
-        switch StoreValueCoding.databaseValue(value).storage {
-        case .null: return "NULL"
-        case .int64(let number): return String(number)
-        case .double(let number): return String(number)
-        case .string(let text): return "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
-        case .blob(let bytes): return "X'" + bytes.map { String(format: "%02X", $0) }.joined() + "'"
-        }
-    }
 }

@@ -236,11 +236,11 @@ struct PredicateSQLCompiler {
             case .varchar: .text
             case .blob: .blob
             }
-            return Operand(sql: "\(sql: alias).\(sql: column.name.quotedSQLIdentifier)", family: family)
+            return Operand(sql: "\(sql: alias).\(identifier: column.name)", family: family)
         }
         guard let toOne = storage.toOneColumns[key] else { return nil }
         if components.count == 1 {
-            return Operand(sql: "\(sql: alias).\(sql: toOne.key.name.quotedSQLIdentifier)", family: .numeric, isRelationship: true)
+            return Operand(sql: "\(sql: alias).\(identifier: toOne.key.name)", family: .numeric, isRelationship: true)
         }
         guard let relationship = schema.model.allRelationships(of: storage.name).first(where: { $0.name == key }),
               let target = schema.entity(named: relationship.destinationEntityName),
@@ -248,8 +248,8 @@ struct PredicateSQLCompiler {
         else { return nil }
         let innerAlias = "t\(depth)"
         let sql: SQL = """
-            (SELECT \(inner.sql) FROM \(sql: tablePrefix)\(sql: target.tableName.quotedSQLIdentifier) \(sql: innerAlias) \
-            WHERE \(sql: innerAlias).Z_PK = \(sql: alias).\(sql: toOne.key.name.quotedSQLIdentifier))
+            (SELECT \(inner.sql) FROM \(sql: tablePrefix)\(identifier: target.tableName) \(sql: innerAlias) \
+            WHERE \(sql: innerAlias).Z_PK = \(sql: alias).\(identifier: toOne.key.name))
             """
         return Operand(sql: sql, family: inner.family, isRelationship: inner.isRelationship)
     }

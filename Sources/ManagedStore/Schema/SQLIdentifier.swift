@@ -1,3 +1,5 @@
+internal import GRDB
+
 extension String {
     /// This name in double quotes, any double quote in it doubled, as SQLite reads a quoted
     /// identifier. (GRDB's `quotedDatabaseIdentifier` and `\(identifier:)` add the quotes but
@@ -22,3 +24,21 @@ extension String {
         }
     }
 }
+
+extension SQLInterpolation {
+    /// `\(identifier: name)` in the engine's SQL literals: `name` in double quotes, any double
+    /// quote in it doubled (`quotedSQLIdentifier`). Declared here, it shadows GRDB's own
+    /// `\(identifier:)` in this module, which leaves an inner quote as it is: a table name read
+    /// from a store file (`UnownedTables`) could otherwise close the quotes.
+    mutating func appendInterpolation(identifier name: String) {
+        appendInterpolation(sql: name.quotedSQLIdentifier)
+    }
+
+    /// `\(coreDataName: name)`: a table or column name as Core Data writes it in its own SQL
+    /// (`String.sqlIdentifier`: `ZNOTE` as it is, any other name quoted), so the statements of a
+    /// save read in the SQL log as Core Data's do.
+    mutating func appendInterpolation(coreDataName name: String) {
+        appendInterpolation(sql: name.sqlIdentifier)
+    }
+}
+

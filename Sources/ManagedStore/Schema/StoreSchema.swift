@@ -16,13 +16,18 @@ public struct StoreSchema: Sendable {
     private let entityIndex: [String: Int]
 
     /// Lays out `model`, numbering its entities as Core Data does; throws when a layout rule is broken.
+    /// The layout is built once per model version (`StoreLayoutCache`) and shared after.
     public init(model: ManagedObjectModel) throws {
         self.model = model
-        let numbered = EntityNumbering.order(of: model)
-        var index: [String: Int] = [:]
-        for (position, entity) in numbered.enumerated() { index[entity.name] = position }
-        self.entityIndex = index
-        let layout = try SchemaLayout(model: model, numbered: numbered)
+        let layout = try model.layoutCache.layout {
+            let numbered = EntityNumbering.order(of: model)
+            var index: [String: Int] = [:]
+            for (position, entity) in numbered.enumerated() { index[entity.name] = position }
+            let layout = try SchemaLayout(model: model, numbered: numbered)
+            return StoreLayoutCache.Layout(entities: layout.entities, tables: layout.tables, joinTables: layout.joinTables,
+                                           entityIndex: index)
+        }
+        self.entityIndex = layout.entityIndex
         self.entities = layout.entities
         self.tables = layout.tables
         self.joinTables = layout.joinTables

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The self-migrating stack: finds which known model version wrote a store and upgrades it to the
 /// target version step by step, safely.
@@ -49,6 +50,11 @@ public final class StoreMigrator {
     /// How the migrated store is opened and written.
     public let options: StoreOptions
 
+    /// The metadata the last decision was made from, and that decision: reused while the
+    /// store's stamp holds, so the re-check after the lock and the open that follows a launch's
+    /// check read and plan nothing again.
+    private let decision = Mutex<(reading: StoreMetadataReading, state: State?)?>(nil)
+
     /// A migrator for the store at `storeURL`; nothing is read or written until it is asked.
     public init(storeURL: URL, model: VersionedModel, target: ManagedObjectModel? = nil,
                 mappingModels: [MappingModel] = [], policies: MigrationPolicyRegistry = MigrationPolicyRegistry(),
@@ -63,7 +69,7 @@ public final class StoreMigrator {
 
     /// The label of a version in file names: `v1` for the first version, and so on.
     public func label(of version: ManagedObjectModel) -> String {
-        "v\((model.versions.firstIndex { $0.name == version.name } ?? 0) + 1)"
+        model.label(of: version)
     }
 
     /// The store's real file: symbolic links (of the file or its folders) resolved.
@@ -86,10 +92,36 @@ public final class StoreMigrator {
         URL(fileURLWithPath: realStoreURL.path + ".\(label(of: version))-backup")
     }
 
-    /// What the store needs, from its metadata alone (read-only).
+    /// What the store needs, from its metadata alone (read-only). The metadata are read and the
+    /// plan made once while the store stays as it was (`StoreFileStamp`).
     public func state() throws -> State {
         guard try StorePath.check(storeURL) else { return .missing }
-        let metadata = try StoreMetadata.read(storeAt: storeURL)
+        let reading: StoreMetadataReading
+        if let known = decision.withLock({ $0 }), known.reading.holds(forStoreAt: storeURL) {
+            if let state = known.state { return state }
+            reading = known.reading
+        } else {
+            reading = try StoreMetadataReading.read(storeAt: storeURL)
+        }
+        let state = try decide(from: reading.metadata)
+        decision.withLock { $0 = (reading, state) }
+        return state
+    }
+
+    /// The store's metadata, read already by the caller's own look at the store (which model
+    /// wrote it): the first check decides from them, while the store is as it was, without
+    /// reading them again.
+    package func use(_ reading: StoreMetadataReading) {
+        decision.withLock { $0 = (reading, nil) }
+    }
+
+    /// The metadata the last `state()` decided from, while the store is still as it was then:
+    /// for opening the store without reading them again.
+    package var metadataReading: StoreMetadataReading? {
+        decision.withLock { $0?.reading }.flatMap { $0.holds(forStoreAt: storeURL) ? $0 : nil }
+    }
+
+    private func decide(from metadata: StoreMetadata) throws -> State {
         guard let version = model.versions.first(where: { metadata.isCompatible(with: $0) }) else {
             return .unknown(metadata)
         }
@@ -307,18 +339,18 @@ public final class StoreMigrator {
         let kept: KeptObjects
         let statistics: MigrationStatistics
         if let mapping = pass.mapping {
-            let migrated = try MigrationManager.migrateStore(from: store, sourceModel: first.source, to: files.nextWorking,
-                                                     destinationModel: last.destination, mappingModel: mapping, resolvedPolicies: pass.policies,
-                                                     options: options, progress: { progress($0.fraction, $0.entityMappingName) },
-                                                     cancellation: cancellation)
+            let migrated = try CopyingMigration.run(from: store, knownMetadata: metadataReading, sourceModel: first.source,
+                                                    to: files.nextWorking, destinationModel: last.destination, mappingModel: mapping,
+                                                    resolvedPolicies: pass.policies, options: options,
+                                                    progress: { progress($0.fraction, $0.entityMappingName) }, cancellation: cancellation)
             try files.promoteNextWorking()
             kept = migrated.kept
             statistics = MigrationStatistics(steps: pass.steps, seconds: (ContinuousClock.now - start).inSeconds,
                                              entityMappings: migrated.statistics)
         } else if case .inPlace(let inferred) = first.kind {
             if cancellation?.isCancelled == true { throw MigrationError.cancelled }
-            guard let changed = try InPlaceMigration.migrateCountingRows(storeAt: store, from: first.source, to: first.destination,
-                                                                         inferred: inferred, options: options) else {
+            guard let changed = try InPlaceMigration.migrateCountingRows(storeAt: store, knownMetadata: metadataReading, from: first.source,
+                                                                         to: first.destination, inferred: inferred, options: options) else {
                 throw MigrationError.mapping(reason: "the in-place migration declined a step it had planned")
             }
             kept = pass.keptInPlace(of: plan)

@@ -32,8 +32,10 @@ enum ExternalDataAdoption {
         for duplicate in duplicates {
             let copy = try to.write(try to.data(named: duplicate.fileName))
             try destination.database.write { db in
-                try db.execute(sql: "UPDATE \(duplicate.table.sqlIdentifier) SET \(duplicate.column.sqlIdentifier) = ? WHERE Z_PK = ?",
-                               arguments: [ExternalBinaryBlob.external(fileName: copy), duplicate.primaryKey])
+                try db.execute(literal: """
+                    UPDATE \(coreDataName: duplicate.table) SET \(coreDataName: duplicate.column) = \(ExternalBinaryBlob.external(fileName: copy)) \
+                    WHERE Z_PK = \(duplicate.primaryKey)
+                    """)
             }
         }
     }
@@ -51,11 +53,10 @@ enum ExternalDataAdoption {
         for entity in store.schema.entities.sorted(by: { $0.number < $1.number }) {
             let attributes = Dictionary(store.model.allAttributes(of: entity.name).map { ($0.name, $0) }) { first, _ in first }
             for column in ExternalDataSave.taggedColumns(of: entity, attributes: attributes) {
-                let quoted = column.sqlIdentifier
-                let rows = try Row.fetchAll(db, sql: """
-                    SELECT Z_PK, \(quoted) AS value FROM \(entity.tableName.sqlIdentifier)
-                    WHERE Z_ENT = ? AND substr(\(quoted), 1, 1) = x'02' ORDER BY Z_PK
-                    """, arguments: [entity.number])
+                let rows = try Row.fetchAll(db, SQLRequest(literal: """
+                    SELECT Z_PK, \(coreDataName: column) AS value FROM \(coreDataName: entity.tableName)
+                    WHERE Z_ENT = \(entity.number) AND substr(\(coreDataName: column), 1, 1) = x'02' ORDER BY Z_PK
+                    """))
                 for row in rows {
                     let key = try RowReader(row: row, table: entity.tableName, path: store.url.path).primaryKey()
                     let blob: Data = row["value"] ?? Data()

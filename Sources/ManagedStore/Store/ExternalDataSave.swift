@@ -23,9 +23,8 @@ final class ExternalDataSave {
     /// The tagged columns of a row as they are stored now, before an update or delete changes them.
     func storedRow(of table: String, primaryKey: Int64, columns: [String], in db: Database) throws -> Row? {
         guard !columns.isEmpty else { return nil }
-        let selected = columns.map(\.sqlIdentifier).joined(separator: ", ")
-        return try Row.fetchOne(db, sql: "SELECT \(selected) FROM \(table.sqlIdentifier) WHERE Z_PK = ?",
-                                arguments: [primaryKey])
+        let selected = columns.map { column -> SQL in "\(coreDataName: column)" }.joined(separator: ", ")
+        return try Row.fetchOne(db, SQLRequest(literal: "SELECT \(selected) FROM \(coreDataName: table) WHERE Z_PK = \(primaryKey)"))
     }
 
     /// The column value to write for an attribute of an object. An unchanged value that stores

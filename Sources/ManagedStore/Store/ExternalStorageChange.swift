@@ -32,6 +32,6 @@ enum ExternalStorageChange {
               components.count == 1,
               model.allAttributes(of: sourceEntity.name).first(where: { $0.name == components[0] })?.storesExternally == true,
               let column = sourceEntity.attributeColumns[components[0]] else { return nil }
-        return "s.\(sql: column.name.quotedSQLIdentifier)"
+        return "s.\(identifier: column.name)"
     }
 }

@@ -79,10 +79,17 @@ public final class PersistentStore: Sendable {
     /// first, so a creator killed mid-way leaves nothing the next one does not remove.
     public static func openOrCreate(at url: URL, model: ManagedObjectModel,
                                     options: StoreOptions = StoreOptions()) throws -> PersistentStore {
+        try openOrCreate(at: url, model: model, options: options, knownMetadata: nil)
+    }
+
+    /// The same, with the metadata a migrator's check read (`StoreMigrator.metadataReading`):
+    /// used instead of reading them again while the store is as it was then.
+    package static func openOrCreate(at url: URL, model: ManagedObjectModel, options: StoreOptions,
+                                     knownMetadata: StoreMetadataReading?) throws -> PersistentStore {
         if !FileManager.default.fileExists(atPath: url.path) {
             try createThroughDraft(at: url, model: model, options: options)
         }
-        return try open(at: url, model: model, options: options)
+        return try open(at: url, model: model, options: options, knownMetadata: knownMetadata)
     }
 
     private static func createThroughDraft(at url: URL, model: ManagedObjectModel, options: StoreOptions) throws {
@@ -108,7 +115,14 @@ public final class PersistentStore: Sendable {
     /// `mismatch` says what differs; nothing is written to the store then).
     public static func open(at url: URL, model: ManagedObjectModel,
                             options: StoreOptions = StoreOptions()) throws -> PersistentStore {
-        let metadata = try StoreMetadata.read(storeAt: url)
+        try open(at: url, model: model, options: options, knownMetadata: nil)
+    }
+
+    /// The same, with metadata read before (`StoreMetadataReading`), used while the store is as
+    /// it was then.
+    package static func open(at url: URL, model: ManagedObjectModel, options: StoreOptions,
+                             knownMetadata: StoreMetadataReading?) throws -> PersistentStore {
+        let metadata = try knownMetadata.flatMap { $0.holds(forStoreAt: url) ? $0.metadata : nil } ?? StoreMetadata.read(storeAt: url)
         let mismatched = metadata.mismatchedEntities(for: model)
         guard mismatched.isEmpty else {
             // Another version's store, not a damaged one: the reason is the mismatch alone.

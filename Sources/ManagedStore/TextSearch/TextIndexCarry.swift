@@ -68,7 +68,7 @@ struct TextIndexCarry {
             try db.inTransaction {
                 guard try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'identity'") == oldIdentity,
                       try Self.entriesMatch(oldTable, in: db) else { return .rollback }
-                try db.execute(sql: """
+                try db.execute(literal: """
                     UPDATE entry SET opt = kept.Z_OPT FROM carried_to.\(newTable.name) AS kept
                     \(newTable.whereClause("kept.Z_PK = entry.pk"))
                     """)
@@ -83,12 +83,12 @@ struct TextIndexCarry {
     /// Whether the entries are exactly the old store's objects, each at its current save count,
     /// with no folded text waiting for a place.
     private static func entriesMatch(_ table: IndexedTable, in db: Database) throws -> Bool {
-        try Bool.fetchOne(db, sql: """
+        try Bool.fetchOne(db, SQLRequest(literal: """
             SELECT NOT EXISTS (SELECT 1 FROM staged)
                 AND (SELECT COUNT(*) FROM entry) = (SELECT COUNT(*) FROM carried_from.\(table.name)\(table.whereClause()))
                 AND (SELECT COUNT(*) FROM entry) = (SELECT COUNT(*) FROM entry JOIN carried_from.\(table.name) AS old
                                                     ON old.Z_PK = entry.pk AND old.Z_OPT = entry.opt\(table.whereClause()))
-            """) ?? false
+            """)) ?? false
     }
 
     private static func open(_ url: URL) throws -> DatabaseQueue {

@@ -1,4 +1,5 @@
 import Foundation
+internal import GRDB
 
 /// What a `TextSearchIndex` indexes: the text attributes of one entity (its sub-entities
 /// included), ordered by one attribute so a page of matches comes out in that order without
@@ -31,41 +32,41 @@ public struct TextIndexConfiguration: Sendable {
         fold(pattern).unicodeScalars.count >= Self.shortestTrigramPattern
     }
 
-    /// The indexed attributes as the side file's column names, quoted.
-    var sideColumns: [String] { attributes.map(\.quotedSQLIdentifier) }
+    /// The indexed attributes as the side file's column names.
+    var sideColumns: [SQL] { attributes.map { "\(identifier: $0)" } }
 }
 
 /// Where the store keeps the indexed entity: its table, the rows of the entity in it, and the
 /// columns the index copies.
 struct IndexedTable {
-    let name: String
+    let name: SQL
     /// `Z_ENT IN (…)` when the table holds other entities too; nil when every row is indexed.
-    let kindFilter: String?
+    let kindFilter: SQL?
     /// The store's columns of the configuration's attributes, in its order.
-    let columns: [String]
-    let orderColumn: String
+    let columns: [SQL]
+    let orderColumn: SQL
 
     init(schema: StoreSchema, configuration: TextIndexConfiguration) throws {
         let entityName = configuration.entityName
         guard let entity = schema.entity(named: entityName) else {
             throw ContextError.refused(.indexedEntityMissing(entityName))
         }
-        func column(_ attribute: String) throws -> String {
+        func column(_ attribute: String) throws -> SQL {
             guard let column = entity.attributeColumns[attribute] else {
                 throw ContextError.refused(.indexedAttributeMissing(entity: entityName, attribute: attribute))
             }
-            return column.name.quotedSQLIdentifier
+            return "\(identifier: column.name)"
         }
-        name = entity.tableName.quotedSQLIdentifier
+        name = "\(identifier: entity.tableName)"
         columns = try configuration.attributes.map(column)
         orderColumn = try column(configuration.orderAttribute)
         let sharing = schema.entities.filter { $0.tableName == entity.tableName }.count
-        kindFilter = sharing == entity.kindNumbers.count ? nil : "Z_ENT IN (\(entity.kindNumbers.map(String.init).joined(separator: ", ")))"
+        kindFilter = sharing == entity.kindNumbers.count ? nil : "Z_ENT IN \(entity.kindNumbers)"
     }
 
     /// ` WHERE <condition>` restricted to the indexed entity's rows.
-    func whereClause(_ condition: String? = nil) -> String {
+    func whereClause(_ condition: SQL? = nil) -> SQL {
         let conditions = [kindFilter, condition].compactMap { $0 }
-        return conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        return conditions.isEmpty ? "" : " WHERE \(conditions.joined(separator: " AND "))"
     }
 }

@@ -7,8 +7,8 @@ internal import GRDB
 /// neighbours; when no room is left, every entry is numbered again.
 struct TextIndexPositions {
     let db: Database
-    /// The folded text's columns, quoted.
-    let columns: [String]
+    /// The folded text's columns.
+    let columns: [SQL]
     static let spacing: Int64 = 1024
 
     /// Places the entries of `staged`, moves their folded text into the text index and empties
@@ -17,14 +17,14 @@ struct TextIndexPositions {
         let stagedCount = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM staged") ?? 0
         guard stagedCount > 0 else { return }
         if try !placeAtTheEnd(stagedCount) { try placeAmongOthers() }
-        try db.execute(sql: """
+        try db.execute(literal: """
             INSERT INTO folded (rowid, \(list())) SELECT entry.position, \(list("staged")) FROM staged JOIN entry USING (pk)
             """)
         try db.execute(sql: "DELETE FROM staged")
     }
 
     /// The columns, as a list for SQL, each prefixed with `table.` when given.
-    private func list(_ table: String? = nil) -> String {
+    private func list(_ table: SQL? = nil) -> SQL {
         columns.map { column in table.map { "\($0).\(column)" } ?? column }.joined(separator: ", ")
     }
 
@@ -69,7 +69,7 @@ struct TextIndexPositions {
 
     /// Every entry placed again, `spacing` apart, in `order`: their folded text is staged again.
     private func renumber(_ order: [Int64]) throws {
-        try db.execute(sql: """
+        try db.execute(literal: """
             INSERT INTO staged (pk, \(list())) SELECT entry.pk, \(list("folded")) FROM entry JOIN folded ON folded.rowid = entry.position;
             DELETE FROM folded;
             UPDATE entry SET position = NULL;

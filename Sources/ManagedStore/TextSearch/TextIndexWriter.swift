@@ -18,15 +18,15 @@ struct TextIndexWriter {
     private let chunkSize = 500
 
     func fingerprintOfStore(_ store: Database) throws -> Fingerprint {
-        try fingerprint(store, sql: "SELECT COUNT(*), MAX(Z_PK), TOTAL(Z_OPT) FROM \(table.name)\(table.whereClause())")
+        try fingerprint(store, "SELECT COUNT(*), MAX(Z_PK), TOTAL(Z_OPT) FROM \(table.name)\(table.whereClause())")
     }
 
     func fingerprintOfIndex() throws -> Fingerprint {
-        try side.read { db in try fingerprint(db, sql: "SELECT COUNT(*), MAX(pk), TOTAL(opt) FROM entry") }
+        try side.read { db in try fingerprint(db, "SELECT COUNT(*), MAX(pk), TOTAL(opt) FROM entry") }
     }
 
-    private func fingerprint(_ db: Database, sql: String) throws -> Fingerprint {
-        let row = try Row.fetchOne(db, sql: sql)
+    private func fingerprint(_ db: Database, _ sql: SQL) throws -> Fingerprint {
+        let row = try Row.fetchOne(db, SQLRequest(literal: sql))
         return Fingerprint(count: row.flatMap { Int64.fromDatabaseValue($0[0]) } ?? 0,
                            largestKey: row.flatMap { Int64.fromDatabaseValue($0[1]) },
                            saveCountSum: row.flatMap { Double.fromDatabaseValue($0[2]) } ?? 0)
@@ -36,8 +36,8 @@ struct TextIndexWriter {
     /// entry was made (another `Z_OPT`) are folded again.
     /// - Returns: how many entries were folded again or removed.
     func synchronize(from store: Database) throws -> Int {
-        let inStore = try saveCounts(store, sql: "SELECT Z_PK, Z_OPT FROM \(table.name)\(table.whereClause())")
-        let inIndex = try side.read { db in try saveCounts(db, sql: "SELECT pk, opt FROM entry") }
+        let inStore = try saveCounts(store, "SELECT Z_PK, Z_OPT FROM \(table.name)\(table.whereClause())")
+        let inIndex = try side.read { db in try saveCounts(db, "SELECT pk, opt FROM entry") }
         let changed = inStore.filter { inIndex[$0.key] != $0.value }.map(\.key)
         let gone = inIndex.keys.filter { inStore[$0] == nil }
         try copy(changed + gone, from: store)
@@ -54,16 +54,13 @@ struct TextIndexWriter {
             while start < primaryKeys.count {
                 let chunk = Array(primaryKeys[start..<min(start + chunkSize, primaryKeys.count)])
                 start += chunk.count
-                let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
-                let rows = try Row.fetchAll(store, sql: """
-                    SELECT Z_PK, Z_OPT, \(table.orderColumn), \(storeColumns) FROM \(table.name)\(table.whereClause("Z_PK IN (\(marks))"))
-                    """, arguments: StatementArguments(chunk))
-                let previous = try Row.fetchAll(db, sql: "SELECT pk, date, position FROM entry WHERE pk IN (\(marks))",
-                                                arguments: StatementArguments(chunk))
+                let rows = try Row.fetchAll(store, SQLRequest(literal: """
+                    SELECT Z_PK, Z_OPT, \(table.orderColumn), \(storeColumns) FROM \(table.name)\(table.whereClause("Z_PK IN \(chunk)"))
+                    """))
+                let previous = try Row.fetchAll(db, SQLRequest(literal: "SELECT pk, date, position FROM entry WHERE pk IN \(chunk)"))
                     .reduce(into: [Int64: Row]()) { $0[$1[0]] = $1 }
-                try db.execute(sql: "DELETE FROM folded WHERE rowid IN (SELECT position FROM entry WHERE pk IN (\(marks)))",
-                               arguments: StatementArguments(chunk))
-                try db.execute(sql: "DELETE FROM entry WHERE pk IN (\(marks))", arguments: StatementArguments(chunk))
+                try db.execute(literal: "DELETE FROM folded WHERE rowid IN (SELECT position FROM entry WHERE pk IN \(chunk))")
+                try db.execute(literal: "DELETE FROM entry WHERE pk IN \(chunk)")
                 for row in rows { try stage(row, previously: previous[row[0]], into: db, columns: sideColumns) }
             }
             try TextIndexPositions(db: db, columns: configuration.sideColumns).placeStaged()
@@ -72,20 +69,17 @@ struct TextIndexWriter {
 
     /// Adds the object's entry. An object whose order value did not change keeps its place in the
     /// order; any other waits in `staged` for one.
-    private func stage(_ row: Row, previously previous: Row?, into db: Database, columns: String) throws {
+    private func stage(_ row: Row, previously previous: Row?, into db: Database, columns: SQL) throws {
         let key: Int64 = row[0]
         let orderValue: DatabaseValue = row[2]
         let keptPosition = previous.flatMap { ($0[1] as DatabaseValue) == orderValue ? Int64.fromDatabaseValue($0[2]) : nil }
         try db.execute(sql: "INSERT INTO entry (pk, opt, date, position) VALUES (?, ?, ?, ?)",
                        arguments: [key, Self.saveCount(row[1]), orderValue, keptPosition])
         let texts = (0..<configuration.attributes.count).map { folded(row[3 + $0]) }
-        let marks = Array(repeating: ", ?", count: texts.count).joined()
         if let keptPosition {
-            try db.execute(sql: "INSERT INTO folded (rowid, \(columns)) VALUES (?\(marks))",
-                           arguments: StatementArguments([keptPosition.databaseValue] + texts.map(\.databaseValue)))
+            try db.execute(literal: "INSERT INTO folded (rowid, \(columns)) VALUES \([keptPosition.databaseValue] + texts.map(\.databaseValue))")
         } else {
-            try db.execute(sql: "INSERT INTO staged (pk, \(columns)) VALUES (?\(marks))",
-                           arguments: StatementArguments([key.databaseValue] + texts.map(\.databaseValue)))
+            try db.execute(literal: "INSERT INTO staged (pk, \(columns)) VALUES \([key.databaseValue] + texts.map(\.databaseValue))")
         }
     }
 
@@ -99,9 +93,9 @@ struct TextIndexWriter {
         Int64.fromDatabaseValue(value) ?? 0
     }
 
-    private func saveCounts(_ db: Database, sql: String) throws -> [Int64: Int64] {
+    private func saveCounts(_ db: Database, _ sql: SQL) throws -> [Int64: Int64] {
         var counts: [Int64: Int64] = [:]
-        let rows = try Row.fetchCursor(db, sql: sql)
+        let rows = try Row.fetchCursor(db, SQLRequest(literal: sql))
         while let row = try rows.next() {
             counts[row[0]] = Self.saveCount(row[1])
         }

@@ -67,14 +67,14 @@ public final class TextSearchIndex {
         guard !folded.isEmpty else { return nil }
         try refreshIfStale()
         let columns = configuration.sideColumns
-        let (condition, values) = configuration.looksUpByTrigrams(pattern)
-            ? ("folded MATCH ?", ["\"" + folded.replacingOccurrences(of: "\"", with: "\"\"") + "\""])
-            : (columns.map { "instr(\($0), ?) > 0" }.joined(separator: " OR "), Array(repeating: folded, count: columns.count))
+        let condition: SQL = configuration.looksUpByTrigrams(pattern)
+            ? "folded MATCH \("\"" + folded.replacingOccurrences(of: "\"", with: "\"\"") + "\"")"
+            : columns.map { column -> SQL in "instr(\(column), \(folded)) > 0" }.joined(separator: " OR ")
         return try side.read { db in
-            try Int64.fetchAll(db, sql: """
+            try Int64.fetchAll(db, SQLRequest(literal: """
                 SELECT (SELECT pk FROM entry WHERE position = found.rowid) FROM folded AS found WHERE \(condition)
-                ORDER BY found.rowid DESC LIMIT ? OFFSET ?
-                """, arguments: StatementArguments(values) + [limit ?? -1, max(offset, 0)])
+                ORDER BY found.rowid DESC LIMIT \(limit ?? -1) OFFSET \(max(offset, 0))
+                """))
         }
     }
 
@@ -107,12 +107,12 @@ public final class TextSearchIndex {
     /// The side file's tables: `entry` (key, save count, order value `date`, place in the text
     /// index), `folded` (the FTS5 trigram text, row ids in the entity's order), `staged` (folded
     /// text waiting for a place).
-    private static func prepareSchema(_ db: Database, identity: String, columns: [String]) throws {
+    private static func prepareSchema(_ db: Database, identity: String, columns: [SQL]) throws {
         // A side file without its meta table (new, or of an older layout) is simply rebuilt.
         let stored = try? String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'identity'")
         guard stored != identity else { return }
-        let textColumns = columns.map { "\($0) TEXT NOT NULL" }.joined(separator: ", ")
-        try db.execute(sql: """
+        let textColumns = columns.map { column -> SQL in "\(column) TEXT NOT NULL" }.joined(separator: ", ")
+        try db.execute(literal: """
             DROP TABLE IF EXISTS meta; DROP TABLE IF EXISTS entry; DROP TABLE IF EXISTS folded;
             CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
             DROP TABLE IF EXISTS staged;

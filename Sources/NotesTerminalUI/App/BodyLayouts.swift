@@ -28,6 +28,14 @@ struct BodyLayouts {
         return layout
     }
 
+    /// Forgets the layouts of one note, whose text changed.
+    mutating func remove(_ note: NoteID) {
+        for key in layouts.keys where key.note == note {
+            measuredByDropped += layouts[key]?.measuredCharacters ?? 0
+            layouts[key] = nil
+        }
+    }
+
     mutating func removeAll() {
         measuredByDropped = measuredCharacters
         layouts = [:]

@@ -4,35 +4,35 @@ import UnCloudNotesKit
 /// screen shows (`TextLayout`, kept in `bodyLayouts`). The detail view's scroll position is the
 /// offset of its first line in the body, not a line number, so no key needs the lines above it
 /// counted, and a resize keeps the same text in view.
-extension NotesApp {
+extension NotesState {
     /// The detail view's body at the width of its area, and the rows it has.
-    private func detailLayout(of note: NoteSnapshot) -> (layout: TextLayout<String>, rows: Int) {
+    private mutating func detailLayout(of note: NoteSnapshot) -> (layout: TextLayout<String>, rows: Int) {
         let area = detailAreas(hasImages: !note.attachments.isEmpty).text
         return (bodyLayouts.layout(of: note, width: area.width), area.height)
     }
 
     /// What the detail view shows from the line at `top`, pulled up to the last screenful.
-    func detailText(of note: NoteSnapshot, top: Int) -> ShownText {
+    mutating func detailText(of note: NoteSnapshot, top: Int) -> ShownText {
         let (layout, rows) = detailLayout(of: note)
         return ShownText(layout.screenful(from: layout.text.position(atOrBefore: top), rows: rows), of: layout, note: note)
     }
 
     /// The detail view's top after scrolling `steps` lines (down when positive); scrolling stops
     /// at the last screenful instead of counting on past the end.
-    func detailTop(of note: NoteSnapshot, from top: Int, scrolledBy steps: Int) -> Int {
+    mutating func detailTop(of note: NoteSnapshot, from top: Int, scrolledBy steps: Int) -> Int {
         let (layout, rows) = detailLayout(of: note)
         let first = layout.line(containing: layout.text.position(atOrBefore: top))
         return topOffset(of: layout.screenful(from: layout.line(first, movedBy: steps).start, rows: rows), in: layout)
     }
 
     /// The detail view's top when it shows the body's last screenful.
-    func detailBottom(of note: NoteSnapshot) -> Int {
+    mutating func detailBottom(of note: NoteSnapshot) -> Int {
         let (layout, rows) = detailLayout(of: note)
         return topOffset(of: layout.screenful(from: layout.lastLine.start, rows: rows), in: layout)
     }
 
     /// The first lines of the note's body, as the list's preview shows them above its image.
-    func previewText(of note: NoteSnapshot, in area: Rect) -> ShownText {
+    mutating func previewText(of note: NoteSnapshot, in area: Rect) -> ShownText {
         let layout = bodyLayouts.layout(of: note, width: area.width)
         let rows = previewTextRows(in: area, hasImage: note.latestAttachment?.imageData != nil)
         return ShownText(layout.screenful(from: layout.text.startIndex, rows: rows), of: layout, note: note)

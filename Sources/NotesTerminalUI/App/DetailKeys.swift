@@ -1,64 +1,84 @@
 import UnCloudNotesKit
 
-extension NotesApp {
-    func handleDetail(_ key: Key, _ state: DetailState) -> [NotesEffect] {
-        guard let note = snapshot(of: state.noteID) else {
-            screen = .list
-            return []
-        }
-        var state = state
+extension NotesState.DetailState {
+    /// What a key in a note decided.
+    enum Step {
+        /// Scrolled, or moved to another image.
+        case stay(NotesState.DetailState)
+        /// A question, a prompt, the help or the list.
+        case go(NotesState.Screen)
+        /// `e`: the editor on the note.
+        case edit
+        /// `a` in a version without images.
+        case noImages
+        /// `o`: the image shown, to the system's viewer.
+        case open(NotesEffect)
+    }
+
+    /// The detail view's reducer, over the note it shows. `scrolled` and `bottom` give the top
+    /// after scrolling by a number of lines and at the body's end (laid out by the caller, who
+    /// keeps the layouts).
+    func handled(_ key: Key, note: NoteSnapshot, takesImages: Bool, takesCaptions: Bool,
+                 scrolled: (Int) -> Int, bottom: () -> Int) -> Step {
+        var next = self
         let attachments = note.attachments
-        let scrolled = { (steps: Int) in self.detailTop(of: note, from: state.top, scrolledBy: steps) }
         switch key {
-        case .up, .character("k"): state.top = scrolled(-1)
-        case .down, .character("j"): state.top = scrolled(1)
-        case .pageUp: state.top = scrolled(-10)
-        case .pageDown: state.top = scrolled(10)
-        case .home, .character("g"): state.top = 0
-        case .end, .character("G"): state.top = detailBottom(of: note)
-        case .left, .character("["): state.attachment = max(0, state.attachment - 1)
-        case .right, .character("]"): state.attachment = min(max(0, attachments.count - 1), state.attachment + 1)
+        case .up, .character("k"): next.top = scrolled(-1)
+        case .down, .character("j"): next.top = scrolled(1)
+        case .pageUp: next.top = scrolled(-10)
+        case .pageDown: next.top = scrolled(10)
+        case .home, .character("g"): next.top = 0
+        case .end, .character("G"): next.top = bottom()
+        case .left, .character("["): next.attachment = max(0, attachment - 1)
+        case .right, .character("]"): next.attachment = min(max(0, attachments.count - 1), attachment + 1)
         case .character("e"):
-            openEditor(for: note)
-            return []
+            return .edit
         case .character("a"):
-            guard supportsImages else {
-                message = "\(NoteBookError.noImagesInThisVersion(version: versionLabel))"
-                break
-            }
-            promptForImage(for: note.id, returningTo: .detail(state))
-            return []
+            return takesImages ? .go(.prompt(.attachImage(to: note.id, returningTo: .detail(self)))) : .noImages
         case .character("x"):
-            guard state.attachment < attachments.count else { break }
+            guard attachment < attachments.count else { break }
             // The question, the preview behind it and the deletion are all about the image shown.
-            let attachment = attachments[state.attachment]
-            screen = .confirm(ConfirmState(purpose: .deleteAttachment(note.id, attachment.id),
-                                           question: "Delete image \(state.attachment + 1) of “\(note.title)”? y/N",
-                                           previous: .detail(state)))
-            return []
+            return .go(.confirm(NotesState.ConfirmState(purpose: .deleteAttachment(note.id, attachments[attachment].id),
+                                                        question: "Delete image \(attachment + 1) of “\(note.title)”? y/N",
+                                                        previous: .detail(self))))
         case .character("o"):
-            guard state.attachment < attachments.count, let data = attachments[state.attachment].imageData else { break }
+            guard attachment < attachments.count, let data = attachments[attachment].imageData else { break }
             let format = NoteImage(storedData: data).formatName ?? "img"
-            return [.openImage(data, name: "note-\(note.id)-image-\(state.attachment + 1).\(format)")]
+            return .open(.openImage(data, name: "note-\(note.id)-image-\(attachment + 1).\(format)"))
         case .character("c"):
-            guard supportsCaptions, state.attachment < attachments.count else { break }
-            let attachment = attachments[state.attachment]
-            screen = .prompt(PromptState(purpose: .caption(note.id, attachment),
-                                         input: TextBuffer(attachment.caption ?? "", allowsNewlines: false), previous: .detail(state)))
-            return []
+            guard takesCaptions, attachment < attachments.count else { break }
+            let shown = attachments[attachment]
+            return .go(.prompt(NotesState.PromptState(purpose: .caption(note.id, shown),
+                                                      input: TextBuffer(shown.caption ?? "", allowsNewlines: false), previous: .detail(self))))
         case .character("d"):
-            confirmDelete(note, returningTo: .detail(state))
-            return []
+            return .go(.confirm(.deleting(note, returningTo: .detail(self))))
         case .character("?"):
-            screen = .help(HelpState(previous: .detail(state)))
-            return []
+            return .go(.help(NotesState.HelpState(previous: .detail(self))))
         case .escape, .character("q"), .backspace:
-            screen = .list
-            return []
+            return .go(.list)
         default:
             break
         }
-        screen = .detail(state)
+        return .stay(next)
+    }
+}
+
+extension NotesState {
+    mutating func handleDetail(_ key: Key, _ state: DetailState) -> [NotesEffect] {
+        guard let note = snapshot(of: state.noteID) else {
+            guard unreadableNotes.contains(state.noteID) else { return waitForNote(state.noteID, then: key) }
+            screen = .list
+            return []
+        }
+        let step = state.handled(key, note: note, takesImages: supportsImages, takesCaptions: supportsCaptions,
+                                 scrolled: { detailTop(of: note, from: state.top, scrolledBy: $0) }, bottom: { detailBottom(of: note) })
+        switch step {
+        case .stay(let next): screen = .detail(next)
+        case .go(let next): screen = next
+        case .edit: openEditor(for: note)
+        case .noImages: message = "\(NoteBookError.noImagesInThisVersion(version: versionLabel))"
+        case .open(let effect): return [effect]
+        }
         return []
     }
 }

@@ -1,12 +1,76 @@
 import UnCloudNotesKit
 
-extension NotesApp {
-    func handleEditor(_ key: Key) -> [NotesEffect] {
-        guard case .editor(var state) = screen else { return [] }
+extension NotesState.EditorState {
+    /// What an editor key asks of the app beyond the draft.
+    enum Step {
+        /// The draft or the focus changed; nothing else to do.
+        case editing
+        /// Ctrl-S.
+        case save
+        /// Esc: back to the note (or the list), asking first when the draft has changes.
+        case leave
+        /// Ctrl-E in the body: `$EDITOR`.
+        case openEditor
+    }
+
+    /// The editor's reducer: its keys change the draft in place (the fields, the focus); what
+    /// needs the app comes back as a step.
+    mutating func handle(_ key: Key, wrapWidth: Int) -> Step {
         switch key {
-        case .control("s"):
+        case .control("s"): return .save
+        case .escape: return .leave
+        case .control("e") where focusOnBody: return .openEditor
+        case .backTab: focus = field(after: false)
+        case .tab where !focusOnBody, .enter where !focusOnBody: focus = field(after: true)
+        default:
+            switch focus {
+            case .body: editBody(key, wrapWidth: wrapWidth)
+            case .title: title.edit(key)
+            case .tags:
+                if var field = tags {
+                    tags = nil
+                    field.edit(key)
+                    tags = field
+                }
+            }
+        }
+        return .editing
+    }
+
+    /// Keys in the body: Enter and Tab insert themselves, ↑↓ and the page keys move by the lines
+    /// as wrapped at `wrapWidth` (laid out around the cursor only).
+    private mutating func editBody(_ key: Key, wrapWidth: Int) {
+        switch key {
+        case .enter: body.insert("\n")
+        case .tab: body.insert("\t")
+        case .up, .down, .pageUp, .pageDown:
+            let layout = TextLayout(body.characters, width: wrapWidth)
+            let line = layout.line(containing: body.cursor)
+            let column = layout.column(of: body.cursor, in: line)
+            let step = key == .up ? -1 : key == .down ? 1 : key == .pageUp ? -10 : 10
+            body.moveTo(layout.position(atColumn: column, in: layout.line(line, movedBy: step)))
+        default:
+            body.edit(key)
+        }
+    }
+}
+
+extension NotesState {
+    mutating func handleEditor(_ key: Key) -> [NotesEffect] {
+        guard case .editor(var state) = screen else { return [] }
+        // The screen lets go of the draft while the key changes it, so the text is changed in
+        // place: a 10 MB body is not copied for every character typed.
+        screen = .list
+        let step = state.handle(key, wrapWidth: editorWrapWidth)
+        screen = .editor(state)
+        switch step {
+        case .editing:
+            return []
+        case .save:
             return save(state)
-        case .escape:
+        case .openEditor:
+            return [.openEditor(state.body.text)]
+        case .leave:
             if state.hasChanges {
                 screen = .confirm(ConfirmState(purpose: .discardEdits(state), question: "Discard your changes? y/N",
                                                previous: .editor(state)))
@@ -14,34 +78,12 @@ extension NotesApp {
                 screen = state.noteID.map { .detail(DetailState(noteID: $0)) } ?? .list
             }
             return []
-        case .control("e") where state.focusOnBody:
-            screen = .editor(state)
-            return [.openEditor(state.body.text)]
-        case .backTab:
-            state.focus = state.field(after: false)
-        case .tab where !state.focusOnBody, .enter where !state.focusOnBody:
-            state.focus = state.field(after: true)
-        default:
-            // The screen lets go of the draft while the key changes it, so the text is changed in
-            // place: a 10 MB body is not copied for every character typed.
-            screen = .list
-            switch state.focus {
-            case .body: editBody(&state, key)
-            case .title: edit(&state.title, key)
-            case .tags:
-                if var tags = state.tags {
-                    state.tags = nil
-                    edit(&tags, key)
-                    state.tags = tags
-                }
-            }
         }
-        screen = .editor(state)
-        return []
     }
 
-    /// Saves the draft; when the stored note changed meanwhile, asks to save it as a copy instead.
-    private func save(_ state: EditorState) -> [NotesEffect] {
+    /// Saves the draft once the store is checked for other programs' changes (`continueSave`);
+    /// when the stored note changed meanwhile, asks to save it as a copy instead.
+    private mutating func save(_ state: EditorState) -> [NotesEffect] {
         let draft: NoteDraft
         do {
             draft = try state.draft()
@@ -59,47 +101,7 @@ extension NotesApp {
             screen = .editor(focused)
             return []
         }
-        let caughtUp = catchUpWithStore()
-        if changedElsewhere(state) {
-            screen = .confirm(ConfirmState(purpose: .saveAsCopy(state),
-                                           question: "Another program changed or deleted this note: save your text as a new note? y/N",
-                                           previous: .editor(state)))
-            return caughtUp
-        }
-        return caughtUp + [.save(draft, over: state.noteID)]
-    }
-
-    /// Keys of a text field, with readline's Ctrl keys (the body's Ctrl-E is taken before: it
-    /// opens `$EDITOR`). Lines are the field's lines, so in the body they work on the cursor's line.
-    func edit(_ buffer: inout TextBuffer, _ key: Key) {
-        switch key {
-        case .character(let character): buffer.insert(character)
-        case .backspace: buffer.deleteBackward()
-        case .delete: buffer.deleteForward()
-        case .left: buffer.moveLeft()
-        case .right: buffer.moveRight()
-        case .home, .control("a"): buffer.moveToLineStart()
-        case .end, .control("e"): buffer.moveToLineEnd()
-        case .control("k"): buffer.deleteToLineEnd()
-        case .control("u"): buffer.deleteToLineStart()
-        case .control("w"): buffer.deleteWordBackward()
-        default: break
-        }
-    }
-
-    private func editBody(_ state: inout EditorState, _ key: Key) {
-        let width = editorWrapWidth
-        switch key {
-        case .enter: state.body.insert("\n")
-        case .tab: state.body.insert("\t")
-        case .up, .down, .pageUp, .pageDown:
-            let layout = TextLayout(state.body.characters, width: width)
-            let line = layout.line(containing: state.body.cursor)
-            let column = layout.column(of: state.body.cursor, in: line)
-            let step = key == .up ? -1 : key == .down ? 1 : key == .pageUp ? -10 : 10
-            state.body.moveTo(layout.position(atColumn: column, in: layout.line(line, movedBy: step)))
-        default:
-            edit(&state.body, key)
-        }
+        pendingSave = (state, draft)
+        return catchUpWithStore()
     }
 }

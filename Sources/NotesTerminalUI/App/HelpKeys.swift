@@ -1,21 +1,25 @@
-extension NotesApp {
-    /// The help scrolls with the arrows and pages (it is longer than a small terminal); any other
-    /// key goes back.
-    func handleHelp(_ key: Key, _ state: HelpState) -> [NotesEffect] {
-        var state = state
+extension NotesState.HelpState {
+    /// The help's reducer: the arrows and pages scroll it (it is longer than a small terminal);
+    /// nil for any other key, which goes back.
+    func handled(_ key: Key, page: Int, maxScroll: Int) -> Self? {
+        var next = self
         switch key {
-        case .up, .character("k"): state.scroll -= 1
-        case .down, .character("j"): state.scroll += 1
-        case .pageUp: state.scroll -= max(1, helpRows)
-        case .pageDown: state.scroll += max(1, helpRows)
-        case .home, .character("g"): state.scroll = 0
-        case .end, .character("G"): state.scroll = helpMaxScroll
-        default:
-            screen = state.previous
-            return []
+        case .up, .character("k"): next.scroll -= 1
+        case .down, .character("j"): next.scroll += 1
+        case .pageUp: next.scroll -= page
+        case .pageDown: next.scroll += page
+        case .home, .character("g"): next.scroll = 0
+        case .end, .character("G"): next.scroll = maxScroll
+        default: return nil
         }
-        state.scroll = min(max(0, state.scroll), helpMaxScroll)
-        screen = .help(state)
+        next.scroll = min(max(0, next.scroll), maxScroll)
+        return next
+    }
+}
+
+extension NotesState {
+    mutating func handleHelp(_ key: Key, _ state: HelpState) -> [NotesEffect] {
+        screen = state.handled(key, page: max(1, helpRows), maxScroll: helpMaxScroll).map(Screen.help) ?? state.previous
         return []
     }
 }

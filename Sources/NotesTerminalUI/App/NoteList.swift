@@ -5,6 +5,8 @@ import UnCloudNotesKit
 struct NoteList {
     private(set) var ids: [NoteID]
     private var rows: [NoteID: NoteRow] = [:]
+    /// Rows whose read failed: shown blank, not asked for again until the list is read again.
+    private var unreadable: Set<NoteID> = []
 
     init(ids: [NoteID] = []) {
         self.ids = ids
@@ -18,13 +20,23 @@ struct NoteList {
         return rows[ids[index]]
     }
 
-    /// The IDs in `range` whose rows are not read yet.
+    /// The IDs in `range` whose rows are not read yet (leaving out those that cannot be read).
     func missingRows(in range: Range<Int>) -> [NoteID] {
-        ids[range.clamped(to: ids.indices)].filter { rows[$0] == nil }
+        ids[range.clamped(to: ids.indices)].filter { rows[$0] == nil && !unreadable.contains($0) }
     }
 
     mutating func remember(_ read: [NoteRow]) {
         for row in read { rows[row.id] = row }
+    }
+
+    mutating func rememberUnreadable(_ ids: [NoteID]) {
+        unreadable.formUnion(ids)
+    }
+
+    /// Forgets the row of a note the app changed, so it is read again.
+    mutating func forget(_ id: NoteID) {
+        rows[id] = nil
+        unreadable.remove(id)
     }
 
     /// Other notes in the list (a search's answer), keeping the rows read: the store has not

@@ -1,9 +1,11 @@
 import Foundation
 import UnCloudNotesKit
 
-/// What handling a key (or an event) asks the runner to do. The screens change no store and run
-/// no program themselves: `NotesEffectRunner` does the store's part and feeds the outcome back as a
-/// `NotesEvent`; quitting and the external editor are the terminal's part (`FullScreenApp`).
+/// What handling a key (or an event) asks the runner to do. The screens read and change no store,
+/// read no file and run no program themselves: `NotesEffectRunner` does the store's part (reads
+/// too: the rows and notes a screen shows, the tags, the store's version) and feeds the outcome
+/// back as a `NotesEvent`, as Bubble Tea's commands return messages; quitting and the external
+/// editor are the terminal's part (`FullScreenApp`).
 public enum NotesEffect: Equatable, Sendable {
     case quit
     /// Edit this text in `$VISUAL`/`$EDITOR`; the result comes back as `.edited`.
@@ -27,6 +29,17 @@ public enum NotesEffect: Equatable, Sendable {
     case setCaption(String, of: AttachmentID, note: NoteID)
     /// Read the list again, for this query (search, tag, order), keeping the selection on `selecting`.
     case reload(NoteQuery, usingIndex: Bool, selecting: NoteID?)
+    /// Read the rows of these notes (the list's visible window): `.rowsRead`.
+    case readRows([NoteID])
+    /// Read the note a screen shows or a key needs: `.noteRead`.
+    case readNote(NoteID)
+    /// Read every tag with its count, for the tag picker: `.tagsRead`.
+    case readTags
+    /// Compare the store's version with the one the app knows; when another process changed the
+    /// store meanwhile, the book forgets the notes it read: `.storeChecked`.
+    case checkStore(knownVersion: Int)
+    /// Complete the attach prompt's path from the folder it names: `.pathCompleted`.
+    case completePath(String)
 }
 
 /// What came of an effect, fed back to `NotesApp.receive`.
@@ -46,10 +59,28 @@ public enum NotesEvent {
     /// The image file was refused (missing, a folder, not an image): the prompt says why.
     case imageRefused(String)
     /// v2: the note has its one image; the user is asked before it is replaced.
-    case replaceAsked(NoteID, path: String)
+    case replaceAsked(NoteID, path: String, title: String)
     case captionSaved(NoteID)
     case listRead([NoteID], total: Int, selecting: NoteID?)
+    case rowsRead([NoteRow])
+    /// The rows could not be read: they show blank, and are not asked for again until the list is.
+    case rowsUnreadable([NoteID], NoteBookError)
+    case noteRead(NoteSnapshot)
+    /// The note is gone (`.noSuchNote`) or cannot be read.
+    case noteUnreadable(NoteID, NoteBookError)
+    case tagsRead(Result<[TagCount], NoteBookError>)
+    /// The store's version now, and whether another process changed it since the app last looked.
+    case storeChecked(Result<StoreCheck, NoteBookError>)
+    /// The attach prompt's text completed, with the names that still match when several do.
+    case pathCompleted(typed: String, text: String, candidates: [String])
     case failed(NoteBookError)
+}
+
+/// The store's version as `.checkStore` found it.
+public struct StoreCheck: Equatable, Sendable {
+    public let version: Int
+    /// Whether it differs from the version the app knew (the book then forgot the notes it read).
+    public let changed: Bool
 }
 
 /// How a draft was saved.

@@ -3,7 +3,8 @@ import UnCloudNotesKit
 
 /// Does the store's part of the effects key handling returns, and feeds each outcome back to the
 /// app as an event, until nothing is left to do. Both the terminal loop and the tests run the
-/// app through it, so what a key does to the store is tested as it runs.
+/// app through it, so what a key does to the store is tested as it runs. It is the only holder of
+/// the book: the app reads the store only through the effects it returns.
 public struct NotesEffectRunner {
     let book: NoteBook
 
@@ -11,19 +12,33 @@ public struct NotesEffectRunner {
         self.book = book
     }
 
-    /// Runs the store effects and those the app asks for in answer to their events.
+    /// Runs the store effects and those the app asks for in answer to their events, then the
+    /// reads the next frame needs (`NotesApp.prepareFrame`), so the frame drawn next has them.
     /// - Returns: the effects only the terminal can carry out (quit, the external editor), in order.
+    @discardableResult
     public func perform(_ effects: [NotesEffect], on app: NotesApp) -> [NotesEffect] {
         var queue = effects[...]
         var forTerminal: [NotesEffect] = []
-        while let effect = queue.popFirst() {
-            if let event = run(effect) {
-                queue += app.receive(event)
-            } else {
-                forTerminal.append(effect)
+        while true {
+            while let effect = queue.popFirst() {
+                if let event = run(effect) {
+                    queue += app.receive(event)
+                } else {
+                    forTerminal.append(effect)
+                }
             }
+            // Each read ends as data or as a failure the app remembers, so this comes to an end.
+            queue += app.prepareFrame()
+            if queue.isEmpty { return forTerminal }
         }
-        return forTerminal
+    }
+
+    /// One frame at a size, as the terminal loop makes it: the size arrives as a `resize` event,
+    /// the reads the screen needs run, and the frame is drawn.
+    public func render(_ app: NotesApp, width: Int, height: Int) -> CellBuffer {
+        perform(app.size == TerminalSize(columns: width, rows: height) ? [] : app.handle(.resize(columns: width, rows: height)), on: app)
+        app.startPreviews()
+        return app.frame().render()
     }
 
     /// The outcome of one store effect; nil for effects the terminal carries out.
@@ -70,14 +85,42 @@ public struct NotesEffectRunner {
             do {
                 return .attached(to: id, imageCount: try book.attach([image], to: id, caption: caption, replacing: replacing))
             } catch .noteHasItsImage {
-                return .replaceAsked(id, path: path)
+                return .replaceAsked(id, path: path, title: (try? book.snapshot(of: id).title) ?? "")
             }
         case .setCaption(let caption, let attachment, let id):
             try book.setCaption(caption, of: attachment)
             return .captionSaved(id)
         case .reload(let query, let usingIndex, let selecting):
             return .listRead(try book.noteIDs(query, usingIndex: usingIndex), total: try book.count(), selecting: selecting)
+        case .readRows(let ids):
+            do {
+                return .rowsRead(try book.rows(of: ids))
+            } catch {
+                return .rowsUnreadable(ids, error)
+            }
+        case .readNote(let id):
+            do {
+                return .noteRead(try book.snapshot(of: id))
+            } catch {
+                return .noteUnreadable(id, error)
+            }
+        case .readTags:
+            return .tagsRead(Result { () throws(NoteBookError) in try book.tags() })
+        case .checkStore(let known):
+            return .storeChecked(Result { () throws(NoteBookError) in try checkStore(knownVersion: known) })
+        case .completePath(let typed):
+            let completion = PathCompletion.complete(typed)
+            return .pathCompleted(typed: typed, text: completion.text, candidates: completion.candidates)
         }
+    }
+
+    /// The store's version; when another process changed it, the book forgets the notes it read,
+    /// so the reads that follow see the other process's change.
+    private func checkStore(knownVersion: Int) throws(NoteBookError) -> StoreCheck {
+        let version = try book.storeVersion()
+        let changed = version != knownVersion
+        if changed { book.forgetReadNotes() }
+        return StoreCheck(version: version, changed: changed)
     }
 
     /// Why an image file is refused: the reason first, then the file's name, so a long path

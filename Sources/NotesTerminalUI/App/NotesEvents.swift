@@ -1,9 +1,9 @@
 import UnCloudNotesKit
 
-extension NotesApp {
+extension NotesState {
     /// Takes in what came of an effect: shows it, and returns what to do next (reading the list
-    /// again after a change).
-    public func receive(_ event: NotesEvent) -> [NotesEffect] {
+    /// again after a change, a save waiting for the store's check, a key waiting for its note).
+    mutating func receive(_ event: NotesEvent) -> [NotesEffect] {
         // Undo brings back the note deleted last, until the next change.
         if case .deleted = event {} else if event.isChange { undoable = nil }
         if event.isChange { syncLine.storeChangedHere() }
@@ -17,38 +17,35 @@ extension NotesApp {
             case .updated:
                 screen = .detail(DetailState(noteID: id))
                 message = "note saved"
+                // Only this note changed: the IDs stay unless the edit can move the note in the list.
+                return noteChanged(id, listMayChange: listDependsOnNoteText)
             case .created:
                 screen = .list
-                searchText = ""
+                listScreen.searchText = ""
                 message = "note created"
             case .copied:
                 screen = .detail(DetailState(noteID: id))
                 message = "saved as a new note; the other program's version is kept too"
             }
-            return storeChanged(selecting: id)
+            return [reload(selecting: id)]
         case .deleted(let deleted):
             undoable = deleted
             message = "note deleted"
-            return storeChanged()
+            return [reload()]
         case .pinned(let id, let pinned):
             message = pinned ? "note pinned: it lists first" : "note unpinned"
-            return storeChanged(selecting: id)
+            return noteChanged(id)
         case .restored(let id):
             message = "note restored"
-            return storeChanged(selecting: id)
+            return [reload(selecting: id)]
         case .attachmentDeleted(let id):
             message = "image deleted"
-            let effects = storeChanged(selecting: id)
-            if case .detail(var detail) = screen {
-                // The image after the deleted one takes its place; the last one's predecessor.
-                detail.attachment = min(detail.attachment, max(0, (snapshot(of: id)?.attachments.count ?? 0) - 1))
-                screen = .detail(detail)
-            }
-            return effects
+            // The image after the deleted one takes its place once the note is read again (`.noteRead`).
+            return noteChanged(id, imagesChanged: true, listMayChange: listDependsOnNoteText)
         case .attached(let id, let imageCount):
             screen = .detail(DetailState(noteID: id, attachment: max(0, imageCount - 1)))
             message = "image attached"
-            return storeChanged(selecting: id)
+            return noteChanged(id, imagesChanged: true, listMayChange: listDependsOnNoteText)
         case .imageRefused(let reason):
             // A refused file is named under the path prompt, the caption prompt's previous screen.
             if case .prompt(let state) = screen, case .newImageCaption = state.purpose, case .prompt = state.previous {
@@ -60,25 +57,26 @@ extension NotesApp {
             } else {
                 message = reason
             }
-        case .replaceAsked(let id, let path):
+        case .replaceAsked(let id, let path, let title):
             let previous = promptsUnder(screen)
-            let title = snapshot(of: id)?.title ?? ""
             screen = .confirm(ConfirmState(purpose: .replaceImage(id, path: path),
                                            question: "Notes of \(versionLabel) hold one image: replace the image of “\(title)”? y/N",
                                            previous: previous))
         case .captionSaved(let id):
             message = "caption saved"
-            return storeChanged(selecting: id)
+            return noteChanged(id, listMayChange: listDependsOnNoteText)
         case .listRead(let ids, let total, let noteID):
             showList(ids, total: total, selecting: noteID)
         case .failed(let error):
             message = "\(error)"
+        default:
+            return receiveRead(event)
         }
         return []
     }
 
     /// The external editor's text becomes the body (nil: it failed or was cancelled).
-    private func takeBackFromEditor(_ text: String?) {
+    private mutating func takeBackFromEditor(_ text: String?) {
         guard case .editor(var state) = screen else { return }
         if let text {
             state.body.replaceAll(with: text.hasSuffix("\n") ? String(text.dropLast()) : text)
@@ -96,13 +94,84 @@ extension NotesApp {
     }
 }
 
+extension NotesState {
+    /// Takes in what a read brought back, and goes on with what waited for it.
+    private mutating func receiveRead(_ event: NotesEvent) -> [NotesEffect] {
+        switch event {
+        case .rowsRead(let rows):
+            listScreen.notes.remember(rows)
+        case .rowsUnreadable(let ids, let error):
+            listScreen.notes.rememberUnreadable(ids)
+            message = "cannot read the list: \(error)"
+        case .noteRead(let note):
+            snapshots[note.id] = note
+            if case .detail(var detail) = screen, detail.noteID == note.id {
+                // After an image was deleted, the one after it takes its place; the last one's predecessor.
+                detail.attachment = min(detail.attachment, max(0, note.attachments.count - 1))
+                screen = .detail(detail)
+            }
+            return continueSave() + replayWaitingKey()
+        case .noteUnreadable(let id, let error):
+            unreadableNotes.insert(id)
+            if case .noSuchNote = error {} else { message = "cannot read note \(id): \(error)" }
+            if case .detail(let detail) = screen, detail.noteID == id {
+                screen = .list
+                if case .noSuchNote = error { message = "the note was deleted by another program" }
+            }
+            return continueSave() + replayWaitingKey()
+        case .tagsRead(.success(let tags)):
+            let current = listScreen.tagFilter.flatMap { name in tags.firstIndex { $0.name == name } }.map { $0 + 1 } ?? 0
+            screen = .tagPicker(TagPickerState(tags: tags, selected: current, previous: .list))
+        case .tagsRead(.failure(let error)):
+            message = "cannot read the tags: \(error)"
+        case .storeChecked(.success(let check)):
+            knownStoreVersion = check.version
+            // Another process's change may be one to send, or a sync that sent everything.
+            if check.changed { backgroundJobs.append(.refreshSyncStatus) }
+            return (check.changed ? storeChanged() : []) + continueSave()
+        case .storeChecked(.failure(let error)):
+            message = "cannot read the store again: \(error)"
+            return continueSave()
+        case .pathCompleted(let typed, let text, let candidates):
+            guard case .prompt(let state) = screen, let completed = state.completed(typed: typed, text: text, candidates: candidates) else { break }
+            screen = .prompt(completed)
+        default:
+            break
+        }
+        return []
+    }
+
+    /// The key that waited for a note, handled now that the read is back.
+    private mutating func replayWaitingKey() -> [NotesEffect] {
+        guard let key = waitingKey else { return [] }
+        waitingKey = nil
+        return dispatch(key)
+    }
+
+    /// Ctrl-S's save once the store was checked and the note read again: saved over the note,
+    /// or, when another program changed or deleted it meanwhile, a question (save as a new note?).
+    mutating func continueSave() -> [NotesEffect] {
+        guard let (state, draft) = pendingSave else { return [] }
+        if let id = state.noteID, snapshots[id] == nil, !unreadableNotes.contains(id) { return [.readNote(id)] }
+        pendingSave = nil
+        if changedElsewhere(state) {
+            screen = .confirm(ConfirmState(purpose: .saveAsCopy(state),
+                                           question: "Another program changed or deleted this note: save your text as a new note? y/N",
+                                           previous: .editor(state)))
+            return []
+        }
+        return [.save(draft, over: state.noteID)]
+    }
+}
+
 extension NotesEvent {
     /// Whether the event reports a change the app made to the store (which ends what undo can
     /// bring back); reads, refusals and failures change nothing.
     var isChange: Bool {
         switch self {
         case .saved, .deleted, .attachmentDeleted, .attached, .captionSaved, .pinned, .restored: true
-        case .edited, .editorFailed, .imageRefused, .replaceAsked, .listRead, .imageOpened, .failed: false
+        case .edited, .editorFailed, .imageRefused, .replaceAsked, .listRead, .imageOpened, .failed,
+             .rowsRead, .rowsUnreadable, .noteRead, .noteUnreadable, .tagsRead, .storeChecked, .pathCompleted: false
         }
     }
 }

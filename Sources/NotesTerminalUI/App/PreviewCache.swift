@@ -20,11 +20,14 @@ struct PreviewCache {
     /// How many previews were made (decoded and rendered), not taken from the cache.
     private(set) var madeCount = 0
 
-    /// The cached preview, or nil after calling `request` (only the first time for a key).
-    mutating func preview(key: PreviewKey, request: () -> Void) -> RenderedPreview? {
-        if let known = entries[key] { return known }
-        if requested.insert(key).inserted { request() }
-        return nil
+    /// The cached preview; nil while it is not made.
+    func preview(key: PreviewKey) -> RenderedPreview? {
+        entries[key]
+    }
+
+    /// Notes that the preview is being made. - Returns: false when it is made or asked for already.
+    mutating func request(_ key: PreviewKey) -> Bool {
+        entries[key] == nil && requested.insert(key).inserted
     }
 
     mutating func store(_ preview: RenderedPreview, key: PreviewKey) {
@@ -33,6 +36,13 @@ struct PreviewCache {
         entries[key] = preview
         order.append(key)
         if order.count > 16 { entries.removeValue(forKey: order.removeFirst()) }
+    }
+
+    /// Forgets the previews of one note, whose images changed; those under way are dropped when they arrive.
+    mutating func remove(note: NoteID) {
+        for key in entries.keys where key.note == note { entries[key] = nil }
+        order.removeAll { $0.note == note }
+        requested = requested.filter { $0.note != note }
     }
 
     mutating func removeAll() {

@@ -1,52 +1,61 @@
 import UnCloudNotesKit
 
-extension NotesApp {
-    func handlePrompt(_ key: Key, _ state: PromptState) -> [NotesEffect] {
-        var state = state
+extension NotesState.PromptState {
+    /// The prompt's reducer. - Returns: the screen after the key and what it asks done. The
+    /// prompt stays up while its effect runs, so a refused file can be named under it.
+    func handled(_ key: Key, takesCaptions: Bool) -> (screen: NotesState.Screen, effects: [NotesEffect]) {
+        var next = self
         switch key {
         case .escape:
-            screen = state.previous
-            return []
+            return (previous, [])
         case .enter:
-            return submit(state)
+            return submitted(takesCaptions: takesCaptions)
         case .tab:
-            if case .attachImage = state.purpose { complete(&state) }
+            // The folder is listed by the runner; its answer completes the text (`completed`).
+            if case .attachImage = purpose { return (.prompt(self), [.completePath(input.text)]) }
         default:
-            edit(&state.input, key)
-            state.error = nil
-            state.completions = []
+            next.input.edit(key)
+            next.error = nil
+            next.completions = []
         }
-        screen = .prompt(state)
-        return []
+        return (.prompt(next), [])
     }
 
-    /// The prompt stays up while its effect runs, so a refused file can be named under it.
-    private func submit(_ state: PromptState) -> [NotesEffect] {
-        var state = state
-        switch state.purpose {
+    private func submitted(takesCaptions: Bool) -> (screen: NotesState.Screen, effects: [NotesEffect]) {
+        switch purpose {
         case .attachImage(let id):
-            let path = PathCompletion.expand(state.input.text)
+            let path = PathCompletion.expand(input.text)
             guard !path.isEmpty else {
-                state.error = "type the path of an image file"
-                screen = .prompt(state)
-                return []
+                var next = self
+                next.error = "type the path of an image file"
+                return (.prompt(next), [])
             }
-            guard supportsCaptions else { return [.attach(path: path, to: id, caption: NoteBook.newImageCaption, replacing: false)] }
-            screen = .prompt(PromptState(purpose: .newImageCaption(id, path: path),
-                                         input: TextBuffer(NoteBook.newImageCaption, allowsNewlines: false), previous: .prompt(state)))
-            return []
+            guard takesCaptions else { return (.prompt(self), [.attach(path: path, to: id, caption: NoteBook.newImageCaption, replacing: false)]) }
+            return (.prompt(Self(purpose: .newImageCaption(id, path: path), input: TextBuffer(NoteBook.newImageCaption, allowsNewlines: false),
+                                 previous: .prompt(self))), [])
         case .newImageCaption(let id, let path):
-            return [.attach(path: path, to: id, caption: state.input.text, replacing: false)]
+            return (.prompt(self), [.attach(path: path, to: id, caption: input.text, replacing: false)])
         case .caption(let id, let attachment):
-            screen = state.previous
-            return [.setCaption(state.input.text, of: attachment.id, note: id)]
+            return (previous, [.setCaption(input.text, of: attachment.id, note: id)])
         }
     }
 
-    private func complete(_ state: inout PromptState) {
-        let completion = PathCompletion.complete(state.input.text)
-        state.input.replaceAll(with: completion.text)
-        state.completions = completion.candidates
-        state.error = completion.candidates.isEmpty && completion.text == state.input.text ? nil : state.error
+    /// The attach prompt with the path completed as Tab asked (`.pathCompleted`); nil when the
+    /// text changed meanwhile or the prompt is another.
+    func completed(typed: String, text: String, candidates: [String]) -> Self? {
+        guard case .attachImage = purpose, input.text == typed else { return nil }
+        var next = self
+        next.input.replaceAll(with: text)
+        next.completions = candidates
+        next.error = candidates.isEmpty ? nil : error
+        return next
+    }
+}
+
+extension NotesState {
+    mutating func handlePrompt(_ key: Key, _ state: PromptState) -> [NotesEffect] {
+        let step = state.handled(key, takesCaptions: supportsCaptions)
+        screen = step.screen
+        return step.effects
     }
 }

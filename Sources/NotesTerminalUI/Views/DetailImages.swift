@@ -41,7 +41,7 @@ extension ScreenLayout {
     }
 }
 
-extension NotesApp {
+extension NotesState {
     /// The images the detail view shows of the note, each with its preview at its slot's size.
     func detailImagesShown(of note: NoteSnapshot, selected: Int) -> [DetailImage] {
         guard !note.attachments.isEmpty, let area = detailAreas(hasImages: true).images else { return [] }

@@ -3,13 +3,13 @@ import UnCloudNotesKit
 
 extension NotesFrame {
     /// A note: title, date, scrollable body and its images (each with its size, and caption in v4).
-    func drawDetail(_ state: NotesApp.DetailState, into buffer: inout CellBuffer, area: Rect) {
+    func drawDetail(_ state: NotesState.DetailState, into buffer: inout CellBuffer, area: Rect) {
         guard let note = shownNote, let text = shownText else { return }
         buffer.put(CellBuffer.truncate(note.title, to: area.width), in: area, row: 0, style: .bold)
-        var facts = dates.zoned(note.dateCreated)
+        var facts = model.dates.zoned(note.dateCreated)
         if supportsTags {
             // v5: when it last changed, its pin and its tags, on the date's line.
-            if let modified = note.dateModified, modified != note.dateCreated { facts += " · modified \(dates(modified))" }
+            if let modified = note.dateModified, modified != note.dateCreated { facts += " · modified \(model.dates(modified))" }
             if note.pinned { facts += " · pinned" }
             if !note.tags.isEmpty { facts += " · " + note.tags.map { "#" + $0 }.joined(separator: " ") }
         }

@@ -1,6 +1,6 @@
 extension NotesFrame {
     /// The title field and the wrapped body with its cursor.
-    func drawEditor(_ state: NotesApp.EditorState, into buffer: inout CellBuffer, area: Rect) {
+    func drawEditor(_ state: NotesState.EditorState, into buffer: inout CellBuffer, area: Rect) {
         buffer.put(state.noteID == nil ? "New note" : "Edit note", in: area, row: 0, style: .bold)
         let label = "Title: "
         buffer.put(label, in: area, row: 2, style: state.focus == .title ? .bold : [])

@@ -3,28 +3,15 @@ import UnCloudNotesKit
 
 /// One screen of the notes app, with everything it shows read beforehand (list rows, the note
 /// shown, its image preview): `render()` is a pure function of it, so drawing never reads the
-/// store, decodes an image or changes the app's state. `NotesApp.frame()` makes it.
+/// store, decodes an image or changes the app's state. `NotesApp.frame()` makes it from what the
+/// reads `NotesApp.prepareFrame()` asked for brought back.
 public struct NotesFrame: ScreenLayout {
-    let size: TerminalSize
-    let supportsImages: Bool
-    let supportsCaptions: Bool
-    let supportsTags: Bool
-    let versionLabel: String
-    let storePath: String
-    let banner: String?
-    let screen: NotesApp.Screen
-    let message: String?
-    /// The last sync, for the status line.
-    let lastSync: String?
-    let noteCount: Int
-    let dates: DateText
-    let searchInput: TextBuffer?
-    let searchText: String
-    let searchPending: Bool
-    let listCount: Int
+    /// The app's state when the frame was made: the screen, the message, the list's selection,
+    /// search and order.
+    let model: NotesState
+    /// The list's first visible row, moved only as far as the selection needs.
     let listTop: Int
-    let selected: Int
-    /// The rows from `listTop` that fit (nil for a row that could not be read).
+    /// The rows from `listTop` that fit (nil for a row not read, or that could not be).
     let visibleRows: [NoteRow?]
     /// The note the screen shows: the detail view's, or the list's selected one beside it.
     let shownNote: NoteSnapshot?
@@ -34,22 +21,23 @@ public struct NotesFrame: ScreenLayout {
     let image: RenderedPreview?
     /// The detail view's images, with their previews.
     let detailImages: [DetailImage]
-    /// The list's order, and so the date each row shows.
-    let sort: NoteSort
-    /// v5: the tag the list is narrowed to.
-    let tagFilter: String?
-    /// Whether `u` brings back a deleted note (the status line says so).
-    let canUndo: Bool
+
+    var size: TerminalSize { model.size }
+    var supportsImages: Bool { model.supportsImages }
+    var supportsCaptions: Bool { model.supportsCaptions }
+    var supportsTags: Bool { model.supportsTags }
+    var versionLabel: String { model.versionLabel }
+    var storePath: String { model.storePath }
+    var banner: String? { model.banner }
 }
 
-extension NotesApp {
-    /// Reads what the current screen shows, at the size of the last `resize` event: the list's
-    /// visible rows (keeping the selection in view), the note shown and its image preview (asked
-    /// of the background when not made yet).
-    public func frame() -> NotesFrame {
+extension NotesState {
+    /// Gathers what the current screen shows, at the size of the last `resize` event, from what
+    /// was read: the list's visible rows (keeping the selection in view), the note shown and its
+    /// image preview. Reads nothing: what is not read yet shows blank until it is.
+    mutating func frame() -> NotesFrame {
         let top = listTopKeepingSelection()
-        listTop = top
-        let visible = (top..<min(top + listPage, list.count)).map { row(at: $0) }
+        let visible = (top..<min(top + listPage, listScreen.notes.count)).map { listScreen.notes.row(at: $0) }
         let note = noteShown(on: screen).flatMap(snapshot)
         let image: RenderedPreview? = if let note { imageShown(of: note) } else { .unavailable }
         let detailImages: [DetailImage] = if let note, case .detail(let state) = detailUnderneath(screen) {
@@ -58,26 +46,21 @@ extension NotesApp {
             []
         }
         let text = note.flatMap { textShown(of: $0) }
-        return NotesFrame(size: size, supportsImages: supportsImages, supportsCaptions: supportsCaptions, supportsTags: supportsTags,
-                          versionLabel: versionLabel,
-                          storePath: storePath, banner: banner, screen: screen, message: message, lastSync: lastSync, noteCount: noteCount, dates: dates,
-                          searchInput: searchInput, searchText: searchText, searchPending: searchPending, listCount: list.count,
-                          listTop: top, selected: selected, visibleRows: visible, shownNote: note, shownText: text,
-                          image: image, detailImages: detailImages, sort: sort, tagFilter: tagFilter,
-                          canUndo: undoable != nil)
+        return NotesFrame(model: self, listTop: top, visibleRows: visible, shownNote: note, shownText: text,
+                          image: image, detailImages: detailImages)
     }
 
     /// The first visible row: moved only as far as needed to show the selection.
-    private func listTopKeepingSelection() -> Int {
-        var top = listTop
-        if selected < top { top = selected }
-        if selected >= top + listPage { top = selected - listPage + 1 }
-        return max(0, min(top, max(0, list.count - listPage)))
+    func listTopKeepingSelection() -> Int {
+        var top = listScreen.listTop
+        if listScreen.selected < top { top = listScreen.selected }
+        if listScreen.selected >= top + listPage { top = listScreen.selected - listPage + 1 }
+        return max(0, min(top, max(0, listScreen.notes.count - listPage)))
     }
 
     /// The note a screen shows: the detail view's (also under a question or prompt), or the
     /// list's selected note when the list has room for its preview.
-    private func noteShown(on screen: Screen) -> NoteID? {
+    func noteShown(on screen: Screen) -> NoteID? {
         switch screen {
         case .detail(let state): state.noteID
         case .list: listAreas.preview == nil ? nil : selectedNoteID
@@ -89,7 +72,7 @@ extension NotesApp {
 
     /// The lines of the note's body a screen shows: the detail view's screenful, or the preview's
     /// first lines when the list has room for them.
-    private func textShown(of note: NoteSnapshot) -> ShownText? {
+    private mutating func textShown(of note: NoteSnapshot) -> ShownText? {
         if case .detail(let state) = detailUnderneath(screen) { return detailText(of: note, top: state.top) }
         guard let area = listAreas.preview, area.width > 4, area.height > 2 else { return nil }
         return previewText(of: note, in: area)
@@ -97,14 +80,20 @@ extension NotesApp {
 
     /// The list preview's image of the note (its latest), fitted to its place; nil while it is
     /// made. (The detail view's images are `detailImagesShown`.)
-    private func imageShown(of note: NoteSnapshot) -> RenderedPreview? {
-        if case .detail = detailUnderneath(screen) { return .unavailable }
-        guard let latest = note.latestAttachment, latest.imageData != nil, let area = listAreas.preview,
-              let place = previewImageRows(in: area) else { return .unavailable }
-        return preview(latest, note: note, index: note.attachments.count - 1, columns: area.width, rows: place.rows)
+    private mutating func imageShown(of note: NoteSnapshot) -> RenderedPreview? {
+        guard let place = listPreviewImagePlace(of: note) else { return .unavailable }
+        return preview(place.attachment, note: note, index: place.index, columns: place.columns, rows: place.rows)
     }
 
-    private func detailUnderneath(_ screen: Screen) -> Screen {
+    /// Where the list's preview shows the note's latest image; nil when it shows none.
+    func listPreviewImagePlace(of note: NoteSnapshot) -> (attachment: AttachmentSnapshot, index: Int, columns: Int, rows: Int)? {
+        if case .detail = detailUnderneath(screen) { return nil }
+        guard let latest = note.latestAttachment, latest.imageData != nil, let area = listAreas.preview,
+              let place = previewImageRows(in: area) else { return nil }
+        return (latest, note.attachments.count - 1, area.width, place.rows)
+    }
+
+    func detailUnderneath(_ screen: Screen) -> Screen {
         switch screen {
         case .prompt(let state): detailUnderneath(state.previous)
         case .confirm(let state): detailUnderneath(state.previous)
@@ -114,11 +103,14 @@ extension NotesApp {
 
     /// A cached image preview of a note's attachment; nil while it is being made in the background.
     func preview(_ attachment: AttachmentSnapshot, note: NoteSnapshot, index: Int, columns: Int, rows: Int) -> RenderedPreview? {
-        guard let data = attachment.imageData else { return .unavailable }
-        guard graphics.kind != .none else { return .hidden }
-        let key = PreviewKey(note: note.id, image: index, bytes: data.count, columns: columns, rows: rows, graphics: graphics)
-        return previews.preview(key: key) {
-            backgroundPreviews.request(key: key, image: NoteImage(storedData: data), colors: colors)
-        }
+        guard attachment.imageData != nil else { return .unavailable }
+        guard let key = previewKey(attachment, note: note, index: index, columns: columns, rows: rows) else { return .hidden }
+        return previews.preview(key: key)
+    }
+
+    /// What the preview of an attachment at a size is cached by; nil when no image is drawn.
+    func previewKey(_ attachment: AttachmentSnapshot, note: NoteSnapshot, index: Int, columns: Int, rows: Int) -> PreviewKey? {
+        guard let data = attachment.imageData, graphics.kind != .none else { return nil }
+        return PreviewKey(note: note.id, image: index, bytes: data.count, columns: columns, rows: rows, graphics: graphics)
     }
 }

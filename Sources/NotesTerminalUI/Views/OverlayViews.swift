@@ -1,6 +1,6 @@
 extension NotesFrame {
     /// The attach (or caption) prompt at the bottom of the screen, with its error and completions.
-    func drawPrompt(_ state: NotesApp.PromptState, into buffer: inout CellBuffer, area: Rect) {
+    func drawPrompt(_ state: NotesState.PromptState, into buffer: inout CellBuffer, area: Rect) {
         let top = area.bottom - 4
         buffer.clear(row: top, column: area.left, width: area.width, height: 4)
         buffer.put(String(repeating: "─", count: area.width), row: top, column: area.left, style: .dim)
@@ -20,7 +20,7 @@ extension NotesFrame {
     }
 
     /// A centred yes/no question.
-    func drawConfirm(_ state: NotesApp.ConfirmState, into buffer: inout CellBuffer, area: Rect) {
+    func drawConfirm(_ state: NotesState.ConfirmState, into buffer: inout CellBuffer, area: Rect) {
         let text = CellBuffer.truncate(state.question, to: area.width - 6)
         let width = DisplayWidth.of(text) + 4
         let left = area.left + max(0, (area.width - width) / 2)
@@ -30,7 +30,7 @@ extension NotesFrame {
     }
 
     /// The keys of the version, scrolled; the last row says when more is below.
-    func drawHelp(_ state: NotesApp.HelpState, into buffer: inout CellBuffer, area: Rect) {
+    func drawHelp(_ state: NotesState.HelpState, into buffer: inout CellBuffer, area: Rect) {
         let lines = helpLines
         let fitsWhole = lines.count <= area.height
         let rows = helpRows
@@ -47,7 +47,7 @@ extension NotesFrame {
 
 extension NotesFrame {
     /// v5's tag picker: "All notes", then each tag with its count; the one chosen filters the list.
-    func drawTagPicker(_ state: NotesApp.TagPickerState, into buffer: inout CellBuffer, area: Rect) {
+    func drawTagPicker(_ state: NotesState.TagPickerState, into buffer: inout CellBuffer, area: Rect) {
         buffer.put("Show the notes of a tag", in: area, row: 0, style: .bold)
         let entries = ["All notes"] + state.tags.map { "\($0.name)  (\($0.count))" }
         let rows = max(1, area.height - 2)

@@ -4,13 +4,6 @@ import UnCloudNotesKit
 extension NotesApp {
     /// Below this the app shows only a "too small" message.
     public static let minimumSize = (columns: 50, rows: 12)
-
-    /// One frame at a size, as the runner makes it: the size arrives as a `resize` event, the
-    /// frame reads what the screen shows, and the frame is drawn.
-    public func render(width: Int, height: Int) -> CellBuffer {
-        if size != TerminalSize(columns: width, rows: height) { _ = handle(.resize(columns: width, rows: height)) }
-        return frame().render()
-    }
 }
 
 extension NotesFrame {
@@ -25,13 +18,13 @@ extension NotesFrame {
             buffer.clear(row: 0, column: 0, width: buffer.width, height: 1, style: .reverse)
             buffer.put(" " + CellBuffer.truncate(banner, to: buffer.width - 2), row: 0, column: 0, style: [.reverse, .bold])
         }
-        draw(screen, into: &buffer, area: contentArea)
+        draw(model.screen, into: &buffer, area: contentArea)
         drawStatus(into: &buffer, row: size.rows - 2)
         drawHints(into: &buffer, row: size.rows - 1)
         return buffer
     }
 
-    private func draw(_ screen: NotesApp.Screen, into buffer: inout CellBuffer, area: Rect) {
+    private func draw(_ screen: NotesState.Screen, into buffer: inout CellBuffer, area: Rect) {
         switch screen {
         case .list: drawList(into: &buffer, area: area)
         case .detail(let state): drawDetail(state, into: &buffer, area: area)
@@ -65,11 +58,11 @@ extension NotesFrame {
     /// the line (a kept draft's path) is wrapped whole over the rows above it, never cut: the
     /// path must be readable to be found.
     private func drawStatus(into buffer: inout CellBuffer, row: Int) {
-        let undo = canUndo ? "u undoes the delete · " : ""
-        let synced = lastSync.map { "\($0) · " } ?? ""
-        let facts = "\(undo)\(noteCount) note\(noteCount == 1 ? "" : "s") · \(versionLabel) · \(synced)\(storePath)"
-        let text = message.map { "\($0)  —  \(facts)" } ?? facts
-        guard let message, DisplayWidth.of(message) > buffer.width - 2 else {
+        let undo = (model.undoable != nil) ? "u undoes the delete · " : ""
+        let synced = model.lastSync.map { "\($0) · " } ?? ""
+        let facts = "\(undo)\(model.listScreen.noteCount) note\(model.listScreen.noteCount == 1 ? "" : "s") · \(versionLabel) · \(synced)\(storePath)"
+        let text = model.message.map { "\($0)  —  \(facts)" } ?? facts
+        guard let message = model.message, DisplayWidth.of(message) > buffer.width - 2 else {
             buffer.clear(row: row, column: 0, width: buffer.width, height: 1, style: .reverse)
             buffer.put(" " + CellBuffer.truncate(text, to: buffer.width - 2), row: row, column: 0, style: .reverse)
             return
@@ -86,7 +79,7 @@ extension NotesFrame {
     /// instead of cutting one in half.
     private func drawHints(into buffer: inout CellBuffer, row: Int) {
         var line = ""
-        for (key, meaning) in keyHints(for: screen) {
+        for (key, meaning) in keyHints(for: model.screen) {
             let hint = (line.isEmpty ? "" : "  ") + key + " " + meaning
             if DisplayWidth.of(line + hint) <= buffer.width { line += hint }
         }
@@ -94,9 +87,9 @@ extension NotesFrame {
     }
 
     /// The one-line hint bar: the keys of the current screen, most important first.
-    func keyHints(for screen: NotesApp.Screen) -> [(String, String)] {
+    func keyHints(for screen: NotesState.Screen) -> [(String, String)] {
         switch screen {
-        case .list where searchInput != nil:
+        case .list where model.listScreen.searchInput != nil:
             return [("type", "to search"), ("Enter", "keep"), ("Esc", "clear")]
         case .list:
             // Whole hints as many as fit: at 80 columns v5's own keys come after help and quit.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import NotesTerminalUI
 import UnCloudNotesKit
 
 /// Where `notes add` and `notes edit` take a body from, chosen so that nothing is erased or added

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import UnCloudNotesKit
 
 /// The user's editor (`$VISUAL`, else `$EDITOR`, else `vi`), run the way `git commit` runs it, for
 /// `notes add`/`notes edit` at a terminal and for the full-screen app's Ctrl-E alike.
