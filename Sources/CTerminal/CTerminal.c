@@ -172,6 +172,8 @@ int cterminal_window_size(int fd, int *cells_across, int *cells_down, int *pixel
 
 void cterminal_repaint_rows(int top, int count) { wredrawln(stdscr, top, count); }
 
+void cterminal_no_character_shifts(void) { idcok(stdscr, FALSE); }
+
 void cterminal_write(const char *bytes, long count) {
     fflush(stdout);
     long written = 0;

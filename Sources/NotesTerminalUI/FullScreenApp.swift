@@ -21,8 +21,9 @@ public enum FullScreenApp {
         // Asked before ncurses starts, so the terminal's replies never arrive as keys.
         let detection = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
             ? TerminalQueries.detect(images, environment: environment) : GraphicsDetection.Decision(graphics: .symbols)
-        let screen = try TerminalScreen(environment: environment)
+        let screen = try TerminalScreen(environment: environment, keepingCellsInPlace: detection.graphics.drawsPixelsInCells)
         screen.graphics = detection.graphics
+        if detection.awaitsLateReplies { screen.expectLateReplies() }
         defer { screen.stop() }
         let log = try StandardErrorRedirection(to: logFile)
         defer { log.restore() }

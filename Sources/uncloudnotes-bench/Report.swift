@@ -103,14 +103,7 @@ struct BenchReport: Codable {
                               rows: sizes.compactMap(\.historyCost).map { h in
                                   "| \(h.notes) | \(Self.time(h.withoutHistory)) | \(Self.time(h.withHistory)) | \(String(format: "%.2f", h.ratio)) |"
                               })
-        if let picture {
-            lines += Self.section("## Time to picture (issue 26): a \(picture.width)x\(picture.height) JPEG of \(Self.bytes(Double(picture.imageBytes)))",
-                                  header: "| protocol | key to picture in the frame | the key itself | picture | encoded |",
-                                  alignment: "|---|---:|---:|---:|---:|",
-                                  rows: picture.protocols.map { p in
-                                      "| \(p.name) | \(Self.time(p.toPicture)) | \(Self.time(p.key)) | \(p.pictureWidth)x\(p.pictureHeight) px | \(Self.bytes(Double(p.pictureBytes))) |"
-                                  })
-        }
+        if let picture { lines += Self.pictureSection(picture) }
         lines += Self.section("## Sync through git (issue 25), a local bare repository as the remote",
                               header: "| notes | images | first sync | plain git: add, commit, push | one changed note | plain git: commit, pull, push | first sync's peak memory |",
                               alignment: "|---:|---:|---:|---:|---:|---:|---:|",
@@ -133,12 +126,22 @@ struct BenchReport: Codable {
         "- **Cold or warm.** Nothing is dropped from the page cache (the machine is shared): the copy a run reads was just written and synced, so its reads are served from memory (warm), while every write the run makes and every fsync it asks for reaches the disk. Read paths run on a warm v5 store.",
         "- **Read paths** on the v5 store with the first image kind: `notes list` is the built `uncloudnotes` binary printing every row to /dev/null, against a Python sqlite3 script printing the same lines (the first run checks that both outputs are byte-identical); both timed from start to exit. Search is the scan of `NoteBook.noteIDs(matching: \"\(ReadPaths.searchQuery)\", usingIndex: false)` (title or body, case and accents folded, as before the search index is built), then `rows(of:)`: the first screen (\(ReadPaths.screen.height) titles read) and all matches read. Launch is measured twice: in process without a terminal (open, check, fetch and lay out the first \(ReadPaths.screen.width)x\(ReadPaths.screen.height) list screen), and as a user sees it, the built binary started in a detached 80x24 tmux pane and timed until the pane shows the list's status line (drawn in the same refresh as its rows), polling the pane; the tmux floor is the same measure of a shell printing one line.",
         "- **Saving one note with persistent history** (issue 24): two copies of the read-path store, one opened with history tracking and one without; \(HistoryCost.savesPerRun) notes added and saved one at a time on each, alternating, each timed from its insert to the committed transaction; the median save of each run, then the median of the runs.",
-        "- **Time to picture** (issue 26): a store of two notes, the older holding a JPEG of noise (the worst case for its decoder) of the given size; a \(PicturePaths.screen.width)x\(PicturePaths.screen.height) app in process with \(PicturePaths.cell.width)x\(PicturePaths.cell.height)-pixel cells, per protocol, a fresh app per run: the key selecting the photo's note (handled and painted, timed apart), then, as the terminal loop does, the background's previews taken and the frame drawn until it holds the picture, decoded at the preview's size and encoded by libchafa. Writing the bytes to a terminal and its drawing them are not included.",
+        "- **Time to picture** (issue 26): a store of two notes, the older holding a JPEG of noise (the worst case for its decoder) of the given size; a \(PicturePaths.screen.width)x\(PicturePaths.screen.height) app in process with \(PicturePaths.cell.width)x\(PicturePaths.cell.height)-pixel cells, per protocol, a fresh app per run: the key selecting the photo's note (handled and painted, timed apart), then, as the terminal loop does, the background's previews taken and, when they arrived, the frame drawn, until it holds the picture, decoded no smaller than the preview's size and encoded (kitty and iTerm2 by libchafa, sixel by `SixelEncoder`). Writing the bytes to a terminal and its drawing them are not included.",
         "- **Sync through git** (issue 25): a v5 store of N notes of a few lines, every \(SyncPaths.imageEvery)th with a different 64x64 PNG of noise (about 12 KB), and a new local bare repository as the remote, per run. Whole processes, as the user waits for them: `uncloudnotes sync --remote R` (the first sync: export through `git fast-import`, fetch, merge, apply, push; its peak memory from GNU time, the program's own and not git's), then `notes edit` of one note (not timed) and `uncloudnotes sync`. The baseline is what a user of a plain folder of notes does instead, done well, on the same files (the first sync's mirror, checked out): `git init; git add -A; git commit; git push` in one shell command, then one file edited (not timed) and `git commit -a; git pull; git push`.",
         "- **A 10 MB note on screen** (issue 21), on the read-path store with one more note, the newest, of 10 MB of numbered paragraphs (Latin with accents and Japanese), its search index built: a \(BigNotePaths.screen.width)x\(BigNotePaths.screen.height) app in process, keys as the terminal loop runs them, each timed from the key to the painted screen (key handled, its effects run, the frame read and drawn into cells): \(BigNotePaths.keys.count) keys on the list beside the note's preview and in the note (down, up, Enter, scrolling, End, Home, Esc), then `e` (opening the editor, which turns the whole body into editable characters once: reported apart) and \(BigNotePaths.editorKeys.count) keys in the editor (typing at the note's end, PgUp, up, down). Then \(BigNotePaths.searchQueries.map { "“\($0)”" }.joined(separator: " and ")) typed a key at a time after `/` (each keystroke timed the same way, the search running in the background as in the app), and the time from the last key until every match is on screen (taking the background's answers and painting every millisecond). A fresh app per run.",
     ]
 
     /// A section holding a table, or nothing when the run measured none of its rows.
+    /// The time to picture table, as the report and `uncloudnotes-bench picture` print it.
+    static func pictureSection(_ picture: PicturePaths.Result) -> [String] {
+        section("## Time to picture (issue 26): a \(picture.width)x\(picture.height) JPEG of \(bytes(Double(picture.imageBytes)))",
+                header: "| protocol | key to picture in the frame | the key itself | picture | encoded |",
+                alignment: "|---|---:|---:|---:|---:|",
+                rows: picture.protocols.map { p in
+                    "| \(p.name) | \(time(p.toPicture)) | \(time(p.key)) | \(p.pictureWidth)x\(p.pictureHeight) px | \(bytes(Double(p.pictureBytes))) |"
+                })
+    }
+
     private static func section(_ title: String, header: String, alignment: String, rows: [String]) -> [String] {
         rows.isEmpty ? [] : ["", title, "", header, alignment] + rows
     }

@@ -16,8 +16,9 @@ struct Bench: ParsableCommand {
             Examples:
               make bench                 (builds both programs, writes docs/performance.md)
               uncloudnotes-bench --sizes 2000 --images small --runs 3 --output /tmp/bench
+              uncloudnotes-bench picture --runs 5   (time to picture alone)
             """,
-        subcommands: [Run.self, Measure.self, Generate.self, Render.self],
+        subcommands: [Run.self, Measure.self, Generate.self, Render.self, Picture.self],
         defaultSubcommand: Run.self)
 
     struct Run: ParsableCommand {
@@ -42,10 +43,7 @@ struct Bench: ParsableCommand {
             }
         }
 
-        private var pictureSize: (width: Int, height: Int)? {
-            let parts = picture.split(separator: "x").compactMap { Int($0) }
-            return parts.count == 2 && parts.allSatisfy({ $0 > 0 }) ? (parts[0], parts[1]) : nil
-        }
+        private var pictureSize: PictureSize? { PictureSize(picture) }
 
         private var counts: [Int] { sizes.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) } }
 

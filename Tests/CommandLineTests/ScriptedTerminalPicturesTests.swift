@@ -15,8 +15,10 @@ struct ScriptedTerminalPicturesTests {
     static let firstCell = (row: 12, column: 58)
 
     /// The app on a scripted terminal, on a store of two notes: "Plain" (newest, selected at
-    /// launch) and "Photo", holding a 400x300 gradient; the list is on screen.
-    static func launch(environment: [String: String], answers: [ScriptedTerminal.Answer], in folder: TemporaryFolder) throws -> ScriptedTerminal {
+    /// launch) and "Photo", holding a 400x300 gradient; the list is on screen (`showing` is in
+    /// what the app wrote).
+    static func launch(environment: [String: String], answers: [ScriptedTerminal.Answer], in folder: TemporaryFolder,
+                       showing: String = "2 notes") throws -> ScriptedTerminal {
         let store = folder.url.appendingPathComponent("notes.sqlite")
         let png = try folder.writeImage(named: "gradient.png", width: 400, height: 300)
         for (title, image) in [("Photo", [png.path]), ("Plain", [])] {
@@ -27,7 +29,7 @@ struct ScriptedTerminalPicturesTests {
                                             environment: environment.merging(["LANG": "C.UTF-8", "TERM": "xterm-256color",
                                                                               "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"]) { $1 },
                                             answers: answers)
-        try terminal.read(until: "the list") { String(decoding: $0, as: UTF8.self).contains("2 notes") }
+        try terminal.read(until: "the list") { String(decoding: $0, as: UTF8.self).contains(showing) }
         return terminal
     }
 
@@ -168,5 +170,60 @@ struct ScriptedTerminalPicturesTests {
         terminal.type("kq")
         #expect(try terminal.waitForExit() == 0)
         #expect(Self.iTerm2Images(in: terminal.output).count == 1, "the image is wiped by repainting its cells, not drawn again")
+    }
+
+    @Test("a terminal that answers after the wait: its replies are not typed into the app (no help from the reply's '?')")
+    func lateRepliesAreNotKeys() throws {
+        let folder = try TemporaryFolder()
+        // The status line says so (the notice leaves no room for the count of notes).
+        let terminal = try Self.launch(environment: [:], answers: [], in: folder, showing: "did not answer its queries in time")
+        let help = "open the note"
+        // xterm's answers, late: the cell size, then device attributes (with sixel).
+        terminal.type("\u{1B}[6;20;10t\u{1B}[?62;4;22c")
+        terminal.type("?")
+        try terminal.read(until: "the help the key asked for") { String(decoding: $0, as: UTF8.self).contains(help) }
+        terminal.type("q")
+        terminal.type("q")
+        #expect(try terminal.waitForExit() == 0)
+        let text = String(decoding: terminal.output, as: UTF8.self)
+        #expect(text.components(separatedBy: help).count == 2, "help opened once, by the key, not by the reply's '?'")
+        #expect(!text.contains("Search:") && !text.contains("62;4"), "nothing of the reply on screen")
+    }
+
+    static let sixelStart = Array("\u{1B}P0;1;0q".utf8)
+
+    static func sixelCount(in output: [UInt8]) -> Int {
+        var count = 0, index = 0
+        while let found = ScriptedTerminal.find(sixelStart, in: output, from: index) {
+            count += 1
+            index = found + sixelStart.count
+        }
+        return count
+    }
+
+    @Test("sixel in the wide detail view: the body scrolling beside the picture sends no new sixel data, and no scrolling region")
+    func sixelNotRedrawnWhileTextScrolls() throws {
+        let folder = try TemporaryFolder()
+        let store = folder.url.appendingPathComponent("notes.sqlite")
+        let png = try folder.writeImage(named: "gradient.png", width: 400, height: 300)
+        let body = (1...80).map { "line \($0)" + String(repeating: " of a long body", count: $0 % 4) }.joined(separator: "\n")
+        #expect(try BuiltExecutable.run(["--store", store.path, "notes", "add", "--title", "Photo", "--body", body, "--image", png.path]).exitCode == 0)
+        let terminal = try ScriptedTerminal([BuiltExecutable.url.path, "--images", "sixel", "--store", store.path],
+                                            environment: ["LANG": "C.UTF-8", "TERM": "xterm-256color", "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"],
+                                            columns: 120, rows: 30, answers: [Self.cellSize, Self.deviceAttributes])
+        try terminal.read(until: "the list's picture") { Self.sixelCount(in: $0) == 1 }
+        terminal.type("\r")
+        try terminal.read(until: "the picture in the detail view") { Self.sixelCount(in: $0) == 2 }
+        let opened = terminal.output.count
+        // A key held down: the body scrolls beside the picture, line by line.
+        terminal.type(String(repeating: "j", count: 12))
+        terminal.type("?")
+        try terminal.read(until: "help") { String(decoding: $0, as: UTF8.self).contains("open the note") }
+        let scrolling = String(decoding: terminal.output[opened...], as: UTF8.self)
+        #expect(scrolling.contains("↑ more"), "the body scrolled (its top is out of sight)")
+        #expect(Self.sixelCount(in: terminal.output) == 2, "the list's picture and the detail view's, each once")
+        #expect(scrolling.range(of: "\u{1B}\\[[0-9]+;[0-9]+r", options: .regularExpression) == nil, "ncurses scrolled no rows (they would move the picture)")
+        terminal.type("qqq")
+        #expect(try terminal.waitForExit() == 0)
     }
 }

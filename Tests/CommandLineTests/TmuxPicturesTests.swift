@@ -46,11 +46,11 @@ struct TmuxPicturesTests {
         let tmux = try TmuxSession(command: "tmux set -g allow-passthrough on; tmux pipe-pane -o 'cat >> \(written.path)'; KITTY_WINDOW_ID=1 '\(BuiltExecutable.url.path)' --store '\(store.path)'; sleep 60",
                                    environment: ["LANG": "C.UTF-8"])
         try tmux.waitFor("images through tmux passthrough (kitty)")
-        let start = "\u{1B}Ptmux;\u{1B}\u{1B}_Ga=T,i="
+        let start = "\u{1B}\u{1B}_Ga=T,i="
         let output = try waitForOutput(written, containing: start)
         let id = try #require(output.components(separatedBy: start).last?.prefix { $0.isNumber })
-        // The cursor is placed inside the passthrough too, at the preview's cell (the pane is at 0,0).
-        #expect(output.contains("\u{1B}Ptmux;\u{1B}\u{1B}[12;58H\u{1B}\\"))
+        // The cursor is placed inside each passthrough too, at the preview's cell (the pane is at 0,0).
+        #expect(output.contains("\u{1B}Ptmux;\u{1B}\u{1B}[12;58H\u{1B}\u{1B}_Ga=T,i="))
         #expect(previewCells(try tmux.screen()).allSatisfy { $0.trimmingCharacters(in: .whitespaces).isEmpty }, "no symbols under the picture")
         try tmux.press("j")
         _ = try waitForOutput(written, containing: "\u{1B}Ptmux;\u{1B}\u{1B}_Ga=d,d=I,i=\(id),q=2\u{1B}\u{1B}\\\u{1B}\\")

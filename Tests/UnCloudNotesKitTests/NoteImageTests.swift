@@ -30,6 +30,24 @@ struct NoteImageTests {
         #expect(full.width == 400 && full.height == 200)
     }
 
+    @Test("decoding to cover a box: a JPEG only as small as its DCT scaling makes it, never below the fitted size; other formats whole")
+    func coveringDecode() throws {
+        let jpeg = try NoteImage(validating: TestImages.encoded(width: 800, height: 600, format: "jpeg"))
+        // Fitted to 150x150 it would be 150x112: 1/4 (200x150) is the smallest scale not below that.
+        let quarter = try jpeg.decoded(coveringWidth: 150, height: 150)
+        #expect((quarter.width, quarter.height) == (200, 150))
+        let eighth = try jpeg.decoded(coveringWidth: 100, height: 100)
+        #expect((eighth.width, eighth.height) == (100, 75))
+        let whole = try jpeg.decoded(coveringWidth: 900, height: 900)
+        #expect((whole.width, whole.height) == (800, 600))
+        let png = try NoteImage(validating: TestImages.encoded(width: 800, height: 600, format: "png"))
+        let unscaled = try png.decoded(coveringWidth: 150, height: 150)
+        #expect((unscaled.width, unscaled.height) == (800, 600))
+        // The gradient's corners survive: red grows to the right, green downwards.
+        let last = (quarter.height - 1) * quarter.rowStride + (quarter.width - 1) * 4
+        #expect(quarter.pixels[0] < 20 && quarter.pixels[1] < 20 && quarter.pixels[last] > 235 && quarter.pixels[last + 1] > 235)
+    }
+
     @Test("bytes that are not a decodable image are refused", arguments: [
         Data(), Data("just text, not an image".utf8), Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]),
         TestImages.encoded(width: 200, height: 200, format: "png").prefix(300),

@@ -48,6 +48,9 @@ int cterminal_window_size(int fd, int *cells_across, int *cells_down, int *pixel
 /// Marks rows for repainting whole at the next refresh: a picture drawn over them (sixel, iTerm2)
 /// is not in ncurses' view of the screen, so only a full repaint of its cells removes it.
 void cterminal_repaint_rows(int top, int count);
+/// Stops ncurses inserting and deleting characters to shift a line's end (pictures drawn in
+/// those cells would move).
+void cterminal_no_character_shifts(void);
 /// Writes bytes straight to the terminal after ncurses' own output (pictures), keeping ncurses'
 /// idea of the cursor (the bytes must save and restore it).
 void cterminal_write(const char *bytes, long count);

@@ -7,6 +7,9 @@ public enum GraphicsDetection {
     public struct Decision: Equatable, Sendable {
         public var graphics: PreviewGraphics
         public var notice: String?
+        /// The terminal was asked and had not answered when the wait ended: its replies may
+        /// still come, and must not be read as keys.
+        public var awaitsLateReplies = false
 
         public init(graphics: PreviewGraphics, notice: String? = nil) {
             self.graphics = graphics

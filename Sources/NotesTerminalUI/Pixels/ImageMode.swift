@@ -44,6 +44,13 @@ public struct PreviewGraphics: Equatable, Hashable, Sendable {
         self.passthrough = passthrough
     }
 
+    /// Sixel and iTerm2 pictures are pixels in the terminal's cells, which move with them (kitty's
+    /// are placed above the text).
+    public var drawsPixelsInCells: Bool {
+        if case .pixels(let kind) = kind { return kind != .kitty }
+        return false
+    }
+
     /// Symbol previews, as the app drew them before pixels: the default.
     public static let symbols = PreviewGraphics(kind: .symbols)
 

@@ -67,8 +67,11 @@ public enum TerminalQueries {
 
     /// Detection as the app runs it: the queries (only when needed), then `GraphicsDetection`.
     public static func detect(_ mode: ImageMode, environment: [String: String]) -> GraphicsDetection.Decision {
-        let replies = GraphicsDetection.needsQueries(mode, environment: environment) ? ask() : nil
+        let asked = GraphicsDetection.needsQueries(mode, environment: environment)
+        let replies = asked ? ask() : nil
         let tmux = GraphicsDetection.isInsideTmux(environment) && mode != .none && mode != .symbols ? tmuxFacts(environment: environment) : nil
-        return GraphicsDetection.decide(mode, environment: environment, replies: replies, windowCellPixels: windowCellPixels(), tmux: tmux)
+        var decision = GraphicsDetection.decide(mode, environment: environment, replies: replies, windowCellPixels: windowCellPixels(), tmux: tmux)
+        decision.awaitsLateReplies = asked && replies == nil
+        return decision
     }
 }

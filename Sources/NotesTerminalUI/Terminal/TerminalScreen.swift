@@ -19,10 +19,20 @@ public final class TerminalScreen {
     private var running = true
     /// How pictures reach the terminal (tmux passthrough); set once detection chose.
     public var graphics: PreviewGraphics = .symbols
-    private var pictures = PicturesOnScreen()
+    private lazy var pictures = PicturesOnScreen(cellsStayInPlace: cellsStayInPlace)
+    /// Set while the terminal's answers to the queries may still arrive.
+    private var lateReplies: LateReplyFilter?
+    /// Keys read along with an Escape that turned out not to start a reply, handed on first.
+    private var keysDue: [Key] = []
+
+    /// Whether ncurses leaves every cell where it is (`StillCellsTerminfo`): a sixel or iTerm2
+    /// picture is then drawn again only when something is drawn over it.
+    public let cellsStayInPlace: Bool
 
     /// Starts full-screen mode; refuses without a terminal on stdin and stdout, or with TERM=dumb.
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+    /// - Parameter keepingCellsInPlace: pictures will be pixels in cells (sixel, iTerm2): ncurses
+    ///   is started so that it never scrolls rows or shifts characters, when it can be.
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment, keepingCellsInPlace: Bool = false) throws {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             throw TerminalUnavailable(description: "no terminal: the full-screen app needs one on stdin and stdout; use the scriptable commands instead (uncloudnotes notes --help)")
         }
@@ -30,8 +40,25 @@ public final class TerminalScreen {
             throw TerminalUnavailable(description: "TERM is \(environment["TERM"].map { "\"\($0)\"" } ?? "unset"): the full-screen app needs a real terminal; use the scriptable commands instead (uncloudnotes notes --help)")
         }
         let type = try TerminalType.choose(for: environment) { cterminal_has_terminfo($0) == 1 }
-        guard cterminal_start(type.name) == 0 else {
-            throw TerminalUnavailable(description: "cannot start the terminal (TERM=\(term)); use the scriptable commands instead (uncloudnotes notes --help)")
+        let still = keepingCellsInPlace ? StillCellsTerminfo.compile(basedOn: type.name) : nil
+        if let still {
+            // Read when ncurses starts, then gone: children (the editor) see the usual TERMINFO.
+            let saved = getenv("TERMINFO").map { String(cString: $0) }
+            setenv("TERMINFO", still.folder.path, 1)
+            defer {
+                if let saved { setenv("TERMINFO", saved, 1) } else { unsetenv("TERMINFO") }
+                try? FileManager.default.removeItem(at: still.folder)
+            }
+            cellsStayInPlace = cterminal_start(still.name) == 0
+        } else {
+            cellsStayInPlace = false
+        }
+        if cellsStayInPlace {
+            cterminal_no_character_shifts()
+        } else {
+            guard cterminal_start(type.name) == 0 else {
+                throw TerminalUnavailable(description: "cannot start the terminal (TERM=\(term)); use the scriptable commands instead (uncloudnotes notes --help)")
+            }
         }
         notice = type.notice
         colors = ColorSupport(colorCount: Int(cterminal_colors()), environment: environment)
@@ -72,6 +99,37 @@ public final class TerminalScreen {
     /// it suspends the app to the shell (raw mode turns it into a character, not SIGTSTP), and
     /// after `fg` comes back as a `resize`, so every screen is drawn again, at the size it is now.
     public func readKey(timeoutMilliseconds: Int32 = -1) -> Key? {
+        if !keysDue.isEmpty { return keysDue.removeFirst() }
+        guard var filter = lateReplies else { return readTerminalKey(timeoutMilliseconds: timeoutMilliseconds) }
+        defer { lateReplies = filter.isDone && !filter.isHolding ? nil : filter }
+        while true {
+            // A reply arrives in one piece: what follows its Escape is there at once.
+            let key = readTerminalKey(timeoutMilliseconds: filter.isHolding ? Self.replyGapMilliseconds : timeoutMilliseconds)
+            let keys: [Key]
+            if let key {
+                keys = filter.accept(key)
+            } else if filter.isHolding {
+                keys = filter.release()
+            } else {
+                return nil
+            }
+            if let first = keys.first {
+                keysDue += keys.dropFirst()
+                return first
+            }
+        }
+    }
+
+    /// Replies to the queries may still come: they are kept out of the keys (`LateReplyFilter`).
+    /// Called when detection stopped waiting before the terminal answered.
+    public func expectLateReplies() {
+        lateReplies = LateReplyFilter()
+    }
+
+    /// How long an Escape is held for the rest of a reply.
+    private static let replyGapMilliseconds: Int32 = 25
+
+    private func readTerminalKey(timeoutMilliseconds: Int32) -> Key? {
         var value: UInt32 = 0
         switch cterminal_read_key(timeoutMilliseconds, &value) {
         case 1:
@@ -119,6 +177,12 @@ public final class TerminalScreen {
                                   cell.style.contains(.bold) ? 1 : 0, cell.style.contains(.reverse) ? 1 : 0,
                                   cell.style.contains(.dim) ? 1 : 0, cell.style.contains(.underline) ? 1 : 0, Int32(pair))
                 }
+            }
+        }
+        if cellsStayInPlace {
+            for cell in PicturesOnScreen.guardCells(of: buffer) {
+                var noBreakSpace = wchar_t(0xA0)
+                cterminal_put(Int32(cell.row), Int32(cell.column), &noBreakSpace, 1, 0, 0, 0, 0, 0)
             }
         }
         let update = pictures.update(to: buffer)

@@ -56,6 +56,12 @@ public struct NoteImage: Equatable, Sendable {
         let box = width.map { ($0, height ?? Int.max) } ?? height.map { (Int.max, $0) }
         return try PixbufLoader.decode(data, fitting: box)
     }
+
+    /// The pixels, at least as large as the image fitted to the box, scaled down only as far as
+    /// decoding does it for free (a JPEG's DCT scaling): for a caller that resamples them itself.
+    public func decoded(coveringWidth width: Int, height: Int) throws -> DecodedImage {
+        try PixbufLoader.decode(data, covering: (width, height))
+    }
 }
 
 /// The value transformer named `ImageTransformer` in the model: a `NoteImage` is stored as its

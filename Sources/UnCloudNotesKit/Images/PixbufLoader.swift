@@ -20,7 +20,7 @@ enum PixbufLoader {
     /// Width and height, and the format name ("png", "jpeg", …), from as little of the data as
     /// it takes to read the header.
     static func header(of data: Data) throws -> (width: Int, height: Int, format: String?) {
-        let session = LoaderSession(fitting: nil)
+        let session = LoaderSession(sizing: nil)
         let chunkSize = 4096
         var offset = 0
         while offset < data.count, session.preparedSize == nil {
@@ -60,7 +60,19 @@ enum PixbufLoader {
 
     /// Decodes the whole image, scaled down (never up) to fit the given box when one is given.
     static func decode(_ data: Data, fitting box: (width: Int, height: Int)?) throws -> DecodedImage {
-        let session = LoaderSession(fitting: box)
+        try decode(data, sizing: box.map(LoaderSession.Sizing.fit))
+    }
+
+    /// Decodes the image no smaller than the size it takes to fit the box, made smaller only as
+    /// far as the decoder does it for free (JPEG's DCT scaling by 1/2, 1/4 or 1/8), never
+    /// resampled: for a caller that scales the pixels itself (libchafa does, better than
+    /// gdk-pixbuf's bilinear filter, and that pass over the pixels is saved).
+    static func decode(_ data: Data, covering box: (width: Int, height: Int)) throws -> DecodedImage {
+        try decode(data, sizing: .cover(box))
+    }
+
+    private static func decode(_ data: Data, sizing: LoaderSession.Sizing?) throws -> DecodedImage {
+        let session = LoaderSession(sizing: sizing)
         try session.write(data)
         try session.close()
         guard let pixbuf = gdk_pixbuf_loader_get_pixbuf(session.loader) else {
@@ -79,28 +91,52 @@ enum PixbufLoader {
 /// One `GdkPixbufLoader`, with the `size-prepared` signal wired to record the size and to ask for
 /// a scaled decode.
 private final class LoaderSession {
+    /// How the decoded pixels are sized, relative to a box.
+    enum Sizing {
+        /// Scaled down (never up) to fit the box.
+        case fit((width: Int, height: Int))
+        /// Scaled down only by DCT scaling, never below the size that fits the box.
+        case cover((width: Int, height: Int))
+    }
+
     let loader: UnsafeMutablePointer<GdkPixbufLoader>
-    let box: (width: Int, height: Int)?
+    let sizing: Sizing?
     var preparedSize: (width: Int, height: Int)?
     private var closed = false
 
-    init(fitting box: (width: Int, height: Int)?) {
+    init(sizing: Sizing?) {
         self.loader = gdk_pixbuf_loader_new()
-        self.box = box
+        self.sizing = sizing
         let callback: @convention(c) (UnsafeMutablePointer<GdkPixbufLoader>?, Int32, Int32, gpointer?) -> Void = {
             loader, width, height, userData in
             guard let userData, let loader else { return }
             let session = Unmanaged<LoaderSession>.fromOpaque(userData).takeUnretainedValue()
             session.preparedSize = (Int(width), Int(height))
-            if let box = session.box, width > 0, height > 0,
-               Int(width) > box.width || Int(height) > box.height {
-                let scale = min(Double(box.width) / Double(width), Double(box.height) / Double(height))
-                gdk_pixbuf_loader_set_size(loader, max(1, Int32(Double(width) * scale)), max(1, Int32(Double(height) * scale)))
+            if let size = session.decodedSize(width: Int(width), height: Int(height)) {
+                gdk_pixbuf_loader_set_size(loader, Int32(size.width), Int32(size.height))
             }
         }
         g_signal_connect_data(UnsafeMutableRawPointer(loader), "size-prepared",
                               unsafeBitCast(callback, to: GCallback.self),
                               Unmanaged.passUnretained(self).toOpaque(), nil, GConnectFlags(rawValue: 0))
+    }
+
+    /// The size to ask of the loader for an image of `width` x `height`; nil for its own size.
+    private func decodedSize(width: Int, height: Int) -> (width: Int, height: Int)? {
+        guard let sizing, width > 0, height > 0 else { return nil }
+        switch sizing {
+        case .fit(let box):
+            guard width > box.width || height > box.height else { return nil }
+            let scale = min(Double(box.width) / Double(width), Double(box.height) / Double(height))
+            return (max(1, Int(Double(width) * scale)), max(1, Int(Double(height) * scale)))
+        case .cover(let box):
+            // libjpeg decodes at 1/d with the size rounded up; the JPEG loader picks that scale
+            // when asked for exactly that size, and then has nothing left to resample.
+            guard formatName == "jpeg" else { return nil }
+            let scale = min(Double(box.width) / Double(width), Double(box.height) / Double(height))
+            guard let denominator = [8, 4, 2].first(where: { Double($0) * scale <= 1 }) else { return nil }
+            return ((width + denominator - 1) / denominator, (height + denominator - 1) / denominator)
+        }
     }
 
     var formatName: String? {
