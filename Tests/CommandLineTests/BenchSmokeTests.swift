@@ -87,6 +87,7 @@ struct BenchSmokeTests {
             #expect((sync["firstSyncPeakMemory"] as? Int ?? 0) > 1 << 20)
         }
         let markdown = try String(contentsOf: folder.url.appendingPathComponent("performance.md"), encoding: .utf8)
+        #expect(markdown.contains("Time to picture of a 400x300 JPEG (0 MP) with sixel within 150 ms: "))
         #expect(markdown.contains("## Sync through git (issue 25)") && markdown.contains("| 60 | 6 | "))
         #expect(markdown.contains("First sync of 10000 notes under 10 s: not measured in this run (sync sizes run: 30, 60)."))
         #expect(markdown.contains("A sync of one changed note at 60 notes under 1 s plus git's own time: "))
