@@ -83,7 +83,30 @@ struct SixelEncoderTests {
         let rgb: [UInt8] = (0..<(12 * 12)).flatMap { $0 % 12 < 6 ? [255, 0, 0] : [0, 0, 255] as [UInt8] }
         let palette = MedianCutPalette(rgb: rgb, maxColors: 255)
         #expect(palette.colors.count == 2)
-        #expect(Set(palette.indices(of: rgb)).count == 2)
+        #expect(Set(palette.indices(of: rgb, width: 12)).count == 2)
         #expect(Set(palette.colors) == [[255, 0, 0], [0, 0, 255]])
+    }
+
+    @Test("a smooth gradient is dithered: its columns mix neighbouring palette colours, and average closer to the truth than bands")
+    func dithering() throws {
+        let width = 64, height = 8
+        let rgb: [UInt8] = (0..<(width * height)).flatMap { pixel -> [UInt8] in
+            let level = UInt8(pixel % width * 255 / (width - 1))
+            return [level, level, level]
+        }
+        let palette = MedianCutPalette(rgb: rgb, maxColors: 4)
+        let indices = palette.indices(of: rgb, width: width)
+        let mixedColumns = (0..<width).filter { x in Set((0..<height).map { indices[$0 * width + x] }).count > 1 }
+        #expect(mixedColumns.count >= 3, "every edge between the 4 colours mixes: \(mixedColumns)")
+        // Each column's mean drawn level against its true level, over the whole gradient.
+        var dithered = 0.0, banded = 0.0
+        for x in 0..<width {
+            let truth = Double(x * 255 / (width - 1))
+            let drawn = (0..<height).map { Double(palette.colors[Int(indices[$0 * width + x])][0]) }.reduce(0, +) / Double(height)
+            dithered += abs(drawn - truth)
+            let nearest = palette.colors.map { Double($0[0]) }.min { abs($0 - truth) < abs($1 - truth) } ?? 0
+            banded += abs(nearest - truth)
+        }
+        #expect(dithered < banded, "dithered error \(dithered), nearest-colour bands \(banded)")
     }
 }

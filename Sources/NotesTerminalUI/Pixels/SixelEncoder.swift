@@ -18,7 +18,7 @@ enum SixelEncoder {
             let percent = color.map { (Int($0) * 100 + 127) / 255 }
             output += Array("#\(index);2;\(percent[0]);\(percent[1]);\(percent[2])".utf8)
         }
-        let indices = palette.indices(of: rgb)
+        let indices = palette.indices(of: rgb, width: width)
         writeBands(indices, width: width, height: height, colorCount: palette.colors.count, into: &output)
         output += Array("\u{1B}\\".utf8)
         return output
@@ -112,7 +112,8 @@ enum SixelEncoder {
 /// are enough boxes; a box's colour is the mean of its pixels.
 struct MedianCutPalette {
     private(set) var colors: [[UInt8]] = []
-    /// The palette index of each histogram bin (15 bits: red, green, blue).
+    /// The palette index + 1 of each histogram bin (15 bits: red, green, blue); 0 for a bin no
+    /// pixel of the image fell in.
     private var indexOfBin = [UInt8](repeating: 0, count: 1 << 15)
 
     private struct Bin {
@@ -164,7 +165,7 @@ struct MedianCutPalette {
                 red += sums[bin.key * 3]
                 green += sums[bin.key * 3 + 1]
                 blue += sums[bin.key * 3 + 2]
-                indexOfBin[bin.key] = UInt8(index)
+                indexOfBin[bin.key] = UInt8(index + 1)
             }
             colors.append([UInt8(red / max(1, total)), UInt8(green / max(1, total)), UInt8(blue / max(1, total))])
         }
@@ -184,12 +185,23 @@ struct MedianCutPalette {
         return high - low
     }
 
-    /// Each pixel's palette index.
-    func indices(of rgb: [UInt8]) -> [UInt8] {
+    /// A 4x4 Bayer matrix: the order in which a pixel's position tips it into the next bin.
+    private static let bayer: [Int] = [0, 8, 2, 10, 12, 4, 14, 6, 3, 11, 1, 9, 15, 7, 13, 5]
+
+    /// Each pixel's palette index, ordered-dithered: a pixel moves up to one histogram bin (8
+    /// levels a channel) by its place in a 4x4 pattern before its bin is looked up, so a smooth
+    /// gradient (a sky) mixes neighbouring palette colours instead of showing bands, at no cost
+    /// of a search. A move into a bin no pixel of the image fell in (so in no palette box) keeps
+    /// the pixel's own bin.
+    func indices(of rgb: [UInt8], width: Int) -> [UInt8] {
         var indices = [UInt8](repeating: 0, count: rgb.count / 3)
         for pixel in indices.indices {
             let offset = pixel * 3
-            indices[pixel] = indexOfBin[Self.bin(rgb[offset], rgb[offset + 1], rgb[offset + 2])]
+            let (red, green, blue) = (rgb[offset], rgb[offset + 1], rgb[offset + 2])
+            let shift = Self.bayer[(pixel / width & 3) * 4 + (pixel % width & 3)] - 8
+            func dithered(_ value: UInt8) -> UInt8 { UInt8(clamping: Int(value) + shift) }
+            let moved = indexOfBin[Self.bin(dithered(red), dithered(green), dithered(blue))]
+            indices[pixel] = (moved > 0 ? moved : indexOfBin[Self.bin(red, green, blue)]) - 1
         }
         return indices
     }
