@@ -1,4 +1,5 @@
 import Foundation
+import UnCloudNotesKit
 
 /// The system's `git`, run as a subprocess in one repository. git keeps the credentials (ssh
 /// keys, credential helpers); it is never asked to prompt, so a sync never hangs on one.
@@ -71,6 +72,7 @@ struct Git: Sendable {
         process.standardOutput = standardOutput
         process.standardError = standardError
         process.standardInput = writesInput ? standardInput : FileHandle.nullDevice
+        let exit = ProcessExit(of: process)
         do {
             try process.run()
         } catch {
@@ -92,7 +94,7 @@ struct Git: Sendable {
         }
         let output = out.wait()
         let err = errors.wait()
-        process.waitUntilExit()
+        exit.wait()
         if let failure { throw failure }
         return (process.terminationStatus, output, String(decoding: err, as: UTF8.self))
     }

@@ -1,5 +1,6 @@
 import CTerminal
 import Foundation
+import UnCloudNotesKit
 
 /// Asks the terminal what it can draw, before ncurses starts: the kitty graphics query, the cell
 /// size (`CSI 16 t`) and primary device attributes last, which every terminal answers, so its
@@ -58,9 +59,10 @@ public enum TerminalQueries {
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
+        let exit = ProcessExit(of: process)
         do { try process.run() } catch { return nil }
         let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        exit.wait()
         guard process.terminationStatus == 0 else { return nil }
         return TmuxFacts(displayed: String(decoding: data, as: UTF8.self))
     }

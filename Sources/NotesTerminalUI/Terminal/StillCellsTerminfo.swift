@@ -1,4 +1,5 @@
 import Foundation
+import UnCloudNotesKit
 
 /// A terminfo entry like the terminal's, without what ncurses scrolls rows with: ncurses scrolls
 /// rows that moved with a scrolling region and a newline (or inserts and deletes lines), and the
@@ -30,8 +31,9 @@ enum StillCellsTerminfo {
             process.standardInput = FileHandle.nullDevice
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
+            let exit = ProcessExit(of: process)
             try process.run()
-            process.waitUntilExit()
+            exit.wait()
             guard process.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
             return (folder, newName)
         } catch {
