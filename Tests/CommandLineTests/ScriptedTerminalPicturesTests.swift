@@ -204,10 +204,7 @@ struct ScriptedTerminalPicturesTests {
     @Test("sixel in the wide detail view: the body scrolling beside the picture sends no new sixel data, and no scrolling region")
     func sixelNotRedrawnWhileTextScrolls() throws {
         let folder = try TemporaryFolder()
-        let store = folder.url.appendingPathComponent("notes.sqlite")
-        let png = try folder.writeImage(named: "gradient.png", width: 400, height: 300)
-        let body = (1...80).map { "line \($0)" + String(repeating: " of a long body", count: $0 % 4) }.joined(separator: "\n")
-        #expect(try BuiltExecutable.run(["--store", store.path, "notes", "add", "--title", "Photo", "--body", body, "--image", png.path]).exitCode == 0)
+        let store = try photoBesideLongBody(in: folder)
         let terminal = try ScriptedTerminal([BuiltExecutable.url.path, "--images", "sixel", "--store", store.path],
                                             environment: ["LANG": "C.UTF-8", "TERM": "xterm-256color", "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"],
                                             columns: 120, rows: 30, answers: [Self.cellSize, Self.deviceAttributes])

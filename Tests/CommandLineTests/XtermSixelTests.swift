@@ -137,11 +137,7 @@ struct XtermSixelTests {
     @Test("wide detail view: the body scrolls beside the picture, which stays whole")
     func pictureWholeWhileBodyScrolls() throws {
         let folder = try TemporaryFolder()
-        let store = folder.url.appendingPathComponent("notes.sqlite")
-        let png = try folder.writeImage(named: "gradient.png", width: 400, height: 300)
-        // Lines of different lengths: a shorter line replacing a longer one is cleared to its end.
-        let body = (1...80).map { "line \($0)" + String(repeating: " of a long body", count: $0 % 4) }.joined(separator: "\n")
-        #expect(try BuiltExecutable.run(["--store", store.path, "notes", "add", "--title", "Photo", "--body", body, "--image", png.path]).exitCode == 0)
+        let store = try photoBesideLongBody(in: folder)
         let log = folder.url.appendingPathComponent("xterm.log")
         let display = try VirtualDisplay(xtermArguments: ["-l", "-lf", log.path, "-ti", "vt340", "-geometry", "120x30", "-fa", "DejaVu Sans Mono", "-fs", "10",
                                                           "-e", BuiltExecutable.url.path, "--store", store.path],
