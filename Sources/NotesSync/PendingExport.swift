@@ -29,18 +29,30 @@ struct PendingExport {
 
     /// Calls `body` with each file to write: a note's file, then its images' files.
     func forEachFile(of notes: StoreNotes, _ body: (_ path: String, _ bytes: Data) throws -> Void) throws {
-        defer { notes.context.reset() }
-        func add(_ note: ManagedObject) throws {
+        try forEachNote(of: notes) { note in
             guard let (mirrorNote, images) = try notes.mirrorNote(of: note) else { return }
             try body(mirrorNote.path, Data(try MirrorNoteFile.render(mirrorNote).utf8))
             for (path, bytes) in images.sorted(by: { $0.key < $1.key }) { try body(path, bytes) }
         }
+    }
+
+    /// The note files the export writes, without making them (for a dry run).
+    func notePaths(of notes: StoreNotes) throws -> [String] {
+        var paths: [String] = []
+        try forEachNote(of: notes) { note in
+            if let identifier = note.value(forKey: "identifier")?.uuidValue { paths.append(MirrorNote.path(of: identifier)) }
+        }
+        return paths
+    }
+
+    private func forEachNote(of notes: StoreNotes, _ body: (ManagedObject) throws -> Void) throws {
+        defer { notes.context.reset() }
         if everything {
-            try notes.forEachNote(add)
+            try notes.forEachNote(body)
             return
         }
         for key in changes.changedNotes.sorted() {
-            if let note = try notes.context.existingObject(with: ObjectID(entityName: StoreNotes.noteEntity, primaryKey: key)) { try add(note) }
+            if let note = try notes.context.existingObject(with: ObjectID(entityName: StoreNotes.noteEntity, primaryKey: key)) { try body(note) }
         }
     }
 }

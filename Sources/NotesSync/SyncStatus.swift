@@ -15,12 +15,17 @@ public struct SyncStatus: Equatable, Sendable {
 }
 
 extension Synchronizer {
+    /// Whether `folder` holds a mirror (a git repository): a store without one was never synced,
+    /// which needs no store opened to tell.
+    public static func mirrorExists(at folder: URL) -> Bool {
+        FileManager.default.fileExists(atPath: folder.appendingPathComponent(".git").path)
+    }
+
     /// The store's sync status; nil when it has no mirror yet (it was never synced). Reads the
     /// mirror's state file and the store's history since the last export; runs no git.
     public func status() throws(SyncError) -> SyncStatus? {
-        let gitDirectory = mirrorFolder.appendingPathComponent(".git")
-        guard FileManager.default.fileExists(atPath: gitDirectory.path) else { return nil }
-        let state = try SyncState.read(in: gitDirectory)
+        guard Self.mirrorExists(at: mirrorFolder) else { return nil }
+        let state = try SyncState.read(in: mirrorFolder.appendingPathComponent(".git"))
         let context = syncContext()
         // A mirror last used by another store has sent nothing of this one.
         guard state.storeUUID == context.store.metadata.storeUUID else { return SyncStatus(lastSynced: nil, changesWaiting: true) }

@@ -63,8 +63,7 @@ public struct Synchronizer {
     public func dryRun(remote: String?) throws(SyncError) -> SyncReport {
         let notes = try StoreNotes(context: syncContext(), version: book.capabilities.version)
         var report = SyncReport(dryRun: true)
-        let exists = FileManager.default.fileExists(atPath: mirrorFolder.appendingPathComponent(".git").path)
-        let mirror = exists ? try MirrorRepository.open(mirrorFolder, machine: machine) : nil
+        let mirror = Self.mirrorExists(at: mirrorFolder) ? try MirrorRepository.open(mirrorFolder, machine: machine) : nil
         var state = SyncState()
         var tip: String?
         if let mirror {
@@ -72,11 +71,7 @@ public struct Synchronizer {
             tip = try mirror.storeTip
         }
         let pending = try storeCall { try PendingExport(notes, since: tip == nil ? nil : state.exportedThrough) }
-        var notePaths: [String] = []
-        try storeCall {
-            try pending.forEachFile(of: notes) { path, _ in if MirrorNote.identifier(inPath: path) != nil { notePaths.append(path) } }
-        }
-        for path in notePaths {
+        for path in try storeCall({ try pending.notePaths(of: notes) }) {
             if let tip, try mirror?.has(path, in: tip) == true { report.sent.changed += 1 } else { report.sent.added += 1 }
         }
         report.sent.deleted = pending.removed.count

@@ -26,6 +26,7 @@ final class BackgroundSync: Sendable {
     private let version: String
     private let executor: any BackgroundExecutor
     private let shared = Mutex(Shared())
+    private let stacks = Mutex<UnCloudNotesStack?>(nil)
 
     init(storeURL: URL, version: String, executor: any BackgroundExecutor) {
         self.storeURL = storeURL
@@ -49,6 +50,8 @@ final class BackgroundSync: Sendable {
     /// Reads the sync status in the background (a sync reads it itself when it ends).
     func refreshStatus() {
         executor.run { [self] in
+            // A store never synced has no mirror: nothing to open to say so.
+            guard Synchronizer.mirrorExists(at: Synchronizer.defaultMirror(for: storeURL)) else { return publish(.some(nil)) }
             // An unreadable status shows as none: the status line is no place for an error.
             publish(try? withBook { book in try synchronizer(book).status() })
         }
@@ -93,8 +96,16 @@ final class BackgroundSync: Sendable {
         }
     }
 
+    /// Opens a book through a stack made once (its model files are read and parsed once, not on
+    /// every status read); the jobs run one at a time on the executor.
     private func withBook<Result>(_ work: (NoteBook) throws -> Result) throws -> Result {
-        let book = try UnCloudNotesStack(storeURL: storeURL, versionName: version).open(creatingIfMissing: false)
+        let stack = try stacks.withLock { made in
+            if let made { return made }
+            let stack = try UnCloudNotesStack(storeURL: storeURL, versionName: version)
+            made = stack
+            return stack
+        }
+        let book = try stack.open(creatingIfMissing: false)
         defer { try? book.context.store.close() }
         return try work(book)
     }
