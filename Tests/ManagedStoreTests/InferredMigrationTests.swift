@@ -146,6 +146,27 @@ struct InferredMigrationTests {
         #expect(try StoreDump.contents(of: PersistentStore.open(at: url, model: models[0])) == before)
     }
 
+    @Test("a copying migration refuses a duplicate of a unique attribute: SQLITE_CONSTRAINT, and no new store")
+    func copyingRefusesDuplicates() throws {
+        let folder = try TemporaryFolder()
+        let unique = #"<entity name="Note"><attribute name="title" attributeType="String"/><attribute name="count" optional="YES" attributeType="Integer 64"/><uniquenessConstraints><uniquenessConstraint><constraint value="title"/></uniquenessConstraint></uniquenessConstraints></entity>"#
+        let models = try versions([note, #"<entity name="Album"><attribute name="name" optional="YES" attributeType="String"/></entity>"# + unique], in: folder)
+        let source = try store(models[0], in: folder) { context in
+            for title in ["same", "other", "same"] { try insert(context, "Note", ["title": .string(title)]) }
+        }
+        let destination = folder.url.appendingPathComponent("copy.sqlite")
+        let error = try #require(throws: MigrationError.self) {
+            try MigrationManager.migrateStore(from: source, sourceModel: models[0], to: destination, destinationModel: models[1],
+                                              mappingModel: MappingInference.infer(from: models[0], to: models[1]).mappingModel)
+        }
+        guard case .failed(_, _, let cause as FailureCause) = error, case .sqlite(let code, _) = cause else {
+            Issue.record("\(error)")
+            return
+        }
+        #expect(code == 19, "SQLITE_CONSTRAINT: \(error)")
+        #expect(!FileManager.default.fileExists(atPath: destination.path))
+    }
+
     @Test("many-to-many tables follow entity renumbering")
     func joinTableRenamed() throws {
         let folder = try TemporaryFolder()

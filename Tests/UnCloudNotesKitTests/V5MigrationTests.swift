@@ -109,3 +109,59 @@ extension V5MigrationTests {
         #expect(noteID != imageID)
     }
 }
+
+/// What v4 -> v5's validation reads, and a function that breaks its promise.
+extension V5MigrationTests {
+    /// A v4 store made from the v3 fixture, and the v4 -> v5 mapping model.
+    private func v4Store(in folder: TemporaryFolder) throws -> (url: URL, mapping: MappingModel) {
+        let url = try copy(ProjectFixtures.folder.appendingPathComponent("v3.sqlite"), as: "v4.sqlite", in: folder)
+        try migrate(url, to: "v4")
+        let mappings = try UnCloudNotesModel.loadMappingModels(for: UnCloudNotesModel.load())
+        return (url, try #require(MappingModel.find(in: mappings, from: version("v4"), to: version("v5"))))
+    }
+
+    @Test("v4 -> v5 validation reads no notes: identifiers are promised UUIDs, pinned a valid constant, the rest copied")
+    func validationSkipsWhatIsValidAsMade() throws {
+        let folder = try TemporaryFolder()
+        let (url, mapping) = try v4Store(in: folder)
+        let statements = LogCollector()
+        let validationStart = LockedCounter()
+        try MigrationManager.migrateStore(from: url, sourceModel: version("v4"), to: folder.url.appendingPathComponent("v5.sqlite"),
+                                          destinationModel: version("v5"), mappingModel: mapping,
+                                          policies: UnCloudNotesModel.migrationPolicies, options: StoreOptions(sqlLogger: statements.logger),
+                                          progress: { if $0.stage == .validating, validationStart.value == 0 { validationStart.set(statements.messages.count) } })
+        let reads = statements.messages.dropFirst(validationStart.value)
+            .filter { $0.hasPrefix("sql: SELECT") && !$0.contains("sqlite_master") }
+        // ZATTACHMENT only, for its links to notes; nothing makes tags or plain attachments.
+        #expect(reads.count == 1 && reads.allSatisfy { $0.contains(#"FROM "ZATTACHMENT""#) }, "\(reads)")
+        #expect(!reads.contains { $0.contains("ZIDENTIFIER") }, "\(reads)")
+    }
+
+    @Test("a function that breaks its promise fails the migration, naming it, and leaves no new store")
+    func brokenPromiseFails() throws {
+        let folder = try TemporaryFolder()
+        let (url, mapping) = try v4Store(in: folder)
+        var policies = UnCloudNotesModel.migrationPolicies
+        policies.register(BrokenPromisePolicy.self, as: IdentifierMigrationPolicyV4toV5.className)
+        let destination = folder.url.appendingPathComponent("v5.sqlite")
+        let error = try #require(throws: MigrationError.self) {
+            try MigrationManager.migrateStore(from: url, sourceModel: version("v4"), to: destination, destinationModel: version("v5"),
+                                              mappingModel: mapping, policies: policies)
+        }
+        #expect(error.description.contains("not_an_identifier gave \"text\", not the UUID value it promises"), "\(error)")
+        #expect(!FileManager.default.fileExists(atPath: destination.path))
+    }
+}
+
+/// v4 -> v5's policy with an identifier function that promises UUIDs and gives text.
+final class BrokenPromisePolicy: EntityMigrationPolicy, SetBasedMigrationPolicy {
+    static let notAnIdentifier = MigrationFunction(name: "not_an_identifier", isDeterministic: false, alwaysGives: .uuid) { _ in
+        .string("text")
+    }
+
+    var leavesCopiedValues: Bool { true }
+
+    func computedValues(for mapping: EntityMapping) throws -> [String: ComputedValue] {
+        ["identifier": ComputedValue(Self.notAnIdentifier, [])]
+    }
+}

@@ -56,7 +56,10 @@ enum CopyingMigration {
             ExternalDataFolder.removeAfterFailedCopy(to: destinationURL, existedBefore: destinationFolderExisted)
             // A store error names its file and what differs in it: callers react to it as it is.
             if error is MigrationError || error is StoreError { throw error }
-            throw MigrationError.failed(from: sourceModel.name, to: destinationModel.name, cause: error)
+            // SQLite's refusals (a duplicate of a unique value) as the engine's own cause, its
+            // code kept: the database library stays inside the engine.
+            let cause = error is DatabaseError ? FailureCause(error) : error
+            throw MigrationError.failed(from: sourceModel.name, to: destinationModel.name, cause: cause)
         }
     }
 

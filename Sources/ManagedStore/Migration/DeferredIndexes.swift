@@ -1,18 +1,20 @@
 internal import GRDB
 
 /// The secondary indexes of a migration's new file, dropped while its rows are bulk-inserted and
-/// built once afterwards: sorting every key once costs less than inserting each into a B-tree,
-/// and the file is scratch until the migration completes (a failure removes it). Unique indexes
-/// stay, so a duplicate is refused when it is inserted, as it would be without the migration.
+/// built once afterwards: sorting every key once costs less than inserting each into a B-tree
+/// (random keys, as new identifiers, most of all), and the file is scratch until the migration
+/// completes (a failure removes it). Unique indexes are deferred too: building one refuses a
+/// duplicate as inserting it would have (`SQLITE_CONSTRAINT`), and the migration fails the same way.
 struct DeferredIndexes {
     private let definitions: [String]
 
-    /// Drops the store's non-unique indexes and remembers how to make them again.
+    /// Drops the store's indexes (those it declares: not the automatic ones of primary keys)
+    /// and remembers how to make them again.
     static func drop(in store: PersistentStore) throws -> DeferredIndexes {
         try store.database.write { db in
             let indexes = try Row.fetchAll(db, sql: """
                 SELECT name, sql FROM main.sqlite_master
-                WHERE type = 'index' AND sql IS NOT NULL AND sql NOT LIKE 'CREATE UNIQUE %'
+                WHERE type = 'index' AND sql IS NOT NULL
                 """)
             for index in indexes {
                 let name: String = index["name"]

@@ -75,7 +75,7 @@ extension MigrationManager {
             try HistoryTranslation(source: sourceStore.schema, destination: destinationStore.schema, mapping: mappingModel).run(in: db)
         }
         report(.validating, nil)
-        try MigrationValidation(store: destinationStore, unchangedAttributes: plan.unchangedAttributes).run()
+        try MigrationValidation(store: destinationStore, validAttributes: plan.validAttributes, entitiesMade: plan.entitiesMade).run()
         for (index, mapping) in mappings.enumerated() {
             currentEntityMapping = mapping
             try policies[index].performCustomValidation(for: mapping, manager: self)

@@ -7,9 +7,13 @@ internal import GRDB
 /// count out of bounds).
 struct MigrationValidation {
     let store: PersistentStore
-    /// Attributes, by entity, that the migration copied from source attributes already meeting
-    /// their checks: only what the mapping can break is checked.
-    var unchangedAttributes: [String: Set<String>] = [:]
+    /// Attributes, by entity, that meet their checks as the migration made them (copied from source
+    /// attributes meeting them, a valid constant, a function's promised value): only what the
+    /// mapping can break is checked.
+    var validAttributes: [String: Set<String>] = [:]
+    /// The only entities that can have objects, when the migration knows (`CopyPlan.entitiesMade`):
+    /// the others' checks have no rows to find.
+    var entitiesMade: Set<String>?
 
     /// Rows of one entity failing one condition (on the table's row `o`).
     private struct Check {
@@ -20,7 +24,8 @@ struct MigrationValidation {
     }
 
     func run() throws {
-        let checksByTable = Dictionary(grouping: store.schema.entities.flatMap(checks), by: \.entity.tableName)
+        let entities = store.schema.entities.filter { entitiesMade?.contains($0.name) ?? true }
+        let checksByTable = Dictionary(grouping: entities.flatMap(checks), by: \.entity.tableName)
         var failures: [(check: Check, count: Int)] = []
         try store.database.read { db in
             for (table, checks) in checksByTable.sorted(by: { $0.key < $1.key }) {
@@ -49,20 +54,14 @@ struct MigrationValidation {
         func check(_ property: String, _ condition: SQL, _ reason: @escaping (Int) -> String) {
             checks.append(Check(entity: entity, property: property, condition: condition, reason: reason))
         }
-        let unchanged = unchangedAttributes[entity.name] ?? []
-        for attribute in model.allAttributes(of: entity.name) where !attribute.isTransient && !unchanged.contains(attribute.name) {
+        let valid = validAttributes[entity.name] ?? []
+        for attribute in model.allAttributes(of: entity.name) where !attribute.isTransient && !valid.contains(attribute.name) {
             guard let column = entity.attributeColumns[attribute.name] else { continue }
             let value: SQL = "o.\(identifier: column.name)"
             if !attribute.isOptional {
                 check(attribute.name, "\(value) IS NULL") { "\(objectCount($0)) without a value, but a value is required" }
             }
-            let allowed: [String] = switch column.type {
-            case .integer: ["integer"]
-            case .float, .decimal, .timestamp: ["real", "integer"]
-            case .varchar: ["text"]
-            case .blob: ["blob"]
-            }
-            check(attribute.name, "\(value) IS NOT NULL AND typeof(\(value)) NOT IN \(allowed)") {
+            check(attribute.name, "\(value) IS NOT NULL AND typeof(\(value)) NOT IN \(column.type.storageClasses)") {
                 "\(objectCount($0)) with a value that is not a \(attribute.type.rawValue)"
             }
         }

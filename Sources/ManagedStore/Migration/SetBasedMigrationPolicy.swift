@@ -44,20 +44,31 @@ public struct MigrationFunction: Sendable {
     /// Whether the same arguments always give the same value. A function that makes a new value
     /// each call (a new identifier) is not: SQLite must call it for every row, never reuse a result.
     public let isDeterministic: Bool
+    /// The type every value it gives has, never nil; nil when it promises nothing. A promise
+    /// spares the migration's validation a scan of the values (a new identifier for every row),
+    /// and the engine holds the function to it: a value that breaks it fails the migration.
+    public let alwaysGives: AttributeType?
     /// Computes the value from the arguments' values, in order.
     public let body: @Sendable ([AttributeValue?]) -> AttributeValue?
 
-    /// A function named `name`; deterministic unless it makes a new value each call.
-    public init(name: String, isDeterministic: Bool = true, body: @escaping @Sendable ([AttributeValue?]) -> AttributeValue?) {
+    /// A function named `name`; deterministic unless it makes a new value each call; giving a
+    /// value of type `alwaysGives` for any arguments when it says so.
+    public init(name: String, isDeterministic: Bool = true, alwaysGives: AttributeType? = nil,
+                body: @escaping @Sendable ([AttributeValue?]) -> AttributeValue?) {
         self.name = name
         self.isDeterministic = isDeterministic
+        self.alwaysGives = alwaysGives
         self.body = body
     }
 
     /// The function as SQLite calls it: arguments as SQLite holds them (blob, text, number).
     func databaseFunction(argumentCount: Int) -> DatabaseFunction {
-        DatabaseFunction(name, argumentCount: argumentCount, pure: isDeterministic) { [body] values in
-            StoreValueCoding.databaseValue(body(values.map(Self.attributeValue)))
+        DatabaseFunction(name, argumentCount: argumentCount, pure: isDeterministic) { [name, body, alwaysGives] values in
+            let value = StoreValueCoding.databaseValue(body(values.map(Self.attributeValue)))
+            if let alwaysGives, !ColumnType(alwaysGives).holds(value) {
+                throw DatabaseError(message: "\(name) gave \(value), not the \(alwaysGives.rawValue) value it promises")
+            }
+            return value
         }
     }
 

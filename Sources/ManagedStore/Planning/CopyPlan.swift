@@ -29,6 +29,10 @@ struct CopyPlan {
     /// numbered first, so each row is inserted whole, its foreign keys included, and stage 2
     /// has only join tables left to fill.
     let numbersFirst: Bool
+    /// The destination entities whose objects the mappings make, when nothing else can write
+    /// objects: every mapping numbered first, each without a policy or with one that writes only
+    /// its computed values. Nil when a policy's hooks may make objects of any entity.
+    let entitiesMade: Set<String>?
 
     /// Plans `mapping` from `source` to `destination`, `policies` being its entity mappings'
     /// policies in order. `db` only builds SQL (to see whether filters bind values).
@@ -42,6 +46,12 @@ struct CopyPlan {
         }
         keepsSourceKeys = Self.keepingSourceKeys(instances)
         numbersFirst = instances.allSatisfy(\.isSetBased) && policies.allSatisfy(\.createsRelationshipsFromMappingExpressions)
+        let onlyMappingsWrite = zip(mapping.entityMappings, policies).allSatisfy { mapping, policy in
+            mapping.policyClassName == nil || (policy as? SetBasedMigrationPolicy)?.leavesCopiedValues == true
+        }
+        entitiesMade = numbersFirst && onlyMappingsWrite
+            ? Set(instances.compactMap { if case .setBased(_, let statement) = $0 { statement.destination.name } else { nil } })
+            : nil
     }
 
     /// Set-based when the mapping has no policy or a `SetBasedMigrationPolicy`, and SQL can
@@ -86,16 +96,16 @@ struct CopyPlan {
         return kept
     }
 
-    /// For each destination entity every mapping of which copies some attributes unchanged,
-    /// those attributes (the intersection over its mappings): validation skips them. Only when
-    /// every mapping is numbered first; otherwise none.
-    var unchangedAttributes: [String: Set<String>] {
+    /// For each destination entity, the attributes every mapping making it leaves valid (the
+    /// intersection over its mappings): validation skips them. Only when every mapping is
+    /// numbered first; otherwise none.
+    var validAttributes: [String: Set<String>] {
         guard numbersFirst else { return [:] }
-        var unchanged: [String: Set<String>] = [:]
+        var valid: [String: Set<String>] = [:]
         for case .setBased(_, let statement) in instances {
             let name = statement.destination.name
-            unchanged[name] = unchanged[name].map { $0.intersection(statement.unchangedAttributes) } ?? statement.unchangedAttributes
+            valid[name] = valid[name].map { $0.intersection(statement.validAttributes) } ?? statement.validAttributes
         }
-        return unchanged
+        return valid
     }
 }

@@ -12,7 +12,11 @@ struct InstanceStatement {
     /// (`KeptObjects.copiesUnchanged`), each with that source attribute: validation has
     /// nothing to find in them, and a text index of them stays true.
     var copiedAttributes: [String: String] = [:]
-    var unchangedAttributes: Set<String> { Set(copiedAttributes.keys) }
+    /// Destination attributes whose values meet their checks by how they are made: a constant
+    /// valid for the attribute, or a function's value of the type it promises (`alwaysGives`).
+    var validAsMade: Set<String> = []
+    /// The attributes validation has nothing to find in.
+    var validAttributes: Set<String> { validAsMade.union(copiedAttributes.keys) }
 
     /// The statement of `mapping`; nil when an attribute's expression (or an argument of a
     /// computed value) needs per-object evaluation. `computed` are a `SetBasedMigrationPolicy`'s
@@ -45,6 +49,10 @@ struct InstanceStatement {
                 let arguments = value.arguments.compactMap { compiler.valueSQL($0)?.sql }
                 guard arguments.count == value.arguments.count else { return nil }
                 values.append("\(sql: value.function.name)(\(arguments.joined(separator: ", ")))")
+                // Only a policy whose hooks write nothing else: the value stays as computed.
+                if leavesCopies, let promised = value.function.alwaysGives, ColumnType(promised) == column.type {
+                    validAsMade.insert(attribute.name)
+                }
             } else if let expression = expressions[attribute.name] ?? nil {
                 guard let (sql, type) = compiler.valueSQL(expression) else { return nil }
                 if let type, ColumnType(type) != ColumnType(attribute.type) { return nil }
@@ -56,7 +64,11 @@ struct InstanceStatement {
                     copiedAttributes[attribute.name] = copied.name
                 }
             } else {
-                values.append("\(StoreValueCoding.databaseValue(attribute.defaultValue))")
+                let constant = StoreValueCoding.databaseValue(attribute.defaultValue)
+                values.append("\(constant)")
+                if leavesCopies, constant.isNull ? attribute.isOptional : column.type.holds(constant) {
+                    validAsMade.insert(attribute.name)
+                }
             }
         }
     }

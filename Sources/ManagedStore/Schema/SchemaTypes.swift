@@ -1,3 +1,5 @@
+internal import GRDB
+
 /// The SQL column types Core Data declares.
 public enum ColumnType: String, Sendable {
     /// Integers and booleans.
@@ -12,6 +14,29 @@ public enum ColumnType: String, Sendable {
     case varchar = "VARCHAR"
     /// Binary, Transformable and UUID values.
     case blob = "BLOB"
+
+    /// The storage classes (`typeof`) a value of the column may have: a timestamp is a whole or
+    /// fractional number of seconds.
+    var storageClasses: [String] {
+        switch self {
+        case .integer: ["integer"]
+        case .float, .decimal, .timestamp: ["real", "integer"]
+        case .varchar: ["text"]
+        case .blob: ["blob"]
+        }
+    }
+
+    /// Whether `value` is a value of the column: not NULL, of one of its storage classes.
+    func holds(_ value: DatabaseValue) -> Bool {
+        let storageClass = switch value.storage {
+        case .null: ""
+        case .int64: "integer"
+        case .double: "real"
+        case .string: "text"
+        case .blob: "blob"
+        }
+        return storageClasses.contains(storageClass)
+    }
 
     init(_ type: AttributeType) {
         switch type {

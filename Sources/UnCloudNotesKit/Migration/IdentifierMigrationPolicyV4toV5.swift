@@ -13,7 +13,7 @@ public final class IdentifierMigrationPolicyV4toV5: EntityMigrationPolicy, SetBa
     public static let className = "UnCloudNotes.IdentifierMigrationPolicyV4toV5"
 
     /// A new random identifier (UUID version 4) each call.
-    public static let newIdentifier = MigrationFunction(name: "new_identifier", isDeterministic: false) { _ in
+    public static let newIdentifier = MigrationFunction(name: "new_identifier", isDeterministic: false, alwaysGives: .uuid) { _ in
         .uuid(identifiers.next())
     }
 
