@@ -165,3 +165,36 @@ final class BrokenPromisePolicy: EntityMigrationPolicy, SetBasedMigrationPolicy 
         ["identifier": ComputedValue(Self.notAnIdentifier, [])]
     }
 }
+
+extension V5MigrationTests {
+    @Test("v4 -> v5 takes each attachment's note from its own row, with no table of links; one whose note is gone gets none")
+    func linksReadInPlace() throws {
+        let folder = try TemporaryFolder()
+        let (url, mapping) = try v4Store(in: folder)
+        let queue = try DatabaseQueue(path: url.path)
+        let (orphan, linked) = try queue.write { db in
+            let orphan = try #require(try Int64.fetchOne(db, sql: "SELECT MIN(Z_PK) FROM ZATTACHMENT"))
+            try db.execute(sql: "UPDATE ZATTACHMENT SET ZNOTE = 999999 WHERE Z_PK = ?", arguments: [orphan])
+            let linked = try Row.fetchAll(db, sql: "SELECT Z_PK, ZNOTE FROM ZATTACHMENT WHERE Z_PK != ? ORDER BY Z_PK", arguments: [orphan])
+                .map { "\($0[0] as Int64) \($0[1] as Int64)" }
+            return (orphan, linked)
+        }
+        try queue.close()
+        #expect(!linked.isEmpty)
+        let statements = LogCollector()
+        let destination = folder.url.appendingPathComponent("v5.sqlite")
+        try MigrationManager.migrateStore(from: url, sourceModel: version("v4"), to: destination, destinationModel: version("v5"),
+                                          mappingModel: mapping, policies: UnCloudNotesModel.migrationPolicies,
+                                          options: StoreOptions(sqlLogger: statements.logger))
+        #expect(!statements.messages.contains { $0.contains("MS_LINK") }, "\(statements.messages.filter { $0.contains("MS_LINK") })")
+        let migrated = try DatabaseQueue(path: destination.path)
+        defer { try? migrated.close() }
+        let (kept, orphanNote) = try migrated.read { db in
+            (try Row.fetchAll(db, sql: "SELECT Z_PK, ZNOTE FROM ZATTACHMENT WHERE Z_PK != ? ORDER BY Z_PK", arguments: [orphan])
+                .map { "\($0[0] as Int64) \($0[1] as Int64)" },
+             try Row.fetchOne(db, sql: "SELECT ZNOTE FROM ZATTACHMENT WHERE Z_PK = ?", arguments: [orphan]).map { $0[0] as Int64? })
+        }
+        #expect(kept == linked)
+        #expect(orphanNote == .some(nil))
+    }
+}
