@@ -88,7 +88,7 @@ struct SetBasedPolicyTests {
         #expect(attachments == (version == 2 ? 3 : 4 + Self.images.count))
     }
 
-    @Test("validation reads each table of the new store once, and none whose values were all copied unchanged")
+    @Test("validation reads each table of the new store once, and none whose values were all copied unchanged or promised")
     func validationScansEachTableOnce() throws {
         let folder = try TemporaryFolder()
         let url = try v3Store(in: folder)
@@ -100,10 +100,29 @@ struct SetBasedPolicyTests {
                                           progress: { if $0.stage == .validating, validationStart.value == 0 { validationStart.set(statements.messages.count) } })
         let reads = statements.messages.dropFirst(validationStart.value)
             .filter { $0.hasPrefix("sql: SELECT") && !$0.contains("sqlite_master") }
-        // ZATTACHMENT, whose sizes and captions the policy computes; ZNOTE's values are copied
-        // from source columns of the same types and constraints: nothing there to find.
+        // ZATTACHMENT, for its links to notes: its sizes and captions are the values the policy's
+        // functions promise, and ZNOTE's are copied from source columns of the same types and
+        // constraints: nothing there to find.
         #expect(reads.count == 1, "\(reads)")
         #expect(reads.allSatisfy { $0.contains(#"FROM "ZATTACHMENT""#) }, "\(reads)")
+        #expect(!reads.contains { $0.contains("ZCAPTION") || $0.contains("ZWIDTH") }, "\(reads)")
+    }
+
+    @Test("progress counts the attachments v2 -> v3 makes from their numbering, not another scan of the notes; it only grows and ends at 1")
+    func progressFromNumbering() throws {
+        let folder = try TemporaryFolder()
+        let url = try AppStores.make(version: 2, in: folder)
+        let statements = LogCollector()
+        var seen: [Double] = []
+        let mapping = try #require(MappingModel.find(in: mappings, from: AppStores.version(2), to: AppStores.version(3)))
+        try MigrationManager.migrateStore(from: url, sourceModel: AppStores.version(2), to: folder.url.appendingPathComponent("v3.sqlite"),
+                                          destinationModel: AppStores.version(3), mappingModel: mapping,
+                                          policies: UnCloudNotesModel.migrationPolicies, options: StoreOptions(sqlLogger: statements.logger),
+                                          progress: { seen.append($0.fraction) })
+        #expect(!statements.messages.contains { $0.contains("SELECT COUNT(*) FROM src.") },
+                "\(statements.messages.filter { $0.contains("COUNT(*)") })")
+        #expect(seen.last == 1 && zip(seen, seen.dropFirst()).allSatisfy { $0 <= $1 }, "\(seen)")
+        #expect(seen.contains { $0 > 0 && $0 < 1 }, "\(seen)")
     }
 
     @Test("the functions: sizes from headers (0 when unreadable), captions by grapheme cluster")

@@ -34,9 +34,6 @@ extension MigrationManager {
                                                           path: sourceStore.url.path).run)
         try destinationStore.database.read(UnreadSourceObjects(source: sourceStore.schema, destination: destinationStore.model,
                                                                mapping: mappingModel, attachedAs: "src").run)
-        work.sourceCounts = try mappings.indices.map(countSourceInstances)
-        work.total = max(1, 2 * work.sourceCounts.reduce(0, +) + 1)
-
         var links: [[InsertLink]]?
         let setBased = setBased
         // Mappings keeping source keys raise their hierarchy's Z_MAX first, whatever runs before
@@ -46,6 +43,9 @@ extension MigrationManager {
                 try setBased.numberInstances(index, selection: selection, destination: statement.destination)
             }
         }
+        // After the numbering: a numbered mapping's count is its association's, not another scan.
+        work.sourceCounts = try mappings.indices.map(countSourceInstances)
+        work.total = max(1, 2 * work.sourceCounts.reduce(0, +) + 1)
         if plan.numbersFirst {
             links = try setBased.makeInsertLinks()
         }
@@ -115,7 +115,8 @@ extension MigrationManager {
 
     /// The work of a mapping, for progress: its source objects, or for one keeping source keys,
     /// the span of its keys, an estimate (two steps down the source's keys instead of a scan of
-    /// its rows; gaps left by deleted objects make it larger, never smaller).
+    /// its rows; gaps left by deleted objects make it larger, never smaller). A mapping numbered
+    /// already counts its association's rows, not the source's.
     private func countSourceInstances(_ index: Int) throws -> Int {
         guard let selection = plan.selections[index] else { return 0 }
         if plan.keepsSourceKeys.contains(index) {
@@ -123,8 +124,10 @@ extension MigrationManager {
             let (span, overflow) = high.subtractingReportingOverflow(low)
             return overflow ? MigrationWork.largestEstimate : Int(min(span, Int64(MigrationWork.largestEstimate)))
         }
+        let numbered = plan.numbersFirst && plan.instances[index].isSetBased
+        let rows: SQL = numbered ? AssociationTables.table(index) : selection.from
         return try destinationStore.database.read { db in
-            try Int.fetchOne(db, SQLRequest(literal: "SELECT COUNT(*) FROM \(selection.from)")) ?? 0
+            try Int.fetchOne(db, SQLRequest(literal: "SELECT COUNT(*) FROM \(rows)")) ?? 0
         }
     }
 

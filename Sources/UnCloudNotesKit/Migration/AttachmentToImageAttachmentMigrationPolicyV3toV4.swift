@@ -16,17 +16,17 @@ public final class AttachmentToImageAttachmentMigrationPolicyV3toV4: EntityMigra
 
     /// The image's width in pixels from its header, 0 when there is no readable image: an
     /// unreadable image keeps its bytes and the upgrade goes on, nothing is lost.
-    public static let imageWidth = MigrationFunction(name: "image_width") { arguments in
+    public static let imageWidth = MigrationFunction(name: "image_width", alwaysGives: .float) { arguments in
         .double(Double(pixelSize(arguments.first ?? nil)?.width ?? 0))
     }
 
     /// The image's height in pixels, as `imageWidth`.
-    public static let imageHeight = MigrationFunction(name: "image_height") { arguments in
+    public static let imageHeight = MigrationFunction(name: "image_height", alwaysGives: .float) { arguments in
         .double(Double(pixelSize(arguments.first ?? nil)?.height ?? 0))
     }
 
     /// The caption: the first `captionLength` characters (grapheme clusters) of the body, "" without one.
-    public static let caption = MigrationFunction(name: "caption") { arguments in
+    public static let caption = MigrationFunction(name: "caption", alwaysGives: .string) { arguments in
         guard case .string(let body)?? = arguments.first else { return .string("") }
         return .string(String(body.prefix(captionLength)))
     }
@@ -36,6 +36,10 @@ public final class AttachmentToImageAttachmentMigrationPolicyV3toV4: EntityMigra
         // As the chapter's policy: an image whose size cannot be read is sized 0 x 0, not an error.
         return try? NoteImage(storedData: bytes).pixelSize()
     }
+
+    /// Its one hook only checks the mapping: what the mapping copies (the date, the image) stays
+    /// as it was, and validation has only the computed values' promises to trust.
+    public var leavesCopiedValues: Bool { true }
 
     override public func beginEntityMapping(_ mapping: EntityMapping, manager: MigrationManager) throws {
         guard !mapping.attributeMappings.isEmpty else {
