@@ -48,6 +48,14 @@ enum TimeSplit {
             + "temporary files made the sorts faster. So the 2x-of-`VACUUM INTO` target cannot be met by chains to v5 with small "
             + "or no images; with big images the copy of the images dominates both, and they are within 2x but for v2 -> v5 at "
             + "1,000,000 notes (2.35x), which also moves every image to its new table.",
+        "- **Big images at 1,000,000 notes measure the machine more than the engine.** Each run writes 4.5 GB, and on this "
+            + "virtual machine the same work took up to 3x longer from one quarter of an hour to the next: `VACUUM INTO` of the v2 "
+            + "store measured 6.0 s in the report's run and 16.4-17.8 s twenty minutes later, when the engine's v2 -> v5 took 15.4-"
+            + "17.3 s (0.9-1.1x of it). Half of the engine's samples there (`perf`) are the kernel copying written pages into the "
+            + "page cache (`copy_folio_from_iter_atomic`), which includes the host backing the guest's memory. In a traced run of 21 s the attachments' "
+            + "`INSERT ... SELECT` with its image-size and caption functions took 14.1 s; the images alone copied by Python's sqlite3 "
+            + "into a new table took 6.8 s a few minutes later, so part of the gap may be the engine's (its functions, the joins "
+            + "to the association and link tables) and part the moment. The 2.35x verdict is from one such run.",
         "- **Removed this round** (what was not the cost of writing the file):",
         "  - *Unique indexes while the rows went in.* Every new identifier was a random insert into a B-tree larger than the page "
             + "cache; the unique indexes are now built at the end with the others (a duplicate is still refused, by the build). "
