@@ -31,18 +31,19 @@ enum TimeSplit {
         "| source checks (every row's entity) and validation (the attachments' links) | 0.29 | 0.33 |",
         "| the rest: opening, the final sync, renames, backup link | 0.36 | 0.51 |", "",
         "Instruction counts (callgrind, user space only: the kernel's copies and syncs are not in them) of the release build at "
-            + "100,000 notes with small images, 2026-11-26 (valgrind 3.19 cannot read Swift 6.3's debug information, so its debug information "
-            + "was stripped and its symbols kept):", "",
-        "| share of instructions | v4 -> v5 (3.19 G) | v2 -> v5 (3.88 G) |",
+            + "1,000,000 notes with small images, 2026-11-26 (valgrind 3.19 cannot read Swift 6.3's debug information, so it was "
+            + "stripped and the symbols kept):", "",
+        "| share of instructions | v4 -> v5 (34.9 G) | v2 -> v5 (41.9 G) |",
         "|---|---:|---:|",
-        "| building the indexes at the end (`DeferredIndexes`), of which SQLite's sorter | 57.5% (30.6%) | 47.4% (25.2%) |",
-        "| the rows' `INSERT ... SELECT` (`insertInstances`), of which the SQL functions | 36.8% (10.2%) | 41.3% (19.4%) |",
-        "| ... the functions' own work: identifiers; captions; image sizes | 2.4% | 1.9%; 2.5%; 4.7% |",
-        "| numbering the attachments, and their links | 0 | 4.4%, 1.8% |",
-        "| the source's entity check; validation | 2.1%; 1.2% | 1.6%; 1.5% |", "",
-        "The rest of each function's share (8% and 10% of all instructions) is the call itself: GRDB's `DatabaseFunction` "
-            + "wraps every argument and result in a `DatabaseValue` (a blob argument is copied into `Data`) and the engine converts "
-            + "them to and from `AttributeValue`. It is the one overhead left in the row copy that is not SQLite's own work.", "",
+        "| building the indexes at the end (`DeferredIndexes`), of which SQLite's sorter | 62.3% (39.1%) | 51.9% (32.6%) |",
+        "| the rows' `INSERT ... SELECT` (`insertInstances`), of which the SQL functions | 34.4% (9.3%) | 39.0% (18.0%) |",
+        "| ... the functions' own work: identifiers; captions; image sizes | 2.2% | 1.8%; 2.3%; 4.4% |",
+        "| numbering the attachments, and their links | 0 | 4.2%, 1.8% |",
+        "| the source's entity check; validation | 1.9%; 1.1% | 1.4%; 1.5% |", "",
+        "At 100,000 notes the split is alike (3.19 G and 3.88 G instructions; the indexes 57.5% and 47.4%). The rest of each "
+            + "function's share (7% and 10% of all instructions) is the call itself: GRDB's `DatabaseFunction` wraps every argument "
+            + "and result in a `DatabaseValue` (a blob argument is copied into `Data`) and the engine converts them to and from "
+            + "`AttributeValue`. It is the one overhead left in the row copy that is not SQLite's own work.", "",
         "What this says:", "",
         "- **What both pay:** reading and writing pages through the kernel and syncing them, 45-66% of the engine's CPU "
             + "(the profile of 2026-11-25 above). The Swift functions are small (an image's size read from its header in place, a "
@@ -85,8 +86,8 @@ enum TimeSplit {
             + "of silently losing rows (docs/safety.md): 0.3 s of v4 -> v5 at 1,000,000 notes, 7%.",
         "- **Not done:** image sizes through SQLite's incremental blob reads (the copy reads every blob anyway, so the gain is "
             + "doubtful), captions without copying the body, SQL functions registered without GRDB's value boxing (tried: "
-            + "registered with SQLite directly, reading arguments in place, v4 -> v5 went from 3.19 G to 3.15 G instructions and "
-            + "v2 -> v5 from 3.88 G to 3.80 G; most of a call's cost is its result's `Data` allocated and freed for 16 bytes, so "
+            + "registered with SQLite directly, reading arguments in place, v4 -> v5 at 100,000 notes went from 3.19 G to 3.15 G "
+            + "instructions and v2 -> v5 from 3.88 G to 3.80 G; most of a call's cost is its result's `Data` allocated and freed for 16 bytes, so "
             + "the unsafe code was not kept for 1-2%), and an in-place path for "
             + "steps with custom policies (by hand at 100,000 notes, `VACUUM INTO` then v5's columns added and filled in place and its "
             + "indexes built took 0.39 s, the row copy 0.32 s, neither synced).",
