@@ -23,6 +23,11 @@ struct Git: Sendable {
     /// Runs git with `arguments`; its standard output, or `GitFailure` on a non-zero exit.
     @discardableResult
     func run(_ arguments: [String], allowing allowed: Set<Int32> = [0]) throws(SyncError) -> String {
+        String(decoding: try runForData(arguments, allowing: allowed), as: UTF8.self)
+    }
+
+    /// Runs git with `arguments`; its standard output as bytes, or `GitFailure` on a non-zero exit.
+    func runForData(_ arguments: [String], allowing allowed: Set<Int32> = [0]) throws(SyncError) -> Data {
         try checked(arguments, output(arguments), allowing: allowed)
     }
 
@@ -30,16 +35,16 @@ struct Git: Sendable {
     /// thread (so a first export streams every note without holding them all). A git that
     /// stops reading early ends the input quietly; its exit status says why.
     @discardableResult
-    func run(_ arguments: [String], streaming input: (GitInput) throws(SyncError) -> Void) throws(SyncError) -> String {
+    func run(_ arguments: [String], streaming input: (GitInput) throws(SyncError) -> Void) throws(SyncError) -> Data {
         try checked(arguments, spawn(arguments, writesInput: true, input: input), allowing: [0])
     }
 
     private func checked(_ arguments: [String], _ result: (status: Int32, standardOutput: Data, standardError: String),
-                         allowing allowed: Set<Int32>) throws(SyncError) -> String {
+                         allowing allowed: Set<Int32>) throws(SyncError) -> Data {
         guard allowed.contains(result.status) else {
             throw .git(GitFailure(arguments: arguments, status: result.status, standardError: result.standardError))
         }
-        return String(decoding: result.standardOutput, as: UTF8.self)
+        return result.standardOutput
     }
 
     /// Runs git and returns everything, whatever its exit status.
@@ -48,6 +53,10 @@ struct Git: Sendable {
     }
 
     /// Runs git, with standard input from `input` (none unless `writesInput`).
+    ///
+    /// git's standard output goes to an unlinked file, not a pipe: git ignores a failed write to
+    /// a pipe and still exits 0 (with part of its answer, or none), while a failed write to a
+    /// file makes it exit non-zero. So an exit status of 0 means the whole answer is here.
     private func spawn(_ arguments: [String], writesInput: Bool, input: (GitInput) throws(SyncError) -> Void) throws(SyncError)
         -> (status: Int32, standardOutput: Data, standardError: String) {
         guard let executable = Self.executable else {
@@ -66,10 +75,15 @@ struct Git: Sendable {
         environment["LC_ALL"] = "C"
         environment["GIT_MERGE_AUTOEDIT"] = "no"
         process.environment = environment
-        let standardOutput = Pipe()
+        let answer: AnswerFile
+        do {
+            answer = try AnswerFile(near: directory)
+        } catch {
+            throw .git(GitFailure(arguments: arguments, status: -1, standardError: "cannot make a file for git's answer: \(error)"))
+        }
         let standardError = Pipe()
         let standardInput = Pipe()
-        process.standardOutput = standardOutput
+        process.standardOutput = answer.handle
         process.standardError = standardError
         process.standardInput = writesInput ? standardInput : FileHandle.nullDevice
         let exit = ProcessExit(of: process)
@@ -78,9 +92,8 @@ struct Git: Sendable {
         } catch {
             throw .git(GitFailure(arguments: arguments, status: -1, standardError: "cannot run git: \(error.localizedDescription)"))
         }
-        // Both pipes are drained on other threads while the input is written on this one, so a
-        // full pipe never stalls git.
-        let out = PipeReader(standardOutput.fileHandleForReading)
+        // Standard error is drained on another thread while the input is written on this one,
+        // so a full pipe never stalls git.
         let errors = PipeReader(standardError.fileHandleForReading)
         var failure: SyncError?
         if writesInput {
@@ -92,11 +105,40 @@ struct Git: Sendable {
             }
             writer.close()
         }
-        let output = out.wait()
         let err = errors.wait()
         exit.wait()
         if let failure { throw failure }
+        let output: Data
+        do {
+            output = try answer.contents()
+        } catch {
+            throw .git(GitFailure(arguments: arguments, status: -1, standardError: "cannot read git's answer: \(error)"))
+        }
         return (process.terminationStatus, output, String(decoding: err, as: UTF8.self))
+    }
+}
+
+/// An unlinked private file that a git command writes its answer to (see `Git.spawn`), in the
+/// repository's `.git` folder when there is one (it holds the same bytes already), else in the
+/// temporary folder.
+private struct AnswerFile {
+    let handle: FileHandle
+
+    init(near directory: URL) throws {
+        let gitDirectory = directory.appendingPathComponent(".git")
+        let folder = FileManager.default.fileExists(atPath: gitDirectory.path) ? gitDirectory : FileManager.default.temporaryDirectory
+        var template = Array(folder.appendingPathComponent("uncloudnotes-answer-XXXXXX").path.utf8CString)
+        let descriptor = mkstemp(&template)
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        // Unlinked at once: nothing is left behind, whatever happens next.
+        unlink(String(cString: template))
+        handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+    }
+
+    /// Everything git wrote.
+    func contents() throws -> Data {
+        try handle.seek(toOffset: 0)
+        return try handle.readToEnd() ?? Data()
     }
 }
 

@@ -13,39 +13,47 @@ extension MirrorRepository {
     /// Merges `other` into `main` (which checks out the result): git merges the files; every
     /// note changed on both sides is then merged by `NoteMerge`, whatever git made of it, so
     /// sets merge as sets and overlapping texts give conflict copies instead of markers.
-    /// `state` marks the working tree busy meanwhile (see `SyncState.workingTreeBusy`).
+    /// `state` marks the working tree busy meanwhile (see `SyncState.workingTreeBusy`), and
+    /// stays so when the merge fails: the next sync resets what it left.
     func merge(_ other: String, message: String, state: inout SyncState) throws(SyncError) -> [SyncConflict] {
         state.workingTreeBusy = true
         try state.write(in: gitDirectory)
-        defer {
-            state.workingTreeBusy = false
-            try? state.write(in: gitDirectory)
-        }
+        let conflicts = try mergeInWorkingTree(other, message: message)
+        state.workingTreeBusy = false
+        try state.write(in: gitDirectory)
+        return conflicts
+    }
+
+    private func mergeInWorkingTree(_ other: String, message: String) throws(SyncError) -> [SyncConflict] {
         guard let head = try commit(named: "HEAD") else {
             try git.run(["reset", "-q", "--hard", other])
             return []
         }
-        let result = try git.output(["merge", "-q", "--no-commit", "--no-verify", "--allow-unrelated-histories", "-m", message, other])
-        guard result.status == 0 || result.status == 1,
-              FileManager.default.fileExists(atPath: gitDirectory.appendingPathComponent("MERGE_HEAD").path) else {
-            if result.status != 0 {
-                throw .git(GitFailure(arguments: ["merge"], status: result.status, standardError: result.standardError))
-            }
-            return [] // up to date, or fast-forwarded
+        let arguments = ["merge", "-q", "--no-commit", "--no-verify", "--allow-unrelated-histories", "-m", message, other]
+        let result = try git.output(arguments)
+        let merging = FileManager.default.fileExists(atPath: gitDirectory.appendingPathComponent("MERGE_HEAD").path)
+        guard (result.status == 0 || result.status == 1) && (merging || result.status == 0) else {
+            throw .git(GitFailure(arguments: arguments, status: result.status, standardError: result.standardError))
         }
-        let base = try git.output(["merge-base", head, other]).standardOutput
-        let baseCommit = String(decoding: base, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        let origin = baseCommit.isEmpty ? Self.emptyTree : baseCommit
-        let both = Set(try changedNotes(from: origin, to: head).map(\.path)).intersection(try changedNotes(from: origin, to: other).map(\.path))
+        guard merging else { return [] } // up to date, or fast-forwarded
+        let base = try git.output(["merge-base", head, other])
+        let origin: String
+        switch base.status {
+        case 0: origin = try GitAnswer.objectID(base.standardOutput, command: "merge-base")
+        case 1 where base.standardOutput.isEmpty: origin = Self.emptyTree // unrelated histories
+        default: throw .git(GitFailure(arguments: ["merge-base"], status: base.status, standardError: base.standardError))
+        }
+        let both = Set(try changedNotes(from: origin, to: head).map(\.path)).intersection(try changedNotes(from: origin, to: other).map(\.path)).sorted()
+        let versions = try files(both.flatMap { path in [origin, head, other].map { (commit: $0, path: path) } })
         var conflicts: [SyncConflict] = []
         let merger = NoteMerge { base, ours, theirs throws(SyncError) in try self.mergeText(base, ours, theirs) }
-        for path in both.sorted() {
-            func version(_ commit: String) throws(SyncError) -> MirrorNote? {
-                guard commit != Self.emptyTree, let data = try file(path, in: commit) else { return nil }
+        for (index, path) in both.enumerated() {
+            func version(_ offset: Int) throws(SyncError) -> MirrorNote? {
+                guard let data = versions[index * 3 + offset] else { return nil }
                 return try MirrorNoteFile.parse(String(decoding: data, as: UTF8.self), path: path)
             }
             let machine = try git.run(["log", "-1", "--format=%an", other, "--", path]).trimmingCharacters(in: .whitespacesAndNewlines)
-            let outcome = try merger.merge(base: try version(origin), ours: try version(head), theirs: try version(other), theirMachine: machine)
+            let outcome = try merger.merge(base: try version(0), ours: try version(1), theirs: try version(2), theirMachine: machine)
             try writeWorkingFile(path, try outcome.note.map { note throws(SyncError) in Data(try MirrorNoteFile.render(note).utf8) })
             if let copy = outcome.conflictCopy {
                 try writeWorkingFile(copy.path, Data(try MirrorNoteFile.render(copy).utf8))

@@ -33,6 +33,9 @@ public struct MirrorNote: Equatable, Sendable {
 
     public static func path(of identifier: UUID) -> String { "notes/\(identifier.uuidString.lowercased()).md" }
 
+    /// What a file under `notes/` must be named, said when one is not.
+    static let namingRule = "a note file is named notes/<identifier>.md, after its note's identifier; rename or move it"
+
     /// The identifier a note path names; nil for any other path.
     public static func identifier(inPath path: String) -> UUID? {
         guard path.hasPrefix("notes/"), path.hasSuffix(".md") else { return nil }

@@ -19,26 +19,24 @@ final class MirrorRepository {
         self.git = Git(directory: folder, machine: machine)
     }
 
-    /// Opens the mirror in `folder`, making a new one (0700) where there is nothing; refuses a
-    /// folder holding anything else.
-    static func open(_ folder: URL, machine: String) throws(SyncError) -> MirrorRepository {
-        let files = FileManager.default
+    /// Opens the mirror in `folder`, making a new one (0700) where there is nothing, with
+    /// `remote` as its remote; refuses a folder holding anything else.
+    static func open(_ folder: URL, machine: String, remote: String?) throws(SyncError) -> MirrorRepository {
         let mirror = MirrorRepository(folder: folder, machine: machine)
-        if !files.fileExists(atPath: folder.path) {
+        if MirrorCreation.isHalfMade(mirror.gitDirectory) {
+            // A first sync stopped inside `git init` (by a version that made the mirror in
+            // place): nothing was ever committed there, so it is made again.
             do {
-                try files.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                try FileManager.default.removeItem(at: mirror.gitDirectory)
             } catch {
-                throw .file(path: folder.path, error)
+                throw .file(path: mirror.gitDirectory.path, error)
             }
         }
-        if !files.fileExists(atPath: mirror.gitDirectory.path) {
-            guard ((try? files.contentsOfDirectory(atPath: folder.path)) ?? []).isEmpty else {
-                throw .folderNotAMirror(path: folder.path, reason: "it holds files but is no git repository")
-            }
-            try mirror.git.run(["init", "-q", "-b", branch])
+        if !FileManager.default.fileExists(atPath: mirror.gitDirectory.path) {
+            try MirrorCreation.make(folder, machine: machine, remote: remote)
             return mirror
         }
-        if let head = try mirror.commit(named: "HEAD"), try !mirror.has(marker, in: head) {
+        if let head = try mirror.commit(named: "HEAD"), try mirror.files([(head, marker)])[0] == nil {
             throw .folderNotAMirror(path: folder.path, reason: "its commits have no \(marker) file")
         }
         return mirror
@@ -48,19 +46,30 @@ final class MirrorRepository {
 
     /// The commit a name resolves to, nil when it names none (an unborn branch, no such ref).
     func commit(named name: String) throws(SyncError) -> String? {
-        let result = try git.output(["rev-parse", "--verify", "-q", name + "^{commit}"])
-        guard result.status == 0 else { return nil }
-        return String(decoding: result.standardOutput, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let arguments = ["rev-parse", "--verify", "-q", name + "^{commit}"]
+        let result = try git.output(arguments)
+        switch result.status {
+        case 0: return try GitAnswer.objectID(result.standardOutput, command: "rev-parse \(name)")
+        case 1 where result.standardOutput.isEmpty: return nil
+        default: throw .git(GitFailure(arguments: arguments, status: result.status, standardError: result.standardError))
+        }
     }
 
-    func has(_ path: String, in commit: String) throws(SyncError) -> Bool {
-        try git.output(["cat-file", "-e", "\(commit):\(path)"]).status == 0
+    /// The files at `path` in `commit`, for each request: nil where the commit has no such file.
+    /// One `git cat-file --batch` answers them all; a failure to read is an error, never "absent".
+    func files(_ requests: [(commit: String, path: String)]) throws(SyncError) -> [Data?] {
+        guard !requests.isEmpty else { return [] }
+        let output = try git.run(["cat-file", "--batch"]) { (input: GitInput) throws(SyncError) in
+            for (commit, path) in requests { input.write("\(commit):\(path)\n") }
+        }
+        return try CatFileBatch.parse(output, requests: requests.map { "\($0.commit):\($0.path)" })
     }
 
-    /// The file's bytes in a commit, nil when the commit has no such file.
-    func file(_ path: String, in commit: String) throws(SyncError) -> Data? {
-        let result = try git.output(["cat-file", "blob", "\(commit):\(path)"])
-        return result.status == 0 ? result.standardOutput : nil
+    /// The note files of a commit (one `git ls-tree`).
+    func notePaths(in commit: String) throws(SyncError) -> Set<String> {
+        let output = try git.runForData(["ls-tree", "-r", "-z", "--name-only", commit, "--", "notes/"])
+        guard output.isEmpty || output.last == 0 else { throw .untrustedGitAnswer(command: "ls-tree", expected: "a listing ending in NUL") }
+        return Set(output.split(separator: 0).map { String(decoding: $0, as: UTF8.self) })
     }
 
     var storeTip: String? {
@@ -74,62 +83,49 @@ final class MirrorRepository {
     /// A new commit on `parent` (a root commit without one) that removes `removed` and writes
     /// the files `write` adds, made with `git fast-import` without touching the working tree or
     /// the index. The files stream to git as they are made: a first export of a large store
-    /// holds one note's files at a time.
+    /// holds one note's files at a time. The commit's id is fast-import's own answer (`get-mark`),
+    /// so an import that made nothing can never pass for an earlier one.
     func commit(on parent: String?, removing removed: [String], message: String,
                 writing write: (MirrorFiles) throws(SyncError) -> Void) throws(SyncError) -> String {
         let ref = "refs/uncloudnotes/export"
-        try git.run(["fast-import", "--quiet", "--force"]) { (input: GitInput) throws(SyncError) in
+        let answer = try git.run(["fast-import", "--quiet", "--force"]) { (input: GitInput) throws(SyncError) in
             let files = MirrorFiles(input)
-            input.write("reset \(ref)\ncommit \(ref)\n")
+            input.write("reset \(ref)\ncommit \(ref)\nmark :1\n")
             input.write("committer \(git.machine) <\(git.machine)@uncloudnotes> \(Int(Date().timeIntervalSince1970)) +0000\n")
             files.data(Data(message.utf8))
             if let parent { input.write("from \(parent)\n") }
             for path in removed.sorted() { input.write("D \(path)\n") }
             try write(files)
-            input.write("\n")
+            input.write("\nget-mark :1\n")
         }
-        guard let made = try commit(named: ref) else {
-            throw .git(GitFailure(arguments: ["fast-import"], status: 0, standardError: "made no commit"))
-        }
-        return made
+        return try GitAnswer.objectID(answer, command: "fast-import")
     }
 
     /// Whether two commits hold the same files.
     func sameFiles(_ first: String, _ second: String) throws(SyncError) -> Bool {
-        try git.output(["diff", "--quiet", first, second]).status == 0
+        let trees = try GitAnswer.objectIDs(try git.runForData(["rev-parse", first + "^{tree}", second + "^{tree}"]), count: 2,
+                                            command: "rev-parse")
+        return trees[0] == trees[1]
     }
 
-    /// The note files that differ between two commits: each path and whether it is gone in `to`.
-    func changedNotes(from: String, to: String) throws(SyncError) -> [(path: String, deleted: Bool)] {
-        let output = try git.run(["diff", "--name-status", "--no-renames", "-z", from, to, "--", "notes/"])
-        let fields = output.split(separator: "\0", omittingEmptySubsequences: true).map(String.init)
-        return stride(from: 0, to: fields.count - 1, by: 2).compactMap { index in
-            MirrorNote.identifier(inPath: fields[index + 1]) == nil ? nil : (fields[index + 1], fields[index] == "D")
+    /// The note files that differ between two commits, each with how it changed. Any other path
+    /// under `notes/` is an error naming it: a file the mirror would ignore is never ignored in
+    /// silence. An empty listing is believed only when the two commits hold the same files.
+    func changedNotes(from: String, to: String) throws(SyncError) -> [GitAnswer.Change] {
+        guard from != to else { return [] }
+        let output = try git.runForData(["diff", "--name-status", "--no-renames", "-z", from, to])
+        let changes = try GitAnswer.changes(output, command: "diff")
+        if changes.isEmpty, try !sameFiles(from, to) {
+            throw .untrustedGitAnswer(command: "diff", expected: "the files that differ between two different trees")
         }
+        let notes = changes.filter { $0.path.hasPrefix("notes/") }
+        if let misnamed = notes.first(where: { MirrorNote.identifier(inPath: $0.path) == nil && $0.kind != .deleted }) {
+            throw .unreadableNoteFile(path: misnamed.path, reason: MirrorNote.namingRule)
+        }
+        return notes.filter { MirrorNote.identifier(inPath: $0.path) != nil }
     }
 
     // MARK: Working tree
-
-    /// Puts the working tree back as `HEAD` says after an interrupted sync (`busy`: a merge or
-    /// reset was under way), whose half-written files are sync's own; otherwise changed files
-    /// are hand edits and stay. A lock file git left when killed goes too: sync holds its own
-    /// lock, so no git of its own is running.
-    func recover(busy: Bool) throws(SyncError) {
-        try? FileManager.default.removeItem(at: gitDirectory.appendingPathComponent("index.lock"))
-        let merging = FileManager.default.fileExists(atPath: gitDirectory.appendingPathComponent("MERGE_HEAD").path)
-        guard busy || merging else { return }
-        if merging { _ = try git.output(["merge", "--abort"]) }
-        if try commit(named: "HEAD") != nil { try git.run(["reset", "-q", "--hard", "HEAD"]) }
-    }
-
-    /// Commits files changed in the working tree by hand (or by another program). - Returns:
-    /// whether there were any.
-    func commitHandEdits() throws(SyncError) -> Bool {
-        guard try commit(named: "HEAD") != nil, !(try git.run(["status", "--porcelain", "-z"]).isEmpty) else { return false }
-        try git.run(["add", "-A"])
-        try git.run(["commit", "-q", "--no-verify", "-m", "Edits made in the mirror on \(git.machine)"])
-        return true
-    }
 
     /// The bytes of a file in the working tree.
     func workingFile(_ path: String) throws(SyncError) -> Data {
@@ -160,8 +156,16 @@ final class MirrorRepository {
 
     var remoteURL: String? {
         get throws(SyncError) {
-            let result = try git.output(["remote", "get-url", Self.remote])
-            return result.status == 0 ? String(decoding: result.standardOutput, as: UTF8.self).trimmingCharacters(in: .newlines) : nil
+            let arguments = ["remote", "get-url", Self.remote]
+            let result = try git.output(arguments)
+            switch result.status {
+            case 0:
+                let url = String(decoding: result.standardOutput, as: UTF8.self).trimmingCharacters(in: .newlines)
+                guard !url.isEmpty else { throw .untrustedGitAnswer(command: "remote get-url", expected: "the remote's URL") }
+                return url
+            case 2: return nil // no such remote
+            default: throw .git(GitFailure(arguments: arguments, status: result.status, standardError: result.standardError))
+            }
         }
     }
 
@@ -186,7 +190,7 @@ final class MirrorRepository {
             if !others.isEmpty { throw .remoteNotAMirror(remote: remote, reason: "it has branches but no \(Self.branch)") }
             return nil
         }
-        guard try has(Self.marker, in: theirs) else {
+        guard try files([(theirs, Self.marker)])[0] != nil else {
             throw .remoteNotAMirror(remote: remote, reason: "its \(Self.branch) has no \(Self.marker) file")
         }
         return theirs
@@ -198,8 +202,16 @@ final class MirrorRepository {
     /// something ours does not contain, it moved meanwhile (git words that several ways: "fetch
     /// first", "non-fast-forward", a ref that changed during the push).
     func push(remote: String) throws(SyncError) -> PushOutcome {
-        let result = try git.output(["push", "--porcelain", Self.remote, "\(Self.branch):\(Self.branch)"])
-        if result.status == 0 { return .pushed }
+        let refspec = "refs/heads/\(Self.branch):refs/heads/\(Self.branch)"
+        let result = try git.output(["push", "--porcelain", Self.remote, refspec])
+        if result.status == 0 {
+            // "<flag>\t<refspec>\t<summary>" for the branch (flag ' ', '+', '*' or '='), then "Done".
+            let lines = String(decoding: result.standardOutput, as: UTF8.self).split(separator: "\n")
+            guard lines.last == "Done", lines.contains(where: { line in
+                line.count > 2 && " +*=".contains(line.first ?? "x") && line.dropFirst().hasPrefix("\t\(refspec)\t")
+            }) else { throw .untrustedGitAnswer(command: "push", expected: "the branch pushed, and Done") }
+            return .pushed
+        }
         let said = String(decoding: result.standardOutput, as: UTF8.self) + result.standardError
         let failure = GitFailure(arguments: ["push"], status: result.status, standardError: said)
         let fetched = try git.output(["fetch", "--quiet", Self.remote])

@@ -10,6 +10,10 @@ public enum SyncError: Error, CustomStringConvertible {
     case missingImageFile(note: String, file: String)
     /// A git command failed.
     case git(GitFailure)
+    /// A git command exited 0 with an answer that is not of the shape asked for (no commit id,
+    /// a listing that does not parse, a listing that disagrees with the trees it lists): sync
+    /// stops rather than read it as "absent" or "done".
+    case untrustedGitAnswer(command: String, expected: String)
     /// The remote could not be read (unreachable, no such repository, refused credentials).
     case remoteUnreachable(remote: String, GitFailure)
     /// The remote refused the push for a reason other than having moved on.
@@ -36,6 +40,8 @@ public enum SyncError: Error, CustomStringConvertible {
         case .unreadableNoteFile(let path, let reason): "mirror file \(path) cannot be read: \(reason)"
         case .missingImageFile(let note, let file): "mirror file \(note) names \(file), which the mirror does not have"
         case .git(let failure): "\(failure)"
+        case .untrustedGitAnswer(let command, let expected):
+            "git \(command) gave an answer sync cannot trust (expected \(expected)); nothing was marked sent, local work is kept"
         case .remoteUnreachable(let remote, let failure): "cannot reach the remote \(remote): \(failure.message); local work is kept"
         case .pushRejected(let remote, let failure): "the remote \(remote) refused the push: \(failure.message); local work is kept"
         case .remoteNotAMirror(let remote, let reason): "the remote \(remote) is not an uncloudnotes mirror (\(reason)); it was left untouched"

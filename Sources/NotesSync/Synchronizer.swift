@@ -32,7 +32,7 @@ public struct Synchronizer {
     /// Syncs, setting the remote first when `remote` is given.
     public func sync(remote: String?) throws(SyncError) -> SyncReport {
         let notes = try StoreNotes(context: syncContext(), version: book.capabilities.version)
-        let mirror = try MirrorRepository.open(mirrorFolder, machine: machine)
+        let mirror = try MirrorRepository.open(mirrorFolder, machine: machine, remote: remote)
         let lock = try SyncLock(in: mirror.gitDirectory, mirror: mirrorFolder)
         defer { withExtendedLifetime(lock) {} }
         var state = try currentState(of: mirror, notes: notes)
@@ -63,7 +63,7 @@ public struct Synchronizer {
     public func dryRun(remote: String?) throws(SyncError) -> SyncReport {
         let notes = try StoreNotes(context: syncContext(), version: book.capabilities.version)
         var report = SyncReport(dryRun: true)
-        let mirror = Self.mirrorExists(at: mirrorFolder) ? try MirrorRepository.open(mirrorFolder, machine: machine) : nil
+        let mirror = Self.mirrorExists(at: mirrorFolder) ? try MirrorRepository.open(mirrorFolder, machine: machine, remote: nil) : nil
         var state = SyncState()
         var tip: String?
         if let mirror {
@@ -71,8 +71,9 @@ public struct Synchronizer {
             tip = try mirror.storeTip
         }
         let pending = try storeCall { try PendingExport(notes, since: tip == nil ? nil : state.exportedThrough) }
+        let mirrored = if let tip, let mirror { try mirror.notePaths(in: tip) } else { Set<String>() }
         for path in try storeCall({ try pending.notePaths(of: notes) }) {
-            if let tip, try mirror?.has(path, in: tip) == true { report.sent.changed += 1 } else { report.sent.added += 1 }
+            if mirrored.contains(path) { report.sent.changed += 1 } else { report.sent.added += 1 }
         }
         report.sent.deleted = pending.removed.count
         // Only the remote the mirror already has is fetched: a new --remote is set by a real sync.
@@ -80,10 +81,10 @@ public struct Synchronizer {
               let theirs = try mirror.fetch(remote: remoteURL) else { return report }
         let ours = try mirror.commit(named: "HEAD") ?? MirrorRepository.emptyTree
         let base = try mirror.git.output(["merge-base", ours, theirs])
-        let from = base.status == 0 ? String(decoding: base.standardOutput, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            : MirrorRepository.emptyTree
+        let from = base.status == 0 ? try GitAnswer.objectID(base.standardOutput, command: "merge-base") : MirrorRepository.emptyTree
+        let ourNotes = try mirror.notePaths(in: ours)
         for change in try mirror.changedNotes(from: from, to: theirs) {
-            if change.deleted { report.received.deleted += 1 } else if try mirror.has(change.path, in: ours) {
+            if change.kind == .deleted { report.received.deleted += 1 } else if ourNotes.contains(change.path) {
                 report.received.changed += 1
             } else { report.received.added += 1 }
         }
@@ -120,19 +121,19 @@ public struct Synchronizer {
         let tip = try mirror.storeTip
         let pending = try storeCall { try PendingExport(notes, since: tip == nil ? nil : state.exportedThrough) }
         if tip == nil || !pending.isEmpty {
-            var removed: [String] = []
-            if let tip {
-                for path in pending.removed where try mirror.has(path, in: tip) { removed.append(path) }
-            }
-            let made = try mirror.commit(on: tip, removing: removed, message: "Notes changed on \(machine)") { files throws(SyncError) in
+            // Every deleted note's file is removed; fast-import passes over one the commit lacks.
+            let made = try mirror.commit(on: tip, removing: pending.removed, message: "Notes changed on \(machine)") { files throws(SyncError) in
                 if tip == nil { files.add(MirrorRepository.marker, Data(MirrorRepository.markerText.utf8)) }
                 try storeCall { try pending.forEachFile(of: notes, files.add) }
             }
             let changed = if let tip { try !mirror.sameFiles(tip, made) } else { true }
             if changed {
                 for change in try mirror.changedNotes(from: tip ?? MirrorRepository.emptyTree, to: made) {
-                    let existed = if let tip { try mirror.has(change.path, in: tip) } else { false }
-                    if change.deleted { report.sent.deleted += 1 } else if existed { report.sent.changed += 1 } else { report.sent.added += 1 }
+                    switch change.kind {
+                    case .added: report.sent.added += 1
+                    case .deleted: report.sent.deleted += 1
+                    case .modified, .typeChanged: report.sent.changed += 1
+                    }
                 }
                 try mirror.setStoreTip(made)
             }
@@ -146,13 +147,19 @@ public struct Synchronizer {
 
     /// Step 3: what the merges changed in the mirror since the store's commit, written to the
     /// store in one transaction authored "sync" whose context name records the commit. Returns
-    /// false (writing nothing) when the store changed since the export: its changes go first.
+    /// false (writing nothing) when a note it would write changed in the store since the
+    /// export: that change goes first. Changes to other notes do not hold it up; they are
+    /// exported by the next round, so a sync finishes beside other writers.
     private func apply(_ mirror: MirrorRepository, to notes: StoreNotes, state: SyncState, report: inout SyncReport) throws(SyncError) -> Bool {
-        guard let tip = try mirror.storeTip, let head = try mirror.commit(named: "HEAD") else { return true }
+        guard let tip = try mirror.storeTip, let head = try mirror.commit(named: "HEAD"), tip != head else { return true }
         let changes = try mirror.changedNotes(from: tip, to: head)
+        guard !changes.isEmpty else {
+            try mirror.setStoreTip(head)
+            return true
+        }
         var incoming: [(path: String, note: MirrorNote?)] = []
         for change in changes {
-            let note = change.deleted ? nil : try MirrorNoteFile.parse(String(decoding: try mirror.workingFile(change.path), as: UTF8.self), path: change.path)
+            let note = change.kind == .deleted ? nil : try MirrorNoteFile.parse(String(decoding: try mirror.workingFile(change.path), as: UTF8.self), path: change.path)
             incoming.append((change.path, note))
         }
         let context = notes.context
@@ -162,24 +169,23 @@ public struct Synchronizer {
             var received = SyncReport.Counts()
             // Every note is looked up before the first write (see NoteWriter).
             let existing = try incoming.map { change in try MirrorNote.identifier(inPath: change.path).flatMap(notes.note(identifier:)) }
+            // Objects were read above: a write by another process after this check fails the
+            // save (optimistic locking); one before it, to a note written here, is seen here
+            // and exported first.
+            let local = try LocalChanges(after: state.exportedThrough, in: context)
+            let touched = existing.contains { $0?.objectID.primaryKey.map(local.changedNotes.contains) == true }
+                || incoming.contains { MirrorNote.identifier(inPath: $0.path).map(local.deletedNotes.contains) == true }
+            guard !touched else { return false }
             let writer = try NoteWriter(notes)
             for ((path, note), object) in zip(incoming, existing) {
                 if let note {
-                    let image = { (file: String) throws in
-                        guard let data = try? mirror.workingFile(file) else { throw SyncError.missingImageFile(note: path, file: file) }
-                        return data
+                    if try writer.write(note, over: object, image: { file in try Self.imageFile(file, of: path, in: mirror) }) {
+                        object == nil ? (received.added += 1) : (received.changed += 1)
                     }
-                    if try writer.write(note, over: object, image: image) { object == nil ? (received.added += 1) : (received.changed += 1) }
                 } else if let object {
                     writer.delete(object)
                     received.deleted += 1
                 }
-            }
-            // Objects were read above: a write by another process after this check fails the
-            // save (optimistic locking); one before it is seen here and exported first.
-            guard try LocalChanges(after: state.exportedThrough, in: context).isEmpty else {
-                context.rollback()
-                return false
             }
             do {
                 if context.hasChanges { try context.save() }
@@ -196,6 +202,15 @@ public struct Synchronizer {
         }
         if applied { try mirror.setStoreTip(head) }
         return applied
+    }
+
+    /// An image file a received note names: missing is its own error; one that cannot be read
+    /// is a file error, never taken for missing.
+    private static func imageFile(_ file: String, of note: String, in mirror: MirrorRepository) throws(SyncError) -> Data {
+        guard FileManager.default.fileExists(atPath: mirror.folder.appendingPathComponent(file).path) else {
+            throw .missingImageFile(note: note, file: file)
+        }
+        return try mirror.workingFile(file)
     }
 
     // MARK: Helpers
