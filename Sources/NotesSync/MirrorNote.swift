@@ -49,13 +49,17 @@ public struct MirrorImage: Equatable, Sendable {
     /// `images/<sha256 of the bytes>.<ext>`: equal images are one file, and a file's name
     /// never changes meaning, so two machines adding the same name never conflict.
     public var file: String
+    /// When it was attached (to the millisecond): images are ordered by it, so every machine
+    /// shows a note's images in the same order. Files written before it was kept have none.
+    public var created: Date?
     public var caption: String
     public var width: Double
     public var height: Double
 
-    public init(identifier: UUID, file: String, caption: String, width: Double, height: Double) {
+    public init(identifier: UUID, file: String, created: Date? = nil, caption: String, width: Double, height: Double) {
         self.identifier = identifier
         self.file = file
+        self.created = created
         self.caption = caption
         self.width = width
         self.height = height

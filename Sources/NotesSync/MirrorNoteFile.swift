@@ -57,6 +57,7 @@ struct FrontMatter: Codable {
     struct Image: Codable {
         var identifier: String
         var file: String
+        var created: String?
         var caption: String?
         var width: Double?
         var height: Double?
@@ -78,7 +79,8 @@ struct FrontMatter: Codable {
         pinned = note.pinned
         tags = note.tags
         images = note.images.map {
-            Image(identifier: $0.identifier.uuidString.lowercased(), file: $0.file, caption: $0.caption, width: $0.width, height: $0.height)
+            Image(identifier: $0.identifier.uuidString.lowercased(), file: $0.file, created: $0.created.map(MirrorDates.text), caption: $0.caption,
+                  width: $0.width, height: $0.height)
         }
     }
 
@@ -100,8 +102,8 @@ struct FrontMatter: Codable {
             guard MirrorImageFile.isImagePath(image.file) else {
                 throw .unreadableNoteFile(path: path, reason: "image file '\(image.file)' is not images/<sha256>.<extension>")
             }
-            pictures.append(MirrorImage(identifier: imageID, file: image.file, caption: image.caption ?? "", width: image.width ?? 0,
-                                        height: image.height ?? 0))
+            pictures.append(MirrorImage(identifier: imageID, file: image.file, created: try date(image.created, "image created"),
+                                        caption: image.caption ?? "", width: image.width ?? 0, height: image.height ?? 0))
         }
         // Tags follow the app's rule (a hand edit could write any text): a bad one stops the sync.
         let names: [String]

@@ -74,8 +74,9 @@ final class NoteWriter {
         return tag
     }
 
-    /// The note's attachments become the file's images, matched by identifier; new ones are
-    /// dated a millisecond apart in the file's order, so they keep it.
+    /// The note's attachments become the file's images, matched by identifier, dated as the
+    /// file says; images of files without dates are dated a millisecond apart in the file's
+    /// order, so they keep it.
     private func writeImages(_ images: [MirrorImage], of note: ManagedObject, date: Date, image: (String) throws -> Data) throws {
         var existing: [UUID: ManagedObject] = [:]
         for attachment in note.objects(forKey: "attachments") {
@@ -90,8 +91,12 @@ final class NoteWriter {
             } else {
                 attachment = try context.insertObject(entityName: StoreNotes.attachmentEntity)
                 attachment.setValue(.uuid(picture.identifier), forKey: "identifier")
-                attachment.setValue(.date(date.addingTimeInterval(Double(position) / 1000)), forKey: "dateCreated")
+                attachment.setValue(.date(picture.created ?? date.addingTimeInterval(Double(position) / 1000)), forKey: "dateCreated")
                 attachment.setObject(note, forKey: "note")
+            }
+            // The store may hold a finer time than the file's millisecond: only another date is written.
+            if let created = picture.created, MirrorDates.rounded(attachment.value(forKey: "dateCreated")?.dateValue) != created {
+                attachment.setValue(.date(created), forKey: "dateCreated")
             }
             let current = attachment.value(forKey: "image")?.dataValue
             if current.map(MirrorImageFile.path(for:)) != picture.file { set(attachment, "image", .data(try image(picture.file))) }

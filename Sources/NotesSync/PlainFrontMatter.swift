@@ -27,6 +27,7 @@ enum PlainFrontMatter {
     private static func image(_ image: FrontMatter.Image) -> String? {
         guard MirrorImageFile.isImagePath(image.file) else { return nil }
         var text = "- identifier: \(image.identifier)\n  file: \(image.file)\n"
+        if let created = image.created { text += "  created: '\(created)'\n" }
         if let caption = image.caption {
             guard let caption = scalar(caption) else { return nil }
             text += "  caption: \(caption)\n"

@@ -43,7 +43,8 @@ struct StoreNotes {
             guard let id = attachment.value(forKey: "identifier")?.uuidValue, let bytes = attachment.value(forKey: "image")?.dataValue else { return nil }
             let file = MirrorImageFile.path(for: bytes)
             files[file] = bytes
-            return MirrorImage(identifier: id, file: file, caption: attachment.value(forKey: "caption")?.stringValue ?? "",
+            return MirrorImage(identifier: id, file: file, created: MirrorDates.rounded(attachment.value(forKey: "dateCreated")?.dateValue),
+                               caption: attachment.value(forKey: "caption")?.stringValue ?? "",
                                width: attachment.value(forKey: "width")?.doubleValue ?? 0,
                                height: attachment.value(forKey: "height")?.doubleValue ?? 0)
         }

@@ -9,7 +9,8 @@ import Yams
 /// hand-written path takes, so a note's file does not depend on which one ran.
 @Suite("Writing front matter")
 struct FrontMatterWritingTests {
-    static let image = MirrorImage(identifier: UUID(), file: "images/" + String(repeating: "0f", count: 32) + ".jpg", caption: "At the lake", width: 640, height: 480)
+    static let image = MirrorImage(identifier: UUID(), file: "images/" + String(repeating: "0f", count: 32) + ".jpg",
+                                   created: Date(timeIntervalSince1970: 1_795_000_000.125), caption: "At the lake", width: 640, height: 480)
 
     static let titles = ["Groceries", "笔记 中文标题", "Заметка о встрече", "Café naïve", "Don't forget, really", "Party 🎉", "", "yes", "No",
                          "title: with a colon", "# not a comment", "-dash first", "trailing space ", "\"quoted\"", "12 apples", "a\nsecond line",

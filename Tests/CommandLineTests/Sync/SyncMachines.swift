@@ -16,6 +16,14 @@ struct SyncMachines {
         #expect(made.code == 0)
     }
 
+    /// A copy of `other`'s machines and remote, each sync of the copy naming the copy's remote.
+    init(copying other: SyncMachines) throws {
+        folder = try TemporaryFolder()
+        remote = folder.url.appendingPathComponent("remote.git").path
+        let copied = try SpawnedProcess.run(["/bin/cp", "-a", other.folder.url.path + "/.", folder.url.path])
+        #expect(copied.code == 0)
+    }
+
     func store(_ machine: String) -> [String] {
         ["--store", folder.url.appendingPathComponent("\(machine).sqlite").path, "--model-version", "v5"]
     }
@@ -56,6 +64,14 @@ struct SyncMachines {
         var byIdentifier: [String: NSDictionary] = [:]
         for note in notes { byIdentifier[note["identifier"] as? String ?? "?"] = note as NSDictionary }
         return byIdentifier
+    }
+
+    /// A machine's notes as `notes export` writes them, each as JSON with sorted keys: equal
+    /// strings, equal notes.
+    func canonicalNotes(_ machine: String) throws -> [String: String] {
+        try notes(machine).mapValues { note in
+            String(decoding: try JSONSerialization.data(withJSONObject: note, options: [.sortedKeys]), as: UTF8.self)
+        }
     }
 
     func titles(_ machine: String) throws -> Set<String> {
