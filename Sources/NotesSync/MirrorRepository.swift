@@ -180,11 +180,18 @@ final class MirrorRepository {
     /// Fetches the remote and checks it is a mirror: empty, or a `main` holding the marker file.
     /// - Returns: the remote's `main`, nil when it has none yet.
     func fetch(remote: String) throws(SyncError) -> String? {
-        let fetched = try git.output(["fetch", "--quiet", "--prune", Self.remote])
+        let tracking = "refs/remotes/\(Self.remote)/\(Self.branch)"
+        var fetched = try git.output(["fetch", "--quiet", "--prune", Self.remote])
+        if fetched.status != 0 {
+            // A fetch that failed part-way can leave the remote's branch naming objects that
+            // never arrived, and git then refuses every fetch: the ref is only a copy of the
+            // remote's, so it goes, and the fetch is tried once more.
+            try git.run(["update-ref", "-d", "--no-deref", tracking])
+            fetched = try git.output(["fetch", "--quiet", "--prune", Self.remote])
+        }
         guard fetched.status == 0 else {
             throw .remoteUnreachable(remote: remote, GitFailure(arguments: ["fetch"], status: fetched.status, standardError: fetched.standardError))
         }
-        let tracking = "refs/remotes/\(Self.remote)/\(Self.branch)"
         guard let theirs = try commit(named: tracking) else {
             let others = try git.run(["for-each-ref", "--format=%(refname)", "refs/remotes/\(Self.remote)/"])
             if !others.isEmpty { throw .remoteNotAMirror(remote: remote, reason: "it has branches but no \(Self.branch)") }
