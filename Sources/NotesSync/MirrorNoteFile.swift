@@ -41,7 +41,7 @@ public enum MirrorNoteFile {
         do {
             matter = try YAMLDecoder().decode(FrontMatter.self, from: yaml)
         } catch {
-            throw .unreadableNoteFile(path: path, reason: "front matter: \(error)")
+            throw .unreadableNoteFile(path: path, reason: "front matter: \(FrontMatterProblem.describe(error))")
         }
         return try matter.note(body: body, path: path)
     }

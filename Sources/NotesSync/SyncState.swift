@@ -13,6 +13,8 @@ struct SyncState: Codable, Equatable {
     var workingTreeBusy = false
     /// When the last sync completed (pushed), for the app's status line.
     var lastSynced: Date?
+    /// The machine name the last sync ran under (`--machine`), used when none is given.
+    var machine: String?
 
     static func url(in gitDirectory: URL) -> URL { gitDirectory.appendingPathComponent("uncloudnotes-sync.json") }
 

@@ -17,11 +17,14 @@ public struct Synchronizer {
     /// - Parameters:
     ///   - book: the store, opened at v5 (notes with identifiers).
     ///   - mirror: the mirror's folder (made on first sync).
-    ///   - machine: this machine's name, which its commits and conflict copies carry.
-    public init(book: NoteBook, mirror: URL, machine: String) {
+    ///   - machine: this machine's name, which its commits and conflict copies carry; nil for
+    ///     the name the last sync of this mirror ran under, else the host name.
+    public init(book: NoteBook, mirror: URL, machine: String?) {
         self.book = book
         self.mirrorFolder = mirror
-        self.machine = machine
+        // A state file that cannot be read is reported by the sync itself, which reads it again.
+        let remembered = (try? SyncState.read(in: mirror.appendingPathComponent(".git")))?.machine
+        self.machine = machine ?? remembered ?? ProcessInfo.processInfo.hostName
     }
 
     /// The default mirror of a store: `<store name>.mirror` beside it.
@@ -31,11 +34,15 @@ public struct Synchronizer {
 
     /// Syncs, setting the remote first when `remote` is given.
     public func sync(remote: String?) throws(SyncError) -> SyncReport {
+        // The mirror's files and folders are private to the user, as the store is, whichever
+        // program started the sync (the command, the app's S, a sync on open or quit).
+        umask(0o077)
         let notes = try StoreNotes(context: syncContext(), version: book.capabilities.version)
         let mirror = try MirrorRepository.open(mirrorFolder, machine: machine, remote: remote)
         let lock = try SyncLock(in: mirror.gitDirectory, mirror: mirrorFolder)
         defer { withExtendedLifetime(lock) {} }
         var state = try currentState(of: mirror, notes: notes)
+        state.machine = machine
         try mirror.recover(busy: state.workingTreeBusy)
         if let remote { try mirror.setRemote(remote) }
         guard let remoteURL = try mirror.remoteURL else { throw .noRemote(mirror: mirrorFolder.path) }
@@ -61,6 +68,7 @@ public struct Synchronizer {
     /// What a sync would move, leaving the store and the mirror's branches as they are (the
     /// remote is fetched when the mirror exists, to compare with it).
     public func dryRun(remote: String?) throws(SyncError) -> SyncReport {
+        umask(0o077) // A fetch writes into the mirror: privately, as a sync does.
         let notes = try StoreNotes(context: syncContext(), version: book.capabilities.version)
         var report = SyncReport(dryRun: true)
         let mirror = Self.mirrorExists(at: mirrorFolder) ? try MirrorRepository.open(mirrorFolder, machine: machine, remote: nil) : nil

@@ -29,7 +29,7 @@ struct SyncCommand: ParsableCommand {
     var remote: String?
     @Option(help: ArgumentHelp("The mirror repository's folder. Default: <store name>.mirror beside the store.", valueName: "path"))
     var mirror: String?
-    @Option(help: ArgumentHelp("This machine's name, as commits and conflict copies show it. Default: the host name.", valueName: "name"))
+    @Option(help: ArgumentHelp("This machine's name, as commits and conflict copies show it; remembered for the next syncs. Default: the host name.", valueName: "name"))
     var machine: String?
     @Flag(help: "Say what would be sent and received, changing nothing.") var dryRun = false
     @OptionGroup var format: OutputFormat
@@ -42,11 +42,9 @@ struct SyncCommand: ParsableCommand {
     }
 
     func run() throws {
-        // Mirror files and folders are private to the user, as the store is.
-        umask(0o077)
         let book = try global.openNoteBook(creating: true)
         let folder = mirror.map(fileURL) ?? Synchronizer.defaultMirror(for: global.storeURL())
-        let synchronizer = Synchronizer(book: book, mirror: folder, machine: machine ?? ProcessInfo.processInfo.hostName)
+        let synchronizer = Synchronizer(book: book, mirror: folder, machine: machine)
         // A remote that is a folder here is named by its absolute path: git runs in the mirror.
         let remoteURL = remote.map { FileManager.default.fileExists(atPath: expandingTilde($0)) ? fileURL($0).path : $0 }
         let report = dryRun ? try synchronizer.dryRun(remote: remoteURL) : try synchronizer.sync(remote: remoteURL)

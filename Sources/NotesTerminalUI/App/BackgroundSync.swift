@@ -111,7 +111,7 @@ final class BackgroundSync: Sendable {
     }
 
     private func synchronizer(_ book: NoteBook) -> Synchronizer {
-        Synchronizer(book: book, mirror: Synchronizer.defaultMirror(for: storeURL), machine: ProcessInfo.processInfo.hostName)
+        Synchronizer(book: book, mirror: Synchronizer.defaultMirror(for: storeURL), machine: nil)
     }
 
     private func finish(with outcome: Outcome) {

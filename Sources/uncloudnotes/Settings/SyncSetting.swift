@@ -29,8 +29,7 @@ struct SyncSetting {
         do {
             let book = try stack.open(creatingIfMissing: false)
             defer { try? book.context.store.close() }
-            umask(0o077)
-            report = try Synchronizer(book: book, mirror: Synchronizer.defaultMirror(for: stack.storeURL), machine: ProcessInfo.processInfo.hostName)
+            report = try Synchronizer(book: book, mirror: Synchronizer.defaultMirror(for: stack.storeURL), machine: nil)
                 .sync(remote: nil)
         } catch {
             StandardError.line("uncloudnotes: the sync on quit failed: \(error)")
