@@ -16,6 +16,7 @@ extension MirrorRepository {
     /// `state` marks the working tree busy meanwhile (see `SyncState.workingTreeBusy`), and
     /// stays so when the merge fails: the next sync resets what it left.
     func merge(_ other: String, message: String, state: inout SyncState) throws(SyncError) -> [SyncConflict] {
+        guard try commit(named: "HEAD") != other else { return [] } // merged already
         state.workingTreeBusy = true
         try state.write(in: gitDirectory)
         let conflicts = try mergeInWorkingTree(other, message: message)

@@ -36,7 +36,9 @@ final class MirrorRepository {
             try MirrorCreation.make(folder, machine: machine, remote: remote)
             return mirror
         }
-        if let head = try mirror.commit(named: "HEAD"), try mirror.files([(head, marker)])[0] == nil {
+        // The marker never changes once committed: the working tree's copy says it is there.
+        if try mirror.commit(named: "HEAD") != nil, !FileManager.default.fileExists(atPath: folder.appendingPathComponent(marker).path),
+           try mirror.files([("HEAD", marker)])[0] == nil {
             throw .folderNotAMirror(path: folder.path, reason: "its commits have no \(marker) file")
         }
         return mirror
@@ -45,7 +47,9 @@ final class MirrorRepository {
     // MARK: Commits and refs
 
     /// The commit a name resolves to, nil when it names none (an unborn branch, no such ref).
+    /// `HEAD` and refs are read from their files; anything else asks git.
     func commit(named name: String) throws(SyncError) -> String? {
+        if name == "HEAD" || name.hasPrefix("refs/") { return try GitRefs(gitDirectory: gitDirectory).resolve(name) }
         let arguments = ["rev-parse", "--verify", "-q", name + "^{commit}"]
         let result = try git.output(arguments)
         switch result.status {
@@ -169,8 +173,11 @@ final class MirrorRepository {
         }
     }
 
+    /// Sets the remote, unless it is already `url`.
     func setRemote(_ url: String) throws(SyncError) {
-        if try remoteURL == nil {
+        let current = try remoteURL
+        if current == url { return }
+        if current == nil {
             try git.run(["remote", "add", Self.remote, url])
         } else {
             try git.run(["remote", "set-url", Self.remote, url])
@@ -197,7 +204,8 @@ final class MirrorRepository {
             if !others.isEmpty { throw .remoteNotAMirror(remote: remote, reason: "it has branches but no \(Self.branch)") }
             return nil
         }
-        guard try files([(theirs, Self.marker)])[0] != nil else {
+        // A remote branch that is our own HEAD holds the marker: only another one is looked at.
+        if try theirs != commit(named: "HEAD"), try files([(theirs, Self.marker)])[0] == nil {
             throw .remoteNotAMirror(remote: remote, reason: "its \(Self.branch) has no \(Self.marker) file")
         }
         return theirs
@@ -209,6 +217,9 @@ final class MirrorRepository {
     /// something ours does not contain, it moved meanwhile (git words that several ways: "fetch
     /// first", "non-fast-forward", a ref that changed during the push).
     func push(remote: String) throws(SyncError) -> PushOutcome {
+        let tracking = "refs/remotes/\(Self.remote)/\(Self.branch)"
+        // The remote's branch as just fetched (or last pushed) is ours already: nothing to push.
+        if let head = try commit(named: "HEAD"), try commit(named: tracking) == head { return .pushed }
         let refspec = "refs/heads/\(Self.branch):refs/heads/\(Self.branch)"
         let result = try git.output(["push", "--porcelain", Self.remote, refspec])
         if result.status == 0 {
@@ -223,7 +234,6 @@ final class MirrorRepository {
         let failure = GitFailure(arguments: ["push"], status: result.status, standardError: said)
         let fetched = try git.output(["fetch", "--quiet", Self.remote])
         guard fetched.status == 0 else { throw .remoteUnreachable(remote: remote, failure) }
-        let tracking = "refs/remotes/\(Self.remote)/\(Self.branch)"
         if try commit(named: tracking) != nil, try git.output(["merge-base", "--is-ancestor", tracking, "HEAD"]).status == 1 {
             return .remoteMoved
         }

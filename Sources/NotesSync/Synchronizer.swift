@@ -44,8 +44,14 @@ public struct Synchronizer {
         var state = try currentState(of: mirror, notes: notes)
         state.machine = machine
         try mirror.recover(busy: state.workingTreeBusy)
-        if let remote { try mirror.setRemote(remote) }
-        guard let remoteURL = try mirror.remoteURL else { throw .noRemote(mirror: mirrorFolder.path) }
+        let remoteURL: String
+        if let remote {
+            try mirror.setRemote(remote)
+            remoteURL = remote
+        } else {
+            guard let remembered = try mirror.remoteURL else { throw .noRemote(mirror: mirrorFolder.path) }
+            remoteURL = remembered
+        }
         _ = try mirror.commitHandEdits()
         var report = SyncReport()
         for _ in 0..<Self.attempts {
@@ -116,8 +122,8 @@ public struct Synchronizer {
         if state.storeUUID != uuid { state = SyncState(storeUUID: uuid) }
         guard repairing else { return state }
         let history = try storeCall { try LocalChanges(after: state.exportedThrough, in: notes.context) }
-        if let applied = history.syncTransactions.last?.contextName.flatMap(Self.appliedCommit), try mirror.commit(named: applied) != nil,
-           try mirror.storeTip != applied {
+        if let applied = history.syncTransactions.last?.contextName.flatMap(Self.appliedCommit), try mirror.storeTip != applied,
+           try mirror.commit(named: applied) != nil {
             try mirror.setStoreTip(applied)
         }
         return state

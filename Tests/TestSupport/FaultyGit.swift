@@ -16,6 +16,8 @@ public struct FaultyGit {
         /// The real command under strace, its `when`th `call` (in every process it starts)
         /// failing with `error` (EIO, ENOSPC).
         case injected(call: String, error: String, when: Int)
+        /// The real git's answer: the command is only counted.
+        case real
     }
 
     private let folder: TemporaryFolder
@@ -27,7 +29,8 @@ public struct FaultyGit {
     /// - Parameters:
     ///   - command: the git subcommand (`merge`, `cat-file`, `rev-parse`), or `*` for all.
     ///   - occurrence: which of the sync's calls of it answers wrongly (1 is the first); nil for every one.
-    public init(_ command: String, occurrence: Int? = nil, answer: Answer) throws {
+    ///   - argument: when given, only calls with this argument count (`-e` of `cat-file -e`).
+    public init(_ command: String, argument: String? = nil, occurrence: Int? = nil, answer: Answer) throws {
         folder = try TemporaryFolder()
         count = folder.url.appendingPathComponent("count")
         self.command = command
@@ -46,6 +49,7 @@ public struct FaultyGit {
                 rm -f .git/MERGE_HEAD .git/MERGE_MSG .git/MERGE_MODE
                 echo "fatal: could not open '.git/MERGE_HEAD' for writing: Input/output error" >&2; exit 128
                 """
+        case .real: action = ":"
         case .injected(let call, let error, let when):
             action = "exec strace -f -qq -o /dev/null -e trace=\(call) -e inject=\(call):error=\(error):when=\(when) '\(realGit)' \"$@\""
         }
@@ -58,7 +62,8 @@ public struct FaultyGit {
               if [ "$skip" = 1 ]; then skip=0; continue; fi
               case "$argument" in -c) skip=1 ;; -*) ;; *) sub="$argument"; break ;; esac
             done
-            if [ '\(command)' = '*' ] || [ "$sub" = '\(command)' ]; then
+            case " $* " in \(argument.map { "*\" \($0) \"*" } ?? "*")) matches=1 ;; *) matches=0 ;; esac
+            if [ "$matches" = 1 ] && { [ '\(command)' = '*' ] || [ "$sub" = '\(command)' ]; }; then
               n=$(( $(cat '\(count.path)' 2>/dev/null || echo 0) + 1 )); echo "$n" > '\(count.path)'
               if [ '\(occurrence.map(String.init) ?? "every")' = every ] || [ "$n" = '\(occurrence.map(String.init) ?? "")' ]; then
             \(action)

@@ -37,4 +37,15 @@ struct SyncSettingsTests {
                 "\(result.standardError)")
         #expect(!result.standardError.contains("DecodingError") && !result.standardError.contains("codingPath"))
     }
+
+    @Test("a sync with nothing to send or receive starts at most 3 git processes (the remote's URL, status, fetch)")
+    func noOpSyncIsCheap() throws {
+        let machines = try SyncMachines()
+        try machines.must("alpha", ["notes", "add", "--title", "One", "--body", "1\n"])
+        try machines.converge(["alpha", "beta"])
+        let git = try FaultyGit("*", answer: .real)
+        let result = try machines.sync("alpha", environment: git.environment)
+        #expect(result.exitCode == 0 && result.standardOutput.hasPrefix("sent nothing; received nothing"), "\(result.standardOutput)")
+        #expect(git.calls > 0 && git.calls <= 3, "\(git.calls) git processes")
+    }
 }
