@@ -68,7 +68,11 @@ struct Git: Sendable {
                              "-c", "commit.gpgsign=false",
                              // A first sync checks out every note: one checkout worker per core (git
                              // only uses them from 100 files up).
-                             "-c", "checkout.workers=0"] + arguments
+                             "-c", "checkout.workers=0",
+                             // git's automatic housekeeping runs inside the command that starts
+                             // it, under sync's lock, never detached: a gc left running would hold
+                             // locks (and take refs) while the next sync works.
+                             "-c", "gc.autoDetach=false"] + arguments
         process.currentDirectoryURL = directory
         var environment = ProcessInfo.processInfo.environment
         environment["GIT_TERMINAL_PROMPT"] = "0"

@@ -18,6 +18,14 @@ struct LocalChanges {
 
     var isEmpty: Bool { changedNotes.isEmpty && deletedNotes.isEmpty }
 
+    /// Adds what a later read (after this one's `lastToken`) found.
+    mutating func add(_ later: LocalChanges) {
+        changedNotes.formUnion(later.changedNotes)
+        deletedNotes.formUnion(later.deletedNotes)
+        syncTransactions += later.syncTransactions
+        lastToken = later.lastToken ?? lastToken
+    }
+
     /// Reads the history after `token`.
     init(after token: Int64?, in context: ManagedObjectContext) throws {
         let transactions = try context.store.history(after: token)

@@ -65,6 +65,9 @@ public struct Synchronizer {
                 report.pushed = true
                 state.lastSynced = Date()
                 try state.write(in: mirror.gitDirectory)
+                if let token = state.exportedThrough {
+                    try HistoryReaders.record(token, by: mirrorFolder, in: notes.context.store)
+                }
                 return report
             }
         }
@@ -159,26 +162,42 @@ public struct Synchronizer {
         }
     }
 
+    /// How many received notes one apply transaction writes: the context holds one batch (its
+    /// images included) at a time, and other writers get the store between batches.
+    static let applyBatch = 500
+
     /// Step 3: what the merges changed in the mirror since the store's commit, written to the
-    /// store in one transaction authored "sync" whose context name records the commit. Returns
-    /// false (writing nothing) when a note it would write changed in the store since the
-    /// export: that change goes first. Changes to other notes do not hold it up; they are
-    /// exported by the next round, so a sync finishes beside other writers.
+    /// store by sync (author "sync") in transactions of `applyBatch` notes; the last one's
+    /// context name records the commit, and then `refs/uncloudnotes/store` moves to it. Every
+    /// file is read first, so one that does not read stops the sync before any is written.
+    /// Returns false when a note it would write changed in the store since the export (that
+    /// change goes first, the next round applying the rest): changes to other notes do not
+    /// hold it up, so a sync finishes beside other writers.
     private func apply(_ mirror: MirrorRepository, to notes: StoreNotes, state: SyncState, report: inout SyncReport) throws(SyncError) -> Bool {
         guard let tip = try mirror.storeTip, let head = try mirror.commit(named: "HEAD"), tip != head else { return true }
         let changes = try mirror.changedNotes(from: tip, to: head)
-        guard !changes.isEmpty else {
-            try mirror.setStoreTip(head)
-            return true
+        for change in changes where change.kind != .deleted {
+            for image in try receivedNote(change.path, in: mirror).images { try Self.requireImageFile(image.file, of: change.path, in: mirror) }
         }
+        var local = try storeCall { try LocalChanges(after: state.exportedThrough, in: notes.context) }
+        for start in stride(from: 0, to: changes.count, by: Self.applyBatch) {
+            let batch = changes[start..<min(start + Self.applyBatch, changes.count)]
+            let isLast = batch.endIndex == changes.count
+            notes.context.name = isLast ? Self.contextName(applying: head) : Self.partContextPrefix + head
+            guard try applyBatch(batch, from: mirror, to: notes, local: &local, report: &report) else { return false }
+        }
+        try mirror.setStoreTip(head)
+        return true
+    }
+
+    /// One transaction of `apply`. `local` is the store's own changes since the export, read on
+    /// from where it was before each batch.
+    private func applyBatch(_ batch: ArraySlice<GitAnswer.Change>, from mirror: MirrorRepository, to notes: StoreNotes,
+                            local: inout LocalChanges, report: inout SyncReport) throws(SyncError) -> Bool {
         var incoming: [(path: String, note: MirrorNote?)] = []
-        for change in changes {
-            let note = change.kind == .deleted ? nil : try MirrorNoteFile.parse(String(decoding: try mirror.workingFile(change.path), as: UTF8.self), path: change.path)
-            incoming.append((change.path, note))
-        }
+        for change in batch { incoming.append((change.path, change.kind == .deleted ? nil : try receivedNote(change.path, in: mirror))) }
         let context = notes.context
-        context.name = Self.contextName(applying: head)
-        let applied: Bool = try storeCall {
+        return try storeCall {
             defer { context.reset() }
             var received = SyncReport.Counts()
             // Every note is looked up before the first write (see NoteWriter).
@@ -186,7 +205,7 @@ public struct Synchronizer {
             // Objects were read above: a write by another process after this check fails the
             // save (optimistic locking); one before it, to a note written here, is seen here
             // and exported first.
-            let local = try LocalChanges(after: state.exportedThrough, in: context)
+            local.add(try LocalChanges(after: local.lastToken, in: context))
             let touched = existing.contains { $0?.objectID.primaryKey.map(local.changedNotes.contains) == true }
                 || incoming.contains { MirrorNote.identifier(inPath: $0.path).map(local.deletedNotes.contains) == true }
             guard !touched else { return false }
@@ -214,22 +233,32 @@ public struct Synchronizer {
             report.received.deleted += received.deleted
             return true
         }
-        if applied { try mirror.setStoreTip(head) }
-        return applied
+    }
+
+    private func receivedNote(_ path: String, in mirror: MirrorRepository) throws(SyncError) -> MirrorNote {
+        try MirrorNoteFile.parse(String(decoding: try mirror.workingFile(path), as: UTF8.self), path: path)
+    }
+
+    /// An image file a received note names must be there (`missingImageFile` if not).
+    private static func requireImageFile(_ file: String, of note: String, in mirror: MirrorRepository) throws(SyncError) {
+        guard FileManager.default.fileExists(atPath: mirror.folder.appendingPathComponent(file).path) else {
+            throw .missingImageFile(note: note, file: file)
+        }
     }
 
     /// An image file a received note names: missing is its own error; one that cannot be read
     /// is a file error, never taken for missing.
     private static func imageFile(_ file: String, of note: String, in mirror: MirrorRepository) throws(SyncError) -> Data {
-        guard FileManager.default.fileExists(atPath: mirror.folder.appendingPathComponent(file).path) else {
-            throw .missingImageFile(note: note, file: file)
-        }
+        try requireImageFile(file, of: note, in: mirror)
         return try mirror.workingFile(file)
     }
 
     // MARK: Helpers
 
     static let contextPrefix = "sync "
+    /// The context name of an apply's transactions before its last: they record no commit, as
+    /// the store holds all of it only once the last one is saved.
+    static let partContextPrefix = "partial sync "
 
     /// The context name of an apply: it records the mirror commit the store now holds.
     static func contextName(applying commit: String) -> String { contextPrefix + commit }

@@ -13,11 +13,13 @@ public struct TagCount: Equatable, Sendable {
 }
 
 /// The rule of a tag name, in one place: trimmed, not empty, no comma (the separator of the
-/// editor's tags field) and no control character. Names are matched exactly.
+/// editor's tags field) and no control character, in Unicode's composed form (NFC). Names are
+/// matched exactly: `café` typed as `e` and a combining accent is the same tag as `café`
+/// typed with `é`, on every machine a sync reaches.
 public enum TagName {
     /// The name as stored, or `.badTagName`.
     public static func checked(_ name: String) throws(NoteBookError) -> String {
-        let trimmed = name.trimmingCharacters(in: .whitespaces)
+        let trimmed = name.trimmingCharacters(in: .whitespaces).precomposedStringWithCanonicalMapping
         guard !trimmed.isEmpty, !trimmed.contains(","), !trimmed.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }) else {
             throw .badTagName(name)
         }

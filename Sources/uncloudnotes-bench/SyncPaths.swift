@@ -20,8 +20,16 @@ enum SyncPaths {
         var oneNote: Stats
         /// `git commit -a; git pull; git push` after one file's edit.
         var oneNoteBaseline: Stats
+        /// `uncloudnotes sync` again, with nothing to send or receive.
+        var noOp: Stats?
+        /// `git pull; git push` with nothing to move.
+        var noOpBaseline: Stats?
         /// The first sync's peak resident memory (the program's own, not git's).
         var firstSyncPeakMemory: Int64
+        /// A new, empty store's first sync from that remote: it receives every note.
+        var receive: Stats?
+        /// The receiving sync's peak resident memory.
+        var receivePeakMemory: Int64?
     }
 
     static let imageEvery = 10
@@ -38,6 +46,7 @@ enum SyncPaths {
             let images = try makeStore(at: master, notes: notes)
             var timings = RunLog()
             var peaks: [Int64] = []
+            var receivePeaks: [Int64] = []
             for run in 0..<runs {
                 let runFolder = folder.appendingPathComponent("run-\(run)")
                 try FileManager.default.createDirectory(at: runFolder, withIntermediateDirectories: true)
@@ -45,13 +54,19 @@ enum SyncPaths {
                 let measured = try measureEngine(app: app, master: master, in: runFolder)
                 timings.add(measured.first, to: "first")
                 timings.add(measured.oneNote, to: "one")
+                timings.add(measured.noOp, to: "no-op")
+                timings.add(measured.receive, to: "receive")
+                receivePeaks.append(measured.receivePeak)
                 peaks.append(measured.peak)
                 let baseline = try measureBaseline(files: measured.mirror, in: runFolder)
                 timings.add(baseline.first, to: "first baseline")
                 timings.add(baseline.oneNote, to: "one baseline")
+                timings.add(baseline.noOp, to: "no-op baseline")
             }
             return Result(notes: notes, images: images, firstSync: timings.stats("first"), firstSyncBaseline: timings.stats("first baseline"),
-                          oneNote: timings.stats("one"), oneNoteBaseline: timings.stats("one baseline"), firstSyncPeakMemory: peaks.max() ?? 0)
+                          oneNote: timings.stats("one"), oneNoteBaseline: timings.stats("one baseline"), noOp: timings.stats("no-op"),
+                          noOpBaseline: timings.stats("no-op baseline"), firstSyncPeakMemory: peaks.max() ?? 0,
+                          receive: timings.stats("receive"), receivePeakMemory: receivePeaks.max())
         }
     }
 
@@ -89,7 +104,10 @@ enum SyncPaths {
     private struct EngineRun {
         var first: Double
         var oneNote: Double
+        var noOp: Double
         var peak: Int64
+        var receive: Double
+        var receivePeak: Int64
         /// The mirror the first sync made: its files are the baseline's.
         var mirror: URL
     }
@@ -99,19 +117,28 @@ enum SyncPaths {
         try DiskSync.syncedCopy(of: master, at: store)
         let remote = try bareRepository(folder.appendingPathComponent("engine-remote.git"))
         let memory = folder.appendingPathComponent("peak-memory")
-        // GNU time reports the peak of the program it starts (a child of its own, so the
-        // figure is not this process's, as a child spawned from here would carry at exec).
-        let first = try ChildProcess.run("/usr/bin/time", ["-f", "%M", "-o", memory.path, app.path, "sync", "--store", store.path,
-                                                          "--remote", remote.path, "--machine", "bench"])
-        let kilobytes = try String(contentsOf: memory, encoding: .utf8).split(separator: "\n").last.flatMap { Int64($0) }
-        guard let kilobytes else { throw BenchError("GNU time reported no peak memory for the first sync") }
+        let (first, peak) = try timedWithPeak(app, ["sync", "--store", store.path, "--remote", remote.path, "--machine", "bench"], memory: memory)
+        let receiving = folder.appendingPathComponent("receiving.sqlite")
+        let (receive, receivePeak) = try timedWithPeak(app, ["sync", "--store", receiving.path, "--remote", remote.path, "--machine", "other"],
+                                                       memory: memory)
         try ChildProcess.run(app.path, ["notes", "edit", "1", "--body", "Changed on this machine.", "--store", store.path])
         let oneNote = try ChildProcess.run(app.path, ["sync", "--store", store.path, "--machine", "bench"])
-        return EngineRun(first: first, oneNote: oneNote, peak: kilobytes * 1024, mirror: store.deletingPathExtension().appendingPathExtension("mirror"))
+        let noOp = try ChildProcess.run(app.path, ["sync", "--store", store.path, "--machine", "bench"])
+        return EngineRun(first: first, oneNote: oneNote, noOp: noOp, peak: peak, receive: receive, receivePeak: receivePeak, mirror: store.deletingPathExtension().appendingPathExtension("mirror"))
+    }
+
+    /// A whole process's time and peak resident memory. GNU time reports the peak of the
+    /// program it starts (a child of its own, so the figure is not this process's, as a child
+    /// spawned from here would carry at exec).
+    private static func timedWithPeak(_ app: URL, _ arguments: [String], memory: URL) throws -> (seconds: Double, peak: Int64) {
+        let seconds = try ChildProcess.run("/usr/bin/time", ["-f", "%M", "-o", memory.path, app.path] + arguments)
+        let kilobytes = try String(contentsOf: memory, encoding: .utf8).split(separator: "\n").last.flatMap { Int64($0) }
+        guard let kilobytes else { throw BenchError("GNU time reported no peak memory for \(arguments.joined(separator: " "))") }
+        return (seconds, kilobytes * 1024)
     }
 
     /// The same files in a plain folder, committed and pushed by git as a careful user would.
-    private static func measureBaseline(files mirror: URL, in folder: URL) throws -> (first: Double, oneNote: Double) {
+    private static func measureBaseline(files mirror: URL, in folder: URL) throws -> (first: Double, oneNote: Double, noOp: Double) {
         let plain = folder.appendingPathComponent("plain")
         try FileManager.default.createDirectory(at: plain, withIntermediateDirectories: true)
         try ChildProcess.run("/bin/sh", ["-c", "git -C \"$1\" archive HEAD | tar -x -C \"$2\" && sync", "sh", mirror.path, plain.path])
@@ -125,7 +152,9 @@ enum SyncPaths {
         try Data((try String(contentsOf: file, encoding: .utf8) + "Changed on this machine.\n").utf8).write(to: file)
         let oneNote = try ChildProcess.run("/bin/sh", ["-c", "cd \"$1\" && \(git) commit -q -a -m edit && \(git) pull -q --no-rebase origin main"
                                                           + " && \(git) push -q origin main", "sh", plain.path])
-        return (first, oneNote)
+        let noOp = try ChildProcess.run("/bin/sh", ["-c", "cd \"$1\" && \(git) pull -q --no-rebase origin main && \(git) push -q origin main",
+                                                       "sh", plain.path])
+        return (first, oneNote, noOp)
     }
 
     private static func bareRepository(_ url: URL) throws -> URL {

@@ -41,6 +41,10 @@ struct StoreHistoryCommand: ParsableCommand {
         // Closing a read-only store after reading has nothing left to lose.
         defer { try? store.close() }
         let history = try store.history(after: since, author: author, contextName: context)
+        // Sync prunes history every mirror has read: say where what is left begins.
+        if !format.json, since == nil, author == nil, context == nil, let first = history.first?.token, first > 1 {
+            try StandardOutput.line("history starts at transaction \(first): the earlier ones were pruned (sync prunes what every mirror has exported)")
+        }
         let report = HistoryReport(history, changes: changes || format.json) { LocalDates.iso8601($0) }
         if format.json {
             try printJSON(report)

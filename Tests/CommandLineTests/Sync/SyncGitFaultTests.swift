@@ -44,7 +44,7 @@ struct SyncGitFaultTests {
         let command = if case .empty = fault { "diff" } else { "fetch" }
         let git = try FaultyGit(command, answer: fault)
         let faulted = try machines.sync("alpha", environment: git.environment)
-        #expect(git.calls > 0, "alpha never ran git \(command)")
+        #expect(git.calls > 0, "alpha never ran git \(command): \(faulted.standardError)")
         #expect(faulted.exitCode == 1, "a round that could not read the remote's changes said: \(faulted.standardOutput)")
         try machines.converge(["alpha", "beta"])
         #expect(try machines.titles("alpha").contains("Made on beta"))
