@@ -8,12 +8,14 @@ import UnCloudNotesKit
 final class NoteWriter {
     private let notes: StoreNotes
     private var context: ManagedObjectContext { notes.context }
-    private var nextDisplayIndex: Int64
+    /// The largest display index so far; the next note inserted gets the one after it, or an
+    /// error past the largest possible, as the app refuses it (`DisplayIndex`).
+    private var largestDisplayIndex: Int64?
     private var tags: [String: ManagedObject]
 
     init(_ notes: StoreNotes) throws {
         self.notes = notes
-        nextDisplayIndex = try notes.nextDisplayIndex()
+        largestDisplayIndex = try notes.largestDisplayIndex()
         tags = try notes.tagsByName()
     }
 
@@ -28,8 +30,9 @@ final class NoteWriter {
         } else {
             object = try context.insertObject(entityName: StoreNotes.noteEntity)
             object.setValue(.uuid(note.identifier), forKey: "identifier")
-            object.setValue(.integer(nextDisplayIndex), forKey: "displayIndex")
-            nextDisplayIndex = nextDisplayIndex == .max ? .max : nextDisplayIndex + 1
+            let index = try largestDisplayIndex.map { last throws in try DisplayIndex.after(last, store: context.store.url.path) } ?? 0
+            object.setValue(.integer(index), forKey: "displayIndex")
+            largestDisplayIndex = index
         }
         set(object, "title", .string(note.title))
         set(object, "body", .string(note.body))

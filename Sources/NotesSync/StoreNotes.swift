@@ -59,17 +59,16 @@ struct StoreNotes {
     }
 
     private static func isOlder(_ a: ManagedObject, _ b: ManagedObject) -> Bool {
-        let (first, second) = (a.value(forKey: "dateCreated")?.dateValue ?? .distantPast, b.value(forKey: "dateCreated")?.dateValue ?? .distantPast)
-        if first != second { return first < second }
-        return (a.value(forKey: "identifier")?.uuidValue?.uuidString ?? "") < (b.value(forKey: "identifier")?.uuidValue?.uuidString ?? "")
+        func key(_ image: ManagedObject) -> (date: Date?, identifier: UUID?, stored: String) {
+            (image.value(forKey: "dateCreated")?.dateValue, image.value(forKey: "identifier")?.uuidValue, image.objectID.description)
+        }
+        return AttachmentOrder.isOlder(key(a), than: key(b))
     }
 
-    /// The display index after the store's largest, for the first note an apply inserts.
-    func nextDisplayIndex() throws -> Int64 {
-        let last = try context.fetch(FetchRequest(entityName: Self.noteEntity, sortDescriptors: [SortDescriptor("displayIndex", ascending: false)],
-                                                  fetchLimit: 1)).first?.value(forKey: "displayIndex")?.integerValue ?? -1
-        let (next, overflow) = last.addingReportingOverflow(1)
-        return overflow ? Int64.max : next
+    /// The store's largest display index; nil when it has no notes.
+    func largestDisplayIndex() throws -> Int64? {
+        try context.fetch(FetchRequest(entityName: Self.noteEntity, sortDescriptors: [SortDescriptor("displayIndex", ascending: false)],
+                                       fetchLimit: 1)).first?.value(forKey: "displayIndex")?.integerValue
     }
 
     /// Every tag of the store by name.

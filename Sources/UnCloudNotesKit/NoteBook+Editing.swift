@@ -171,12 +171,9 @@ extension NoteBook {
         return try displayIndex(after: index)
     }
 
-    /// The display index after `index`; the largest possible one (from a damaged or hand-edited
-    /// store) is refused.
+    /// The display index after `index` (`DisplayIndex`).
     func displayIndex(after index: Int64) throws(NoteBookError) -> Int64 {
-        let (next, overflow) = index.addingReportingOverflow(1)
-        guard !overflow else { throw .displayIndexExhausted(store: storePath, index: index) }
-        return next
+        try DisplayIndex.after(index, store: storePath)
     }
 
     private func attachmentObject(_ id: AttachmentID) throws(NoteBookError) -> ManagedObject {

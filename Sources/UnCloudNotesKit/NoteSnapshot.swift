@@ -44,9 +44,8 @@ public struct AttachmentSnapshot: Equatable, Sendable {
     /// v5: the attachment's stable identity.
     public var identifier: UUID?
 
-    /// The order of a note's attachments: by creation date, then by when they were stored, so
-    /// two attachments of the same instant keep one order.
+    /// The order of a note's attachments (`AttachmentOrder`).
     static func isOlder(_ a: AttachmentSnapshot, than b: AttachmentSnapshot) -> Bool {
-        (a.dateCreated ?? .distantPast, a.id.description) < (b.dateCreated ?? .distantPast, b.id.description)
+        AttachmentOrder.isOlder((a.dateCreated, a.identifier, a.id.description), than: (b.dateCreated, b.identifier, b.id.description))
     }
 }
