@@ -118,12 +118,13 @@ enum SyncPaths {
         let remote = try bareRepository(folder.appendingPathComponent("engine-remote.git"))
         let memory = folder.appendingPathComponent("peak-memory")
         let (first, peak) = try timedWithPeak(app, ["sync", "--store", store.path, "--remote", remote.path, "--machine", "bench"], memory: memory)
-        let receiving = folder.appendingPathComponent("receiving.sqlite")
-        let (receive, receivePeak) = try timedWithPeak(app, ["sync", "--store", receiving.path, "--remote", remote.path, "--machine", "other"],
-                                                       memory: memory)
         try ChildProcess.run(app.path, ["notes", "edit", "1", "--body", "Changed on this machine.", "--store", store.path])
         let oneNote = try ChildProcess.run(app.path, ["sync", "--store", store.path, "--machine", "bench"])
         let noOp = try ChildProcess.run(app.path, ["sync", "--store", store.path, "--machine", "bench"])
+        // Last: the receiving machine pushes its merge, which the syncs above must not meet.
+        let receiving = folder.appendingPathComponent("receiving.sqlite")
+        let (receive, receivePeak) = try timedWithPeak(app, ["sync", "--store", receiving.path, "--remote", remote.path, "--machine", "other"],
+                                                       memory: memory)
         return EngineRun(first: first, oneNote: oneNote, noOp: noOp, peak: peak, receive: receive, receivePeak: receivePeak, mirror: store.deletingPathExtension().appendingPathExtension("mirror"))
     }
 

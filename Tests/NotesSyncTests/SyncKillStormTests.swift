@@ -58,6 +58,11 @@ struct SyncKillStormTests {
         var random = SplitMix64(seed: 25)
         var added: Set<String> = []
         var deleted: Set<String> = []
+        // What the storm changed, by note title, to be found whole at the end.
+        var latestBody: [String: String] = [:]
+        var tagsAdded: [String: Set<String>] = [:]
+        var pinned: Set<String> = []
+        var imagesAttached: [String: Int] = [:]
         var kills = 0
         let killSwitch = try GitKillSwitch()
         for round in 0..<Self.kills {
@@ -67,8 +72,19 @@ struct SyncKillStormTests {
             added.insert(title)
             let notes = try machine.list()
             switch round % 4 {
-            case 1: #expect(try machine.run(["notes", "edit", "\(notes[notes.count / 2].number)", "--body", "edited in round \(round)\n"]).exitCode == 0)
-            case 2: #expect(try machine.run(["notes", "attach", "\(notes[0].number)", "--image", image.path]).exitCode == 0)
+            case 0 where notes.count > 2:
+                let target = notes[notes.count / 3]
+                #expect(try machine.run(["notes", "tag", "\(target.number)", "--add", "round-\(round)"]).exitCode == 0)
+                #expect(try machine.run(["notes", "pin", "\(target.number)"]).exitCode == 0)
+                tagsAdded[target.title, default: []].insert("round-\(round)")
+                pinned.insert(target.title)
+            case 1:
+                let target = notes[notes.count / 2]
+                #expect(try machine.run(["notes", "edit", "\(target.number)", "--body", "edited in round \(round)\n"]).exitCode == 0)
+                latestBody[target.title] = "edited in round \(round)\n"
+            case 2:
+                #expect(try machine.run(["notes", "attach", "\(notes[0].number)", "--image", image.path]).exitCode == 0)
+                imagesAttached[notes[0].title, default: 0] += 1
             case 3 where notes.count > 3:
                 #expect(try machine.run(["notes", "delete", "\(notes[notes.count - 1].number)"]).exitCode == 0)
                 deleted.insert(notes[notes.count - 1].title)
@@ -93,7 +109,37 @@ struct SyncKillStormTests {
         // A deleted note may come back (deleted on one machine, edited on another); no other may go.
         let lost = added.subtracting(deleted).subtracting(titles)
         #expect(lost.isEmpty, "notes lost: \(lost.sorted())")
+        try expectKept(on: machines[0], bodies: latestBody, tags: tagsAdded, pinned: pinned, images: imagesAttached,
+                       picture: try Data(contentsOf: image), deleted: deleted)
         #expect(kills >= Self.kills / 2, "only \(kills) of \(Self.kills) syncs were killed: the kill points must fall inside syncs")
         #expect(first.values.contains { !$0.isEmpty })
+    }
+
+    /// Every change the storm made to a note not deleted is in the store, read with `notes
+    /// export` (not sync's code): its last body (on the note or, where texts overlapped, on a
+    /// conflict copy), its added tags, its pin, and as many images as were attached, each the
+    /// picture's bytes.
+    private func expectKept(on machine: Machine, bodies: [String: String], tags: [String: Set<String>], pinned: Set<String>,
+                            images: [String: Int], picture: Data, deleted: Set<String>) throws {
+        let export = try machine.run(["notes", "export", "--json"]).standardOutput
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(export.utf8)) as? [String: Any])
+        let notes = try #require(document["notes"] as? [[String: Any]])
+        func note(_ title: String) -> [String: Any]? { notes.first { $0["title"] as? String == title } }
+        for (title, body) in bodies where !deleted.contains(title) {
+            #expect(notes.contains { $0["body"] as? String == body && ($0["title"] as? String)?.hasPrefix(title) == true },
+                    "the edit \(body.debugDescription) of \(title) is lost")
+        }
+        for (title, names) in tags where !deleted.contains(title) {
+            let have = Set(note(title)?["tags"] as? [String] ?? [])
+            #expect(names.isSubset(of: have), "\(title) lost tags: \(names.subtracting(have).sorted())")
+        }
+        for title in pinned where !deleted.contains(title) {
+            #expect(note(title)?["pinned"] as? Bool == true, "\(title) lost its pin")
+        }
+        for (title, count) in images where !deleted.contains(title) {
+            let attached = note(title)?["images"] as? [[String: Any]] ?? []
+            let pictures = attached.compactMap { ($0["data"] as? String).flatMap { Data(base64Encoded: $0) } }.filter { $0 == picture }
+            #expect(pictures.count >= count, "\(title) has \(pictures.count) of the \(count) images attached to it")
+        }
     }
 }
