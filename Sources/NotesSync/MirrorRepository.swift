@@ -211,7 +211,11 @@ final class MirrorRepository {
         return theirs
     }
 
-    enum PushOutcome { case pushed, remoteMoved }
+    enum PushOutcome: Equatable {
+        /// `created`: the push made the remote's `main` (its first).
+        case pushed(created: Bool)
+        case remoteMoved
+    }
 
     /// Pushes `main`. A refusal is told apart by looking again: when the remote's `main` is now
     /// something ours does not contain, it moved meanwhile (git words that several ways: "fetch
@@ -219,7 +223,7 @@ final class MirrorRepository {
     func push(remote: String) throws(SyncError) -> PushOutcome {
         let tracking = "refs/remotes/\(Self.remote)/\(Self.branch)"
         // The remote's branch as just fetched (or last pushed) is ours already: nothing to push.
-        if let head = try commit(named: "HEAD"), try commit(named: tracking) == head { return .pushed }
+        if let head = try commit(named: "HEAD"), try commit(named: tracking) == head { return .pushed(created: false) }
         let refspec = "refs/heads/\(Self.branch):refs/heads/\(Self.branch)"
         let result = try git.output(["push", "--porcelain", Self.remote, refspec])
         if result.status == 0 {
@@ -228,7 +232,7 @@ final class MirrorRepository {
             guard lines.last == "Done", lines.contains(where: { line in
                 line.count > 2 && " +*=".contains(line.first ?? "x") && line.dropFirst().hasPrefix("\t\(refspec)\t")
             }) else { throw .untrustedGitAnswer(command: "push", expected: "the branch pushed, and Done") }
-            return .pushed
+            return .pushed(created: lines.contains { $0.hasPrefix("*\t\(refspec)\t") })
         }
         let said = String(decoding: result.standardOutput, as: UTF8.self) + result.standardError
         let failure = GitFailure(arguments: ["push"], status: result.status, standardError: said)

@@ -19,6 +19,8 @@ public struct SyncReport: Codable, Equatable, Sendable {
     public var commit: String?
     /// Whether the remote was updated.
     public var pushed = false
+    /// What the user should know and act on (a remote whose clones check out nothing).
+    public var notices: [String] = []
 
     /// The report as lines for people.
     public var lines: [String] {
@@ -26,7 +28,7 @@ public struct SyncReport: Codable, Equatable, Sendable {
         var lines = ["\(verb) \(Self.describe(sent)); \(dryRun ? "would receive" : "received") \(Self.describe(received))"]
         lines += conflicts.map { "conflict: both machines changed \"\($0.note)\"; the other version is now \"\($0.copyTitle)\"" }
         if let commit { lines.append("mirror at \(commit.prefix(12))\(pushed ? ", pushed" : "")") }
-        return lines
+        return lines + notices.map { "note: " + $0 }
     }
 
     private static func describe(_ counts: Counts) -> String {

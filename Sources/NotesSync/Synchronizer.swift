@@ -61,8 +61,10 @@ public struct Synchronizer {
             }
             guard try apply(mirror, to: notes, state: state, report: &report) else { continue }
             report.commit = try mirror.commit(named: "HEAD")
-            if try mirror.push(remote: remoteURL) == .pushed {
+            let pushed = try mirror.push(remote: remoteURL)
+            if case .pushed(let created) = pushed {
                 report.pushed = true
+                if created, let notice = try mirror.defaultBranchNotice(remote: remoteURL) { report.notices.append(notice) }
                 state.lastSynced = Date()
                 try state.write(in: mirror.gitDirectory)
                 if let token = state.exportedThrough {

@@ -48,4 +48,20 @@ struct SyncSettingsTests {
         #expect(result.exitCode == 0 && result.standardOutput.hasPrefix("sent nothing; received nothing"), "\(result.standardOutput)")
         #expect(git.calls > 0 && git.calls <= 3, "\(git.calls) git processes")
     }
+
+    @Test("a bare remote whose HEAD names master is pointed at main by the first push, so git clone checks the notes out")
+    func remoteHeadNamesMain() throws {
+        let machines = try SyncMachines()
+        let remote = machines.folder.url.appendingPathComponent("old-style.git").path
+        #expect(try SpawnedProcess.run(["/usr/bin/git", "init", "-q", "--bare", "-b", "master", remote]).code == 0)
+        try machines.must("alpha", ["notes", "add", "--title", "One", "--body", "1\n"])
+        let first = try machines.must("alpha", ["sync", "--remote", remote, "--machine", "alpha"])
+        #expect(first.standardOutput.contains("note: the remote's HEAD named refs/heads/master"), "\(first.standardOutput)")
+        let clone = machines.folder.url.appendingPathComponent("clone").path
+        #expect(try SpawnedProcess.run(["/usr/bin/git", "clone", "-q", remote, clone]).code == 0)
+        let notes = try FileManager.default.contentsOfDirectory(atPath: clone + "/notes")
+        #expect(notes.count == 1, "\(notes)")
+        let second = try machines.must("alpha", ["sync"])
+        #expect(!second.standardOutput.contains("note:"), "\(second.standardOutput)")
+    }
 }
