@@ -59,8 +59,8 @@ struct StoreNotes {
     }
 
     private static func isOlder(_ a: ManagedObject, _ b: ManagedObject) -> Bool {
-        func key(_ image: ManagedObject) -> (date: Date?, identifier: UUID?, stored: String) {
-            (image.value(forKey: "dateCreated")?.dateValue, image.value(forKey: "identifier")?.uuidValue, image.objectID.description)
+        func key(_ image: ManagedObject) -> (date: Date?, stored: String) {
+            (image.value(forKey: "dateCreated")?.dateValue, image.objectID.description)
         }
         return AttachmentOrder.isOlder(key(a), than: key(b))
     }

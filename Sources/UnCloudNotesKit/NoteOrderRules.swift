@@ -1,15 +1,13 @@
 import Foundation
 
 /// The order of a note's images, one rule for the app and for sync: by when each was attached,
-/// then (v5) by identifier, the same on every machine, then by when it was stored. Ordering
-/// ties by object ID alone gave two synced machines two orders.
+/// then by when it was stored. Sync writes a note's images in this order and a receiving
+/// machine stores them in the order it reads them, so both show them alike; sync once ordered
+/// ties by identifier while the app ordered them by object ID, and two machines disagreed.
 public enum AttachmentOrder {
-    /// Whether the image `a` comes before `b`.
-    public static func isOlder(_ a: (date: Date?, identifier: UUID?, stored: String), than b: (date: Date?, identifier: UUID?, stored: String)) -> Bool {
-        let (first, second) = (a.date ?? .distantPast, b.date ?? .distantPast)
-        if first != second { return first < second }
-        if let x = a.identifier, let y = b.identifier, x != y { return x.uuidString < y.uuidString }
-        return a.stored < b.stored
+    /// Whether the image `a` comes before `b`; `stored` is its object ID's description.
+    public static func isOlder(_ a: (date: Date?, stored: String), than b: (date: Date?, stored: String)) -> Bool {
+        (a.date ?? .distantPast, a.stored) < (b.date ?? .distantPast, b.stored)
     }
 }
 

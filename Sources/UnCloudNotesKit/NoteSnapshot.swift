@@ -46,6 +46,6 @@ public struct AttachmentSnapshot: Equatable, Sendable {
 
     /// The order of a note's attachments (`AttachmentOrder`).
     static func isOlder(_ a: AttachmentSnapshot, than b: AttachmentSnapshot) -> Bool {
-        AttachmentOrder.isOlder((a.dateCreated, a.identifier, a.id.description), than: (b.dateCreated, b.identifier, b.id.description))
+        AttachmentOrder.isOlder((a.dateCreated, a.id.description), than: (b.dateCreated, b.id.description))
     }
 }

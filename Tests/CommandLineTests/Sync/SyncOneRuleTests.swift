@@ -31,7 +31,7 @@ struct SyncOneRuleTests {
             pictures.append(try Data(contentsOf: output))
         }
         #expect(pictures[0] == pictures[1], "image 1 differs between the machines")
-        #expect(pictures[0] == (try Data(contentsOf: second)), "equal dates order by identifier")
+        #expect(pictures[0] == (try Data(contentsOf: first)), "equal dates keep the order the images were stored in")
     }
 
     @Test("a received note past the largest display index is refused as the app refuses it, not given the same index")
