@@ -86,10 +86,10 @@ struct Git: Sendable {
             throw .git(GitFailure(arguments: arguments, status: -1, standardError: "cannot make a file for git's answer: \(error)"))
         }
         let standardError = Pipe()
-        let standardInput = Pipe()
+        let standardInput = writesInput ? Pipe() : nil
         process.standardOutput = answer.handle
         process.standardError = standardError
-        process.standardInput = writesInput ? standardInput : FileHandle.nullDevice
+        process.standardInput = standardInput ?? FileHandle.nullDevice
         let exit = ProcessExit(of: process)
         do {
             try process.run()
@@ -100,7 +100,7 @@ struct Git: Sendable {
         // so a full pipe never stalls git.
         let errors = PipeReader(standardError.fileHandleForReading)
         var failure: SyncError?
-        if writesInput {
+        if let standardInput {
             let writer = GitInput(standardInput.fileHandleForWriting)
             do {
                 try input(writer)
@@ -110,6 +110,9 @@ struct Git: Sendable {
             writer.close()
         }
         let err = errors.wait()
+        // The process keeps its pipes' handles: the parent's ends are closed here, not on release.
+        try? standardError.fileHandleForReading.close() // read to its end already
+        try? standardInput?.fileHandleForReading.close() // git's end, duplicated into git
         exit.wait()
         if let failure { throw failure }
         let output: Data
@@ -139,8 +142,10 @@ private struct AnswerFile {
         handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
     }
 
-    /// Everything git wrote.
+    /// Everything git wrote; the file is closed then (a `Process` keeps its standard output's
+    /// handle alive, so closing on release left one descriptor open per git command).
     func contents() throws -> Data {
+        defer { try? handle.close() } // the answer is read; a failed close loses nothing
         try handle.seek(toOffset: 0)
         return try handle.readToEnd() ?? Data()
     }
