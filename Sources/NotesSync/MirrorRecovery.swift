@@ -13,8 +13,10 @@ extension MirrorRepository {
                                     "refs/remotes/\(remote)/\(branch).lock"]
 
     /// Undoes what an interrupted sync or git left. `busy`: sync was changing the working tree
-    /// (see `SyncState.workingTreeBusy`), so files that differ from `HEAD` are its own, to reset.
-    func recover(busy: Bool) throws(SyncError) {
+    /// (see `SyncState.workingTreeBusy`), so files that differ from `HEAD` are to reset.
+    /// - Returns: the folder where files that differed from `HEAD` were set aside, if any.
+    @discardableResult
+    func recover(busy: Bool) throws(SyncError) -> URL? {
         for lock in Self.lockFiles {
             let url = gitDirectory.appendingPathComponent(lock)
             do {
@@ -25,7 +27,8 @@ extension MirrorRepository {
         }
         let underWay = Self.operationsUnderWay.contains { FileManager.default.fileExists(atPath: gitDirectory.appendingPathComponent($0).path) }
         let movedBranch = try checkOutMain()
-        if busy || underWay || movedBranch { try resetWorkingTree() }
+        guard busy || underWay || movedBranch else { return nil }
+        return try resetWorkingTree()
     }
 
     /// Puts `HEAD` back on `main` when it is detached or on another branch (a hand `git
@@ -48,7 +51,11 @@ extension MirrorRepository {
     }
 
     /// The working tree and index as `HEAD` has them, every operation under way abandoned.
-    func resetWorkingTree() throws(SyncError) {
+    /// Files that differed from `HEAD` may be the user's own work, so they are copied aside
+    /// first, never only deleted. - Returns: the folder they were copied to, if any.
+    @discardableResult
+    func resetWorkingTree() throws(SyncError) -> URL? {
+        let setAside = try setAsideChangedFiles()
         // A rebase keeps its state in folders that reset does not remove.
         for folder in ["rebase-merge", "rebase-apply"] {
             let url = gitDirectory.appendingPathComponent(folder)
@@ -64,22 +71,44 @@ extension MirrorRepository {
         } else {
             try git.run(["read-tree", "--empty"])
         }
-        // Files an interrupted merge added are untracked now; they were sync's, not the user's.
+        // Files an interrupted merge added are untracked now; copies of them are set aside.
         try git.run(["clean", "-q", "-f", "-d"])
+        return setAside
+    }
+
+    /// Copies every file that differs from `HEAD` (changed, added, untracked) into a new folder
+    /// under `.git/uncloudnotes-set-aside/`, keeping its path. - Returns: that folder, or nil
+    /// when nothing differed.
+    private func setAsideChangedFiles() throws(SyncError) -> URL? {
+        let status = try WorkingTreeStatus(try git.runForData(["status", "--porcelain", "-z", "--untracked-files=all"]))
+        let files = Set(status.paths).sorted().filter { path in
+            var isFolder: ObjCBool = false
+            return FileManager.default.fileExists(atPath: folder.appendingPathComponent(path).path, isDirectory: &isFolder) && !isFolder.boolValue
+        }
+        guard !files.isEmpty else { return nil }
+        let stamp = ISO8601DateFormatter().string(from: Date()).replacingOccurrences(of: ":", with: "")
+        let destination = gitDirectory.appendingPathComponent("uncloudnotes-set-aside/\(stamp)-\(getpid())")
+        for path in files {
+            let copy = destination.appendingPathComponent(path)
+            do {
+                try FileManager.default.createDirectory(at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try FileManager.default.copyItem(at: folder.appendingPathComponent(path), to: copy)
+            } catch {
+                throw .file(path: copy.path, error)
+            }
+        }
+        return destination
     }
 
     /// Commits files changed in the working tree by hand (or by another program), once each
     /// note file among them reads: one that does not stops the sync with a line naming it,
     /// before anything is committed. Conflicted files (a merge git left without its state)
-    /// are reset instead. - Returns: whether there were any hand edits.
-    func commitHandEdits() throws(SyncError) -> Bool {
-        guard try commit(named: "HEAD") != nil else { return false }
+    /// are set aside and reset instead. - Returns: the folder they were set aside in, if any.
+    func commitHandEdits() throws(SyncError) -> URL? {
+        guard try commit(named: "HEAD") != nil else { return nil }
         let entries = try WorkingTreeStatus(try git.runForData(["status", "--porcelain", "-z", "--untracked-files=all"]))
-        guard !entries.paths.isEmpty else { return false }
-        if entries.hasUnmerged {
-            try resetWorkingTree()
-            return false
-        }
+        guard !entries.paths.isEmpty else { return nil }
+        if entries.hasUnmerged { return try resetWorkingTree() }
         for path in entries.paths where path.hasPrefix("notes/") && FileManager.default.fileExists(atPath: folder.appendingPathComponent(path).path) {
             guard MirrorNote.identifier(inPath: path) != nil else {
                 throw .unreadableNoteFile(path: path, reason: MirrorNote.namingRule)
@@ -88,7 +117,7 @@ extension MirrorRepository {
         }
         try git.run(["add", "-A"])
         try git.run(["commit", "-q", "--no-verify", "-m", "Edits made in the mirror on \(git.machine)"])
-        return true
+        return nil
     }
 }
 

@@ -43,7 +43,7 @@ public struct Synchronizer {
         defer { withExtendedLifetime(lock) {} }
         var state = try currentState(of: mirror, notes: notes)
         state.machine = machine
-        try mirror.recover(busy: state.workingTreeBusy)
+        var setAside = try mirror.recover(busy: state.workingTreeBusy)
         let remoteURL: String
         if let remote {
             try mirror.setRemote(remote)
@@ -52,8 +52,11 @@ public struct Synchronizer {
             guard let remembered = try mirror.remoteURL else { throw .noRemote(mirror: mirrorFolder.path) }
             remoteURL = remembered
         }
-        _ = try mirror.commitHandEdits()
+        setAside = try mirror.commitHandEdits() ?? setAside
         var report = SyncReport()
+        if let setAside {
+            report.notices.append("the mirror was reset from an interrupted state; files that differed from its last commit were copied to \(setAside.path)")
+        }
         for _ in 0..<Self.attempts {
             try export(to: mirror, from: notes, state: &state, report: &report)
             if let theirs = try mirror.fetch(remote: remoteURL) {

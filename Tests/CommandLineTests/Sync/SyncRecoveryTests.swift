@@ -101,6 +101,21 @@ struct SyncRecoveryTests {
         #expect(!bodies.contains { $0.contains("<<<<<<<") }, "\(bodies)")
     }
 
+    @Test("a reset never only deletes: files that differed from the last commit are copied aside, and the user is told where")
+    func resetKeepsCopies() throws {
+        try leave(.mergeUnderWay)
+        let idea = "an idea typed into the mirror while a merge was under way\n"
+        try idea.write(to: mirror.appendingPathComponent("ideas.txt"), atomically: true, encoding: .utf8)
+        let result = try machines.sync("alpha")
+        #expect(result.exitCode == 0, "\(result.standardError)")
+        let line = try #require(result.standardOutput.split(separator: "\n").first { $0.contains("copied to ") }, "\(result.standardOutput)")
+        let folder = URL(fileURLWithPath: String(line[line.range(of: "copied to ")!.upperBound...]))
+        #expect(try String(contentsOf: folder.appendingPathComponent("ideas.txt"), encoding: .utf8) == idea)
+        let conflicted = try String(contentsOf: folder.appendingPathComponent("notes").appendingPathComponent(try noteFile().lastPathComponent), encoding: .utf8)
+        #expect(conflicted.contains("<<<<<<<") && conflicted.contains("side's line"), "\(conflicted)")
+        #expect(!FileManager.default.fileExists(atPath: mirror.appendingPathComponent("ideas.txt").path))
+    }
+
     @Test("a note file edited by hand into something that does not read stops sync with one line naming it; the store is not written")
     func unreadableHandEdit() throws {
         let file = try noteFile()
