@@ -63,11 +63,14 @@ let package = Package(
             name: "UnCloudNotesKit",
             dependencies: ["ManagedStore", "UnCloudNotesResources", "CGdkPixbuf"]
         ),
+        // The age v1 file format (c2sp.org/age) for encrypted remotes: framing only, every
+        // primitive from swift-crypto. Knows nothing of notes.
+        .target(name: "AgeEncryption", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
         // Sync through git (issue #25): the store mirrored as plain files in a git repository,
         // driven by persistent history; git runs as a subprocess, front matter through Yams.
         .target(
             name: "NotesSync",
-            dependencies: ["UnCloudNotesKit", "ManagedStore",
+            dependencies: ["UnCloudNotesKit", "ManagedStore", "AgeEncryption",
                            .product(name: "Yams", package: "Yams"),
                            .product(name: "Crypto", package: "swift-crypto")]
         ),
@@ -109,6 +112,7 @@ let package = Package(
         .testTarget(name: "ManagedStoreTests", dependencies: [
             "ManagedStore", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
+        .testTarget(name: "AgeEncryptionTests", dependencies: ["AgeEncryption", "TestSupport"]),
         .testTarget(name: "UnCloudNotesKitTests", dependencies: [
             "UnCloudNotesKit", "ManagedStore", "TestSupport", "CGdkPixbuf", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
