@@ -29,10 +29,40 @@ public enum LocalDates {
         return date.formatted(style)
     }
 
-    /// Reads what `iso8601` and `preciseISO8601` write in any zone, and the UTC form (`…Z`) of
-    /// exports written before dates were local; nil for other text.
+    /// ISO 8601 with as many digits of the second as the store's value needs to come back
+    /// exactly (`2026-11-28T10:38:35.178+01:00`; none for a whole second): the JSON export, so
+    /// that an export and import keep every date as the store holds it.
+    public static func exactISO8601(_ date: Date, in timeZone: TimeZone = .current) -> String {
+        let seconds = date.timeIntervalSinceReferenceDate
+        let whole = seconds.rounded(.down)
+        // Swift writes a Double in the fewest digits that read back as the same Double.
+        let written = String(seconds)
+        guard whole != seconds, seconds >= 0, !written.contains("e"), let point = written.firstIndex(of: ".") else {
+            return whole == seconds ? iso8601(date, in: timeZone) : preciseISO8601(date, in: timeZone)
+        }
+        let text = iso8601(Date(timeIntervalSinceReferenceDate: whole), in: timeZone)
+        let zone = text.lastIndex { $0 == "Z" || $0 == "+" || $0 == "-" } ?? text.endIndex
+        return String(text[..<zone]) + written[point...] + text[zone...]
+    }
+
+    /// Reads what `iso8601`, `preciseISO8601` and `exactISO8601` write in any zone, and the UTC
+    /// form (`…Z`) of exports written before dates were local; nil for other text.
     public static func parseISO8601(_ text: String) -> Date? {
-        [true, false].lazy.compactMap { try? style(.gmt, fractionalSeconds: $0).parse(text) }.first
+        if let exact = parseManyDigitSecond(text) { return exact }
+        return [true, false].lazy.compactMap { try? style(.gmt, fractionalSeconds: $0).parse(text) }.first
+    }
+
+    /// A second's fraction of any length (`…:35.1781234+01:00`), read to the nearest Double of
+    /// the whole decimal; nil when the text has no fraction.
+    private static func parseManyDigitSecond(_ text: String) -> Date? {
+        guard let time = text.firstIndex(of: "T"), let point = text[time...].firstIndex(of: ".") else { return nil }
+        let digits = text[text.index(after: point)...].prefix { $0.isASCII && $0.isNumber }
+        guard !digits.isEmpty,
+              let whole = try? style(.gmt, fractionalSeconds: false).parse(String(text[..<point]) + text[digits.endIndex...])
+        else { return nil }
+        let wholeSeconds = whole.timeIntervalSinceReferenceDate
+        guard wholeSeconds >= 0, let seconds = Double("\(Int64(wholeSeconds)).\(digits)") else { return nil }
+        return Date(timeIntervalSinceReferenceDate: seconds)
     }
 
     /// A moment given on the command line (`notes list --since`): ISO 8601 as `parseISO8601`

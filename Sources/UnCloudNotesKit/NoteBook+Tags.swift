@@ -1,6 +1,21 @@
 import Foundation
 import ManagedStore
 
+/// What `renameTag` did, with how many notes the tag was on.
+public enum TagRename: Equatable, Sendable {
+    /// The new name is the old one (as stored): nothing changed.
+    case unchanged(notes: Int)
+    case renamed(notes: Int)
+    /// A tag of the new name existed: the two are one tag now.
+    case merged(notes: Int)
+
+    public var notes: Int {
+        switch self {
+        case .unchanged(let notes), .renamed(let notes), .merged(let notes): notes
+        }
+    }
+}
+
 /// A tag and how many notes have it, as `notes tags` and the screens' tag picker list them.
 public struct TagCount: Equatable, Sendable {
     public var name: String
@@ -13,17 +28,33 @@ public struct TagCount: Equatable, Sendable {
 }
 
 /// The rule of a tag name, in one place: trimmed, not empty, no comma (the separator of the
-/// editor's tags field) and no control character, in Unicode's composed form (NFC). Names are
+/// editor's tags field) and no control character, in Unicode's composed form (NFC), without the
+/// `#` people write before a tag (`#work` is the tag `work`, as rows show it). Names are
 /// matched exactly: `café` typed as `e` and a combining accent is the same tag as `café`
 /// typed with `é`, on every machine a sync reaches.
 public enum TagName {
     /// The name as stored, or `.badTagName`.
     public static func checked(_ name: String) throws(NoteBookError) -> String {
-        let trimmed = name.trimmingCharacters(in: .whitespaces).precomposedStringWithCanonicalMapping
-        guard !trimmed.isEmpty, !trimmed.contains(","), !trimmed.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }) else {
+        let canonical = stored(name)
+        guard !canonical.isEmpty, !canonical.contains(","),
+              !canonical.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }) else {
             throw .badTagName(name)
         }
-        return trimmed
+        return canonical
+    }
+
+    /// The form a name is stored and matched in, unchecked: trimmed, NFC, no leading `#`.
+    static func stored(_ name: String) -> String {
+        var form = name.trimmingCharacters(in: .whitespaces).precomposedStringWithCanonicalMapping
+        while form.hasPrefix("#") { form.removeFirst() }
+        return form.trimmingCharacters(in: .whitespaces)
+    }
+
+    /// The tag a search names when it is one word starting with `#` (`#work`); nil otherwise.
+    static func named(bySearch search: String) -> String? {
+        guard search.hasPrefix("#"), !search.contains(where: \.isWhitespace) else { return nil }
+        let name = stored(search)
+        return name.isEmpty ? nil : name
     }
 
     /// Checked names without repeats, in the order given.
@@ -83,9 +114,9 @@ extension NoteBook {
     }
 
     /// Renames a tag; into a name another tag has, the two merge (its notes get that tag).
-    /// - Returns: how many notes the tag was on.
+    /// - Returns: what happened, with how many notes the tag was on.
     @discardableResult
-    public func renameTag(_ old: String, to new: String) throws(NoteBookError) -> Int {
+    public func renameTag(_ old: String, to new: String) throws(NoteBookError) -> TagRename {
         try capabilities.require(.tags)
         let old = try TagName.checked(old)
         let new = try TagName.checked(new)
@@ -96,32 +127,62 @@ extension NoteBook {
             throw .wrapping(error)
         }
         guard let tag = found.tag else { throw .noSuchTag(old) }
-        let notes = tag.objects(forKey: "notes")
-        guard old != new else { return notes.count }
-        try changing {
-            if let target = found.target {
-                for note in notes {
-                    note.removeObject(tag, forKey: "tags")
-                    if !note.objects(forKey: "tags").contains(where: { $0 === target }) { note.addObject(target, forKey: "tags") }
-                    noteChanged(note)
-                }
-                context.delete(tag)
-            } else {
-                tag.setValue(.string(new), forKey: "name")
-            }
-        }
-        return notes.count
+        let notes = tag.objects(forKey: "notes").count
+        guard old != new else { return .unchanged(notes: notes) }
+        try changing { move(tag, to: new, merging: found.target, datingNotes: true) }
+        return found.target == nil ? .renamed(notes: notes) : .merged(notes: notes)
     }
 
-    /// Pins or unpins a note (pinned notes list first).
+    /// Merges tags stored under another spelling of a name (decomposed accents, a leading `#`,
+    /// spaces: stores written before names were normalised) into the name's one tag, in one
+    /// save. Reads only the tag names; writes nothing when every name is already in its form.
+    /// - Returns: how many tags were merged or renamed.
+    @discardableResult
+    public func mergeTagSpellings() throws(NoteBookError) -> Int {
+        guard capabilities.hasTags else { return 0 }
+        let misspelled: [(tag: ManagedObject, name: String)]
+        do {
+            misspelled = try context.fetch(FetchRequest(entityName: Self.tagEntity)).compactMap { tag in
+                // Swift's == calls canonically equivalent spellings equal; the store's bytes differ.
+                guard let name = tag.value(forKey: "name")?.stringValue,
+                      !TagName.stored(name).unicodeScalars.elementsEqual(name.unicodeScalars) else { return nil }
+                return (tag, TagName.stored(name))
+            }
+        } catch {
+            throw .wrapping(error)
+        }
+        guard !misspelled.isEmpty else { return 0 }
+        try changing {
+            for (tag, name) in misspelled {
+                guard !name.isEmpty else { continue } // "#" alone: left as it is, still renamable
+                move(tag, to: name, merging: try existingTag(named: name), datingNotes: false)
+            }
+        }
+        return misspelled.count
+    }
+
+    /// Renames `tag`, or when `target` (the tag of that name) exists gives its notes `target`
+    /// and deletes it; `datingNotes`: a merge the user asked for changes the notes' modified dates.
+    private func move(_ tag: ManagedObject, to name: String, merging target: ManagedObject?, datingNotes: Bool) {
+        guard let target, target !== tag else {
+            tag.setValue(.string(name), forKey: "name")
+            return
+        }
+        for note in tag.objects(forKey: "notes") {
+            note.removeObject(tag, forKey: "tags")
+            if !note.objects(forKey: "tags").contains(where: { $0 === target }) { note.addObject(target, forKey: "tags") }
+            if datingNotes { noteChanged(note) }
+        }
+        context.delete(tag)
+    }
+
+    /// Pins or unpins a note (pinned notes list first). A pin is not an edit of the note, so
+    /// its modified date stays (as in Apple's Notes): pinning does not move it in `--sort modified`.
     public func setPinned(_ pinned: Bool, of id: NoteID) throws(NoteBookError) {
         try capabilities.require(.pins)
         let note = try object(for: id)
         guard (note.value(forKey: "pinned")?.boolValue ?? false) != pinned else { return }
-        try changing {
-            note.setValue(.bool(pinned), forKey: "pinned")
-            noteChanged(note)
-        }
+        try changing { note.setValue(.bool(pinned), forKey: "pinned") }
     }
 
     // MARK: Inside the app layer

@@ -88,7 +88,7 @@ extension NotesArchive {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
-            try container.encode(LocalDates.iso8601(date))
+            try container.encode(LocalDates.exactISO8601(date))
         }
         return try encoder.encode(self)
     }

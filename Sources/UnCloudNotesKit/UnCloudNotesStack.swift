@@ -72,7 +72,10 @@ public struct UnCloudNotesStack {
         let context = ManagedObjectContext(store: store, valueTransformers: UnCloudNotesModel.valueTransformers)
         context.name = Self.contextName
         context.transactionAuthor = Self.transactionAuthor
-        return NoteBook(context: context, version: versionLabel)
+        let book = NoteBook(context: context, version: versionLabel)
+        // Stores written before tag names were normalised may hold one tag under two spellings.
+        if !options.isReadOnly { try book.mergeTagSpellings() }
+        return book
     }
 }
 

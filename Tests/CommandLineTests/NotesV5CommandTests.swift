@@ -39,13 +39,30 @@ struct NotesV5CommandTests {
         #expect(lines(try app(store, "notes", "list", "--tag", "work")).map { $0.split(separator: "\t", omittingEmptySubsequences: false)[2] } == ["Report", "Plan"])
         #expect(try app(store, "notes", "tag", "rename", "errands", "work").standardOutput == "merged tag errands into work (1 note)\n")
         #expect(try app(store, "notes", "tag", "rename", "home", "house", "--json").standardOutput
-                == #"{"merged":false,"new":"house","notes":1,"old":"home"}"# + "\n")
+                == #"{"changed":true,"merged":false,"new":"house","notes":1,"old":"home"}"# + "\n")
         #expect(lines(try app(store, "notes", "tags")) == ["house\t1", "work\t3"])
         #expect(try app(store, "notes", "edit", "1", "--tag", "solo").exitCode == 0)
         #expect(try json(try #require(lines(try app(store, "notes", "tags", "--json")).first))["notes"] as? Int == 1)
         #expect(lines(try app(store, "notes", "tags")) == ["solo\t1", "work\t2"], "house went with the last note that had it")
         #expect(try app(store, "notes", "show", "1").standardOutput.contains("\ntags: solo\n"))
         #expect(try app(store, "notes", "list", "--tag", "nothing").standardOutput == "")
+    }
+
+    @Test("café typed either way is one tag; a rename onto itself says nothing changed; #work lists the tag (issue #38, bugs 1, 4, 5)")
+    func tagSpellings() throws {
+        let folder = try TemporaryFolder()
+        let store = try threeNotes(in: folder)
+        #expect(try app(store, "notes", "tag", "1", "--add", "caf\u{E9}").exitCode == 0)
+        #expect(try app(store, "notes", "tag", "2", "--add", "cafe\u{301}").exitCode == 0)
+        #expect(try app(store, "notes", "tag", "3", "--add", "#hash").standardOutput == "note 3: hash, work\n")
+        let tags = lines(try app(store, "notes", "tags"))
+        #expect(tags.map { Array($0.unicodeScalars) } == ["caf\u{E9}\t2", "hash\t1", "home\t1", "work\t2"].map { Array($0.unicodeScalars) })
+        #expect(lines(try app(store, "notes", "list", "--tag", "cafe\u{301}")).count == 2)
+        let rename = try app(store, "notes", "tag", "rename", "cafe\u{301}", "caf\u{E9}")
+        #expect(rename.exitCode == 0 && rename.standardOutput == "tag caf\u{E9} already has that name; nothing changed\n", "\(rename.standardOutput)")
+        #expect(try app(store, "notes", "tag", "rename", "work", "work", "--json").standardOutput.contains(#""changed":false"#))
+        let byHash = lines(try app(store, "notes", "list", "--search", "#work")).map { $0.split(separator: "\t", omittingEmptySubsequences: false)[2] }
+        #expect(byHash == ["Report", "Plan"])
     }
 
     @Test("pin and unpin: pinned first, marked; --pinned; --sort modified shows and orders by the modified date; --since/--until")
@@ -64,6 +81,8 @@ struct NotesV5CommandTests {
         #expect(second["id"] as? Int == 2 && (second["dateModified"] as? String ?? "") >= (second["dateCreated"] as? String ?? "~"))
         #expect(try app(store, "notes", "unpin", "1", "--json").standardOutput == #"{"id":1,"pinned":false}"# + "\n")
         #expect(try app(store, "notes", "list", "--pinned").standardOutput == "")
+        #expect(lines(try app(store, "notes", "list", "--sort", "modified")).map { $0.split(separator: "\t").first.map(String.init) } == ["2", "3", "1"],
+                "a pin is not an edit: unpinned, note 1 is the oldest change again")
         #expect(lines(try app(store, "notes", "list", "--since", "2001-01-01", "--until", "2999-01-01")).count == 3)
         #expect(try app(store, "notes", "list", "--until", "2001-01-01").standardOutput == "")
     }

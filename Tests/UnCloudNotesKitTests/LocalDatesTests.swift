@@ -17,6 +17,19 @@ import UnCloudNotesKit
         #expect(LocalDates.preciseISO8601(Self.date.addingTimeInterval(0.25), in: Self.tokyo) == "2026-05-12T15:13:00.250+09:00")
     }
 
+    @Test("the exact form reads back as the very same Double, in any zone, whatever the fraction", arguments: [
+        817_595_915.178, 817_595_915.178_123_4, 817_595_915, 0.5, 1e9 + 0.000_001, 817_595_915.999_999_9, 12.062_5,
+    ])
+    func exactRoundTrip(seconds: Double) {
+        let date = Date(timeIntervalSinceReferenceDate: seconds)
+        for zone in [Self.tokyo, Self.newYork, .gmt] {
+            let text = LocalDates.exactISO8601(date, in: zone)
+            #expect(LocalDates.parseISO8601(text)?.timeIntervalSinceReferenceDate == seconds, "\(text)")
+        }
+        #expect(LocalDates.exactISO8601(Date(timeIntervalSinceReferenceDate: 817_595_915.178), in: .gmt) == "2026-11-28T21:58:35.178Z")
+        #expect(LocalDates.exactISO8601(Date(timeIntervalSinceReferenceDate: 817_595_915), in: Self.tokyo) == "2026-11-29T06:58:35+09:00")
+    }
+
     @Test("the app's form with the zone names the zone's offset and the local hour")
     func shortWithZone() {
         let tokyo = LocalDates.shortWithZone(Self.date, in: Self.tokyo)

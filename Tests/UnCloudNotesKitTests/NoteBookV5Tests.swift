@@ -22,7 +22,7 @@ import TestSupport
          try book.add(NoteDraft(title: "New", body: "third"), date: day(2)))
     }
 
-    @Test("every save of a note sets its modified date: an edit, a pin, a tag, an image, a caption")
+    @Test("every save of a note's content sets its modified date: an edit, a tag, an image, a caption")
     func modifiedOnEverySave() throws {
         let folder = try TemporaryFolder()
         let book = try Self.book(in: folder)
@@ -31,7 +31,6 @@ import TestSupport
         #expect(last == Self.day(0))
         let changes: [() throws -> Void] = [
             { try book.update(id, with: NoteDraft(title: "Note", body: "edited")) },
-            { try book.setPinned(true, of: id) },
             { try book.changeTags(of: id, adding: ["work"]) },
             { try book.attach([try NoteImage(validating: Self.png)], to: id) },
             { try book.setCaption("a caption", of: try #require(try book.snapshot(of: id).attachments.first).id) },
@@ -56,8 +55,10 @@ import TestSupport
         #expect(try book.noteIDs(NoteQuery(pinnedOnly: true)) == [old])
         try book.update(middle, with: NoteDraft(title: "Middle", body: "changed last"))
         #expect(try book.noteIDs(NoteQuery(sort: .modified)) == [old, middle, new])
+        let modified = try book.snapshot(of: old).dateModified
         try book.setPinned(false, of: old)
-        #expect(try book.noteIDs(NoteQuery(sort: .modified)) == [old, middle, new], "unpinning is a change too: old is the latest")
+        #expect(try book.snapshot(of: old).dateModified == modified, "a pin is not an edit")
+        #expect(try book.noteIDs(NoteQuery(sort: .modified)) == [middle, new, old], "unpinned, old is again the oldest change")
         #expect(try book.noteIDs(NoteQuery(sort: .created)) == [new, middle, old])
         #expect(try book.noteIDs(NoteQuery(sort: .created), page: ListPage(limit: 1, offset: 1)) == [middle])
     }
@@ -88,9 +89,10 @@ import TestSupport
         #expect(try book.rows(of: [old]).first?.tags == ["home", "work"])
         #expect(try book.noteIDs(NoteQuery(tag: "nowhere")).isEmpty)
 
-        #expect(try book.renameTag("Work", to: "work") == 1)
+        #expect(try book.renameTag("Work", to: "work") == .merged(notes: 1))
         #expect(try book.tags() == [TagCount(name: "home", count: 1), TagCount(name: "work", count: 3)])
-        #expect(try book.renameTag("home", to: "house") == 1)
+        #expect(try book.renameTag("home", to: "house") == .renamed(notes: 1))
+        #expect(try book.renameTag("house", to: " house") == .unchanged(notes: 1))
         #expect(try book.snapshot(of: old).tags == ["house", "work"])
         try book.changeTags(of: old, removing: ["house"])
         #expect(try book.tags().map(\.name) == ["work"], "a tag no note has is deleted")
@@ -102,6 +104,50 @@ import TestSupport
         }
         #expect(throws: NoteBookError.self) { try book.renameTag("missing", to: "x") }
         #expect(try book.tags() == [TagCount(name: "work", count: 2)], "refusals changed nothing")
+    }
+
+    @Test("one tag, however typed: NFC or NFD accents and a leading # are one name, in changes, filters, renames and search")
+    func tagSpellings() throws {
+        let folder = try TemporaryFolder()
+        let book = try Self.book(in: folder)
+        let (old, middle, new) = try Self.threeNotes(in: book)
+        try book.changeTags(of: old, adding: ["caf\u{E9}"])
+        try book.changeTags(of: middle, adding: ["cafe\u{301}"])
+        try book.changeTags(of: new, adding: ["#work"])
+        #expect(try book.tags() == [TagCount(name: "caf\u{E9}", count: 2), TagCount(name: "work", count: 1)])
+        #expect(try book.noteIDs(NoteQuery(tag: "cafe\u{301}")) == [middle, old])
+        #expect(try book.noteIDs(NoteQuery(tag: "#work")) == [new])
+        #expect(try book.noteIDs(NoteQuery(search: "#work")) == [new])
+        #expect(try book.noteIDs(NoteQuery(search: "#caf\u{E9}")) == [middle, old])
+        #expect(try book.noteIDs(NoteQuery(search: "#nothing")).isEmpty)
+        #expect(try book.renameTag("cafe\u{301}", to: "caf\u{E9}") == .unchanged(notes: 2))
+        #expect(throws: NoteBookError.self) { try book.changeTags(of: old, adding: ["#"]) }
+    }
+
+    @Test("a store written before names were normalised has its duplicate spellings merged when opened, once, dates kept")
+    func existingSpellingsMerged() throws {
+        let folder = try TemporaryFolder()
+        let (old, middle, new): (NoteID, NoteID, NoteID)
+        let dates: [Date?]
+        do {
+            let book = try Self.book(in: folder)
+            (old, middle, new) = try Self.threeNotes(in: book)
+            try book.changeTags(of: old, adding: ["caf\u{E9}"])
+            // Rows as an older version wrote them: a decomposed twin on two notes, a '#' name.
+            for (ids, name) in [([middle, old], "cafe\u{301}"), ([new], "#hash")] {
+                let tag = try book.context.insertObject(entityName: "Tag")
+                tag.setValue(.string(name), forKey: "name")
+                for id in ids { try book.context.existingObject(with: id.objectID)?.addObject(tag, forKey: "tags") }
+            }
+            try book.context.save()
+            #expect(try book.tags().map(\.count) == [1, 2, 1])
+            dates = try [old, middle, new].map { try book.snapshot(of: $0).dateModified }
+        }
+        let book = try Self.book(in: folder)
+        #expect(try book.tags() == [TagCount(name: "caf\u{E9}", count: 2), TagCount(name: "hash", count: 1)])
+        #expect(try book.snapshot(of: old).tags == ["caf\u{E9}"])
+        #expect(try [old, middle, new].map { try book.snapshot(of: $0).dateModified } == dates)
+        #expect(try book.mergeTagSpellings() == 0, "once merged, nothing is left to merge")
     }
 
     @Test("search matches tag names too, in the list's order, pinned first, through the index or a scan alike", arguments: [true, false])
@@ -188,6 +234,10 @@ import TestSupport
         let copied = try #require(try target.noteIDs().first)
         #expect(try target.snapshot(of: copied).identifier == note.identifier && target.snapshot(of: copied).tags == ["work"])
         #expect(try target.snapshot(of: copied).pinned)
+        let (sourceNote, copiedNote) = (try source.snapshot(of: id), try target.snapshot(of: copied))
+        #expect(copiedNote.dateCreated == sourceNote.dateCreated && copiedNote.dateModified == sourceNote.dateModified,
+                "dates come back as the store holds them, fraction and all (issue #38, bug 6)")
+        #expect(copiedNote.attachments.map(\.dateCreated) == sourceNote.attachments.map(\.dateCreated))
 
         var newer = archive
         newer.notes[0].body = "two"

@@ -24,16 +24,23 @@ struct ListPlan {
         if query.tag != nil { try capabilities.require(.tags) }
         if query.pinnedOnly { try capabilities.require(.pins) }
         if query.sort == .modified { try capabilities.require(.modifiedDates) }
+        var query = query
+        // A search of one `#word` is that tag, as rows show tags.
+        if let search = query.searchText, let tag = TagName.named(bySearch: search), capabilities.hasTags,
+           query.tag == nil || TagName.stored(query.tag ?? "") == tag {
+            query.tag = tag
+            query.search = nil
+        }
         var conditions = NoteBook.ListConditions(query: query, tagKeys: nil, matchesSearch: true)
         if let tag = query.tag {
-            guard let key = try book.tagKey(named: tag) else { return nil }
+            guard let key = try book.tagKey(named: TagName.stored(tag)) else { return nil }
             conditions.tagKeys = [key]
         }
         guard let search = query.searchText else {
             strategy = .scan(conditions)
             return
         }
-        let taggedMatches = capabilities.hasTags ? try book.tagKeys(containing: search) : []
+        let taggedMatches = capabilities.hasTags ? try book.tagKeys(containing: search.precomposedStringWithCanonicalMapping) : []
         if taggedMatches.isEmpty {
             if usingIndex, book.searchIndex != nil, query.sort == .created, !query.hasFilters {
                 let pinned = capabilities.hasPins

@@ -7,8 +7,9 @@ struct NotesTagCommand: ParsableCommand {
         commandName: "tag",
         abstract: "Add or remove a note's tags, or rename a tag (v5).",
         discussion: """
-            A tag name is trimmed and holds no comma or control character; names match exactly \
-            ("Work" and "work" are two tags). A tag no note has any more is deleted.
+            A tag name is trimmed and holds no comma or control character; a leading # is not part \
+            of it (#work is the tag work, as lists show it). Names match exactly ("Work" and "work" \
+            are two tags), whichever way an accent was typed (NFC). A tag no note has any more is deleted.
 
             Examples:
               uncloudnotes notes tag 3 --add work --add urgent
@@ -68,13 +69,17 @@ struct NotesTagRenameCommand: ParsableCommand {
 
     func run() throws {
         let book = try global.openNoteBook()
-        let merging = try book.tags().contains { $0.name == new.trimmingCharacters(in: .whitespaces) }
-        let notes = try book.renameTag(old, to: new)
+        let outcome = try book.renameTag(old, to: new)
         if format.json {
-            try printJSON(RenameReport(old: old, new: new, notes: notes, merged: merging))
+            try printJSON(RenameReport(old: old, new: new, notes: outcome.notes, merged: outcome == .merged(notes: outcome.notes),
+                                       changed: outcome != .unchanged(notes: outcome.notes)))
         } else {
-            let verb = merging ? "merged tag \(TerminalText.field(old)) into" : "renamed tag \(TerminalText.field(old)) to"
-            try StandardOutput.line("\(verb) \(TerminalText.field(new)) (\(notes.counting("note")))")
+            let line = switch outcome {
+            case .unchanged: "tag \(TerminalText.field(new)) already has that name; nothing changed"
+            case .renamed(let notes): "renamed tag \(TerminalText.field(old)) to \(TerminalText.field(new)) (\(notes.counting("note")))"
+            case .merged(let notes): "merged tag \(TerminalText.field(old)) into \(TerminalText.field(new)) (\(notes.counting("note")))"
+            }
+            try StandardOutput.line(line)
         }
     }
 }
@@ -115,6 +120,8 @@ private struct RenameReport: Encodable {
     let notes: Int
     /// Whether the new name was another tag's, which now has the notes of both.
     let merged: Bool
+    /// False when the new name was the old one (as stored): nothing changed.
+    let changed: Bool
 }
 
 /// One line of `notes tags --json`, one per tag as `notes list --json` prints notes.
