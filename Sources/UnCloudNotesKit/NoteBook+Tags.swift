@@ -45,9 +45,10 @@ public enum TagName {
 
     /// The form a name is stored and matched in, unchecked: trimmed, NFC, no leading `#`.
     static func stored(_ name: String) -> String {
-        var form = name.trimmingCharacters(in: .whitespaces).precomposedStringWithCanonicalMapping
-        while form.hasPrefix("#") { form.removeFirst() }
-        return form.trimmingCharacters(in: .whitespaces)
+        let composed = name.precomposedStringWithCanonicalMapping
+        // Every leading '#' and space, so that the form of a form is itself ("# #a" is "a").
+        let start = composed.unicodeScalars.firstIndex { $0 != "#" && !CharacterSet.whitespaces.contains($0) } ?? composed.unicodeScalars.endIndex
+        return String(composed.unicodeScalars[start...]).trimmingCharacters(in: .whitespaces)
     }
 
     /// The tag a search names when it is one word starting with `#` (`#work`); nil otherwise.

@@ -51,8 +51,9 @@ struct FrontMatterWritingTests {
                       "`", "1", "0", ".", "yes", "null", "~", "\\", "\u{301}", "\t", "\n", "true", "0x1F", "2026-11-25", "☕", "\u{FE0F}", "€", "a\u{FEFF}"]
         func text(_ count: Int) -> String { (0..<Int.random(in: 0...count, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined() }
         for _ in 0..<2_000 {
-            let tags = (0..<Int.random(in: 0...3, using: &random)).map { _ in text(6).replacingOccurrences(of: ",", with: "")
+            let typed = (0..<Int.random(in: 0...3, using: &random)).map { _ in text(6).replacingOccurrences(of: ",", with: "")
                 .trimmingCharacters(in: .whitespaces) }.filter { (try? TagName.checked($0)) != nil }
+            let tags = try TagName.checked(typed) // as a store holds them: normalised, without repeats
             let note = MirrorNote(identifier: UUID(), title: text(12), created: nil, modified: Date(timeIntervalSince1970: 1_000), pinned: Bool.random(using: &random),
                                   tags: tags, images: [MirrorImage(identifier: UUID(), file: Self.image.file, caption: text(8),
                                                                    width: Double(Int.random(in: 0...5000, using: &random)), height: 0.5)],

@@ -260,3 +260,12 @@ extension NotesArchive {
         self = try NotesArchive.read(jsonData, source: "test")
     }
 }
+
+@Suite("Tag names")
+struct TagNameTests {
+    @Test("the stored form of a stored form is itself", arguments: ["# #a", " #  # b ", "##c", "#", "cafe\u{301}", " d#e ", "# \u{301}x"])
+    func idempotent(name: String) throws {
+        guard let once = try? TagName.checked(name) else { return }
+        #expect(try TagName.checked(once).unicodeScalars.elementsEqual(once.unicodeScalars), "\(once)")
+    }
+}
