@@ -214,19 +214,22 @@ extension NoteBook {
             }
         }
         let byIdentifier = capabilities.hasIdentifiers && !copyingNotesAlreadyHere
-        let merged = byIdentifier ? try archive.notes.map { note in try note.identifier.flatMap { try self.note(withIdentifier: $0) } } : archive.notes.map { _ in nil }
+        let stored = byIdentifier ? try notes(withIdentifiers: Set(archive.notes.compactMap(\.identifier))) : [:]
+        let merged = archive.notes.map { note in note.identifier.flatMap { stored[$0] } }
         let unidentified = archive.notes.enumerated().filter { merged[$0.offset] == nil && !(byIdentifier && $0.element.identifier != nil) }
         let alreadyHere = copyingNotesAlreadyHere ? unidentified.map { _ in false } : try notesAlreadyHere(unidentified.map(\.element))
         let skippedByMatch = Set(zip(unidentified, alreadyHere).filter(\.1).map(\.0.offset))
         var index = try nextDisplayIndex()
         var added = 0, updated = 0, skipped = skippedByMatch.count
         try changing {
+            // Every tag read once: looking each up among the pending inserts grew with the import.
+            var tags = try tagsByName()
             for (offset, note) in archive.notes.enumerated() where !skippedByMatch.contains(offset) {
                 if let stored = merged[offset] {
                     if try updateIfNewer(stored, to: note) { updated += 1 } else { skipped += 1 }
                     continue
                 }
-                try insert(note, displayIndex: index, keepingIdentifiers: !copyingNotesAlreadyHere)
+                try insert(note, displayIndex: index, keepingIdentifiers: !copyingNotesAlreadyHere, tags: &tags)
                 index = try displayIndex(after: index)
                 added += 1
             }
@@ -235,19 +238,46 @@ extension NoteBook {
     }
 
     /// Adds one note of an archive, with its identifiers when kept (v5).
-    private func insert(_ note: NotesArchive.Note, displayIndex: Int64, keepingIdentifiers: Bool) throws {
+    private func insert(_ note: NotesArchive.Note, displayIndex: Int64, keepingIdentifiers: Bool, tags: inout [String: ManagedObject]) throws {
         let draft = try NoteDraft(title: note.title, body: note.body).checked()
         let date = note.dateCreated ?? Date()
         let object = try insertNote(draft, date: date, displayIndex: displayIndex, identifier: keepingIdentifiers ? note.identifier : nil)
         if capabilities.recordsModification, let modified = note.dateModified { object.setValue(.date(modified), forKey: "dateModified") }
         if capabilities.hasPins { object.setValue(.bool(note.pinned ?? false), forKey: "pinned") }
         if capabilities.hasTags {
-            for name in try TagName.checked(note.tags ?? []) { object.addObject(try tagObject(named: name), forKey: "tags") }
+            for name in try TagName.checked(note.tags ?? []) {
+                let tag = try tags[name] ?? tagObject(named: name)
+                tags[name] = tag
+                object.addObject(tag, forKey: "tags")
+            }
         }
         for (offset, image) in note.images.enumerated() {
             try attach(NoteImage(storedData: image.data), to: object, date: image.dateCreated ?? date.addingTimeInterval(Double(offset) / 1000),
                        caption: image.caption ?? Self.newImageCaption, identifier: keepingIdentifiers ? image.identifier : nil)
         }
+    }
+
+    /// The book's notes with these identifiers, found in one read of every note's identifier
+    /// (a fetch per note grew with both the file and the store).
+    private func notes(withIdentifiers identifiers: Set<UUID>) throws -> [UUID: ManagedObject] {
+        guard !identifiers.isEmpty else { return [:] }
+        var read = RowProperties()
+        let identifier = read.add(.attribute("identifier")) { $0?.uuidValue }
+        var keys: [UUID: Int64] = [:]
+        try context.forEachRow(of: PropertyFetchRequest(entityName: Self.noteEntity, properties: read.properties)) { row in
+            if let id = identifier.value(in: row), identifiers.contains(id) { keys[id] = row.primaryKey }
+        }
+        return try keys.compactMapValues { key in try context.existingObject(with: ObjectID(entityName: Self.noteEntity, primaryKey: key)) }
+    }
+
+    /// Every tag of the book by name.
+    private func tagsByName() throws -> [String: ManagedObject] {
+        var tags: [String: ManagedObject] = [:]
+        guard capabilities.hasTags else { return tags }
+        for tag in try context.fetch(FetchRequest(entityName: Self.tagEntity)) {
+            if let name = tag.value(forKey: "name")?.stringValue { tags[name] = tag }
+        }
+        return tags
     }
 
     /// Changes a stored note to the file's version when that was modified later: text, dates,

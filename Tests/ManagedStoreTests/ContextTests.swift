@@ -188,6 +188,31 @@ struct ContextTests {
         #expect(blueAgain.objects(forKey: "items").map { $0.value(forKey: "title") } == [.string("B")])
     }
 
+    @Test("adding to a to-many: a member once however often added; after a remove, a rollback and a save the same holds")
+    func membershipAcrossChanges() throws {
+        let a = try book("A"), b = try book("B")
+        let red = try tag("red")
+        for _ in 0..<3 { red.addObject(a, forKey: "items") }
+        red.addObject(b, forKey: "items")
+        #expect(red.objects(forKey: "items").map(\.objectID) == [a.objectID, b.objectID])
+        try context.save()
+        red.addObject(a, forKey: "items") // the keys are permanent now: still the same member
+        #expect(red.objects(forKey: "items").count == 2)
+        red.removeObject(a, forKey: "items")
+        red.addObject(a, forKey: "items")
+        #expect(red.objects(forKey: "items").map(\.objectID) == [b.objectID, a.objectID])
+        red.removeObject(a, forKey: "items")
+        context.rollback()
+        #expect(red.objects(forKey: "items").map(\.objectID) == [a.objectID, b.objectID])
+        red.addObject(a, forKey: "items")
+        red.removeObject(b, forKey: "items")
+        red.addObject(b, forKey: "items")
+        #expect(red.objects(forKey: "items").map(\.objectID) == [a.objectID, b.objectID])
+        try context.save()
+        let rows = try store.database.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM Z_1TAGS") }
+        #expect(rows == 2)
+    }
+
     @Test("one-to-one relationships move: taking a badge from its holder leaves the holder without")
     func oneToOne() throws {
         let ann = try context.insertObject(entityName: "Owner"), bob = try context.insertObject(entityName: "Owner")

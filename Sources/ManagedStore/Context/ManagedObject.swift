@@ -21,6 +21,10 @@ open class ManagedObject: KeyValueReadable, CustomStringConvertible {
     var committedToOneTargets: [String: ObjectID] = [:]
     /// To-many members, loaded on first use.
     var toManyMembers: [String: [ObjectID]] = [:]
+    /// The same members as sets, made on the first add to a relationship, so that adding to one
+    /// of many members (a tag on 100,000 notes) does not search the list. Whoever replaces
+    /// `toManyMembers` other than by `primitiveAdd` and `primitiveRemove` empties this.
+    var toManyMemberSets: [String: Set<ObjectID>] = [:]
     var committedToManyMembers: [String: [ObjectID]] = [:]
     /// Order of insertion into the context: new rows get primary keys in this order.
     var insertionSequence = 0

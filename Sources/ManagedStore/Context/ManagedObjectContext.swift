@@ -134,12 +134,14 @@ public final class ManagedObjectContext {
         for object in Array(updatedObjects.values) + Array(deletedObjects.values) {
             object.values = object.committedValues
             object.toOneTargets = object.committedToOneTargets
+            object.toManyMemberSets = [:]
             object.toManyMembers = object.committedToManyMembers
             object.settingProblems = [:]
         }
         // Relationship lists cached on unchanged objects may mention rolled-back objects.
         for box in registered.values {
             guard let object = box.object else { continue }
+            object.toManyMemberSets = [:]
             object.toManyMembers = object.committedToManyMembers
         }
         insertedObjects = [:]
@@ -158,6 +160,7 @@ public final class ManagedObjectContext {
         for box in registered.values {
             guard let object = box.object else { continue }
             object.toOneTargets = object.toOneTargets.mapValues { permanentIDs[$0] ?? $0 }
+            object.toManyMemberSets = [:]
             object.toManyMembers = object.toManyMembers.mapValues { $0.map { permanentIDs[$0] ?? $0 } }
         }
         for object in Array(insertedObjects.values) + Array(updatedObjects.values) {

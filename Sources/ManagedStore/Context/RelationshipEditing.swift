@@ -20,6 +20,7 @@ extension ManagedObjectContext {
             }
         }
         object.toManyMembers[key] = members
+        object.toManyMemberSets[key] = nil
         object.committedToManyMembers[key] = members
         return members
     }
@@ -117,19 +118,19 @@ extension ManagedObjectContext {
         noteChanged(object)
     }
 
+    /// Adds in constant time: the membership test is a set's, the append in place.
     func primitiveAdd(_ member: ObjectID, forKey key: String, of object: ManagedObject) {
-        var members = memberIDs(forKey: key, of: object)
-        guard !members.contains(member) else { return }
-        members.append(member)
-        object.toManyMembers[key] = members
+        let loaded = memberIDs(forKey: key, of: object)
+        if object.toManyMemberSets[key] == nil { object.toManyMemberSets[key] = Set(loaded) }
+        guard object.toManyMemberSets[key, default: []].insert(member).inserted else { return }
+        object.toManyMembers[key, default: []].append(member)
         noteChanged(object)
     }
 
     func primitiveRemove(_ member: ObjectID, forKey key: String, of object: ManagedObject) {
-        var members = memberIDs(forKey: key, of: object)
-        guard let index = members.firstIndex(of: member) else { return }
-        members.remove(at: index)
-        object.toManyMembers[key] = members
+        guard let index = memberIDs(forKey: key, of: object).firstIndex(of: member) else { return }
+        object.toManyMembers[key, default: []].remove(at: index)
+        object.toManyMemberSets[key]?.remove(member)
         noteChanged(object)
     }
 }
