@@ -70,13 +70,19 @@ enum SyncPaths {
         }
     }
 
-    /// A v5 store of `notes` notes with identifiers, one in ten holding a different small PNG.
+    /// A v5 store of `notes` notes with identifiers, one in ten holding a different small PNG;
+    /// `tagged`: each note also has one of 50 tags and a tag every note has.
     /// - Returns: the number of images.
-    private static func makeStore(at url: URL, notes: Int) throws -> Int {
+    static func makeStore(at url: URL, notes: Int, tagged: Bool = false) throws -> Int {
         let book = try UnCloudNotesStack(storeURL: url).open()
         let context = book.context
         let start = Date(timeIntervalSinceReferenceDate: 800_000_000)
         var images = 0
+        let tags: [ManagedObject] = try (tagged ? ["common"] + (0..<50).map { "topic \($0)" } : []).map { name in
+            let tag = try context.insertObject(entityName: "Tag")
+            tag.setValue(.string(name), forKey: "name")
+            return tag
+        }
         for index in 0..<notes {
             let note = try context.insertObject(entityName: "Note")
             note.setValue(.uuid(UUID()), forKey: "identifier")
@@ -85,6 +91,10 @@ enum SyncPaths {
             note.setValue(.date(start.addingTimeInterval(Double(index))), forKey: "dateCreated")
             note.setValue(.date(start.addingTimeInterval(Double(index))), forKey: "dateModified")
             note.setValue(.integer(Int64(index)), forKey: "displayIndex")
+            if tagged {
+                note.addObject(tags[0], forKey: "tags")
+                note.addObject(tags[1 + index % 50], forKey: "tags")
+            }
             guard index.isMultiple(of: imageEvery) else { continue }
             let image = try context.insertObject(entityName: "ImageAttachment")
             image.setValue(.uuid(UUID()), forKey: "identifier")
@@ -131,7 +141,7 @@ enum SyncPaths {
     /// A whole process's time and peak resident memory. GNU time reports the peak of the
     /// program it starts (a child of its own, so the figure is not this process's, as a child
     /// spawned from here would carry at exec).
-    private static func timedWithPeak(_ app: URL, _ arguments: [String], memory: URL) throws -> (seconds: Double, peak: Int64) {
+    static func timedWithPeak(_ app: URL, _ arguments: [String], memory: URL) throws -> (seconds: Double, peak: Int64) {
         let seconds = try ChildProcess.run("/usr/bin/time", ["-f", "%M", "-o", memory.path, app.path] + arguments)
         let kilobytes = try String(contentsOf: memory, encoding: .utf8).split(separator: "\n").last.flatMap { Int64($0) }
         guard let kilobytes else { throw BenchError("GNU time reported no peak memory for \(arguments.joined(separator: " "))") }

@@ -9,7 +9,7 @@ struct TargetVerdicts {
 
     func all() -> [String] {
         chains() + floorRatios() + bytesWritten() + [peakMemory(), firstStepInPlace()] + list() + search() + [launch()] + bigNote() + historyCost()
-            + tagAndPin() + picture() + sync()
+            + tagAndPin() + picture() + sync() + imports()
     }
 
     private func size(_ notes: Int) -> BenchReport.Size? { report.sizes.first { $0.notes == notes } }

@@ -32,6 +32,7 @@ struct Bench: ParsableCommand {
         @Option(help: "Where to make the stores (removed afterwards). Default: a temporary folder.") var work: String?
         @Option(help: "The size of the JPEG timed to picture, WIDTHxHEIGHT (12 megapixels by default).") var picture = "4000x3000"
         @Option(help: "Numbers of notes whose first sync through git is timed, comma-separated; empty for none.") var syncSizes = "1000,10000"
+        @Option(help: "Numbers of notes whose JSON import is timed, comma-separated; empty for none.") var importSizes = "1000,20000,100000"
 
         func validate() throws {
             guard !counts.isEmpty, counts.allSatisfy({ $0 >= 10 }) else { throw ValidationError("--sizes takes numbers of at least 10, comma-separated") }
@@ -41,6 +42,9 @@ struct Bench: ParsableCommand {
             guard syncCounts.allSatisfy({ $0 >= 10 }), syncCounts.count == syncSizes.split(separator: ",").count else {
                 throw ValidationError("--sync-sizes takes numbers of at least 10, comma-separated, or nothing")
             }
+            guard importCounts.allSatisfy({ $0 >= 10 }), importCounts.count == importSizes.split(separator: ",").count else {
+                throw ValidationError("--import-sizes takes numbers of at least 10, comma-separated, or nothing")
+            }
         }
 
         private var pictureSize: PictureSize? { PictureSize(picture) }
@@ -48,6 +52,8 @@ struct Bench: ParsableCommand {
         private var counts: [Int] { sizes.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) } }
 
         private var syncCounts: [Int] { syncSizes.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) } }
+
+        private var importCounts: [Int] { importSizes.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) } }
 
         private var kinds: [ImageKind]? {
             let kinds = images.split(separator: ",").map { ImageKind(rawValue: $0.trimmingCharacters(in: .whitespaces)) }
@@ -87,6 +93,7 @@ struct Bench: ParsableCommand {
                 report.picture = try PicturePaths.measure(in: folder, width: pictureSize.width, height: pictureSize.height, runs: runs)
             }
             if !syncCounts.isEmpty { report.sync = try SyncPaths.measure(sizes: syncCounts, runs: runs, scratch: folder, log: log) }
+            if !importCounts.isEmpty { report.imports = try ImportPaths.measure(sizes: importCounts, runs: runs, scratch: folder, log: log) }
             let out = URL(fileURLWithPath: output)
             try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
             try report.json().write(to: out.appendingPathComponent("performance.json"))
