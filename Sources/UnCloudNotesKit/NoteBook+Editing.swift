@@ -116,8 +116,10 @@ extension NoteBook {
     }
 
     /// - Parameter identifier: v5: the note's identity (a new one when nil).
-    func insertNote(_ draft: NoteDraft, date: Date, displayIndex: Int64, identifier: UUID? = nil) throws -> ManagedObject {
-        let note = try context.insertObject(entityName: Self.noteEntity)
+    /// - Parameter reusingNumber: the number a deleted note had, to have again (an undo).
+    func insertNote(_ draft: NoteDraft, date: Date, displayIndex: Int64, identifier: UUID? = nil, reusingNumber: NoteID? = nil) throws -> ManagedObject {
+        let note = try reusingNumber.map { try context.insertObject(entityName: Self.noteEntity, reusingPrimaryKey: $0.number) }
+            ?? context.insertObject(entityName: Self.noteEntity)
         note.setValue(.string(draft.title), forKey: "title")
         note.setValue(.string(draft.body), forKey: "body")
         note.setValue(.date(date), forKey: "dateCreated")

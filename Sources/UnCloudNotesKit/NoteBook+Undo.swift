@@ -31,8 +31,9 @@ extension NoteBook {
         return deleted
     }
 
-    /// Brings a deleted note back as it was (under a new number): the undo of `delete`.
-    /// Refused when a note with its identifier is in the store again.
+    /// Brings a deleted note back as it was, under its number when no note has taken it (one
+    /// can only be taken by another undo): the undo of `delete`. Refused when a note with its
+    /// identifier is in the store again.
     /// - Returns: the restored note's ID.
     @discardableResult
     public func restore(_ deleted: DeletedNote) throws(NoteBookError) -> NoteID {
@@ -42,7 +43,7 @@ extension NoteBook {
         }
         let note = try changing {
             let note = try insertNote(NoteDraft(title: snapshot.title, body: snapshot.body), date: snapshot.dateCreated ?? Date(),
-                                      displayIndex: snapshot.displayIndex, identifier: snapshot.identifier)
+                                      displayIndex: snapshot.displayIndex, identifier: snapshot.identifier, reusingNumber: snapshot.id)
             if snapshot.dateCreated == nil { note.setValue(nil, forKey: "dateCreated") }
             if capabilities.recordsModification { note.setValue(snapshot.dateModified.map(AttributeValue.date), forKey: "dateModified") }
             if capabilities.hasPins { note.setValue(.bool(snapshot.pinned), forKey: "pinned") }

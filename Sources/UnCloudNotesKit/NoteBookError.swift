@@ -24,6 +24,10 @@ public enum NoteBookError: Error, CustomStringConvertible {
     case alreadyRestored(title: String)
     /// The note is not in the store (deleted, perhaps by another process).
     case noSuchNote(NoteID)
+    /// No note's identifier starts with the prefix given for a note.
+    case noNoteWithIdentifierPrefix(String)
+    /// Several notes' identifiers start with the prefix: a longer one is needed.
+    case ambiguousIdentifierPrefix(String, matches: Int)
     /// The attachment is not in the store.
     case noSuchAttachment(AttachmentID)
     /// A note object with no key in the store (never saved): the book hands on saved notes only,
@@ -63,6 +67,10 @@ public enum NoteBookError: Error, CustomStringConvertible {
             "“\(TerminalText.field(title))” is in the store again; nothing was restored"
         case .noSuchNote(let id):
             "there is no note \(id)"
+        case .noNoteWithIdentifierPrefix(let prefix):
+            "no note's identifier starts with \(prefix)"
+        case .ambiguousIdentifierPrefix(let prefix, let matches):
+            "\(matches) notes' identifiers start with \(prefix); give more of it"
         case .noSuchAttachment(let id):
             "there is no \(id)"
         case .unsavedNote:

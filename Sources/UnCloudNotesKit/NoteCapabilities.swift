@@ -61,6 +61,7 @@ public struct NoteCapabilities: Equatable, Sendable {
         case .tags: hasTags
         case .pins: hasPins
         case .modifiedDates: recordsModification
+        case .identifiers: hasIdentifiers
         }
         guard supported else { throw .notInThisVersion(feature, version: version) }
     }
@@ -85,4 +86,5 @@ public enum NoteFeature: String, Sendable {
     case tags
     case pins
     case modifiedDates = "modified dates"
+    case identifiers
 }

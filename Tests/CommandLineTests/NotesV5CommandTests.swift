@@ -65,6 +65,20 @@ struct NotesV5CommandTests {
         #expect(byHash == ["Report", "Plan"])
     }
 
+    @Test("a note named by the start of its identifier, as git takes a short hash; a bad or ambiguous one says why (issue #38, bug 3)")
+    func identifierPrefix() throws {
+        let folder = try TemporaryFolder()
+        let store = try threeNotes(in: folder)
+        let identifier = try #require(try json(try app(store, "notes", "show", "2", "--json").standardOutput)["identifier"] as? String)
+        let shown = try app(store, "notes", "show", String(identifier.prefix(8)).lowercased())
+        #expect(shown.exitCode == 0 && shown.standardOutput.hasPrefix("Shopping\n"), "\(shown.standardError)")
+        #expect(try app(store, "notes", "pin", String(identifier.prefix(6))).standardOutput == "pinned note 2\n")
+        let missing = try app(store, "notes", "show", identifier.hasPrefix("F") ? "0000000" : "fffffff")
+        #expect(missing.exitCode == 1 && missing.standardError.contains("no note's identifier starts with"), "\(missing.standardError)")
+        let bad = try app(store, "notes", "show", "zz")
+        #expect(bad.exitCode != 0 && bad.standardError.contains("is not a note: give its number"), "\(bad.standardError)")
+    }
+
     @Test("pin and unpin: pinned first, marked; --pinned; --sort modified shows and orders by the modified date; --since/--until")
     func pinsAndOrder() throws {
         let folder = try TemporaryFolder()

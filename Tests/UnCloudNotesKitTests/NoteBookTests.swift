@@ -119,6 +119,32 @@ import TestSupport
         #expect(Self.refusal { try book.snapshot(of: id) } == "store")
     }
 
+    @Test("a note named by the start of its identifier: unique, missing, ambiguous, or refused before v5")
+    func identifierPrefixes() throws {
+        let folder = try TemporaryFolder()
+        let book = try Self.book("v5", in: folder)
+        let identifiers = ["AAAA1111-0000-4000-8000-000000000001", "AAAA2222-0000-4000-8000-000000000002", "B0B00000-0000-4000-8000-000000000003"]
+        var ids: [NoteID] = []
+        for (index, identifier) in identifiers.enumerated() {
+            let id = try book.add(NoteDraft(title: "Note \(index)", body: ""))
+            try #require(try book.context.existingObject(with: id.objectID)).setValue(.uuid(try #require(UUID(uuidString: identifier))), forKey: "identifier")
+            ids.append(id)
+        }
+        try book.context.save()
+        #expect(try book.noteID(try #require(NoteReference("aaaa1"))) == ids[0])
+        #expect(try book.noteID(try #require(NoteReference("AAAA2222-00"))) == ids[1])
+        #expect(try book.noteID(try #require(NoteReference("b0b0"))) == ids[2])
+        #expect(try book.noteID(try #require(NoteReference(identifiers[2]))) == ids[2])
+        #expect(Self.refusal { try book.noteID(.identifierPrefix("aaaa")) } == "ambiguousIdentifierPrefix(2)")
+        #expect(Self.refusal { try book.noteID(.identifierPrefix("cccc")) } == "noNoteWithIdentifierPrefix")
+        #expect(NoteReference("12") == .number(NoteID(12)))
+        #expect(NoteReference("0") == nil && NoteReference("abc") == nil && NoteReference("xyz12") == nil && NoteReference("") == nil)
+        #expect(NoteReference("ab-CD") == .identifierPrefix("abcd"))
+        let v4Folder = try TemporaryFolder()
+        let v4 = try Self.book("v4", in: v4Folder)
+        #expect(Self.refusal { try v4.noteID(.identifierPrefix("abcd")) } == "notInThisVersion(identifiers)")
+    }
+
     /// The name of the `NoteBookError` case `operation` throws, or what happened instead.
     private static func refusal(_ operation: () throws -> Any) -> String {
         do {
@@ -139,6 +165,8 @@ import TestSupport
         case .noteHasItsImage: "noteHasItsImage"
         case .noCaptionsInThisVersion: "noCaptionsInThisVersion"
         case .noSuchNote: "noSuchNote"
+        case .noNoteWithIdentifierPrefix: "noNoteWithIdentifierPrefix"
+        case .ambiguousIdentifierPrefix(_, let matches): "ambiguousIdentifierPrefix(\(matches))"
         case .notInThisVersion(let feature, _): "notInThisVersion(\(feature.rawValue))"
         case .badTagName: "badTagName"
         case .noSuchTag: "noSuchTag"

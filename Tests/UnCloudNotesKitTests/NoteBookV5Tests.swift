@@ -182,12 +182,13 @@ import TestSupport
         #expect(deleted.imageCount == 1)
         #expect(try book.count() == 0 && book.tags().isEmpty)
         let restored = try book.restore(deleted)
+        #expect(restored == id, "the number survives the undo (issue #38, bug 3)")
         var after = try book.snapshot(of: restored)
         #expect(after.identifier == before.identifier && after.identifier != nil)
         #expect(after.attachments.map(\.identifier) == before.attachments.map(\.identifier))
         #expect(after.attachments.map(\.imageData) == [Self.png] && after.attachments.first?.caption == "the lake")
         #expect(after.attachments.first?.width == 40 && after.attachments.first?.height == 30)
-        // Only the note's number and its images' object IDs are new.
+        // Only its images' object IDs are new.
         after = NoteSnapshot(id: before.id, title: after.title, body: after.body, dateCreated: after.dateCreated,
                              attachments: zip(after.attachments, before.attachments).map { new, old in
                                  var copy = old
@@ -216,6 +217,24 @@ import TestSupport
         #expect(try book.rows(of: [id]) == [NoteRow(id: id, title: "Four", dateCreated: try book.snapshot(of: id).dateCreated, imageCount: 0)])
         let restored = try book.restore(try book.delete(id))
         #expect(try book.snapshot(of: restored).title == "Four")
+        #expect(restored == id)
+    }
+
+    @Test("an undone delete keeps its number beside notes added meanwhile, in another process too; a number is never given twice")
+    func undoKeepsNumber() throws {
+        let folder = try TemporaryFolder()
+        let book = try Self.book(in: folder)
+        let (old, middle, new) = try Self.threeNotes(in: book)
+        let deleted = try book.delete(middle)
+        let later = try Self.book(in: folder).add(NoteDraft(title: "Added meanwhile", body: "by another process"))
+        #expect(later.number > middle.number)
+        #expect(try book.restore(deleted) == middle)
+        #expect(try book.snapshot(of: middle).title == "Middle")
+        // A second copy of the same deleted note cannot take the number: its identifier is back.
+        #expect(throws: NoteBookError.self) { try book.restore(deleted) }
+        let next = try book.add(NoteDraft(title: "Next", body: ""))
+        #expect(next.number > later.number, "Z_MAX is untouched by the reuse")
+        #expect(Set(try book.noteIDs()) == [old, middle, new, later, next])
     }
 
     @Test("an export carries identifiers, tags, pins and both dates; importing it twice changes nothing; a newer copy updates; --as-new copies")

@@ -28,6 +28,8 @@ open class ManagedObject: KeyValueReadable, CustomStringConvertible {
     var committedToManyMembers: [String: [ObjectID]] = [:]
     /// Order of insertion into the context: new rows get primary keys in this order.
     var insertionSequence = 0
+    /// For an inserted object: the primary key it asks to have again (`insertObject(entityName:reusingPrimaryKey:)`).
+    var requestedPrimaryKey: Int64?
     /// `Z_OPT`: how many times the row has been saved.
     var optimisticVersion: Int64 = 0
     /// Problems met while setting values (unknown keys, values a transformer refused), by key;

@@ -84,6 +84,17 @@ public final class ManagedObjectContext {
         return object
     }
 
+    /// Inserts an object that asks for the primary key an object of its entity's hierarchy had
+    /// before it was deleted, so that an undone delete brings a record back under the number
+    /// people and scripts know it by. The save gives it that key when no row has it and it was
+    /// allocated before (it is at most `Z_MAX`, so a key is never handed out twice at once);
+    /// otherwise a new key, as for any insert.
+    public func insertObject(entityName: String, reusingPrimaryKey primaryKey: Int64) throws -> ManagedObject {
+        let object = try insertObject(entityName: entityName)
+        object.requestedPrimaryKey = primaryKey
+        return object
+    }
+
     /// Inserts an object of a typed entity class registered for `entityName`.
     public func insert<Object: ManagedObject>(_ type: Object.Type, entityName: String) throws -> Object {
         guard let object = try insertObject(entityName: entityName) as? Object else {

@@ -73,11 +73,20 @@ struct SaveOperation {
         var mapping: [ObjectID: ObjectID] = [:]
         let byRoot = Dictionary(grouping: objects) { schema.entity(named: $0.entity.name)!.rootName }
         for (root, members) in byRoot.sorted(by: { $0.key < $1.key }) {
-            let rootNumber = schema.entity(named: root)!.number
+            let rootStorage = schema.entity(named: root)!
+            let rootNumber = rootStorage.number
             let row = try Row.fetchOne(db, sql: "SELECT Z_ENT, Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?",
                                        arguments: [rootNumber])
             var next = try row.flatMap { try context.rowReader($0, table: "Z_PRIMARYKEY").integer("Z_MAX") } ?? 0
+            let highest = next
+            var reused: Set<Int64> = []
             for object in members {
+                if let wanted = object.requestedPrimaryKey, wanted >= 1, wanted <= highest, !reused.contains(wanted),
+                   try !(Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(rootStorage.tableName) WHERE Z_PK = ?)", arguments: [wanted]) ?? true) {
+                    reused.insert(wanted)
+                    mapping[object.objectID] = ObjectID(entityName: object.entity.name, primaryKey: wanted)
+                    continue
+                }
                 next = try incremented(next, table: "Z_PRIMARYKEY", column: "Z_MAX")
                 mapping[object.objectID] = ObjectID(entityName: object.entity.name, primaryKey: next)
             }

@@ -1,10 +1,29 @@
 import ArgumentParser
 import UnCloudNotesKit
 
-/// The note a notes command works on, by the number `notes list` shows: one definition, with
-/// one help text and one message for a bad number, for every command that takes a note.
+/// The note a notes command works on, by the number `notes list` shows or the start of its
+/// identifier: one definition, with one help text and one message for a bad value, for every
+/// command that takes a note.
 struct NoteArgument: ParsableArguments {
-    @Argument(help: ArgumentHelp("The note's number, as notes list shows it.", valueName: "note"),
-              transform: { NoteID(Int64(try WholeNumber.counted($0))) })
-    var id: NoteID
+    @Argument(help: ArgumentHelp("The note's number, as notes list shows it, or (v5) the start of its identifier, at least 4 hex digits (as git takes a short hash).",
+                                 valueName: "note"),
+              transform: { text in
+                  guard let reference = NoteReference(text) else { throw NoteReferenceError(text: text) }
+                  return reference
+              })
+    var reference: NoteReference
+
+    /// The note's ID in `book` (a prefix is looked up there).
+    func id(in book: NoteBook) throws -> NoteID {
+        try book.noteID(reference)
+    }
+}
+
+/// A note given as neither a number nor an identifier's start.
+struct NoteReferenceError: Error, CustomStringConvertible {
+    let text: String
+
+    var description: String {
+        "\(text) is not a note: give its number (1 or more, as notes list shows it) or the start of its identifier (at least 4 hex digits)"
+    }
 }

@@ -35,13 +35,14 @@ struct NotesAttachCommand: ParsableCommand {
     func run() throws {
         let pictures = try loadImages(images)
         let book = try global.openNoteBook()
+        let id = try note.id(in: book)
         // A caption typed for a version without captions would be dropped: refused instead.
         if caption != nil, !book.capabilities.hasCaptions { throw NoteBookError.noCaptionsInThisVersion(version: book.capabilities.version) }
-        let count = try book.attach(pictures, to: note.id, caption: caption ?? NoteBook.newImageCaption, replacing: replace)
+        let count = try book.attach(pictures, to: id, caption: caption ?? NoteBook.newImageCaption, replacing: replace)
         if format.json {
-            try printJSON(Report(id: note.id.number, attached: pictures.count, images: count))
+            try printJSON(Report(id: id.number, attached: pictures.count, images: count))
         } else {
-            try StandardOutput.line("attached \(pictures.count.counting("image")) to note \(note.id)")
+            try StandardOutput.line("attached \(pictures.count.counting("image")) to note \(id)")
         }
     }
 }

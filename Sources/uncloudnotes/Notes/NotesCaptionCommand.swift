@@ -21,11 +21,12 @@ struct NotesCaptionCommand: ParsableCommand {
 
     func run() throws {
         let book = try global.openNoteBook()
-        try book.setCaption(text, of: book.attachment(image, of: note.id).id)
+        let id = try note.id(in: book)
+        try book.setCaption(text, of: book.attachment(image, of: id).id)
         if format.json {
-            try printJSON(Report(id: note.id.number, image: image, caption: text))
+            try printJSON(Report(id: id.number, image: image, caption: text))
         } else {
-            try StandardOutput.line("captioned image \(image) of note \(note.id)")
+            try StandardOutput.line("captioned image \(image) of note \(id)")
         }
     }
 }

@@ -18,11 +18,12 @@ struct NotesDeleteCommand: ParsableCommand {
 
     func run() throws {
         let book = try global.openNoteBook()
-        let images = try book.delete(note.id).imageCount
+        let id = try note.id(in: book)
+        let images = try book.delete(id).imageCount
         if format.json {
-            try printJSON(Report(id: note.id.number, deleted: true, images: images))
+            try printJSON(Report(id: id.number, deleted: true, images: images))
         } else {
-            try StandardOutput.line(images == 0 ? "deleted note \(note.id)" : "deleted note \(note.id) and its \(images.counting("image"))")
+            try StandardOutput.line(images == 0 ? "deleted note \(id)" : "deleted note \(id) and its \(images.counting("image"))")
         }
     }
 }

@@ -38,7 +38,8 @@ struct NotesEditCommand: ParsableCommand {
 
     func run() throws {
         let book = try global.openNoteBook()
-        let snapshot = try book.snapshot(of: note.id)
+        let id = try note.id(in: book)
+        let snapshot = try book.snapshot(of: id)
         // With neither --title nor a body (nor tags) there is always a body or a refusal: nil means keep it.
         let newBody = try body.resolve(editing: title == nil && tags.isEmpty ? snapshot.body : nil) ?? snapshot.body
         let newTags = tags.isEmpty ? nil : try TagName.checked(tags)
@@ -46,9 +47,9 @@ struct NotesEditCommand: ParsableCommand {
         let tagsChanged = newTags.map { Set($0) != Set(snapshot.tags) } ?? false
         let changed = [title.map { _ in "title" }, newBody == snapshot.body ? nil : "body", tagsChanged ? "tags" : nil].compactMap { $0 }
         if format.json {
-            try printJSON(Report(id: note.id.number, changed: changed))
+            try printJSON(Report(id: id.number, changed: changed))
         } else {
-            try StandardOutput.line("updated note \(note.id)")
+            try StandardOutput.line("updated note \(id)")
         }
     }
 }

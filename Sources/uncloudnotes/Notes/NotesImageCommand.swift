@@ -23,12 +23,13 @@ struct NotesImageCommand: ParsableCommand {
 
     func run() throws {
         if output == nil, isatty(STDOUT_FILENO) == 1 {
-            throw CommandFailure("an image is binary data, not for the terminal: give --output FILE, or pipe it (uncloudnotes notes image \(note.id) \(image) | kitty icat)")
+            throw CommandFailure("an image is binary data, not for the terminal: give --output FILE, or pipe it (uncloudnotes notes image \(note.reference) \(image) | kitty icat)")
         }
         let book = try global.openNoteBook()
-        let attachment = try book.attachment(image, of: note.id)
+        let id = try note.id(in: book)
+        let attachment = try book.attachment(image, of: id)
         guard let data = attachment.imageData else {
-            throw CommandFailure("image \(image) of note \(note.id) has no data")
+            throw CommandFailure("image \(image) of note \(id) has no data")
         }
         guard let output else { return try data.withUnsafeBytes { try StandardOutput.write($0) } }
         try PrivateFiles.replace(fileURL(output), with: data)

@@ -17,7 +17,7 @@ struct NotesPinCommand: ParsableCommand {
     @OptionGroup var format: OutputFormat
 
     func run() throws {
-        try setPin(true, of: note.id, global: global, json: format.json)
+        try setPin(true, of: note, global: global, json: format.json)
     }
 }
 
@@ -35,13 +35,15 @@ struct NotesUnpinCommand: ParsableCommand {
     @OptionGroup var format: OutputFormat
 
     func run() throws {
-        try setPin(false, of: note.id, global: global, json: format.json)
+        try setPin(false, of: note, global: global, json: format.json)
     }
 }
 
 /// Pins or unpins, then says so (`--json`: `{"id":3,"pinned":true}`).
-private func setPin(_ pinned: Bool, of id: NoteID, global: GlobalOptions, json: Bool) throws {
-    try global.openNoteBook().setPinned(pinned, of: id)
+private func setPin(_ pinned: Bool, of note: NoteArgument, global: GlobalOptions, json: Bool) throws {
+    let book = try global.openNoteBook()
+    let id = try note.id(in: book)
+    try book.setPinned(pinned, of: id)
     if json {
         try printJSON(PinReport(id: id.number, pinned: pinned))
     } else {

@@ -22,12 +22,13 @@ struct NotesShowCommand: ParsableCommand {
 
     func run() throws {
         let book = try global.openNoteBook()
-        let snapshot = try book.snapshot(of: note.id)
+        let id = try note.id(in: book)
+        let snapshot = try book.snapshot(of: id)
         let date = snapshot.dateCreated.map { LocalDates.iso8601($0) }
         let images = snapshot.attachments.map(ImageSummary.init)
         let v5 = snapshot.identifier != nil
         if format.json {
-            try printJSON(Report(id: note.id.number, title: snapshot.title, body: snapshot.body, dateCreated: OrNull(value: date), images: images,
+            try printJSON(Report(id: id.number, title: snapshot.title, body: snapshot.body, dateCreated: OrNull(value: date), images: images,
                                  identifier: snapshot.identifier?.uuidString, dateModified: v5 ? OrNull(value: snapshot.dateModified.map { LocalDates.iso8601($0) }) : nil,
                                  pinned: v5 ? snapshot.pinned : nil, tags: v5 ? snapshot.tags : nil))
             return

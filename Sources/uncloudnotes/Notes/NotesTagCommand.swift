@@ -43,12 +43,13 @@ struct NotesTagNoteCommand: ParsableCommand {
 
     func run() throws {
         let book = try global.openNoteBook()
-        try book.changeTags(of: note.id, adding: adding, removing: removing)
-        let tags = try book.snapshot(of: note.id).tags
+        let id = try note.id(in: book)
+        try book.changeTags(of: id, adding: adding, removing: removing)
+        let tags = try book.snapshot(of: id).tags
         if format.json {
-            try printJSON(TagsReport(id: note.id.number, tags: tags))
+            try printJSON(TagsReport(id: id.number, tags: tags))
         } else {
-            try StandardOutput.line("note \(note.id): " + (tags.isEmpty ? "no tags" : tags.map(TerminalText.field).joined(separator: ", ")))
+            try StandardOutput.line("note \(id): " + (tags.isEmpty ? "no tags" : tags.map(TerminalText.field).joined(separator: ", ")))
         }
     }
 }
