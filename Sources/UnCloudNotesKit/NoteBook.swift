@@ -34,6 +34,10 @@ public final class NoteBook {
         NoteStoreAddress(url: context.store.url, model: context.model, version: capabilities.version)
     }
 
+    /// Whether the store refuses changes (the user cannot write it or its folder): screens
+    /// say so at once rather than at the first change.
+    public var isReadOnly: Bool { context.store.writeRefusal != nil }
+
     /// The path of the store file, for messages.
     var storePath: String { context.store.url.path }
 

@@ -157,6 +157,14 @@ struct StoreSafetyCommandTests {
         #expect(migrate.standardError.contains("read-only, so it cannot be migrated"), "\(migrate.standardError)")
         #expect(migrate.standardError.split(separator: "\n").count == 1)
         #expect(try contents(folder) == before)
+        for change in [["notes", "add", "--title", "New", "--body", "x"], ["notes", "delete", "1"], ["notes", "edit", "1", "--body", "y"]] {
+            let refused = try ReadOnlyUser.run(["--store", current.path] + change)
+            #expect(refused.exitCode == 1, "\(change)")
+            #expect(refused.standardError.contains("is read-only, nothing was written: you cannot write the file or its folder")
+                    && !refused.standardError.contains("SQLite") && refused.standardError.split(separator: "\n").count == 1,
+                    "\(change): \(refused.standardError)")
+        }
+        #expect(try contents(folder) == before)
     }
 }
 

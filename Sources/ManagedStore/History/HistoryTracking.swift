@@ -5,6 +5,9 @@ public enum WriteRefusal: Sendable, Equatable, CustomStringConvertible {
     /// The store holds persistent history and was opened without `recordsPersistentHistory`
     /// (Core Data's `NSPersistentHistoryTrackingKey`): Core Data opens such a store read-only.
     case historyTrackingOff
+    /// The store was opened read-only: the user cannot write the file or its folder (or asked
+    /// to read only). SQLite would refuse the write half-way, naming a statement.
+    case openedReadOnly
 
     /// The reason as a phrase, for the store's refusal of a save.
     public var description: String {
@@ -13,6 +16,8 @@ public enum WriteRefusal: Sendable, Equatable, CustomStringConvertible {
             "it holds persistent history and was opened without history tracking "
                 + "(StoreOptions.recordsPersistentHistory, Core Data's NSPersistentHistoryTrackingKey); "
                 + "a write would be missing from its history"
+        case .openedReadOnly:
+            "you cannot write the file or its folder (make them writable, chmod u+w, to change it)"
         }
     }
 }

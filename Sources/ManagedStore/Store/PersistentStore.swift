@@ -139,14 +139,14 @@ public final class PersistentStore: Sendable {
                 try? database.close()
                 throw StoreError(path: url.path, mismatch: mismatch)
             }
-            var refusal: WriteRefusal?
+            var refusal: WriteRefusal? = options.isReadOnly ? .openedReadOnly : nil
             if !options.isReadOnly {
                 try database.writeWithoutTransaction { db in
                     try db.execute(sql: "PRAGMA journal_mode = \(options.journalMode.rawValue)")
                     refusal = try HistoryTracking.prepare(options, in: db)
                 }
             }
-            if refusal != nil {
+            if refusal != nil, !options.isReadOnly {
                 // Read-only at SQLite's level: nothing reaches the file, whoever writes through the connection.
                 try database.close()
                 var readOnly = options

@@ -34,6 +34,7 @@ public final class NotesApp {
         backgroundPreviews = BackgroundPreviews(executor: previewExecutor)
         backgroundSync = BackgroundSync(storeURL: book.address.url, version: versionLabel, executor: syncExecutor)
         self.colors = colors
+        state.storeIsReadOnly = book.isReadOnly
         state.knownStoreVersion = try book.storeVersion()
         // The first screens only: every note's ID comes from the date index alone, but at
         // 1,000,000 notes that still takes a while, which the first paint need not wait for.

@@ -17,6 +17,8 @@ struct NotesState: ScreenLayout {
     var screen: Screen = .list
     /// The latest status or error message, shown in the status line until the next key.
     var message: String?
+    /// The store refuses changes: the status line says so for as long as the app runs.
+    var storeIsReadOnly = false
     /// The list screen's state, which every other screen goes back to.
     var listScreen = ListState()
     /// Notes read for the detail view and the list's preview, until they change.

@@ -54,13 +54,15 @@ extension NotesFrame {
         }
     }
 
-    /// Store path, model version, number of notes, the last sync; or the latest message. A message too long for
+    /// Store path, model version, number of notes, the last sync (first, a read-only store
+    /// says so); or the latest message. A message too long for
     /// the line (a kept draft's path) is wrapped whole over the rows above it, never cut: the
     /// path must be readable to be found.
     private func drawStatus(into buffer: inout CellBuffer, row: Int) {
         let undo = (model.undoable != nil) ? "u undoes the delete · " : ""
         let synced = model.lastSync.map { "\($0) · " } ?? ""
-        let facts = "\(undo)\(model.listScreen.noteCount) note\(model.listScreen.noteCount == 1 ? "" : "s") · \(versionLabel) · \(synced)\(storePath)"
+        let readOnly = model.storeIsReadOnly ? "read-only store: changes cannot be saved · " : ""
+        let facts = "\(readOnly)\(undo)\(model.listScreen.noteCount) note\(model.listScreen.noteCount == 1 ? "" : "s") · \(versionLabel) · \(synced)\(storePath)"
         let text = model.message.map { "\($0)  —  \(facts)" } ?? facts
         guard let message = model.message, DisplayWidth.of(message) > buffer.width - 2 else {
             buffer.clear(row: row, column: 0, width: buffer.width, height: 1, style: .reverse)
