@@ -88,6 +88,20 @@ struct AppBehaviourTests {
         #expect(try harness.book.context.count(FetchRequest(entityName: "ImageAttachment")) == 1)
     }
 
+    @Test("in a window too small to show the screen, keys wait: d then y deletes nothing, e opens nothing; q quits (issue #38, bug 8)")
+    func tooSmallWindowIgnoresKeys() throws {
+        let harness = try AppHarness()
+        harness.press(.resize(columns: 10, rows: 3))
+        harness.press(.character("d"), .character("y"), .character("e"), .enter)
+        #expect(try harness.titles().count == 4)
+        harness.press(.resize(columns: 80, rows: 24))
+        #expect(!harness.screen().contains("Delete the note"), "no question was left waiting")
+        harness.press(.resize(columns: 10, rows: 3))
+        #expect(harness.press(.character("q")) == [.quit])
+        harness.press(.resize(columns: 80, rows: 24), .character("d"))
+        #expect(harness.screen().contains("Delete the note “Trip”? y/N"))
+    }
+
     @Test("attaching checks the file: missing files and non-images are refused, nothing stored")
     func attachErrors() throws {
         let harness = try AppHarness(notes: [("Plain", "text", 0)])

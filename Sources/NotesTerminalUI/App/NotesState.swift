@@ -69,6 +69,11 @@ struct NotesState: ScreenLayout {
             size = TerminalSize(columns: columns, rows: rows)
             return []
         }
+        // Keys act only on what the user can see: in a window too small to show the screen,
+        // only q on the list (where it quits) works, never a delete confirmed blind.
+        if isTooSmall {
+            guard case .list = screen, key == .character("q") else { return [] }
+        }
         message = nil
         return dispatch(key)
     }

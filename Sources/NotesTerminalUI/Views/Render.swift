@@ -43,9 +43,14 @@ extension NotesFrame {
         }
     }
 
+    private var isListScreen: Bool {
+        if case .list = model.screen { return true }
+        return false
+    }
+
     private func drawTooSmall(into buffer: inout CellBuffer) {
         let lines = ["Terminal too small", "need \(NotesApp.minimumSize.columns)x\(NotesApp.minimumSize.rows), have \(buffer.width)x\(buffer.height)",
-                     "make it larger, or press q"]
+                     isListScreen ? "make it larger, or press q" : "make it larger; keys wait until then"]
         let top = max(0, (buffer.height - lines.count) / 2)
         for (index, line) in lines.enumerated() {
             let text = CellBuffer.truncate(line, to: buffer.width)
