@@ -65,20 +65,6 @@ public enum LocalDates {
         return Date(timeIntervalSinceReferenceDate: seconds)
     }
 
-    /// A moment given on the command line (`notes list --since`): ISO 8601 as `parseISO8601`
-    /// reads it, or a day (`2026-05-12`), which means its local midnight; nil for other text.
-    public static func parseMoment(_ text: String, in timeZone: TimeZone = .current) -> Date? {
-        if let date = parseISO8601(text) { return date }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]) else { return nil }
-        let components = DateComponents(year: year, month: month, day: day)
-        guard components.isValidDate(in: calendar) else { return nil }
-        return calendar.date(from: components)
-    }
-
     private static func style(_ timeZone: TimeZone, fractionalSeconds: Bool) -> Date.ISO8601FormatStyle {
         Date.ISO8601FormatStyle(timeZoneSeparator: .colon, includingFractionalSeconds: fractionalSeconds, timeZone: timeZone)
     }

@@ -99,6 +99,13 @@ struct NotesV5CommandTests {
                 "a pin is not an edit: unpinned, note 1 is the oldest change again")
         #expect(lines(try app(store, "notes", "list", "--since", "2001-01-01", "--until", "2999-01-01")).count == 3)
         #expect(try app(store, "notes", "list", "--until", "2001-01-01").standardOutput == "")
+        let today = ISO8601DateFormatter().string(from: Date()).prefix(10) // the app runs with TZ=UTC
+        #expect(lines(try app(store, "notes", "list", "--until", String(today))).count == 3, "--until a day includes that day")
+        #expect(lines(try app(store, "notes", "list", "--since", "yesterday", "--until", "today")).count == 3)
+        #expect(lines(try app(store, "notes", "list", "--since", String(today.prefix(7)))).count == 3, "a month")
+        #expect(try app(store, "notes", "list", "--until", "yesterday").standardOutput == "")
+        let refused = try app(store, "notes", "list", "--since", "tomorrow")
+        #expect(refused.exitCode == 2 && refused.standardError.contains("3 days ago"), "\(refused.standardError)")
     }
 
     @Test("export carries identifier, tags, pin and both dates; importing twice changes nothing and says so; a newer file updates; --as-new copies")
@@ -161,7 +168,7 @@ struct NotesV5CommandTests {
         (["notes", "add", "--title", "x", "--body", "", "--tag", " "], Int32(2), "--tag: a tag name must not be empty"),
         (["notes", "tag", "rename", "missing", "x"], Int32(1), "there is no tag missing"),
         (["notes", "tag", "1"], Int32(2), "give --add NAME or --remove NAME (or both)"),
-        (["notes", "list", "--since", "yesterday"], Int32(2), "give a day (2026-05-12) or a moment in ISO 8601"),
+        (["notes", "list", "--since", "the day before"], Int32(2), "give a day (2026-05-12), a month (2026-05), today, yesterday"),
         (["notes", "list", "--sort", "title"], Int32(2), "--sort"),
     ])
     func refusals(arguments: [String], code: Int32, message: String) throws {

@@ -30,6 +30,30 @@ import UnCloudNotesKit
         #expect(LocalDates.exactISO8601(Date(timeIntervalSinceReferenceDate: 817_595_915), in: Self.tokyo) == "2026-11-29T06:58:35+09:00")
     }
 
+    @Test("dates as people say them are periods: since takes the start, until the end (a day whole)", arguments: [
+        ("today", "2026-11-29T00:00:00+09:00", "2026-11-30T00:00:00+09:00"),
+        ("yesterday", "2026-11-28T00:00:00+09:00", "2026-11-29T00:00:00+09:00"),
+        ("3 days ago", "2026-11-26T00:00:00+09:00", "2026-11-27T00:00:00+09:00"),
+        ("2 weeks ago", "2026-11-15T00:00:00+09:00", "2026-11-16T00:00:00+09:00"),
+        ("last Monday", "2026-11-23T00:00:00+09:00", "2026-11-24T00:00:00+09:00"),
+        ("sunday", "2026-11-22T00:00:00+09:00", "2026-11-23T00:00:00+09:00"),
+        ("2026-11", "2026-11-01T00:00:00+09:00", "2026-12-01T00:00:00+09:00"),
+        ("2026-11-28", "2026-11-28T00:00:00+09:00", "2026-11-29T00:00:00+09:00"),
+        ("2026-11-28T10:00:00Z", "2026-11-28T19:00:00+09:00", "2026-11-28T19:00:00+09:00"),
+    ])
+    func spokenDates(text: String, start: String, end: String) throws {
+        // A Sunday afternoon in Tokyo.
+        let now = try #require(LocalDates.parseISO8601("2026-11-29T15:30:00+09:00"))
+        let period = try #require(DatePeriod(text, now: now, in: Self.tokyo))
+        #expect(LocalDates.iso8601(period.start, in: Self.tokyo) == start)
+        #expect(LocalDates.iso8601(period.end, in: Self.tokyo) == end)
+    }
+
+    @Test("what is no date is refused", arguments: ["tomorrow", "2026-13", "2026-02-30", "-3 days ago", "3 fortnights ago", "last", "", "2026-1-5", "１２３４-05"])
+    func notDates(text: String) {
+        #expect(DatePeriod(text) == nil)
+    }
+
     @Test("the app's form with the zone names the zone's offset and the local hour")
     func shortWithZone() {
         let tokyo = LocalDates.shortWithZone(Self.date, in: Self.tokyo)

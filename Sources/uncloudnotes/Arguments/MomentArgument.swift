@@ -1,12 +1,22 @@
 import Foundation
 import UnCloudNotesKit
 
-/// A date given on the command line: ISO 8601 (`2026-05-12T15:13:00+09:00`) or a day
-/// (`2026-05-12`, local midnight), read with a message that says what is accepted.
+/// A date given on the command line, as people say it (`DatePeriod`): `--since` takes the
+/// start of the period named, `--until` its end, with a message that says what is accepted.
 enum MomentArgument {
-    static func parse(_ text: String) throws -> Date {
-        guard let date = LocalDates.parseMoment(text) else { throw MomentArgumentError.notADate(text) }
-        return date
+    /// For `--since`: the period's first moment.
+    static func start(_ text: String) throws -> Date {
+        try period(text).start
+    }
+
+    /// For `--until` (notes dated before it): the end of the period, so a day is included whole.
+    static func end(_ text: String) throws -> Date {
+        try period(text).end
+    }
+
+    private static func period(_ text: String) throws -> DatePeriod {
+        guard let period = DatePeriod(text) else { throw MomentArgumentError.notADate(text) }
+        return period
     }
 }
 
@@ -17,7 +27,9 @@ enum MomentArgumentError: Error, CustomStringConvertible {
 
     var description: String {
         switch self {
-        case .notADate: "give a day (2026-05-12) or a moment in ISO 8601 (2026-05-12T15:13:00+02:00)"
+        case .notADate:
+            "give a day (2026-05-12), a month (2026-05), today, yesterday, 3 days ago, 2 weeks ago, last monday, "
+                + "or a moment in ISO 8601 (2026-05-12T15:13:00+02:00)"
         }
     }
 }

@@ -20,6 +20,8 @@ struct NotesListCommand: ParsableCommand {
               uncloudnotes notes list --limit 20 --offset 40
               uncloudnotes notes list --tag work --pinned
               uncloudnotes notes list --sort modified --since 2026-05-01
+              uncloudnotes notes list --since "3 days ago" --until yesterday
+              uncloudnotes notes list --since 2026-11 --until 2026-11-28   (the 28th included)
               uncloudnotes notes list --json | jq -r .title
             """)
 
@@ -27,10 +29,12 @@ struct NotesListCommand: ParsableCommand {
     @Option(help: "Only notes whose title, body or a tag name contains this (ignoring case and accents).") var search: String?
     @Option(help: ArgumentHelp("Only notes with this tag (v5).", valueName: "name")) var tag: String?
     @Flag(help: "Only pinned notes (v5).") var pinned = false
-    @Option(help: ArgumentHelp("Only notes dated at or after this (a day, 2026-05-12, or ISO 8601), by the sort's date.", valueName: "date"),
-            transform: MomentArgument.parse)
+    @Option(help: ArgumentHelp("Only notes dated at or after the start of this, by the sort's date: a day (2026-05-12), a month (2026-05), today, yesterday, 3 days ago, 2 weeks ago, last monday, or an ISO 8601 moment.",
+                               valueName: "date"),
+            transform: MomentArgument.start)
     var since: Date?
-    @Option(help: ArgumentHelp("Only notes dated before this.", valueName: "date"), transform: MomentArgument.parse)
+    @Option(help: ArgumentHelp("Only notes dated up to the end of this (a day is included whole; an ISO 8601 moment is not).", valueName: "date"),
+            transform: MomentArgument.end)
     var until: Date?
     @Option(help: ArgumentHelp("Order by the date notes were created or last modified (v5), newest first.", valueName: "created|modified"))
     var sort: NoteSort = .created
