@@ -14,6 +14,12 @@ struct NotesImageCommandTests {
         let run = try BuiltExecutable.run(["--store", store.path, "notes", "image", "1", "1"], standardOutput: .path(piped.path))
         #expect(run.exitCode == 0)
         #expect(try Data(contentsOf: piped) == Data(contentsOf: png))
+        // `--output -` is standard output, as `notes import -` reads standard input, never a file named "-".
+        let dashed = try BuiltExecutable.run(["--store", store.path, "notes", "image", "1", "1", "--output", "-"],
+                                             standardOutput: .path(folder.url.appendingPathComponent("dashed").path))
+        #expect(dashed.exitCode == 0)
+        #expect(try Data(contentsOf: folder.url.appendingPathComponent("dashed")) == Data(contentsOf: png))
+        #expect(!FileManager.default.fileExists(atPath: FileManager.default.currentDirectoryPath + "/-"))
         let output = folder.url.appendingPathComponent("out.png")
         try Data("old".utf8).write(to: output)
         #expect(try BuiltExecutable.run(["--store", store.path, "notes", "image", "1", "1", "--output", output.path]).exitCode == 0)

@@ -57,7 +57,7 @@ struct StoreSafetyCommandTests {
         #expect(info.standardOutput.contains("migration: needed, 1 step to SampleModel3_v2"), "\(info.standardOutput)")
     }
 
-    @Test("reading commands on a mistyped store create nothing; adding a note creates the store and says so")
+    @Test("reading commands on a mistyped store create nothing; adding a note (its folder made on request) creates the store and says so")
     func onlyWritersCreateStores() throws {
         let folder = try TemporaryFolder()
         let typo = folder.url.appendingPathComponent("typo/notes.sqlite")
@@ -67,7 +67,9 @@ struct StoreSafetyCommandTests {
             #expect(result.standardError == "uncloudnotes: \(typo.path): no such store: check the path (--store); adding a note creates a new store\n")
             #expect(try contents(folder).isEmpty, "\(command) created files")
         }
-        let add = try BuiltExecutable.run(["--store", typo.path, "notes", "add", "--title", "first", "--body", "b"])
+        let refused = try BuiltExecutable.run(["--store", typo.path, "notes", "add", "--title", "first", "--body", "b"])
+        #expect(try refused.exitCode == 1 && contents(folder).isEmpty, "a missing folder is asked for, not made")
+        let add = try BuiltExecutable.run(["--store", typo.path, "--create-folders", "notes", "add", "--title", "first", "--body", "b"])
         #expect(add.exitCode == 0, "\(add.standardError)")
         #expect(add.standardError.contains("created new store \(typo.path)"))
         let again = try BuiltExecutable.run(["--store", typo.path, "notes", "add", "--title", "second", "--body", "b"])
@@ -130,6 +132,20 @@ struct StoreSafetyCommandTests {
         #expect(rest.status == 0)
         #expect(rest.lines.contains { $0.contains(#""event":"finished""#) })
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: first.path) == real.path)
+    }
+
+    @Test("a new store in a folder that does not exist is refused, nothing made; --create-folders makes it, private (issue #38)")
+    func missingFolder() throws {
+        let folder = try TemporaryFolder()
+        let typo = folder.url.appendingPathComponent("typo/dir/x.sqlite")
+        let refused = try BuiltExecutable.run(["--store", typo.path, "notes", "add", "--title", "T", "--body", "b"])
+        #expect(refused.exitCode == 1 && refused.standardError.contains("typo/dir does not exist; check --store, or give --create-folders"),
+                "\(refused.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("typo").path))
+        let made = try BuiltExecutable.run(["--store", typo.path, "--create-folders", "notes", "add", "--title", "T", "--body", "b"])
+        #expect(made.exitCode == 0, "\(made.standardError)")
+        let mode = try FileManager.default.attributesOfItem(atPath: folder.url.appendingPathComponent("typo").path)[.posixPermissions] as? Int
+        #expect(mode == 0o700)
     }
 
     @Test("a read-only store and folder can be listed and exported, not migrated (said plainly); nothing is written")

@@ -16,6 +16,8 @@ struct GlobalOptions: ParsableArguments {
         valueName: "version"))
     var modelVersion: String?
 
+    @Flag(name: .long, help: "Make the folders of a new store given with --store when they do not exist (0700); without it a missing folder is refused, as a mistyped path should be.")
+    var createFolders = false
     @Flag(name: .long, help: "Log every SQL statement the engine runs to stderr (as MANAGEDSTORE_SQL_DEBUG=1 does).")
     var sqlDebug = false
 

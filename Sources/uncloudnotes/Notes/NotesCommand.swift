@@ -32,6 +32,12 @@ extension GlobalOptions {
     func openNoteBook(creating: Bool = false) throws -> NoteBook {
         let stack = try stack()
         let isNew = !stack.storeExists
+        // The default store's folders are made on first use; a store named elsewhere in a folder
+        // that does not exist is more likely a typo than a wish (the app asks first).
+        let folder = stack.storeURL.deletingLastPathComponent()
+        if creating, isNew, !createFolders, stack.storeURL != StoreLocation.defaultURL(), !FileManager.default.fileExists(atPath: folder.path) {
+            throw CommandFailure("the folder \(TerminalText.field(folder.path)) does not exist; check --store, or give --create-folders to make it")
+        }
         let console = MigrationConsole()
         let book = try stack.open(creatingIfMissing: creating, observer: { event in
             for line in console.lines(for: event, store: stack.storeURL) {

@@ -18,11 +18,15 @@ struct NotesImageCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
     @OptionGroup var note: NoteArgument
     @Argument(help: "The image's number within the note, from 1.", transform: WholeNumber.counted) var image: Int
-    @Option(name: .long, help: ArgumentHelp("Write the image to this file (created 0600, replaced whole) instead of standard output.", valueName: "file"))
+    @Option(name: .long, help: ArgumentHelp("Write the image to this file (created 0600, replaced whole) instead of standard output; - is standard output.",
+                                            valueName: "file"))
     var output: String?
 
+    /// The file to write, nil for standard output (`-`, as `notes import -` reads standard input).
+    private var file: String? { output == "-" ? nil : output }
+
     func run() throws {
-        if output == nil, isatty(STDOUT_FILENO) == 1 {
+        if file == nil, isatty(STDOUT_FILENO) == 1 {
             throw CommandFailure("an image is binary data, not for the terminal: give --output FILE, or pipe it (uncloudnotes notes image \(note.reference) \(image) | kitty icat)")
         }
         let book = try global.openNoteBook()
@@ -31,8 +35,8 @@ struct NotesImageCommand: ParsableCommand {
         guard let data = attachment.imageData else {
             throw CommandFailure("image \(image) of note \(id) has no data")
         }
-        guard let output else { return try data.withUnsafeBytes { try StandardOutput.write($0) } }
-        try PrivateFiles.replace(fileURL(output), with: data)
+        guard let file else { return try data.withUnsafeBytes { try StandardOutput.write($0) } }
+        try PrivateFiles.replace(fileURL(file), with: data)
     }
 }
 
