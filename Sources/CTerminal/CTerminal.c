@@ -157,6 +157,15 @@ int cterminal_key_code(const char *name) {
     if (strcmp(name, "enter") == 0) return KEY_ENTER;
     if (strcmp(name, "resize") == 0) return KEY_RESIZE;
     if (strcmp(name, "btab") == 0) return KEY_BTAB;
+    // Ctrl-Home and Ctrl-End have no fixed codes: terminfo names their sequences (kHOM5,
+    // kEND5 in xterm's and tmux's entries) and ncurses numbers them when keypad is on.
+    const char *capability = strcmp(name, "controlhome") == 0 ? "kHOM5" : strcmp(name, "controlend") == 0 ? "kEND5" : NULL;
+    if (capability != NULL) {
+        char *sequence = tigetstr(capability);
+        if (sequence == NULL || sequence == (char *)-1) return -1;
+        int code = key_defined(sequence);
+        return code > 0 ? code : -1;
+    }
     return -1;
 }
 

@@ -40,7 +40,7 @@ final class NoteWriter {
         set(object, "dateModified", note.modified.map(AttributeValue.date))
         set(object, "pinned", .bool(note.pinned))
         try writeTags(note.tags, of: object)
-        try writeImages(note.images, of: object, date: note.modified ?? note.created ?? Date(), image: image)
+        try writeImages(note.images, of: object, date: note.modified ?? note.created ?? NoteClock.now(), image: image)
         return true
     }
 

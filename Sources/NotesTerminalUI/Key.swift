@@ -5,6 +5,8 @@ public enum Key: Equatable, Sendable {
     case control(Character)
     case up, down, left, right
     case home, end, pageUp, pageDown
+    /// Ctrl-Home, Ctrl-End: the start and end of the whole text.
+    case controlHome, controlEnd
     case enter, tab, backTab, escape, backspace, delete
     /// The terminal is now this size (also sent once at the start): screens lay themselves out
     /// from this event, never from what the last frame measured.

@@ -6,7 +6,7 @@ extension NoteBook {
     /// Adds a note dated `date`, with its images as the version stores them.
     /// - Returns: the new note's ID.
     @discardableResult
-    public func add(_ draft: NoteDraft, images: [NoteImage] = [], date: Date = Date()) throws(NoteBookError) -> NoteID {
+    public func add(_ draft: NoteDraft, images: [NoteImage] = [], date: Date = NoteClock.now()) throws(NoteBookError) -> NoteID {
         let draft = try draft.checked()
         try capabilities.checkAttaching(images.count, toNoteWith: 0, of: nil, replacing: false)
         if draft.tags?.isEmpty == false { try capabilities.require(.tags) }
@@ -52,7 +52,7 @@ extension NoteBook {
     public func attach(_ images: [NoteImage], to id: NoteID, caption: String = newImageCaption, replacing: Bool = false) throws(NoteBookError) -> Int {
         let note = try object(for: id)
         try capabilities.checkAttaching(images.count, toNoteWith: imageCount(of: note), of: id, replacing: replacing)
-        let now = Date()
+        let now = NoteClock.now()
         try changing {
             for (offset, image) in images.enumerated() {
                 try attach(image, to: note, date: now.addingTimeInterval(Double(offset) / 1000), caption: caption)
@@ -131,7 +131,7 @@ extension NoteBook {
     }
 
     /// v5 records when a note last changed.
-    func noteChanged(_ note: ManagedObject, at date: Date = Date()) {
+    func noteChanged(_ note: ManagedObject, at date: Date = NoteClock.now()) {
         if capabilities.recordsModification { note.setValue(.date(date), forKey: "dateModified") }
     }
 

@@ -42,7 +42,7 @@ extension NoteBook {
             throw .alreadyRestored(title: snapshot.title)
         }
         let note = try changing {
-            let note = try insertNote(NoteDraft(title: snapshot.title, body: snapshot.body), date: snapshot.dateCreated ?? Date(),
+            let note = try insertNote(NoteDraft(title: snapshot.title, body: snapshot.body), date: snapshot.dateCreated ?? NoteClock.now(),
                                       displayIndex: snapshot.displayIndex, identifier: snapshot.identifier, reusingNumber: snapshot.id)
             if snapshot.dateCreated == nil { note.setValue(nil, forKey: "dateCreated") }
             if capabilities.recordsModification { note.setValue(snapshot.dateModified.map(AttributeValue.date), forKey: "dateModified") }
@@ -52,7 +52,7 @@ extension NoteBook {
             }
             for attachment in snapshot.attachments {
                 guard let data = attachment.imageData else { continue }
-                try attach(NoteImage(storedData: data), to: note, date: attachment.dateCreated ?? Date(), caption: attachment.caption ?? "",
+                try attach(NoteImage(storedData: data), to: note, date: attachment.dateCreated ?? NoteClock.now(), caption: attachment.caption ?? "",
                            identifier: attachment.identifier, size: attachment.width.flatMap { width in attachment.height.map { (width, $0) } })
             }
             return note

@@ -240,7 +240,7 @@ extension NoteBook {
     /// Adds one note of an archive, with its identifiers when kept (v5).
     private func insert(_ note: NotesArchive.Note, displayIndex: Int64, keepingIdentifiers: Bool, tags: inout [String: ManagedObject]) throws {
         let draft = try NoteDraft(title: note.title, body: note.body).checked()
-        let date = note.dateCreated ?? Date()
+        let date = note.dateCreated ?? NoteClock.now()
         let object = try insertNote(draft, date: date, displayIndex: displayIndex, identifier: keepingIdentifiers ? note.identifier : nil)
         if capabilities.recordsModification, let modified = note.dateModified { object.setValue(.date(modified), forKey: "dateModified") }
         if capabilities.hasPins { object.setValue(.bool(note.pinned ?? false), forKey: "pinned") }

@@ -23,7 +23,7 @@ struct BenchSmokeTests {
     func tinyRun() throws {
         let folder = try TemporaryFolder()
         let run = try runBench(["--sizes", "60,120", "--images", "small,big", "--runs", "3", "--note", "smoke run", "--picture", "400x300",
-                                "--sync-sizes", "30,60", "--output", folder.url.path, "--work", folder.url.appendingPathComponent("work").path])
+                                "--sync-sizes", "30,60", "--import-sizes", "20,40", "--output", folder.url.path, "--work", folder.url.appendingPathComponent("work").path])
         #expect(run.status == 0, "\(run.errorOutput)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: folder.url.appendingPathComponent("performance.json"))) as? [String: Any])
         #expect(json["runs"] as? Int == 3)
@@ -86,12 +86,19 @@ struct BenchSmokeTests {
             }
             #expect((sync["firstSyncPeakMemory"] as? Int ?? 0) > 1 << 20)
         }
+        let imports = try #require(json["imports"] as? [[String: Any]])
+        #expect(imports.map { $0["notes"] as? Int } == [20, 40])
+        for result in imports {
+            for key in ["engine", "baseline"] { #expect(((result[key] as? [String: Any])?["runs"] as? [Double])?.count == 3, "\(key)") }
+            #expect((result["fileBytes"] as? Int ?? 0) > 0 && (result["enginePeakMemory"] as? Int ?? 0) > 1 << 20)
+        }
         let markdown = try String(contentsOf: folder.url.appendingPathComponent("performance.md"), encoding: .utf8)
         #expect(markdown.contains("Time to picture of a 400x300 JPEG (0 MP) with sixel within 150 ms: "))
         #expect(markdown.contains("## Sync through git (issue 25)") && markdown.contains("| 60 | 6 | "))
         #expect(markdown.contains("First sync of 10000 notes under 10 s: not measured in this run (sync sizes run: 30, 60)."))
         #expect(markdown.contains("A sync of one changed note at 60 notes under 1 s plus git's own time: "))
         #expect(markdown.contains("First sync's memory flat in the number of notes (60 notes within 1.5x of 30): "))
+        #expect(markdown.contains("## Importing a JSON export (issue 38)") && markdown.contains("Importing 20000 notes under 5 s: not measured in this run (import sizes run: 20, 40)."))
         #expect(markdown.contains("## Time to picture (issue 26): a 400x300 JPEG"))
         #expect(markdown.contains("> **smoke run**"))
         #expect(markdown.contains("| 120 | big | **v2 -> v5** |") && markdown.contains("| 120 | none | **v1 -> v5** |"))

@@ -48,6 +48,26 @@ struct TerminalAppTests {
         try tmux.waitFor("EXITED:0")
     }
 
+    @Test("in a real terminal, Ctrl-Home in the editor reaches line 1 of a long body at once (issue #38)")
+    func controlHome() throws {
+        let folder = try TemporaryFolder()
+        let store = folder.url.appendingPathComponent("notes.sqlite")
+        let body = (1...2_000).map { "line \($0)" }.joined(separator: "\n")
+        let added = try BuiltExecutable.run(["--store", store.path, "notes", "add", "--title", "Long", "--body", body])
+        try #require(added.exitCode == 0, "\(added.standardError)")
+        let tmux = try launch(store: store)
+        try tmux.waitFor("Long")
+        try tmux.press("e")
+        try tmux.waitFor("Edit note")
+        try tmux.press("Tab", "Tab", "C-Home")
+        try tmux.type("TOP ")
+        try tmux.press("C-s")
+        try tmux.waitFor("TOP line 1")
+        try tmux.press("Escape", "q")
+        try tmux.waitFor("EXITED:0")
+        #expect(try BuiltExecutable.run(["--store", store.path, "notes", "show", "1"]).standardOutput.contains("\nTOP line 1\nline 2\n"))
+    }
+
     @Test("create a note, attach an image, see it, edit it in $EDITOR, search, delete")
     func fullFlow() throws {
         let folder = try TemporaryFolder()

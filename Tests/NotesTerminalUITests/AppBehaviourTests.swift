@@ -102,6 +102,20 @@ struct AppBehaviourTests {
         #expect(harness.screen().contains("Delete the note “Trip”? y/N"))
     }
 
+    @Test("Ctrl-Home and Ctrl-End reach the body's first line and its end from anywhere (issue #38)")
+    func editorTopAndEnd() throws {
+        let body = (1...2_000).map { "line \($0)" }.joined(separator: "\n")
+        let harness = try AppHarness(version: "v5", notes: [("Long", body, 0)])
+        harness.press(.character("e"), .tab, .tab)
+        harness.press(.controlHome)
+        harness.type("TOP ")
+        harness.press(.controlEnd)
+        harness.type(" END")
+        harness.press(.control("s"))
+        let saved = try #require(try harness.book.snapshot(of: try #require(try harness.book.noteIDs().first)).body)
+        #expect(saved.hasPrefix("TOP line 1\n") && saved.hasSuffix("line 2000 END"), "\(saved.prefix(30))…\(saved.suffix(30))")
+    }
+
     @Test("attaching checks the file: missing files and non-images are refused, nothing stored")
     func attachErrors() throws {
         let harness = try AppHarness(notes: [("Plain", "text", 0)])

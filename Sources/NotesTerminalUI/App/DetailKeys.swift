@@ -27,8 +27,8 @@ extension NotesState.DetailState {
         case .down, .character("j"): next.top = scrolled(1)
         case .pageUp: next.top = scrolled(-10)
         case .pageDown: next.top = scrolled(10)
-        case .home, .character("g"): next.top = 0
-        case .end, .character("G"): next.top = bottom()
+        case .home, .controlHome, .character("g"): next.top = 0
+        case .end, .controlEnd, .character("G"): next.top = bottom()
         case .left, .character("["): next.attachment = max(0, attachment - 1)
         case .right, .character("]"): next.attachment = min(max(0, attachments.count - 1), attachment + 1)
         case .character("e"):

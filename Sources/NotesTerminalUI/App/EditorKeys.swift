@@ -43,6 +43,8 @@ extension NotesState.EditorState {
         switch key {
         case .enter: body.insert("\n")
         case .tab: body.insert("\t")
+        case .controlHome: body.moveTo(0)
+        case .controlEnd: body.moveTo(body.characters.count)
         case .up, .down, .pageUp, .pageDown:
             let layout = TextLayout(body.characters, width: wrapWidth)
             let line = layout.line(containing: body.cursor)

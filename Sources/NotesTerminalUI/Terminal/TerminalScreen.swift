@@ -67,8 +67,11 @@ public final class TerminalScreen {
         let names: [(String, Key)] = [("up", .up), ("down", .down), ("left", .left), ("right", .right), ("home", .home),
                                       ("end", .end), ("pageup", .pageUp), ("pagedown", .pageDown),
                                       ("backspace", .backspace), ("delete", .delete), ("enter", .enter),
-                                      ("btab", .backTab)]
-        for (name, key) in names { codes[cterminal_key_code(name)] = key }
+                                      ("btab", .backTab), ("controlhome", .controlHome), ("controlend", .controlEnd)]
+        for (name, key) in names {
+            let code = cterminal_key_code(name)
+            if code >= 0 { codes[code] = key }
+        }
         keyCodes = codes
         resizeCode = cterminal_key_code("resize")
         Self.restoreOnSignals()

@@ -129,6 +129,7 @@ extension ScreenLayout {
                       : "  Tab             from the title to the body; in the body it inserts a tab",
                   "  Shift-Tab       back a field     Ctrl-S  save     Esc  cancel (asks before discarding)",
                   "  Ctrl-E          in the body: edit it in $VISUAL or $EDITOR, then come back",
+                  "  Ctrl-Home Ctrl-End  in the body: its first line, its end",
                   "", "Text fields (title, body, search, prompts), as in the shell",
                   "  Ctrl-A Ctrl-E   start, end of the line (in the body Ctrl-E opens $EDITOR)",
                   "  Ctrl-K Ctrl-U   delete to the end, to the start of the line",

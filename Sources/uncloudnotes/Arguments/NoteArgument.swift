@@ -5,7 +5,7 @@ import UnCloudNotesKit
 /// identifier: one definition, with one help text and one message for a bad value, for every
 /// command that takes a note.
 struct NoteArgument: ParsableArguments {
-    @Argument(help: ArgumentHelp("The note's number, as notes list shows it, or (v5) the start of its identifier, at least 4 hex digits (as git takes a short hash).",
+    @Argument(help: ArgumentHelp("The note's number, as notes list shows it, or (v5) the start of its identifier, at least 4 hex digits (as git takes a short hash; digits alone are a number).",
                                  valueName: "note"),
               transform: { text in
                   guard let reference = NoteReference(text) else { throw NoteReferenceError(text: text) }

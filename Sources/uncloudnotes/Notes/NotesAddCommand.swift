@@ -11,7 +11,11 @@ struct NotesAddCommand: ParsableCommand {
             piped, else (at a terminal) from $VISUAL or $EDITOR, as git commit does: an empty \
             result adds nothing. An empty standard input is refused unless --allow-empty.
 
+            Or type the note in one go, as jrnl takes one: its first line is the title, the rest \
+            the body, and from v5 each #word in it is a tag (the text kept as typed).
+
             Examples:
+              uncloudnotes notes add "Groceries: milk, eggs #home"
               uncloudnotes notes add --title "Groceries" --body "milk, eggs"
               echo "from a pipe" | uncloudnotes notes add --title Piped
               uncloudnotes notes add --title Cat --image ~/cat.png
@@ -19,7 +23,10 @@ struct NotesAddCommand: ParsableCommand {
             """)
 
     @OptionGroup var global: GlobalOptions
-    @Option(help: "The note's title (required, not empty).") var title: String
+    @Argument(help: ArgumentHelp("The note typed in one go: the first line its title, the rest its body, #words tags (v5). Instead of --title.",
+                                 valueName: "text"))
+    var text: String?
+    @Option(help: "The note's title (not empty), unless the note is given as text.") var title: String?
     @OptionGroup var body: NoteBodyOptions
     @Option(name: .customLong("image"), help: ArgumentHelp("An image to attach (\(ImageFormats.supportedList)); repeat from v3 on.", valueName: "path"))
     var images: [String] = []
@@ -28,7 +35,13 @@ struct NotesAddCommand: ParsableCommand {
     @OptionGroup var format: OutputFormat
 
     func validate() throws {
-        if !NoteDraft(title: title, body: "").hasTitle { throw ValidationError("--title must not be empty") }
+        if let text {
+            guard title == nil, body.body == nil else { throw ValidationError("give the note as text or with --title and --body, not both") }
+            if !QuickNote.draft(text, tagging: false).hasTitle { throw ValidationError("the text's first line (the title) must not be empty") }
+        } else {
+            guard let title else { throw ValidationError("give --title, or the note as text (its first line the title)") }
+            if !NoteDraft(title: title, body: "").hasTitle { throw ValidationError("--title must not be empty") }
+        }
         do {
             _ = try TagName.checked(tags)
         } catch {
@@ -38,9 +51,12 @@ struct NotesAddCommand: ParsableCommand {
 
     func run() throws {
         let pictures = try loadImages(images)
-        let text = try body.resolve(editing: "") ?? ""
+        let typed = try text == nil ? body.resolve(editing: "") ?? "" : ""
         let book = try global.openNoteBook(creating: true)
-        let id = try book.add(NoteDraft(title: title, body: text, tags: tags.isEmpty ? nil : tags), images: pictures).number
+        var draft = text.map { QuickNote.draft($0, tagging: book.capabilities.hasTags) } ?? NoteDraft(title: title ?? "", body: typed)
+        let allTags = (draft.tags ?? []) + tags
+        draft.tags = allTags.isEmpty ? nil : allTags
+        let id = try book.add(draft, images: pictures).number
         if format.json {
             try printJSON(Report(id: id, images: pictures.count))
         } else {
