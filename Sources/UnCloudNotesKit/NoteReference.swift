@@ -13,11 +13,11 @@ public enum NoteReference: Equatable, Sendable, CustomStringConvertible {
     public static let minimumPrefix = 4
 
     /// Digits alone are a number (counted from 1); hex digits (and dashes) with at least one
-    /// letter, or a number too long to be one, are an identifier's start. Nil for other text.
+    /// letter are an identifier's start. Nil for other text.
     public init?(_ text: String) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        if !trimmed.isEmpty, trimmed.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int64(trimmed) {
-            guard number >= 1 else { return nil }
+        if !trimmed.isEmpty, trimmed.allSatisfy({ $0.isASCII && $0.isNumber }) {
+            guard let number = Int64(trimmed), number >= 1 else { return nil }
             self = .number(NoteID(number))
             return
         }

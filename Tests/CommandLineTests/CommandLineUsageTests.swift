@@ -12,7 +12,7 @@ struct CommandLineUsageTests {
     @Test("a bad number says what is wrong with it, exit 2", arguments: [
         (["notes", "show", "-1"], "The value '-1' is invalid for '<note>': \(countedNumber)"),
         (["notes", "delete", "0"], "The value '0' is invalid for '<note>': \(countedNumber)"),
-        (["notes", "edit", "abc"], "The value 'abc' is invalid for '<note>': it must be a whole number, written in digits"),
+        (["notes", "edit", "abc"], "The value 'abc' is invalid for '<note>': it must be a whole number, written in digits, or the start of a note's identifier (at least 4 hex digits)"),
         (["notes", "show", "99999999999999999999"], "The value '99999999999999999999' is invalid for '<note>': the number is too large"),
         (["notes", "caption", "1", "0", "x"], "The value '0' is invalid for '<image>': \(countedNumber)"),
         (["notes", "list", "--limit", "-1"], "The value '-1' is invalid for '--limit <limit>': it must be a whole number, 0 or more"),

@@ -34,7 +34,7 @@ struct NotesCommandTests {
     @Test("errors: one line on stderr, exit code 1 for failures and 2 for usage", arguments: [
         (["notes", "show", "42"], Int32(1), "no such store"),
         (["notes", "add", "--title", "x", "--image", "/nonexistent/a.png"], Int32(1), "/nonexistent/a.png: no such file"),
-        (["notes", "add"], Int32(2), "Missing expected argument '--title <title>'"),
+        (["notes", "add"], Int32(2), "give --title, or the note as text (its first line the title)"),
         (["notes", "add", "--title", "  "], Int32(2), "--title must not be empty"),
     ])
     func errors(arguments: [String], code: Int32, message: String) throws {

@@ -78,7 +78,7 @@ struct NotesV5CommandTests {
         let missing = try app(store, "notes", "show", identifier.hasPrefix("F") ? "0000000" : "fffffff")
         #expect(missing.exitCode == 1 && missing.standardError.contains("no note's identifier starts with"), "\(missing.standardError)")
         let bad = try app(store, "notes", "show", "zz")
-        #expect(bad.exitCode != 0 && bad.standardError.contains("is not a note: give its number"), "\(bad.standardError)")
+        #expect(bad.exitCode != 0 && bad.standardError.contains("or the start of a note's identifier (at least 4 hex digits)"), "\(bad.standardError)")
     }
 
     @Test("quick capture: notes add TEXT, its first line the title, #words tags (issue #38)")

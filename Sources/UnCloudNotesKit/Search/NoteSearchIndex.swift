@@ -17,3 +17,11 @@ public enum NoteSearchIndex {
         try TextSearchIndex(beside: context, configuration: configuration)
     }
 }
+
+extension NoteBook {
+    /// Whether a search would first have to build the index beside the store (there is none
+    /// yet): about a minute for 100,000 notes, which a command says before it starts.
+    public var searchIndexIsMissing: Bool {
+        !FileManager.default.fileExists(atPath: NoteSearchIndex.url(beside: context.store).path)
+    }
+}

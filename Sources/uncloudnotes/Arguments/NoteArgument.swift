@@ -8,6 +8,10 @@ struct NoteArgument: ParsableArguments {
     @Argument(help: ArgumentHelp("The note's number, as notes list shows it, or (v5) the start of its identifier, at least 4 hex digits (as git takes a short hash; digits alone are a number).",
                                  valueName: "note"),
               transform: { text in
+                  // Digits (signed or not) are a number, with the number's own messages.
+                  if text.drop(while: { $0 == "-" || $0 == "+" }).allSatisfy(\.isASCIIDigit) {
+                      return .number(NoteID(Int64(try WholeNumber.counted(text))))
+                  }
                   guard let reference = NoteReference(text) else { throw NoteReferenceError(text: text) }
                   return reference
               })
@@ -24,6 +28,6 @@ struct NoteReferenceError: Error, CustomStringConvertible {
     let text: String
 
     var description: String {
-        "\(text) is not a note: give its number (1 or more, as notes list shows it) or the start of its identifier (at least 4 hex digits)"
+        "it must be a whole number, written in digits, or the start of a note's identifier (at least 4 hex digits)"
     }
 }

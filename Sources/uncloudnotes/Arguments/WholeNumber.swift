@@ -42,6 +42,7 @@ enum WholeNumberError: Error, CustomStringConvertible {
     }
 }
 
-private extension Character {
+extension Character {
+    /// 0 to 9 only (`isNumber` also takes other scripts' digits and fractions).
     var isASCIIDigit: Bool { ("0"..."9").contains(self) }
 }

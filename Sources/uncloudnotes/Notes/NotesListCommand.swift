@@ -21,7 +21,7 @@ struct NotesListCommand: ParsableCommand {
               uncloudnotes notes list --tag work --pinned
               uncloudnotes notes list --sort modified --since 2026-05-01
               uncloudnotes notes list --since "3 days ago" --until yesterday
-              uncloudnotes notes list --since 2026-11 --until 2026-11-28   (the 28th included)
+              uncloudnotes notes list --until 2026-11-28   (the 28th included)
               uncloudnotes notes list --json | jq -r .title
             """)
 
@@ -45,11 +45,18 @@ struct NotesListCommand: ParsableCommand {
     var offset = 0
     @OptionGroup var format: OutputFormat
 
+    /// From how many notes the first search's index build takes long enough to mention.
+    static let noticeBuildingFrom = 10_000
+
     func run() throws {
         let book = try global.openNoteBook()
         let encoder = makeReportEncoder()
         let query = NoteQuery(search: search, tag: tag, pinnedOnly: pinned, since: since, until: until, sort: sort)
         let v5 = book.capabilities.hasTags
+        // The first search of a big store builds the index: say so rather than wait in silence.
+        if let search, !search.isEmpty, book.searchIndexIsMissing, try book.count() >= Self.noticeBuildingFrom {
+            StandardError.line("building the search index beside the store, once (about a minute per 100,000 notes); later searches answer at once")
+        }
         try book.forEachRow(query, page: ListPage(limit: limit, offset: offset)) { row in
             let date = row.date(sortedBy: sort).map { LocalDates.iso8601($0) }
             if format.json {
