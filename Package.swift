@@ -6,6 +6,7 @@ import PackageDescription
 //                         Knows nothing about notes.
 //   UnCloudNotesResources the app's model files (top-level Resources/), shipped with the app.
 //   UnCloudNotesKit       the notes app: its models, entities and migration stack. No terminal.
+//   AgeEncryption         the age v1 file format (for encrypted remotes), on swift-crypto.
 //   NotesSync             the store mirrored into a git repository of plain files (sync).
 //   NotesTerminalUI       screens drawn into cell buffers; ncurses only copies them out.
 //   uncloudnotes          the thin executable: argument parsing and wiring only.
