@@ -37,6 +37,7 @@ struct MigrationExplanationOutput {
                     connection = statement.connection
                     try StandardOutput.line("-- connection \(statement.connection): \(TerminalText.field(statement.file))")
                 }
+                if let plist = Self.metadataSummary(statement.sql) { try StandardOutput.line("-- Z_PLIST below, a binary property list: \(plist)") }
                 try StandardOutput.line(TerminalText.visible(statement.sql) + ";")
             }
         }
@@ -44,6 +45,20 @@ struct MigrationExplanationOutput {
         try StandardOutput.line(explanation.passes.count == 1 && explanation.passes[0].isInPlace
             ? "-- then: the store is the new version (one transaction)"
             : "-- then: the working copy is synced, the store becomes the backup and the working copy is renamed over the store")
+    }
+
+    /// What the property list of a statement writing `Z_METADATA` says; nil for other statements.
+    static func metadataSummary(_ sql: String) -> String? {
+        guard sql.contains("Z_METADATA"), let start = sql.range(of: "x'")?.upperBound,
+              let end = sql[start...].firstIndex(of: "'") else { return nil }
+        let hex = Array(sql[start..<end].utf8)
+        guard hex.count.isMultiple(of: 2) else { return nil }
+        var bytes = Data(capacity: hex.count / 2)
+        for index in stride(from: 0, to: hex.count, by: 2) {
+            guard let byte = UInt8(String(decoding: hex[index...index + 1], as: UTF8.self), radix: 16) else { return nil }
+            bytes.append(byte)
+        }
+        return StoreMetadata(plist: bytes, uuid: "")?.summary
     }
 
     /// "steps 1-3 (v1 -> v2 -> v3 -> v4) composed into one mapping, copied into a new file" or "step 1 (v1 -> v2) in place".

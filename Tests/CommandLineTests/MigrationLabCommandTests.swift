@@ -64,6 +64,8 @@ struct MigrationLabCommandTests {
         #expect(text.contains("-- functions written in Swift, registered on the connection that writes: "))
         #expect(text.contains("ATTACH DATABASE 'file://\(store.path)?mode=ro&immutable=1' AS src;"))
         #expect(text.contains("INSERT INTO main.\"ZNOTE\""))
+        #expect(text.contains("-- Z_PLIST below, a binary property list: SQLite store; entity version hashes: Attachment "),
+                "the metadata's blob is said in words (issue #38)")
         #expect(!text.contains("uncloudnotes-explain"), "scratch names are replaced by the store's")
         #expect(try Data(contentsOf: store) == before)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == [store.lastPathComponent], "nothing made beside the store")

@@ -67,7 +67,7 @@ public struct StoreMetadata: Equatable, Sendable {
         mismatchedEntities(for: model).isEmpty
     }
 
-    private static func decode(plist data: Data, uuid: String, path: String) throws -> StoreMetadata {
+    fileprivate static func decode(plist data: Data, uuid: String, path: String) throws -> StoreMetadata {
         // Why the plist is unreadable does not help the user: the error below says what is wrong.
         guard let plist = try? PropertyListDecoder().decode(StoreMetadataPlist.self, from: data) else {
             throw StoreError(path: path, .metadataNotAPropertyList)
@@ -84,5 +84,26 @@ public struct StoreMetadata: Equatable, Sendable {
             frameworkVersion: plist.frameworkVersion,
             versionHashesDigest: plist.versionHashesDigest,
             versionChecksum: plist.versionChecksum)
+    }
+}
+
+extension StoreMetadata {
+    /// The metadata a `Z_PLIST` blob holds (as a migration's SQL writes it), nil when the blob
+    /// is no such property list: for tools that show SQL, which would otherwise print hex.
+    public init?(plist data: Data, uuid: String) {
+        guard let metadata = try? Self.decode(plist: data, uuid: uuid, path: "") else { return nil }
+        self = metadata
+    }
+
+    /// One line for people: the store type, each entity's version hash (first 8 hex digits),
+    /// the version identifiers and the framework version.
+    public var summary: String {
+        let hashes = versionHashes.sorted { $0.key < $1.key }
+            .map { "\($0.key) \($0.value.prefix(4).map { String(format: "%02x", $0) }.joined())…" }.joined(separator: ", ")
+        var parts = ["\(storeType) store", "entity version hashes: \(hashes)"]
+        let identifiers = versionIdentifiers.filter { !$0.isEmpty }
+        if !identifiers.isEmpty { parts.append("version identifiers: \(identifiers.joined(separator: ", "))") }
+        if let frameworkVersion { parts.append("framework version \(frameworkVersion)") }
+        return parts.joined(separator: "; ")
     }
 }
