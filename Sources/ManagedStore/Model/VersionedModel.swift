@@ -29,9 +29,25 @@ public struct VersionedModel: Sendable {
         versions.first { $0.name == currentVersionName }!
     }
 
-    /// The short name of a version, in file names and on screen: `v1` for the first version, and so on.
+    /// The short name of a version, in file names and on screen: the version its name ends with
+    /// (`Notes v1.2.0` is `v1.2.0`, `Notes_v3` is `v3`) when no other version's name ends so,
+    /// else its place (`v1` for the first version, and so on), as for a first version named
+    /// like the model.
     public func label(of version: ManagedObjectModel) -> String {
-        "v\((versions.firstIndex { $0.name == version.name } ?? 0) + 1)"
+        let ordinal = "v\((versions.firstIndex { $0.name == version.name } ?? 0) + 1)"
+        guard let own = Self.versionSuffix(of: version.name),
+              versions.filter({ Self.versionSuffix(of: $0.name) == own }).count == 1 else { return ordinal }
+        return own
+    }
+
+    /// `v1.2.0` of `Notes v1.2.0`, `Notes-1.2` or `Notes_v1.2`; nil when the name ends otherwise.
+    private static func versionSuffix(of name: String) -> String? {
+        guard let separator = name.lastIndex(where: { $0 == " " || $0 == "_" || $0 == "-" }) else { return nil }
+        var suffix = name[name.index(after: separator)...]
+        if suffix.first == "v" || suffix.first == "V" { suffix = suffix.dropFirst() }
+        let parts = suffix.split(separator: ".", omittingEmptySubsequences: false)
+        guard !parts.isEmpty, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }) else { return nil }
+        return "v" + suffix
     }
 
     /// The version of this name (`UnCloudNotesDataModel v2`), nil when there is none.
