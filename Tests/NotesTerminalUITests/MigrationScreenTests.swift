@@ -77,4 +77,20 @@ struct MigrationScreenTests {
         #expect(done.contains("step 1 (UnCloudNotesDataModel v2 -> UnCloudNotesDataModel v3) done in 0.500 s: 12 objects read, 12 written"), "\(done)")
         #expect(done.contains("  NoteToNote: 12 read, 12 written, 0.250 s, 48 a second"))
     }
+
+    @Test("a step that could run in place, composed into one pass with the others, is not called in place (issue #38)")
+    func composedStepsSayWhatRan() throws {
+        let model = try UnCloudNotesModel.load()
+        let plan = try MigrationPlanner.plan(from: model.versions[0], to: model.versions[3], in: model,
+                                             mappingModels: try UnCloudNotesModel.loadMappingModels(for: model))
+        var state = MigrationScreenState(storePath: "/tmp/n.sqlite")
+        state.apply(.planned(plan))
+        #expect(text(state, 140, 30).joined(separator: "\n").contains("UnCloudNotesDataModel v2: in place"), "planned: the step's own kind")
+        let last = try #require(plan.steps.last)
+        guard case .mappingModel(let mapping) = last.kind else { Issue.record("v3 -> v4 has a mapping model"); return }
+        state.apply(.composedPass(first: plan.steps[0], last: last, mapping: mapping))
+        let running = text(state, 140, 30).joined(separator: "\n")
+        #expect(!running.contains(": in place"), "\(running)")
+        #expect(running.contains("UnCloudNotesDataModel v2: inferred, in one composed pass with steps 1-3"), "\(running)")
+    }
 }

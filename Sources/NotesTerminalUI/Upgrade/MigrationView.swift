@@ -29,6 +29,9 @@ public struct MigrationScreenState {
     public var runningStep: Int?
     /// `?` shows the kinds of steps above the log.
     public var showsStepKinds = false
+    /// Steps run together as one pass of a composed mapping (`.composedPass`), by index: a step
+    /// that could run in place alone does not when it is part of one, and the screen says so.
+    public var composedPasses: [ClosedRange<Int>] = []
     private let console = MigrationConsole()
 
     public init(storePath: String) {
@@ -60,7 +63,12 @@ public struct MigrationScreenState {
         case .finished:
             finished = true
             runningStep = nil
-        case .stepStarted, .composedPass, .warning:
+        case .composedPass(let first, let last, _):
+            if let steps = plan?.steps, let start = steps.firstIndex(where: { $0.source.name == first.source.name }),
+               let end = steps.firstIndex(where: { $0.destination.name == last.destination.name }), start <= end {
+                composedPasses.append(start...end)
+            }
+        case .stepStarted, .warning:
             // Shown through the console lines added below.
             break
         }
@@ -135,6 +143,14 @@ public struct MigrationScreenState {
     }
 
     /// Everything above the log, wrapped (a reason or a step must be read whole, even at 80 columns).
+    /// How the step runs: its kind, or when it is part of a composed pass, that it runs there
+    /// (an in-place step then is not in place: the log's one composed pass is what ran).
+    private func howItRuns(_ index: Int, _ step: MigrationStep) -> String {
+        guard let pass = composedPasses.first(where: { $0.contains(index) }), pass.count > 1 else { return step.kindDescription }
+        let kind = if case .inPlace = step.kind { "inferred" } else { step.kindDescription }
+        return "\(kind), in one composed pass with steps \(pass.lowerBound + 1)-\(pass.upperBound + 1)"
+    }
+
     private func headerLines(width: Int) -> [(text: String, style: CellStyle)] {
         var header: [(text: String, style: CellStyle)] = []
         func line(_ text: String, _ style: CellStyle = []) {
@@ -152,7 +168,7 @@ public struct MigrationScreenState {
                 let barWidth = max(10, min(30, width - 60))
                 let filled = Int(fraction * Double(barWidth))
                 let bar = "[" + String(repeating: "█", count: filled) + String(repeating: "░", count: barWidth - filled) + "]"
-                line("\(bar) \(String(format: "%3d", Int(fraction * 100)))%  \(step.source.name) → \(step.destination.name): \(step.kindDescription)")
+                line("\(bar) \(String(format: "%3d", Int(fraction * 100)))%  \(step.source.name) → \(step.destination.name): \(howItRuns(index, step))")
             }
             if let runningStep, !finished, failure == nil, !cancelled, runningStep < stepChanges.count, runningStep < plan.steps.count {
                 let step = plan.steps[runningStep]
