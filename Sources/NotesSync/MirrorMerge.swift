@@ -76,6 +76,8 @@ extension MirrorRepository {
         let folder = gitDirectory.appendingPathComponent("uncloudnotes-merge")
         let names = ["ours", "base", "theirs"]
         for (name, text) in zip(names, [ours, base, theirs]) { try writeWorkingFile(".git/uncloudnotes-merge/\(name)", Data(text.utf8)) }
+        // Removing the three copies is best effort: the next merge writes over them, and
+        // recovery's reset cleans what is left.
         defer { try? FileManager.default.removeItem(at: folder) }
         let result = try git.output(["merge-file", "-p"] + names.map { folder.appendingPathComponent($0).path })
         guard result.status >= 0 else {

@@ -85,6 +85,8 @@ public struct NotesEffectRunner {
             do {
                 return .attached(to: id, imageCount: try book.attach([image], to: id, caption: caption, replacing: replacing))
             } catch .noteHasItsImage {
+                // The title only words the question; a note that cannot be read now is asked
+                // about without it, and the replace that follows reports the read's error.
                 return .replaceAsked(id, path: path, title: (try? book.snapshot(of: id).title) ?? "")
             }
         case .setCaption(let caption, let attachment, let id):
