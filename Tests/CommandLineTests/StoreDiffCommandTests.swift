@@ -67,6 +67,23 @@ struct StoreDiffCommandTests {
         #expect(try BuiltExecutable.run(["store", "diff", first.path, first.path]).standardOutput == "no differences\n")
     }
 
+    @Test("--match names related objects the same way: tags made in another order are no difference (issue #38)")
+    func matchedRelationships() throws {
+        let folder = try TemporaryFolder()
+        let first = folder.url.appendingPathComponent("a.sqlite"), second = folder.url.appendingPathComponent("b.sqlite")
+        // The same notes and tags, made in the opposite order: every primary key differs.
+        for (store, notes) in [(first, [("one", "home"), ("two", "work")]), (second, [("two", "work"), ("one", "home")])] {
+            for (title, tag) in notes {
+                #expect(try BuiltExecutable.run(["--store", store.path, "notes", "add", "--title", title, "--body", "same", "--tag", tag]).exitCode == 0)
+            }
+        }
+        let matched = try BuiltExecutable.run(["store", "diff", first.path, second.path, "--match", "Note.title", "--match", "Tag.name"])
+        #expect(!matched.standardOutput.contains("tags:") && !matched.standardOutput.contains("notes:"), "\(matched.standardOutput)")
+        #expect(!matched.standardOutput.contains("Tag:"), "\(matched.standardOutput)")
+        let byKey = try BuiltExecutable.run(["store", "diff", first.path, second.path, "--match", "Note.title"])
+        #expect(byKey.standardOutput.contains("tags: [Tag/"), "tags not matched are still named by key: \(byKey.standardOutput)")
+    }
+
     @Test("objects are listed in the order of their keys' numbers: Note/2 before Note/10")
     func numericOrder() throws {
         let folder = try TemporaryFolder()

@@ -54,8 +54,8 @@ public struct StoreDiff: Encodable {
         let names = Set(first.model.entities.filter { !$0.isAbstract }.map(\.name))
             .union(second.model.entities.filter { !$0.isAbstract }.map(\.name)).sorted()
         for name in names {
-            let before = try Self.objects(of: name, in: first, key: match[name], dateText: dateText)
-            let after = try Self.objects(of: name, in: second, key: match[name], dateText: dateText)
+            let before = try Self.objects(of: name, in: first, match: match, dateText: dateText)
+            let after = try Self.objects(of: name, in: second, match: match, dateText: dateText)
             var diff = EntityDiff()
             diff.removed = before.filter { after[$0.key] == nil }.sorted { Self.inOrder($0.key, $1.key) }.map { Object(object: $0.key, values: $0.value) }
             diff.added = after.filter { before[$0.key] == nil }.sorted { Self.inOrder($0.key, $1.key) }.map { Object(object: $0.key, values: $0.value) }
@@ -70,16 +70,18 @@ public struct StoreDiff: Encodable {
         }
     }
 
-    /// The entity's objects (without subentities) by key: `Entity/pk`, or `Entity[attribute=value]`.
-    private static func objects(of entity: String, in context: ManagedObjectContext, key attribute: String?,
+    /// The entity's objects (without subentities) by key: `Entity/pk`, or `Entity[attribute=value]`;
+    /// related objects are named the same way, so a match by title does not see every tag change.
+    private static func objects(of entity: String, in context: ManagedObjectContext, match: [String: String],
                                 dateText: ((Date) -> String)?) throws -> [String: [String: String]] {
+        let attribute = match[entity]
         guard context.model.entity(named: entity) != nil else { return [:] }
         let export = StoreExport(context: context, dateText: dateText)
         let objects = try context.fetchBatched(FetchRequest(entityName: entity, fetchBatchSize: 500, includesSubentities: false))
         var result: [String: [String: String]] = [:]
         var seen: [String: Int] = [:]
         for object in objects {
-            let properties = Dictionary(export.properties(of: object).map { ($0.name, $0.text) }, uniquingKeysWith: { first, _ in first })
+            let properties = Dictionary(export.properties(of: object, match: match).map { ($0.name, $0.text) }, uniquingKeysWith: { first, _ in first })
             var key = attribute.map { "\(entity)[\($0)=\(properties[$0] ?? "nil")]" } ?? "\(entity)/\(object.objectID.primaryKey ?? 0)"
             // Objects sharing a key attribute's value are told apart by their order in the store.
             seen[key, default: 0] += 1

@@ -90,7 +90,9 @@ public struct StoreExport {
     }
 
     /// Every stored property of the object, sorted by name: its text and its JSON value (`StoreDiff` compares them).
-    func properties(of object: ManagedObject) -> [(name: String, text: String, json: Value)] {
+    /// - Parameter match: entity -> attribute naming its objects across stores (`store diff --match`):
+    ///   a related object of such an entity is written `Entity[attribute=value]`, not by primary key.
+    func properties(of object: ManagedObject, match: [String: String] = [:]) -> [(name: String, text: String, json: Value)] {
         let model = context.model
         var result: [(name: String, text: String, json: Value)] = []
         for attribute in model.allAttributes(of: object.entity.name).sorted(by: { $0.name < $1.name }) where !attribute.isTransient {
@@ -101,7 +103,13 @@ public struct StoreExport {
             let targets = relationship.isToMany ? object.objects(forKey: relationship.name)
                 : [object.object(forKey: relationship.name)].compactMap { $0 }
             let ordered = relationship.isOrdered ? targets : targets.sorted { ($0.objectID.primaryKey ?? 0) < ($1.objectID.primaryKey ?? 0) }
-            let references = ordered.map { "\($0.entity.name)/\($0.objectID.primaryKey ?? 0)" }
+            var references = ordered.map { target in
+                match[target.entity.name].map { attribute in
+                    "\(target.entity.name)[\(attribute)=\(target.value(forKey: attribute).map(textValue) ?? "nil")]"
+                } ?? "\(target.entity.name)/\(target.objectID.primaryKey ?? 0)"
+            }
+            // Matched names differ in their keys' order from store to store: sorted by name instead.
+            if !relationship.isOrdered, !match.isEmpty { references.sort { $0.compare($1, options: .numeric) == .orderedAscending } }
             let text = relationship.isToMany ? "[" + references.joined(separator: ", ") + "]" : (references.first ?? "nil")
             let json: Value = relationship.isToMany ? .references(references) : (references.first.map(Value.reference) ?? .null)
             result.append((relationship.name, text, json))
