@@ -213,6 +213,34 @@ struct ContextTests {
         #expect(rows == 2)
     }
 
+    @Test("adding one member to a relationship of many writes one join row, not one per member")
+    func oneJoinRowPerAddition() throws {
+        let recorder = SQLRecorder()
+        var options = StoreOptions()
+        options.sqlRecorder = recorder
+        let recordedFolder = try TemporaryFolder()
+        let recorded = ManagedObjectContext(store: try LibraryModel.createStore(in: recordedFolder, options: options))
+        let red = try recorded.insertObject(entityName: "Tag")
+        red.setValue(.string("red"), forKey: "name")
+        for index in 0..<300 {
+            let book = try recorded.insertObject(entityName: "Book")
+            book.setValue(.string("Book \(index)"), forKey: "title")
+            book.setValue(.integer(10), forKey: "pages")
+            red.addObject(book, forKey: "items")
+        }
+        try recorded.save()
+        let before = recorder.statements.count
+        let latest = try recorded.insertObject(entityName: "Book")
+        latest.setValue(.string("Latest"), forKey: "title")
+        latest.setValue(.integer(1), forKey: "pages")
+        red.addObject(latest, forKey: "items")
+        try recorded.save()
+        let joinWrites = recorder.statements.dropFirst(before).filter { $0.sql.contains("INTO \"Z_1TAGS\"") || $0.sql.contains("INTO Z_1TAGS") }
+        #expect((1...2).contains(joinWrites.count), "\(joinWrites.map(\.sql))")
+        let rows = try recorded.store.database.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM Z_1TAGS") }
+        #expect(rows == 301)
+    }
+
     @Test("one-to-one relationships move: taking a badge from its holder leaves the holder without")
     func oneToOne() throws {
         let ann = try context.insertObject(entityName: "Owner"), bob = try context.insertObject(entityName: "Owner")

@@ -179,7 +179,9 @@ struct SaveOperation {
                     try db.execute(literal: "DELETE FROM \(table) WHERE \(ownerColumn) = \(owner) AND \(memberColumn) = \(key)")
                 }
                 for (position, member) in members.enumerated() {
-                    guard let key = resolve(member) else { continue }
+                    // Rows of members it had are there already: adding one note to a tag on
+                    // 100,000 notes writes one row, not 100,000 (an ordered list renumbers all).
+                    guard orderName != nil || !before.contains(member), let key = resolve(member) else { continue }
                     try db.execute(literal: "INSERT OR IGNORE INTO \(table) (\(ownerColumn), \(memberColumn)) VALUES (\(owner), \(key))")
                     if let orderName {
                         try db.execute(literal: """
