@@ -211,3 +211,19 @@ struct NotesV5CommandTests {
         }
     }
 }
+
+/// The first search of a big store builds its index: it says so rather than wait in silence.
+@Suite("The first search of a big store")
+struct FirstSearchTests {
+    @Test("with no index yet, notes list --search says on stderr that it builds it, once (issue #38, bug 7)")
+    func saysItBuildsTheIndex() throws {
+        let folder = try TemporaryFolder()
+        let store = try BigV1Store.make(in: folder, notes: 12_000)
+        let first = try BuiltExecutable.run(["--store", store.path, "notes", "list", "--search", "note 11999", "--limit", "1"])
+        #expect(first.exitCode == 0, "\(first.standardError)")
+        #expect(first.standardError.contains("building the search index beside the store, once"), "\(first.standardError)")
+        let second = try BuiltExecutable.run(["--store", store.path, "notes", "list", "--search", "note 11999", "--limit", "1"])
+        #expect(second.exitCode == 0 && !second.standardError.contains("building the search index"), "\(second.standardError)")
+        #expect(!first.standardOutput.isEmpty && second.standardOutput == first.standardOutput, "\(first.standardOutput)")
+    }
+}
