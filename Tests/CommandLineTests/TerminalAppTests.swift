@@ -121,7 +121,8 @@ struct TerminalAppTests {
         let tmux = try launch(store: store)
         let screen = try tmux.waitFor("Your notes were upgraded")
         #expect(screen.contains("UnCloudNotesDataModel → UnCloudNotesDataModel v5, 4 steps"))
-        #expect(screen.contains("in place"))
+        // All four steps run as one composed pass, as the log says: none is called in place.
+        #expect(screen.contains("in one composed pass with steps 1-4") && !screen.contains("in place"), "\(screen)")
         #expect(screen.contains("UnCloudNotesDataModel.sqlite.v1-backup"))
         #expect(FileManager.default.fileExists(atPath: store.path + ".v1-backup"))
         try tmux.press("Space")
