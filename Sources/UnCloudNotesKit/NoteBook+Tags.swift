@@ -141,21 +141,23 @@ extension NoteBook {
     @discardableResult
     public func mergeTagSpellings() throws(NoteBookError) -> Int {
         guard capabilities.hasTags else { return 0 }
-        let misspelled: [(tag: ManagedObject, name: String)]
+        let misspelled: [(key: Int64, name: String)]
         do {
-            misspelled = try context.fetch(FetchRequest(entityName: Self.tagEntity)).compactMap { tag in
+            // Names alone, read as rows show them: each launch pays for one column of the tags.
+            misspelled = try readTagNames().compactMap { key, name in
                 // Swift's == calls canonically equivalent spellings equal; the store's bytes differ.
-                guard let name = tag.value(forKey: "name")?.stringValue,
-                      !TagName.stored(name).unicodeScalars.elementsEqual(name.unicodeScalars) else { return nil }
-                return (tag, TagName.stored(name))
-            }
+                let stored = TagName.stored(name)
+                // "#" alone has no other spelling: it is left as it is, still renamable.
+                guard !stored.isEmpty, !stored.unicodeScalars.elementsEqual(name.unicodeScalars) else { return nil }
+                return (key, stored)
+            }.sorted { $0.key < $1.key }
         } catch {
             throw .wrapping(error)
         }
         guard !misspelled.isEmpty else { return 0 }
         try changing {
-            for (tag, name) in misspelled {
-                guard !name.isEmpty else { continue } // "#" alone: left as it is, still renamable
+            for (key, name) in misspelled {
+                guard let tag = try context.existingObject(with: ObjectID(entityName: Self.tagEntity, primaryKey: key)) else { continue }
                 move(tag, to: name, merging: try existingTag(named: name), datingNotes: false)
             }
         }
