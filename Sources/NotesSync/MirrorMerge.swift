@@ -47,14 +47,14 @@ extension MirrorRepository {
         let both = Set(try changedNotes(from: origin, to: head).map(\.path)).intersection(try changedNotes(from: origin, to: other).map(\.path)).sorted()
         let versions = try files(both.flatMap { path in [origin, head, other].map { (commit: $0, path: path) } })
         var conflicts: [SyncConflict] = []
-        let merger = NoteMerge { base, ours, theirs throws(SyncError) in try self.mergeText(base, ours, theirs) }
+        let merger = NoteMerge()
         for (index, path) in both.enumerated() {
             func version(_ offset: Int) throws(SyncError) -> MirrorNote? {
                 guard let data = versions[index * 3 + offset] else { return nil }
                 return try MirrorNoteFile.parse(String(decoding: data, as: UTF8.self), path: path)
             }
             let machine = try git.run(["log", "-1", "--format=%an", other, "--", path]).trimmingCharacters(in: .whitespacesAndNewlines)
-            let outcome = try merger.merge(base: try version(0), ours: try version(1), theirs: try version(2), theirMachine: machine)
+            let outcome = merger.merge(base: try version(0), ours: try version(1), theirs: try version(2), theirMachine: machine)
             try writeWorkingFile(path, try outcome.note.map { note throws(SyncError) in Data(try MirrorNoteFile.render(note).utf8) })
             if let copy = outcome.conflictCopy {
                 try writeWorkingFile(copy.path, Data(try MirrorNoteFile.render(copy).utf8))
@@ -69,20 +69,5 @@ extension MirrorRepository {
         try git.run(["add", "-A"])
         try git.run(["commit", "-q", "--no-verify", "-m", message])
         return conflicts
-    }
-
-    /// git's three-way merge of two texts (`git merge-file`); nil when they overlap.
-    func mergeText(_ base: String, _ ours: String, _ theirs: String) throws(SyncError) -> String? {
-        let folder = gitDirectory.appendingPathComponent("uncloudnotes-merge")
-        let names = ["ours", "base", "theirs"]
-        for (name, text) in zip(names, [ours, base, theirs]) { try writeWorkingFile(".git/uncloudnotes-merge/\(name)", Data(text.utf8)) }
-        // Removing the three copies is best effort: the next merge writes over them, and
-        // recovery's reset cleans what is left.
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let result = try git.output(["merge-file", "-p"] + names.map { folder.appendingPathComponent($0).path })
-        guard result.status >= 0 else {
-            throw .git(GitFailure(arguments: ["merge-file"], status: result.status, standardError: result.standardError))
-        }
-        return result.status == 0 ? String(decoding: result.standardOutput, as: UTF8.self) : nil
     }
 }

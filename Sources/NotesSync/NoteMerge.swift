@@ -4,11 +4,9 @@ import Foundation
 /// The three-way merge of one note changed on both sides (docs/sync.md, "Merging"): title and
 /// body merge as text, and where both changed the same part the note keeps our version and
 /// theirs becomes a new note, "<title> (conflict from <machine>)"; tags, pins and images merge
-/// as sets; a note deleted on one side and changed on the other is kept. Pure: `mergeText`
-/// merges texts (git's merge-file), nil when they overlap.
+/// as sets; a note deleted on one side and changed on the other is kept. Pure: texts merge in
+/// memory (`TextMerge`), never through a file.
 struct NoteMerge {
-    let mergeText: (_ base: String, _ ours: String, _ theirs: String) throws(SyncError) -> String?
-
     struct Outcome: Equatable {
         /// The note's merged file; nil when it is deleted.
         var note: MirrorNote?
@@ -16,7 +14,7 @@ struct NoteMerge {
         var conflictCopy: MirrorNote?
     }
 
-    func merge(base: MirrorNote?, ours: MirrorNote?, theirs: MirrorNote?, theirMachine: String) throws(SyncError) -> Outcome {
+    func merge(base: MirrorNote?, ours: MirrorNote?, theirs: MirrorNote?, theirMachine: String) -> Outcome {
         guard let ours else { return Outcome(note: theirs == base ? nil : theirs) }
         guard let theirs else { return Outcome(note: ours == base ? nil : ours) }
         if ours == theirs { return Outcome(note: ours) }
@@ -24,11 +22,11 @@ struct NoteMerge {
                                         body: "")
         var merged = ours
         var overlapped = false
-        merged.title = try pick(origin.title, ours.title, theirs.title) { _, _, _ throws(SyncError) in nil } ?? {
+        merged.title = pick(origin.title, ours.title, theirs.title) { _, _, _ in nil } ?? {
             overlapped = true
             return ours.title
         }()
-        merged.body = try pick(origin.body, ours.body, theirs.body, merging: mergeText) ?? {
+        merged.body = pick(origin.body, ours.body, theirs.body, merging: TextMerge.merge) ?? {
             overlapped = true
             return ours.body
         }()
@@ -44,10 +42,10 @@ struct NoteMerge {
     /// A value changed on one side takes that side's; changed on both, `merging` tries to
     /// combine them (nil when it cannot).
     private func pick(_ base: String, _ ours: String, _ theirs: String,
-                      merging: (String, String, String) throws(SyncError) -> String?) throws(SyncError) -> String? {
+                      merging: (_ base: String, _ ours: String, _ theirs: String) -> String?) -> String? {
         if ours == theirs || theirs == base { return ours }
         if ours == base { return theirs }
-        return try merging(base, ours, theirs)
+        return merging(base, ours, theirs)
     }
 
     /// Three-way set merge: what both kept, plus what either added; what either removed goes.

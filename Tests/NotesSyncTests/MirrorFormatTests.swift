@@ -55,7 +55,7 @@ struct MirrorFormatTests {
 
 @Suite("Merging one note changed on two machines")
 struct NoteMergeTests {
-    let merger = NoteMerge { _, _, _ throws(SyncError) in nil }
+    let merger = NoteMerge()
     let base = MirrorNote(identifier: UUID(), title: "T", created: nil, modified: nil, pinned: false, tags: ["x"], images: [], body: "b")
 
     @Test("sets merge three ways: what either added stays, what either removed goes")
@@ -64,7 +64,7 @@ struct NoteMergeTests {
         ours.tags = ["x", "ours"]
         theirs.tags = ["theirs"]
         theirs.pinned = true
-        let outcome = try merger.merge(base: base, ours: ours, theirs: theirs, theirMachine: "m")
+        let outcome = merger.merge(base: base, ours: ours, theirs: theirs, theirMachine: "m")
         #expect(outcome.note?.tags == ["ours", "theirs"])
         #expect(outcome.note?.pinned == true)
         #expect(outcome.conflictCopy == nil)
@@ -75,19 +75,19 @@ struct NoteMergeTests {
         var ours = base, theirs = base
         ours.body = "o"
         theirs.body = "t"
-        let outcome = try merger.merge(base: base, ours: ours, theirs: theirs, theirMachine: "laptop")
+        let outcome = merger.merge(base: base, ours: ours, theirs: theirs, theirMachine: "laptop")
         #expect(outcome.note?.body == "o")
         #expect(outcome.conflictCopy?.title == "T (conflict from laptop)")
         #expect(outcome.conflictCopy?.body == "t")
-        #expect(outcome.conflictCopy?.identifier == (try merger.merge(base: base, ours: ours, theirs: theirs, theirMachine: "laptop")).conflictCopy?.identifier)
+        #expect(outcome.conflictCopy?.identifier == (merger.merge(base: base, ours: ours, theirs: theirs, theirMachine: "laptop")).conflictCopy?.identifier)
     }
 
     @Test("deleted on one side, changed on the other: kept; deleted and unchanged: gone")
     func deleteAgainstEdit() throws {
         var edited = base
         edited.body = "new"
-        #expect(try merger.merge(base: base, ours: nil, theirs: edited, theirMachine: "m").note == edited)
-        #expect(try merger.merge(base: base, ours: edited, theirs: nil, theirMachine: "m").note == edited)
-        #expect(try merger.merge(base: base, ours: nil, theirs: base, theirMachine: "m").note == nil)
+        #expect(merger.merge(base: base, ours: nil, theirs: edited, theirMachine: "m").note == edited)
+        #expect(merger.merge(base: base, ours: edited, theirs: nil, theirMachine: "m").note == edited)
+        #expect(merger.merge(base: base, ours: nil, theirs: base, theirMachine: "m").note == nil)
     }
 }
