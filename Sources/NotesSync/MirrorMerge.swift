@@ -14,18 +14,21 @@ extension MirrorRepository {
     /// note changed on both sides is then merged by `NoteMerge`, whatever git made of it, so
     /// sets merge as sets and overlapping texts give conflict copies instead of markers.
     /// `state` marks the working tree busy meanwhile (see `SyncState.workingTreeBusy`), and
-    /// stays so when the merge fails: the next sync resets what it left.
-    func merge(_ other: String, message: String, state: inout SyncState) throws(SyncError) -> [SyncConflict] {
+    /// stays so when the merge fails: the next sync resets what it left. In an encrypted
+    /// mirror the notes are merged as plain text in memory and written sealed with `cipher`;
+    /// `resealing`: every file the other side changed is sealed again (for new recipients).
+    func merge(_ other: String, message: String, cipher: MirrorCipher = .plain, resealing: Bool = false,
+               state: inout SyncState) throws(SyncError) -> [SyncConflict] {
         guard try commit(named: "HEAD") != other else { return [] } // merged already
         state.workingTreeBusy = true
         try state.write(in: gitDirectory)
-        let conflicts = try mergeInWorkingTree(other, message: message)
+        let conflicts = try mergeInWorkingTree(other, message: message, cipher: cipher, resealing: resealing)
         state.workingTreeBusy = false
         try state.write(in: gitDirectory)
         return conflicts
     }
 
-    private func mergeInWorkingTree(_ other: String, message: String) throws(SyncError) -> [SyncConflict] {
+    private func mergeInWorkingTree(_ other: String, message: String, cipher: MirrorCipher, resealing: Bool) throws(SyncError) -> [SyncConflict] {
         guard let head = try commit(named: "HEAD") else {
             try git.run(["reset", "-q", "--hard", other])
             return []
@@ -51,13 +54,13 @@ extension MirrorRepository {
         for (index, path) in both.enumerated() {
             func version(_ offset: Int) throws(SyncError) -> MirrorNote? {
                 guard let data = versions[index * 3 + offset] else { return nil }
-                return try MirrorNoteFile.parse(String(decoding: data, as: UTF8.self), path: path)
+                return try MirrorNoteFile.parse(String(decoding: try cipher.open(data, path: path), as: UTF8.self), path: path)
             }
             let machine = try git.run(["log", "-1", "--format=%an", other, "--", path]).trimmingCharacters(in: .whitespacesAndNewlines)
             let outcome = merger.merge(base: try version(0), ours: try version(1), theirs: try version(2), theirMachine: machine)
-            try writeWorkingFile(path, try outcome.note.map { note throws(SyncError) in Data(try MirrorNoteFile.render(note).utf8) })
+            try writeWorkingFile(path, try outcome.note.map { note throws(SyncError) in try cipher.seal(Data(try MirrorNoteFile.render(note).utf8)) })
             if let copy = outcome.conflictCopy {
-                try writeWorkingFile(copy.path, Data(try MirrorNoteFile.render(copy).utf8))
+                try writeWorkingFile(copy.path, try cipher.seal(Data(try MirrorNoteFile.render(copy).utf8)))
                 conflicts.append(SyncConflict(note: outcome.note?.title ?? copy.title, copyTitle: copy.title, machine: machine))
             }
         }
@@ -65,6 +68,10 @@ extension MirrorRepository {
         let unmerged = try git.run(["diff", "--name-only", "--diff-filter=U", "-z"]).split(separator: "\0").map(String.init)
         for path in unmerged where !both.contains(path) {
             if try git.output(["checkout", "--ours", "--", path]).status != 0 { try git.run(["rm", "-q", "--cached", "--", path]) }
+        }
+        if cipher.isEncrypted {
+            let bothSet = Set(both)
+            try seal(try changedFiles(from: origin, to: other).filter { !bothSet.contains($0) }, with: cipher, all: resealing)
         }
         try git.run(["add", "-A"])
         try git.run(["commit", "-q", "--no-verify", "-m", message])

@@ -104,7 +104,8 @@ extension MirrorRepository {
     /// note file among them reads: one that does not stops the sync with a line naming it,
     /// before anything is committed. Conflicted files (a merge git left without its state)
     /// are set aside and reset instead. - Returns: the folder they were set aside in, if any.
-    func commitHandEdits() throws(SyncError) -> URL? {
+    /// In an encrypted mirror (`cipher`), plain files put there are encrypted before the commit.
+    func commitHandEdits(cipher: MirrorCipher) throws(SyncError) -> URL? {
         guard try commit(named: "HEAD") != nil else { return nil }
         let entries = try WorkingTreeStatus(try git.runForData(["status", "--porcelain", "-z", "--untracked-files=all"]))
         guard !entries.paths.isEmpty else { return nil }
@@ -113,8 +114,9 @@ extension MirrorRepository {
             guard MirrorNote.identifier(inPath: path) != nil else {
                 throw .unreadableNoteFile(path: path, reason: MirrorNote.namingRule)
             }
-            _ = try MirrorNoteFile.parse(String(decoding: try workingFile(path), as: UTF8.self), path: path)
+            _ = try MirrorNoteFile.parse(String(decoding: try cipher.open(try workingFile(path), path: path), as: UTF8.self), path: path)
         }
+        try seal(entries.paths, with: cipher, all: false)
         try git.run(["add", "-A"])
         try git.run(["commit", "-q", "--no-verify", "-m", "Edits made in the mirror on \(git.machine)"])
         return nil

@@ -102,7 +102,7 @@ final class NoteWriter {
                 attachment.setValue(.date(created), forKey: "dateCreated")
             }
             let current = attachment.value(forKey: "image")?.dataValue
-            if current.map(MirrorImageFile.path(for:)) != picture.file { set(attachment, "image", .data(try image(picture.file))) }
+            if current.map(notes.imageNaming.path(for:)) != picture.file { set(attachment, "image", .data(try image(picture.file))) }
             set(attachment, "caption", .string(picture.caption))
             set(attachment, "width", .double(picture.width))
             set(attachment, "height", .double(picture.height))

@@ -10,6 +10,8 @@ struct StoreNotes {
     static let tagEntity = "Tag"
 
     let context: ManagedObjectContext
+    /// How the mirror names image files (keyed in an encrypted mirror).
+    var imageNaming = MirrorImageFile.Naming.contentHash
 
     /// Refuses a store whose notes have no identifiers (before v5).
     init(context: ManagedObjectContext, version: String) throws(SyncError) {
@@ -41,7 +43,7 @@ struct StoreNotes {
         let attachments = note.objects(forKey: "attachments").sorted(by: Self.isOlder)
         let images = attachments.compactMap { attachment -> MirrorImage? in
             guard let id = attachment.value(forKey: "identifier")?.uuidValue, let bytes = attachment.value(forKey: "image")?.dataValue else { return nil }
-            let file = MirrorImageFile.path(for: bytes)
+            let file = imageNaming.path(for: bytes)
             files[file] = bytes
             return MirrorImage(identifier: id, file: file, created: MirrorDates.rounded(attachment.value(forKey: "dateCreated")?.dateValue),
                                caption: attachment.value(forKey: "caption")?.stringValue ?? "",

@@ -1,3 +1,4 @@
+import AgeEncryption
 import Foundation
 
 /// Why a sync stopped. Each case keeps what went wrong; `description` is the one line the
@@ -34,6 +35,20 @@ public enum SyncError: Error, CustomStringConvertible {
     case store(any Error)
     /// A file of the mirror could not be read or written.
     case file(path: String, any Error)
+    /// The mirror is encrypted and this machine's key is not among its recipients.
+    case notARecipient(recipient: String, identityFile: String)
+    /// The identity file does not hold age secret keys.
+    case identity(path: String, AgeError)
+    /// A mirror file could not be decrypted (another key, changed, cut): nothing was applied.
+    case undecryptableFile(path: String, AgeError)
+    /// An encrypted file in a mirror this machine reads as plain.
+    case encryptedMirrorFile(path: String)
+    /// The mirror's recipients or name key file is not as sync writes it.
+    case unreadableKeyFile(path: String, reason: String)
+    /// A file could not be encrypted.
+    case encryption(AgeError)
+    /// A change of recipients that sync refuses, and why.
+    case recipientsRefused(RecipientsRefusal)
 
     public var description: String {
         switch self {
@@ -52,6 +67,15 @@ public enum SyncError: Error, CustomStringConvertible {
         case .tooManyRetries(let count): "gave up after \(count) tries: the remote or the store kept changing; local work is kept, sync again"
         case .store(let error): "\(error)"
         case .file(let path, let error): "\(path): \(error.localizedDescription)"
+        case .notARecipient(let recipient, let identityFile):
+            "the remote is encrypted and this machine's key is not one of its recipients: on a machine that syncs with it, run `uncloudnotes sync recipients add \(recipient)`, then sync here again (this machine's key is in \(identityFile))"
+        case .identity(let path, let error): "the age identity \(path) cannot be read: \(error)"
+        case .undecryptableFile(let path, let error): "mirror file \(path) cannot be decrypted: \(error); nothing was applied"
+        case .encryptedMirrorFile(let path):
+            "mirror file \(path) is encrypted but the mirror has no \(MirrorCipher.recipientsFile); nothing was applied"
+        case .unreadableKeyFile(let path, let reason): "the mirror's \(path) cannot be read: \(reason)"
+        case .encryption(let error): "cannot encrypt: \(error)"
+        case .recipientsRefused(let refusal): "\(refusal)"
         }
     }
 }
@@ -70,4 +94,29 @@ public struct GitFailure: Error, CustomStringConvertible, Sendable {
     }
 
     public var description: String { "git \(arguments.first ?? "") failed: \(message)" }
+}
+
+/// Why `sync recipients` refused a change; each says what to do instead.
+public enum RecipientsRefusal: Equatable, Sendable, CustomStringConvertible {
+    /// Recipients belong to an encrypted mirror.
+    case notEncrypted
+    case alreadyListed(String)
+    case notListed(String)
+    /// Not an `age1…` public key.
+    case malformed(String)
+    /// Removing the last recipient would leave files no one can open.
+    case lastRecipient
+    /// Removing this machine's own key would lock it out of the mirror it is changing.
+    case ownKey(String)
+
+    public var description: String {
+        switch self {
+        case .notEncrypted: "the mirror is not encrypted: turn encryption on with `uncloudnotes sync --encrypt`"
+        case .alreadyListed(let key): "\(key) is a recipient already; nothing changed"
+        case .malformed(let text): "\(text) is not an age recipient (a public key age1…, as age-keygen -y prints it)"
+        case .notListed(let key): "\(key) is not a recipient of this mirror (see `uncloudnotes sync recipients list`)"
+        case .lastRecipient: "that is the mirror's only recipient: with none left, no one could open its files"
+        case .ownKey(let key): "\(key) is this machine's own key: remove it from another machine that syncs with the mirror"
+        }
+    }
 }

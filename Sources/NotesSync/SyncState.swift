@@ -1,3 +1,4 @@
+import AgeEncryption
 import Foundation
 
 /// What one machine's mirror remembers between syncs, in `.git/uncloudnotes-sync.json` (it is
@@ -15,6 +16,11 @@ struct SyncState: Codable, Equatable {
     var lastSynced: Date?
     /// The machine name the last sync ran under (`--machine`), used when none is given.
     var machine: String?
+    /// The age identity file given with `--identity`, used when none is given.
+    var identityFile: String?
+    /// A change of the mirror's recipients (turning encryption on included) not yet pushed:
+    /// every round re-encrypts every file until one pushes it.
+    var recipientsChange: RecipientsChange?
 
     static func url(in gitDirectory: URL) -> URL { gitDirectory.appendingPathComponent("uncloudnotes-sync.json") }
 
@@ -34,6 +40,34 @@ struct SyncState: Codable, Equatable {
             try PrivateFile.writeAtomically(try JSONEncoder().encode(self), to: url)
         } catch {
             throw .file(path: url.path, error)
+        }
+    }
+}
+
+/// Recipients to add to and remove from the set the mirror lists, applied to whichever set the
+/// round reads (the remote's when it moved), so a recipient another machine added is kept.
+struct RecipientsChange: Codable, Equatable {
+    /// Turn a plain mirror into an encrypted one (for `add`).
+    var encrypt = false
+    var add: [String] = []
+    var remove: [String] = []
+
+    /// The recipients after the change, in the order listed, without repeats.
+    func applied(to current: [AgeRecipient]) throws(SyncError) -> [AgeRecipient] {
+        var recipients = current
+        for text in add {
+            let recipient = try Self.recipient(text)
+            if !recipients.contains(recipient) { recipients.append(recipient) }
+        }
+        let removed = try remove.map { text throws(SyncError) in try Self.recipient(text) }
+        return recipients.filter { !removed.contains($0) }
+    }
+
+    private static func recipient(_ text: String) throws(SyncError) -> AgeRecipient {
+        do {
+            return try AgeRecipient(text)
+        } catch {
+            throw .unreadableKeyFile(path: "the sync state's recipients", reason: error.description)
         }
     }
 }

@@ -13,18 +13,26 @@ public struct Synchronizer {
     let book: NoteBook
     let mirrorFolder: URL
     let machine: String
+    /// This machine's age key, for encrypted mirrors.
+    let identity: SyncIdentity
+    /// The identity file given now (`--identity`), remembered for the next syncs.
+    private let givenIdentity: URL?
 
     /// - Parameters:
     ///   - book: the store, opened at v5 (notes with identifiers).
     ///   - mirror: the mirror's folder (made on first sync).
     ///   - machine: this machine's name, which its commits and conflict copies carry; nil for
     ///     the name the last sync of this mirror ran under, else the host name.
-    public init(book: NoteBook, mirror: URL, machine: String?) {
+    ///   - identity: the age identity file for encrypted mirrors; nil for the one the last sync
+    ///     of this mirror was given, else `$XDG_CONFIG_HOME/uncloudnotes/age-identity.txt`.
+    public init(book: NoteBook, mirror: URL, machine: String?, identity: URL? = nil) {
         self.book = book
         self.mirrorFolder = mirror
         // A state file that cannot be read is reported by the sync itself, which reads it again.
-        let remembered = (try? SyncState.read(in: mirror.appendingPathComponent(".git")))?.machine
-        self.machine = machine ?? remembered ?? ProcessInfo.processInfo.hostName
+        let remembered = try? SyncState.read(in: mirror.appendingPathComponent(".git"))
+        self.machine = machine ?? remembered?.machine ?? ProcessInfo.processInfo.hostName
+        self.givenIdentity = identity
+        self.identity = SyncIdentity(file: identity ?? remembered?.identityFile.map(URL.init(fileURLWithPath:)) ?? SyncIdentity.defaultFile())
     }
 
     /// The default mirror of a store: `<store name>.mirror` beside it.
@@ -32,18 +40,26 @@ public struct Synchronizer {
         storeURL.deletingPathExtension().appendingPathExtension("mirror")
     }
 
-    /// Syncs, setting the remote first when `remote` is given.
-    public func sync(remote: String?) throws(SyncError) -> SyncReport {
+    /// Syncs, setting the remote first when `remote` is given. `encrypt`: from now on the
+    /// mirror's files are encrypted (docs/sync.md); a plain mirror is converted in this round.
+    public func sync(remote: String?, encrypt: Bool = false) throws(SyncError) -> SyncReport {
+        try sync(remote: remote, changing: encrypt ? RecipientsChange(encrypt: true) : nil)
+    }
+
+    /// Syncs; `change`, when given, is recorded first and pushed by this sync (or a later one).
+    func sync(remote: String?, changing change: RecipientsChange?) throws(SyncError) -> SyncReport {
         // The mirror's files and folders are private to the user, as the store is, whichever
         // program started the sync (the command, the app's S, a sync on open or quit).
         umask(0o077)
-        let notes = try StoreNotes(context: syncContext(), version: book.capabilities.version)
+        var notes = try StoreNotes(context: syncContext(), version: book.capabilities.version)
         let mirror = try MirrorRepository.open(mirrorFolder, machine: machine, remote: remote)
         let lock = try SyncLock(in: mirror.gitDirectory, mirror: mirrorFolder)
         defer { withExtendedLifetime(lock) {} }
         var state = try currentState(of: mirror, notes: notes)
         state.machine = machine
+        if let givenIdentity { state.identityFile = givenIdentity.path }
         var setAside = try mirror.recover(busy: state.workingTreeBusy)
+        if let change { try record(change, in: mirror, state: &state) }
         let remoteURL: String
         if let remote {
             try mirror.setRemote(remote)
@@ -52,22 +68,32 @@ public struct Synchronizer {
             guard let remembered = try mirror.remoteURL else { throw .noRemote(mirror: mirrorFolder.path) }
             remoteURL = remembered
         }
-        setAside = try mirror.commitHandEdits() ?? setAside
+        setAside = try mirror.commitHandEdits(cipher: try cipher(readingAt: nil, in: mirror)) ?? setAside
         var report = SyncReport()
         if let setAside {
             report.notices.append("the mirror was reset from an interrupted state; files that differed from its last commit were copied to \(setAside.path)")
         }
         for _ in 0..<Self.attempts {
-            try export(to: mirror, from: notes, state: &state, report: &report)
-            if let theirs = try mirror.fetch(remote: remoteURL) {
-                report.conflicts += try mirror.merge(theirs, message: "Merge \(remoteURL) into \(machine)", state: &state)
+            // The remote first: it says whether the mirror is encrypted, before anything is committed.
+            let theirs = try mirror.fetch(remote: remoteURL)
+            let cipher = try roundCipher(of: mirror, theirs: theirs, state: &state)
+            notes.imageNaming = cipher.imageNaming
+            let rekeying = state.recipientsChange != nil
+            try export(to: mirror, from: notes, cipher: cipher, rewriting: rekeying, state: &state, report: &report)
+            if let theirs {
+                report.conflicts += try mirror.merge(theirs, message: "Merge \(remoteURL) into \(machine)", cipher: cipher, resealing: rekeying,
+                                                     state: &state)
             }
-            guard try apply(mirror, to: notes, state: state, report: &report) else { continue }
+            guard try apply(mirror, to: notes, cipher: cipher, state: state, report: &report) else { continue }
             report.commit = try mirror.commit(named: "HEAD")
             let pushed = try mirror.push(remote: remoteURL)
             if case .pushed(let created) = pushed {
                 report.pushed = true
                 if created, let notice = try mirror.defaultBranchNotice(remote: remoteURL) { report.notices.append(notice) }
+                if let change = state.recipientsChange {
+                    report.notices += Self.notices(after: change, cipher: cipher, mirror: mirrorFolder)
+                    state.recipientsChange = nil
+                }
                 state.lastSynced = Date()
                 try state.write(in: mirror.gitDirectory)
                 if let token = state.exportedThrough {
@@ -139,14 +165,28 @@ public struct Synchronizer {
 
     /// Step 1: the store's changes since the last export, committed on the store's branch and
     /// merged into `main`. The first sync of a store exports all its notes.
-    private func export(to mirror: MirrorRepository, from notes: StoreNotes, state: inout SyncState, report: inout SyncReport) throws(SyncError) {
+    /// `rewriting`: every note and image file is written anew (encrypted for a new set of
+    /// recipients), with the mirror's key files.
+    private func export(to mirror: MirrorRepository, from notes: StoreNotes, cipher: MirrorCipher, rewriting: Bool,
+                        state: inout SyncState, report: inout SyncReport) throws(SyncError) {
         let tip = try mirror.storeTip
-        let pending = try storeCall { try PendingExport(notes, since: tip == nil ? nil : state.exportedThrough) }
+        let pending = try storeCall { try PendingExport(notes, since: tip == nil || rewriting ? nil : state.exportedThrough) }
         if tip == nil || !pending.isEmpty {
+            let kept = if let tip, cipher.isEncrypted, !rewriting {
+                try SealedTip(mirror, commit: tip, notes: try storeCall { try pending.notePaths(of: notes) }, cipher: cipher)
+            } else { SealedTip?.none }
             // Every deleted note's file is removed; fast-import passes over one the commit lacks.
-            let made = try mirror.commit(on: tip, removing: pending.removed, message: "Notes changed on \(machine)") { files throws(SyncError) in
+            // A rewrite removes every note and image file first: what the store has is written again.
+            let removed = rewriting ? ["images", "notes"] : pending.removed
+            // Commit messages carry no titles: the remote may be one that must not read them.
+            let made = try mirror.commit(on: tip, removing: removed, message: "Notes changed on \(machine)") { files throws(SyncError) in
                 if tip == nil { files.add(MirrorRepository.marker, Data(MirrorRepository.markerText.utf8)) }
-                try storeCall { try pending.forEachFile(of: notes, files.add) }
+                if rewriting { try cipher.keyFiles().forEach { files.add($0.path, $0.bytes) } }
+                try storeCall {
+                    try pending.forEachFile(of: notes) { path, bytes throws(SyncError) in
+                        if kept?.holds(path, bytes) != true { files.add(path, try cipher.seal(bytes)) }
+                    }
+                }
             }
             let changed = if let tip { try !mirror.sameFiles(tip, made) } else { true }
             if changed {
@@ -160,7 +200,8 @@ public struct Synchronizer {
                 try mirror.setStoreTip(made)
             }
         }
-        state.exportedThrough = pending.lastToken
+        // Read from the start (a rewrite), history pruned before the last export reads as none.
+        state.exportedThrough = pending.lastToken ?? state.exportedThrough
         try state.write(in: mirror.gitDirectory)
         if let tip = try mirror.storeTip {
             report.conflicts += try mirror.merge(tip, message: "Notes changed on \(machine)", state: &state)
@@ -178,18 +219,21 @@ public struct Synchronizer {
     /// Returns false when a note it would write changed in the store since the export (that
     /// change goes first, the next round applying the rest): changes to other notes do not
     /// hold it up, so a sync finishes beside other writers.
-    private func apply(_ mirror: MirrorRepository, to notes: StoreNotes, state: SyncState, report: inout SyncReport) throws(SyncError) -> Bool {
+    private func apply(_ mirror: MirrorRepository, to notes: StoreNotes, cipher: MirrorCipher, state: SyncState,
+                       report: inout SyncReport) throws(SyncError) -> Bool {
         guard let tip = try mirror.storeTip, let head = try mirror.commit(named: "HEAD"), tip != head else { return true }
         let changes = try mirror.changedNotes(from: tip, to: head)
         for change in changes where change.kind != .deleted {
-            for image in try receivedNote(change.path, in: mirror).images { try Self.requireImageFile(image.file, of: change.path, in: mirror) }
+            for image in try receivedNote(change.path, in: mirror, cipher: cipher).images {
+                try Self.requireImageFile(image.file, of: change.path, in: mirror)
+            }
         }
         var local = try storeCall { try LocalChanges(after: state.exportedThrough, in: notes.context) }
         for start in stride(from: 0, to: changes.count, by: Self.applyBatch) {
             let batch = changes[start..<min(start + Self.applyBatch, changes.count)]
             let isLast = batch.endIndex == changes.count
             notes.context.name = isLast ? Self.contextName(applying: head) : Self.partContextPrefix + head
-            guard try applyBatch(batch, from: mirror, to: notes, local: &local, report: &report) else { return false }
+            guard try applyBatch(batch, from: mirror, to: notes, cipher: cipher, local: &local, report: &report) else { return false }
         }
         try mirror.setStoreTip(head)
         return true
@@ -197,10 +241,12 @@ public struct Synchronizer {
 
     /// One transaction of `apply`. `local` is the store's own changes since the export, read on
     /// from where it was before each batch.
-    private func applyBatch(_ batch: ArraySlice<GitAnswer.Change>, from mirror: MirrorRepository, to notes: StoreNotes,
+    private func applyBatch(_ batch: ArraySlice<GitAnswer.Change>, from mirror: MirrorRepository, to notes: StoreNotes, cipher: MirrorCipher,
                             local: inout LocalChanges, report: inout SyncReport) throws(SyncError) -> Bool {
         var incoming: [(path: String, note: MirrorNote?)] = []
-        for change in batch { incoming.append((change.path, change.kind == .deleted ? nil : try receivedNote(change.path, in: mirror))) }
+        for change in batch {
+            incoming.append((change.path, change.kind == .deleted ? nil : try receivedNote(change.path, in: mirror, cipher: cipher)))
+        }
         let context = notes.context
         return try storeCall {
             defer { context.reset() }
@@ -217,7 +263,7 @@ public struct Synchronizer {
             let writer = try NoteWriter(notes)
             for ((path, note), object) in zip(incoming, existing) {
                 if let note {
-                    if try writer.write(note, over: object, image: { file in try Self.imageFile(file, of: path, in: mirror) }) {
+                    if try writer.write(note, over: object, image: { file in try Self.imageFile(file, of: path, in: mirror, cipher: cipher) }) {
                         object == nil ? (received.added += 1) : (received.changed += 1)
                     }
                 } else if let object {
@@ -240,8 +286,8 @@ public struct Synchronizer {
         }
     }
 
-    private func receivedNote(_ path: String, in mirror: MirrorRepository) throws(SyncError) -> MirrorNote {
-        try MirrorNoteFile.parse(String(decoding: try mirror.workingFile(path), as: UTF8.self), path: path)
+    private func receivedNote(_ path: String, in mirror: MirrorRepository, cipher: MirrorCipher) throws(SyncError) -> MirrorNote {
+        try MirrorNoteFile.parse(String(decoding: try cipher.open(try mirror.workingFile(path), path: path), as: UTF8.self), path: path)
     }
 
     /// An image file a received note names must be there (`missingImageFile` if not).
@@ -253,9 +299,9 @@ public struct Synchronizer {
 
     /// An image file a received note names: missing is its own error; one that cannot be read
     /// is a file error, never taken for missing.
-    private static func imageFile(_ file: String, of note: String, in mirror: MirrorRepository) throws(SyncError) -> Data {
+    private static func imageFile(_ file: String, of note: String, in mirror: MirrorRepository, cipher: MirrorCipher) throws(SyncError) -> Data {
         try requireImageFile(file, of: note, in: mirror)
-        return try mirror.workingFile(file)
+        return try cipher.open(try mirror.workingFile(file), path: file)
     }
 
     // MARK: Helpers

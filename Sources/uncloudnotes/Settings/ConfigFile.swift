@@ -1,5 +1,6 @@
 import Foundation
 import TOMLKit
+import UnCloudNotesKit
 
 /// The user's settings file, `$XDG_CONFIG_HOME/uncloudnotes/config.toml` (`~/.config/…` when the
 /// variable is unset): read once at start, each setting by the option it stands for (`images`
@@ -17,9 +18,7 @@ struct ConfigFile {
 
     /// Where the file is looked for.
     static func defaultURL(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        let base = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.config"
-        return URL(fileURLWithPath: base).appendingPathComponent("uncloudnotes/config.toml")
+        ConfigFolder.url(environment: environment).appendingPathComponent("config.toml")
     }
 
     /// The file at `url`; nil when there is none (every setting then has its default).

@@ -1,0 +1,126 @@
+import AgeEncryption
+import Foundation
+
+/// One recipient of an encrypted mirror, as `sync recipients list` shows it.
+public struct SyncRecipient: Codable, Equatable, Sendable {
+    /// The public key, `age1…`.
+    public let key: String
+    /// Whether it is this machine's own key.
+    public let isThisMachine: Bool
+}
+
+extension Synchronizer {
+    /// The recipients the mirror lists (with a change not yet pushed applied).
+    public func recipients() throws(SyncError) -> [SyncRecipient] {
+        let (mirror, state) = try existingMirror()
+        let listed = try recipients(of: mirror, state: state)
+        let own = Set((try identity.read() ?? []).map(\.recipient))
+        return listed.map { SyncRecipient(key: $0.description, isThisMachine: own.contains($0)) }
+    }
+
+    /// Adds a recipient: every file is encrypted again for the new set, in one commit, and pushed.
+    public func addRecipient(_ key: String) throws(SyncError) -> SyncReport {
+        let recipient = try Self.recipient(key)
+        let (mirror, state) = try existingMirror()
+        guard try !recipients(of: mirror, state: state).contains(recipient) else { throw .recipientsRefused(.alreadyListed(key)) }
+        return try sync(remote: nil, changing: RecipientsChange(add: [recipient.description]))
+    }
+
+    /// Removes a recipient: every file is encrypted again for the others and pushed (the removed
+    /// key can still read what the remote's history held before).
+    public func removeRecipient(_ key: String) throws(SyncError) -> SyncReport {
+        let recipient = try Self.recipient(key)
+        let (mirror, state) = try existingMirror()
+        let listed = try recipients(of: mirror, state: state)
+        guard listed.contains(recipient) else { throw .recipientsRefused(.notListed(key)) }
+        guard listed.count > 1 else { throw .recipientsRefused(.lastRecipient) }
+        guard try !(identity.read() ?? []).contains(where: { $0.recipient == recipient }) else { throw .recipientsRefused(.ownKey(key)) }
+        return try sync(remote: nil, changing: RecipientsChange(remove: [recipient.description]))
+    }
+
+    // MARK: For the sync round
+
+    /// Records a change of recipients in the state, on top of one not yet pushed.
+    func record(_ change: RecipientsChange, in mirror: MirrorRepository, state: inout SyncState) throws(SyncError) {
+        var pending = state.recipientsChange ?? RecipientsChange()
+        pending.encrypt = pending.encrypt || change.encrypt
+        for key in change.add {
+            pending.remove.removeAll { $0 == key }
+            if !pending.add.contains(key) { pending.add.append(key) }
+        }
+        for key in change.remove {
+            pending.add.removeAll { $0 == key }
+            if !pending.remove.contains(key) { pending.remove.append(key) }
+        }
+        state.recipientsChange = pending
+        try state.write(in: mirror.gitDirectory)
+    }
+
+    /// The cipher the mirror's key files describe, in `commit` (the working tree when nil).
+    func cipher(readingAt commit: String?, in mirror: MirrorRepository) throws(SyncError) -> MirrorCipher {
+        let files = try mirror.keyFiles(at: commit)
+        return try MirrorCipher.reading(recipients: files.recipients, nameKey: files.nameKey, identity: identity)
+    }
+
+    /// The cipher of a round: the remote's key files when it moved (another machine may have
+    /// changed the recipients), else the mirror's; with a pending change of recipients applied,
+    /// which makes the round rewrite every file. A change that changes nothing is dropped.
+    func roundCipher(of mirror: MirrorRepository, theirs: String?, state: inout SyncState) throws(SyncError) -> MirrorCipher {
+        let head = try mirror.commit(named: "HEAD")
+        let current = try cipher(readingAt: theirs == head ? nil : theirs, in: mirror)
+        guard let change = state.recipientsChange else { return current }
+        guard current.isEncrypted || change.encrypt else { throw .recipientsRefused(.notEncrypted) }
+        let identities = try identity.readOrCreate()
+        let listed = current.keys?.recipients ?? [identities[0].recipient]
+        let wanted = try change.applied(to: listed)
+        guard !wanted.isEmpty else { throw .recipientsRefused(.lastRecipient) }
+        if current.isEncrypted, wanted == listed {
+            state.recipientsChange = nil
+            try state.write(in: mirror.gitDirectory)
+            return current
+        }
+        return .new(recipients: wanted, identities: identities, nameKey: current.keys?.nameKey)
+    }
+
+    /// What the user is told once a change of recipients is pushed.
+    static func notices(after change: RecipientsChange, cipher: MirrorCipher, mirror: URL) -> [String] {
+        let count = cipher.keys?.recipients.count ?? 0
+        var notices = ["every note and image file was encrypted again for \(count) recipient\(count == 1 ? "" : "s")"]
+        if change.encrypt {
+            notices.append("if this remote held the notes before, its history still holds them in plain text: to leave them behind, "
+                + "move \(mirror.path) aside and sync with --encrypt --remote NEW-URL, a new empty repository")
+        }
+        if !change.remove.isEmpty {
+            notices.append("a removed key can still read what the remote's history held before this sync; start a new remote to leave it behind")
+        }
+        return notices
+    }
+
+    // MARK: Helpers
+
+    private func existingMirror() throws(SyncError) -> (MirrorRepository, SyncState) {
+        guard Self.mirrorExists(at: mirrorFolder) else { throw .recipientsRefused(.notEncrypted) }
+        let mirror = try MirrorRepository.open(mirrorFolder, machine: machine, remote: nil)
+        return (mirror, try SyncState.read(in: mirror.gitDirectory))
+    }
+
+    /// The recipients the mirror's working tree lists, with the change not yet pushed applied.
+    private func recipients(of mirror: MirrorRepository, state: SyncState) throws(SyncError) -> [AgeRecipient] {
+        let listed = try mirror.keyFiles(at: nil).recipients.map { file throws(SyncError) in try MirrorCipher.parseRecipients(file) }
+        guard let change = state.recipientsChange else {
+            guard let listed else { throw .recipientsRefused(.notEncrypted) }
+            return listed
+        }
+        if let listed { return try change.applied(to: listed) }
+        guard change.encrypt else { throw .recipientsRefused(.notEncrypted) }
+        return try change.applied(to: [try identity.readOrCreate()[0].recipient])
+    }
+
+    private static func recipient(_ key: String) throws(SyncError) -> AgeRecipient {
+        do {
+            return try AgeRecipient(key)
+        } catch {
+            throw .recipientsRefused(.malformed(key))
+        }
+    }
+}

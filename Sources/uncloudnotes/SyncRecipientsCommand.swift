@@ -1,0 +1,63 @@
+import ArgumentParser
+import Foundation
+import NotesSync
+import UnCloudNotesKit
+
+/// `uncloudnotes sync recipients`: who can read an encrypted mirror.
+struct SyncRecipientsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "recipients",
+        abstract: "List, add or remove the keys an encrypted mirror is encrypted for.",
+        discussion: """
+            A machine that syncs with an encrypted remote without access is told its key \\
+            (age1…). Run `sync recipients add` with that key on a machine that has access: every \\
+            file is encrypted again for the new set, in one commit, and pushed. Removing a key \\
+            does the same for the others; the removed key can still read what the remote's \\
+            history held before.
+
+            Examples:
+              uncloudnotes sync recipients list
+              uncloudnotes sync recipients add age1...
+              uncloudnotes sync recipients remove age1...
+            """,
+        subcommands: [List.self, Add.self, Remove.self])
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "The mirror's recipients, this machine's marked.")
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var keys: SyncKeyOptions
+        @OptionGroup var format: OutputFormat
+
+        func run() throws {
+            let recipients = try keys.synchronizer(global: global, machine: nil).recipients()
+            if format.json { return try printJSON(recipients) }
+            for recipient in recipients { try StandardOutput.line(recipient.key + (recipient.isThisMachine ? "  (this machine)" : "")) }
+        }
+    }
+
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Let another key read the mirror (re-encrypts every file, then syncs).")
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var keys: SyncKeyOptions
+        @Argument(help: ArgumentHelp("The key to add, as the other machine's sync printed it.", valueName: "age1..."))
+        var recipient: String
+        @OptionGroup var format: OutputFormat
+
+        func run() throws {
+            try format.print(try keys.synchronizer(global: global, machine: nil).addRecipient(recipient))
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Stop encrypting for a key (re-encrypts every file, then syncs).")
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var keys: SyncKeyOptions
+        @Argument(help: ArgumentHelp("The key to remove (see `sync recipients list`).", valueName: "age1..."))
+        var recipient: String
+        @OptionGroup var format: OutputFormat
+
+        func run() throws {
+            try format.print(try keys.synchronizer(global: global, machine: nil).removeRecipient(recipient))
+        }
+    }
+}
