@@ -11,19 +11,24 @@ final class SyncMachine {
     let name: String
     let storeURL: URL
     let mirror: URL
+    /// This machine's age identity file (made by the first encrypted sync), never the user's own.
+    let identity: URL
     private(set) var book: NoteBook
 
     init(_ name: String, in folder: TemporaryFolder) throws {
         self.name = name
         storeURL = folder.url.appendingPathComponent("\(name)/notes.sqlite")
         mirror = folder.url.appendingPathComponent("\(name)/notes.mirror")
+        identity = folder.url.appendingPathComponent("\(name)/age-identity.txt")
         book = try UnCloudNotesStack(storeURL: storeURL, versionName: "v5").open()
     }
 
+    var synchronizer: Synchronizer { Synchronizer(book: book, mirror: mirror, machine: name, identity: identity) }
+
     @discardableResult
-    func sync(_ remote: String) throws -> SyncReport {
+    func sync(_ remote: String, encrypt: Bool = false) throws -> SyncReport {
         defer { book.forgetReadNotes() }
-        return try Synchronizer(book: book, mirror: mirror, machine: name).sync(remote: remote)
+        return try synchronizer.sync(remote: remote, encrypt: encrypt)
     }
 
     @discardableResult

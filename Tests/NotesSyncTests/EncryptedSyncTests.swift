@@ -1,0 +1,194 @@
+import AgeEncryption
+import Foundation
+@testable import NotesSync
+import Testing
+import TestSupport
+import UnCloudNotesKit
+
+/// Two stores syncing through a bare remote with `--encrypt`: the remote holds nothing
+/// readable, `age -d` opens every note file, and the stores converge (issue #35).
+@Suite("Encrypted remotes")
+struct EncryptedSyncTests {
+    let folder: TemporaryFolder
+    let remote: String
+    let a: SyncMachine, b: SyncMachine
+
+    init() throws {
+        folder = try TemporaryFolder()
+        remote = try bareRemote(in: folder)
+        a = try SyncMachine("alpha", in: folder)
+        b = try SyncMachine("beta", in: folder)
+    }
+
+    /// B's first sync fails with its new key, which A adds; both then sync.
+    private func letBIn() throws -> SyncError? {
+        var refusal: SyncError?
+        do {
+            try b.sync(remote)
+        } catch {
+            refusal = error as? SyncError
+        }
+        let key = try #require(try AgeIdentity.read(identityFile: String(contentsOf: b.identity, encoding: .utf8)).first).recipient
+        _ = try a.synchronizer.addRecipient(key.description)
+        try b.sync(remote)
+        return refusal
+    }
+
+    /// Every object in the remote, as bytes (`git cat-file --batch-all-objects`).
+    private func remoteObjects() throws -> [Data] {
+        let git = Git(directory: URL(fileURLWithPath: remote), machine: "test")
+        let ids = try git.run(["cat-file", "--batch-all-objects", "--batch-check=%(objectname)"]).split(separator: "\n").map(String.init)
+        return try mirrorFiles(ids, git: git)
+    }
+
+    private func mirrorFiles(_ ids: [String], git: Git) throws -> [Data] {
+        try ids.map { id in try git.runForData(["cat-file", "-p", id]) }
+    }
+
+    @Test("no object on the remote holds a title, body, tag or image byte; age -d reads each note file; both stores converge")
+    func nothingReadableOnTheRemote() throws {
+        let photo = TestImages.encoded(width: 40, height: 30), second = TestImages.encoded(width: 30, height: 20, format: "jpeg")
+        let plans = try a.add("Zanzibar itinerary", "ferry at dawn, quokka-free\n", images: [photo])
+        try a.change(plans, pinned: true, tags: ["travelsecret"])
+        let report = try a.sync(remote, encrypt: true)
+        #expect(report.pushed)
+
+        let refusal = try letBIn()
+        guard case .notARecipient(let recipient, let file)? = refusal else {
+            Issue.record("B's first sync should be refused, was \(String(describing: refusal))")
+            return
+        }
+        #expect(recipient.hasPrefix("age1") && file == b.identity.path)
+        let diary = try b.add("Marmalade diary", "orange peel ratio 3:1\n", images: [second])
+        try b.change(diary, tags: ["kitchenlore"])
+        try b.edit(plans, body: "ferry at dawn, quokka-free\nthen the spice market\n")
+        try b.sync(remote)
+        try a.sync(remote)
+        try b.sync(remote)
+
+        let ours = try a.notes()
+        #expect(try b.notes() == ours)
+        #expect(ours.count == 2)
+        let merged = try #require(ours.keys.first { $0.identifier == plans })
+        #expect(merged.pinned && merged.tags == ["travelsecret"] && merged.body.hasSuffix("spice market\n"))
+        #expect(ours[merged] == [photo])
+        #expect(ours.first { $0.key.identifier == diary }?.value == [second])
+
+        let secrets = ["Zanzibar", "itinerary", "quokka", "spice market", "travelsecret", "Marmalade", "orange peel", "kitchenlore"].map { Data($0.utf8) }
+        let objects = try remoteObjects()
+        #expect(objects.count > 10)
+        for object in objects {
+            for secret in secrets + [photo, second].map({ $0.subdata(in: $0.count / 2..<$0.count / 2 + 32) }) {
+                #expect(object.range(of: secret) == nil, "a remote object holds \(String(decoding: secret.prefix(20), as: UTF8.self))")
+            }
+        }
+        // Every note file on the remote's main opens with Debian's age and A's key.
+        let git = Git(directory: URL(fileURLWithPath: remote), machine: "test")
+        let paths = try git.run(["ls-tree", "-r", "--name-only", "main"]).split(separator: "\n").map(String.init)
+        #expect(paths.contains { $0.hasPrefix("images/") && $0.hasSuffix(".age") })
+        #expect(!paths.contains { $0.hasSuffix(".png") || $0.hasSuffix(".jpg") })
+        let notePaths = paths.filter { $0.hasPrefix("notes/") }
+        #expect(notePaths.count == 2)
+        for path in notePaths {
+            let file = folder.url.appendingPathComponent("note.age")
+            try git.runForData(["show", "main:\(path)"]).write(to: file)
+            let opened = try ageDecrypt(file, identity: a.identity, in: folder)
+            #expect(opened.hasPrefix("---\nidentifier: "))
+        }
+        let messages = try git.run(["log", "--format=%B", "main"])
+        #expect(!messages.contains("Zanzibar") && !messages.contains("Marmalade"))
+    }
+
+    @Test("overlapping edits merge decrypted: the note keeps ours and theirs becomes a conflict copy, itself encrypted")
+    func conflictsMergeEncrypted() throws {
+        let note = try a.add("Shared", "line one\n")
+        try a.sync(remote, encrypt: true)
+        _ = try letBIn()
+        try a.edit(note, body: "line ONE from alpha\n")
+        try b.edit(note, body: "line one from beta\n")
+        try a.sync(remote)
+        try b.sync(remote)
+        try a.sync(remote)
+        let titles = try a.notes().keys.map(\.title).sorted()
+        #expect(titles == ["Shared", "Shared (conflict from alpha)"])
+        #expect(try b.notes() == a.notes())
+        let mirrorNotes = try FileManager.default.contentsOfDirectory(atPath: b.mirror.appendingPathComponent("notes").path)
+        for name in mirrorNotes {
+            #expect(AgeFile.looksEncrypted(try Data(contentsOf: b.mirror.appendingPathComponent("notes/\(name)"))))
+        }
+    }
+
+    @Test("a round with no change sends nothing, and a retitle rewrites one note file, not its image")
+    func unchangedStaysUnchanged() throws {
+        let note = try a.add("Photo note", "x", images: [TestImages.encoded(width: 20, height: 20)])
+        try a.sync(remote, encrypt: true)
+        let head = try a.sync(remote).commit
+        #expect(try a.sync(remote).sent == SyncReport.Counts())
+        #expect(try a.sync(remote).commit == head)
+        try a.edit(note, title: "Photo note, renamed", body: "x")
+        let report = try a.sync(remote)
+        #expect(report.sent.changed == 1)
+        let changed = try runGit(["diff", "--name-only", head ?? "", "HEAD"], in: a.mirror).split(separator: "\n")
+        #expect(changed.count == 1 && changed.first?.hasPrefix("notes/") == true)
+    }
+
+    @Test("a plain mirror is converted in one round and told that the remote's history still holds the plain files")
+    func plainMirrorConverted() throws {
+        let note = try a.add("Before encryption", "plain once\n", images: [TestImages.encoded(width: 6, height: 6)])
+        try a.sync(remote)
+        try b.sync(remote)
+        // B shares A's key (copied identity file), as a user with one key on several machines does.
+        try FileManager.default.createDirectory(at: b.identity.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let report = try a.sync(remote, encrypt: true)
+        #expect(report.notices.contains { $0.contains("history still holds them in plain text") })
+        try FileManager.default.copyItem(at: a.identity, to: b.identity)
+        try b.edit(note, body: "plain once\nencrypted since\n")
+        try b.sync(remote)
+        try a.sync(remote)
+        #expect(try a.notes() == b.notes())
+        #expect(try a.note(titled: "Before encryption")?.body == "plain once\nencrypted since\n")
+        let git = Git(directory: URL(fileURLWithPath: remote), machine: "test")
+        let tip = try git.run(["ls-tree", "-r", "--name-only", "main"]).split(separator: "\n")
+        for path in tip where path.hasPrefix("notes/") || path.hasPrefix("images/") {
+            #expect(AgeFile.looksEncrypted(try git.runForData(["show", "main:\(path)"])), "\(path) is plain")
+        }
+    }
+
+    @Test("a removed recipient cannot open what is written after; the last or own key cannot be removed")
+    func removingRecipients() throws {
+        _ = try a.add("Kept", "k")
+        try a.sync(remote, encrypt: true)
+        _ = try letBIn()
+        let listed = try a.synchronizer.recipients()
+        let own = try #require(listed.first { $0.isThisMachine }).key, other = try #require(listed.first { !$0.isThisMachine }).key
+        #expect(refusal { _ = try a.synchronizer.removeRecipient(own) } == .ownKey(own))
+        _ = try a.synchronizer.removeRecipient(other)
+        #expect(try a.synchronizer.recipients().map(\.key) == [own])
+        #expect(refusal { _ = try a.synchronizer.removeRecipient(own) } == .lastRecipient)
+        do {
+            try b.sync(remote)
+            Issue.record("B should be refused once its key is removed")
+        } catch let error as SyncError {
+            if case .notARecipient = error {} else { Issue.record("B was refused with \(error)") }
+        }
+    }
+
+    private func refusal(_ work: () throws -> Void) -> RecipientsRefusal? {
+        do {
+            try work()
+        } catch let error as SyncError {
+            if case .recipientsRefused(let reason) = error { return reason }
+        } catch {}
+        return nil
+    }
+}
+
+/// Debian's `age`, the reference implementation, opening `file` with `identity` (`make test`
+/// installs it; a missing `age` fails the test, never skips it).
+func ageDecrypt(_ file: URL, identity: URL, in folder: TemporaryFolder) throws -> String {
+    let opened = folder.url.appendingPathComponent("opened.txt")
+    let status = try SpawnedProcess.run(["age", "-d", "-i", identity.path, file.path], standardOutput: opened.path,
+                                        standardError: folder.url.appendingPathComponent("age-errors").path)
+    #expect(!status.endedBySignal && status.code == 0, "age -d failed (is Debian's age installed? make test installs it)")
+    return try String(contentsOf: opened, encoding: .utf8)
+}
