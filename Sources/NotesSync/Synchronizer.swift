@@ -177,7 +177,11 @@ public struct Synchronizer {
             } else { SealedTip?.none }
             // Every deleted note's file is removed; fast-import passes over one the commit lacks.
             // A rewrite removes every note and image file first: what the store has is written again.
-            let removed = rewriting ? ["images", "notes"] : pending.removed
+            let removed = if rewriting { ["images", "notes"] } else if let tip, pending.everything {
+                // Everything again on a commit the store held (its export token was lost to a
+                // kill): a note file whose note the store no longer has was deleted here.
+                try mirror.notePaths(in: tip).subtracting(try storeCall { try pending.notePaths(of: notes) }).sorted()
+            } else { pending.removed }
             // Commit messages carry no titles: the remote may be one that must not read them.
             let made = try mirror.commit(on: tip, removing: removed, message: "Notes changed on \(machine)") { files throws(SyncError) in
                 if tip == nil { files.add(MirrorRepository.marker, Data(MirrorRepository.markerText.utf8)) }
