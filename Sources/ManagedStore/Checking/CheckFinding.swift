@@ -3,8 +3,12 @@ public struct CheckFinding: Sendable, Equatable, Encodable {
     /// How bad a finding is. Errors are what makes a launch fail or a store unmigratable;
     /// warnings are what may lose data or fail with some stores only.
     public enum Severity: String, Sendable, Encodable, Comparable {
-        case warning, error
+        /// Data may be lost, or some stores may fail: worth a look, not a failed build.
+        case warning
+        /// A launch would fail or a store cannot be migrated.
+        case error
 
+        /// Warnings before errors.
         public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs == .warning && rhs == .error }
     }
 

@@ -17,6 +17,7 @@ public enum ModelCheck {
         /// Whether to run the trial migrations of generated stores.
         public var generateStores: Bool
 
+        /// Options with the given mapping models, policies and stores; trials of generated stores by default.
         public init(mappingModelFiles: [URL] = [], policies: MigrationPolicyRegistry = MigrationPolicyRegistry(),
                     storesFolder: URL? = nil, generateStores: Bool = true) {
             self.mappingModelFiles = mappingModelFiles
