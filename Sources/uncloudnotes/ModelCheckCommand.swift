@@ -28,8 +28,8 @@ struct ModelCheckCommand: ParsableCommand {
 
             Examples:
               uncloudnotes model check
-              uncloudnotes model check ~/App/Model.xcdatamodeld --mappings ~/App/Mappings
-              uncloudnotes model check Model.xcdatamodeld --stores Tests/Stores --junit model-check.xml
+              uncloudnotes model check App.xcdatamodeld --mappings Mappings
+              uncloudnotes model check M.xcdatamodeld --stores Stores --junit r.xml
             """)
 
     @Argument(help: ArgumentHelp("The model: a .xcdatamodeld (or .momd). Default: the app's own, with its mapping models.",

@@ -12,7 +12,7 @@ struct ModelCommand: ParsableCommand {
               uncloudnotes model show
               uncloudnotes model show ~/App/Model.xcdatamodeld --json
               uncloudnotes model diff v3 v4
-              uncloudnotes model check ~/App/Model.xcdatamodeld --mappings ~/App/Mappings --junit check.xml
+              uncloudnotes model check App.xcdatamodeld --mappings Mappings
             """,
         subcommands: [ShowModelCommand.self, ModelDiffCommand.self, ModelCheckCommand.self])
 }
