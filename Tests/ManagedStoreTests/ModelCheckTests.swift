@@ -167,4 +167,23 @@ struct ModelCheckTests {
         #expect(differences.contains("Note.title: 1 of 5 value(s) not carried"), "\(differences)")
         #expect(differences.contains("Tag: 5 object(s) expected, 4 found"), "\(differences)")
     }
+
+    @Test("a 20-version model: 19 routes, each with its trial, checked in seconds")
+    func twentyVersions() throws {
+        let folder = try TemporaryFolder()
+        let fixed = #"<attribute name="title" attributeType="String"/><attribute name="blob" optional="YES" attributeType="Binary" allowsExternalBinaryDataStorage="YES"/><relationship name="tags" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Tag" inverseName="notes" inverseEntity="Tag"/>"#
+        let others = #"<entity name="Sub" parentEntity="Note"><attribute name="x" optional="YES" attributeType="Double"/></entity><entity name="Tag"><attribute name="name" attributeType="String"/><relationship name="notes" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Note" inverseName="tags" inverseEntity="Note"/></entity>"#
+        let versions = (0..<20).map { index in
+            "<entity name=\"Note\">" + fixed + (0..<index).map { #"<attribute name="a\#($0)" optional="YES" attributeType="Integer 32"/>"# }.joined()
+                + "</entity>" + others
+        }
+        let start = ContinuousClock.now
+        let report = try ModelCheck.run(modelAt: ModelCheckRiskTests.model(versions, in: folder))
+        let elapsed = ContinuousClock.now - start
+        #expect(report.routes.count == 19 && report.routes.allSatisfy(\.isPossible))
+        #expect(report.trials.count == 19 && report.trials.allSatisfy { $0.outcome == .passed }, "\(report.trials.flatMap(\.problems))")
+        #expect(report.findings.isEmpty)
+        // About 4 s in a debug build on two busy cores; the bound only catches a blow-up.
+        #expect(elapsed < .seconds(60))
+    }
 }
