@@ -74,14 +74,12 @@ public struct ModelCheckReport: Sendable, Encodable {
             }
             lines.append("  Core Data alone (one jump): \(route.coreDataDirect)")
             if let trial = trial(of: route) {
-                lines.append("  trial: \(trial.outcome.rawValue), \(trial.objectsBefore) object(s) -> \(trial.objectsAfter), \(trial.checks) fact(s) checked"
-                    + (trial.problems.isEmpty ? "" : ": \(trial.problems.joined(separator: "; "))"))
+                lines.append("  trial: \(Self.summary(of: trial))")
+                lines += trial.notes.map { "    (\($0))" }
             }
         }
         for trial in trials where !trial.name.hasPrefix("generated ") {
-            lines.append("store \(trial.name)\(trial.label.map { " (\($0))" } ?? ""): \(trial.outcome.rawValue), "
-                + "\(trial.objectsBefore) object(s) -> \(trial.objectsAfter), \(trial.checks) fact(s) checked"
-                + (trial.problems.isEmpty ? "" : ": \(trial.problems.joined(separator: "; "))"))
+            lines.append("store \(trial.name)\(trial.label.map { " (\($0))" } ?? ""): \(Self.summary(of: trial))")
         }
         if !findings.isEmpty {
             lines.append("findings:")
@@ -89,5 +87,13 @@ public struct ModelCheckReport: Sendable, Encodable {
         }
         lines.append("\(verdict): \(errorCount) error(s), \(warningCount) warning(s), \(trials.count) trial migration(s)")
         return lines
+    }
+
+    /// "passed, 10 object(s) -> 10, 16 fact(s) checked", "skipped: why", "failed, …: what".
+    private static func summary(of trial: TrialMigration) -> String {
+        let problems = trial.problems.joined(separator: "; ")
+        if trial.outcome == .skipped { return "skipped: \(problems)" }
+        return "\(trial.outcome.rawValue), \(trial.objectsBefore) object(s) -> \(trial.objectsAfter), \(trial.checks) fact(s) checked"
+            + (problems.isEmpty ? "" : ": \(problems)")
     }
 }

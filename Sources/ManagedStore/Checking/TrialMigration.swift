@@ -124,6 +124,21 @@ public struct TrialMigration: Sendable, Encodable {
         if manager.fileExists(atPath: support.path) {
             try manager.copyItem(at: support, to: ExternalDataFolder(storeAt: copy).supportFolder)
         }
+        // Copies keep the originals' modes: read-only fixtures would give read-only copies,
+        // which the migration refuses. The copies are private and writable.
+        try makePrivateAndWritable(folder)
         return copy
+    }
+
+    private static func makePrivateAndWritable(_ folder: URL) throws {
+        let manager = FileManager.default
+        try manager.setAttributes([.posixPermissions: 0o700], ofItemAtPath: folder.path)
+        guard let items = manager.enumerator(atPath: folder.path) else { return }
+        for case let item as String in items {
+            let path = folder.appendingPathComponent(item).path
+            var isFolder: ObjCBool = false
+            manager.fileExists(atPath: path, isDirectory: &isFolder)
+            try manager.setAttributes([.posixPermissions: isFolder.boolValue ? 0o700 : 0o600], ofItemAtPath: path)
+        }
     }
 }
