@@ -183,4 +183,45 @@ struct ModelCheckRiskTests {
         let text = try folder.write("not a model", to: "Model.xcdatamodeld/contents")
         #expect(throws: ModelCheckError.self) { try ModelCheck.run(modelAt: text.deletingLastPathComponent()) }
     }
+
+    @Test("any other type change (Integer 16 -> Integer 64) without a mapping model: an error, not a narrowing")
+    func typeChanged() throws {
+        let small = Self.note.replacingOccurrences(of: #"attributeType="Integer 64""#, with: #"attributeType="Integer 16""#)
+        let report = try Self.check([small, Self.note])
+        #expect(kinds(report, .error).sorted { $0.rawValue < $1.rawValue } == [.chainGap, .typeChanged])
+        #expect(!report.findings.contains { $0.kind == .narrowedType })
+    }
+
+    /// A copy of wibosco's Migration1to2 with its destination version renamed in the file.
+    private func editedMapping(in folder: TemporaryFolder, destination: String) throws -> URL {
+        let original = SharedFixtures.url("wibosco-migration-example/Mappings/Migration1to2.xcmappingmodel")
+        let copy = try folder.copy(original)
+        let file = copy.appendingPathComponent("xcmapping.xml")
+        let xml = try String(contentsOf: file, encoding: .utf8)
+        let edited = xml.replacingOccurrences(of: "CoreDataMigration_Example 2.xcdatamodel<", with: "\(destination).xcdatamodel<")
+        #expect(edited != xml)
+        try Data(edited.utf8).write(to: file)
+        return copy
+    }
+
+    @Test("a mapping model between versions that are not consecutive: a warning that the chain never uses it", SharedFixtures.required)
+    func mappingModelUnused() throws {
+        let folder = try TemporaryFolder()
+        let mapping = try editedMapping(in: folder, destination: "CoreDataMigration_Example 3")
+        let report = try ModelCheck.run(modelAt: SharedFixtures.url("wibosco-migration-example/CoreDataMigration_Example.xcdatamodeld"),
+                                        options: ModelCheck.Options(mappingModelFiles: [mapping], generateStores: false))
+        let finding = try #require(report.findings.first { $0.kind == .mappingModelUnused })
+        #expect(finding.severity == .warning && finding.message.hasPrefix("maps v1 to v3, not a step of the chain"))
+    }
+
+    @Test("a mapping model naming a version the model lacks: an error naming the file", SharedFixtures.required)
+    func mappingModelUnreadable() throws {
+        let folder = try TemporaryFolder()
+        let mapping = try editedMapping(in: folder, destination: "CoreDataMigration_Example 9")
+        let report = try ModelCheck.run(modelAt: SharedFixtures.url("wibosco-migration-example/CoreDataMigration_Example.xcdatamodeld"),
+                                        options: ModelCheck.Options(mappingModelFiles: [mapping], generateStores: false))
+        let finding = try #require(report.findings.first { $0.kind == .mappingModelUnreadable })
+        #expect(finding.severity == .error && finding.location == "Migration1to2.xcmappingmodel")
+        #expect(finding.message.contains("CoreDataMigration_Example 9"))
+    }
 }
