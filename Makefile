@@ -13,10 +13,11 @@ STATIC ?= --static-swift-stdlib
 run: build
 	.build/debug/uncloudnotes $(ARGS)
 
-## Install what is needed, build, and run every test.
+## Install what is needed, build, and run every test; then check every migration of the app's model.
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --disable-xctest
+	"$$($(SWIFT) build --show-bin-path)/uncloudnotes" model check
 
 ## Measure migrations, launch and search (release build); writes docs/performance.md and .json.
 # The benchmark runs the release uncloudnotes binary beside it (notes list), so both are built.

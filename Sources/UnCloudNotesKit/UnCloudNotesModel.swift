@@ -29,6 +29,11 @@ public enum UnCloudNotesModel {
         try mappingModelNames.map { try MappingModelReader.read(at: UnCloudNotesResources.url(named: $0), models: model) }
     }
 
+    /// Where the shipped mapping models are (for `model check`, which reads each file itself).
+    public static func mappingModelURLs() throws -> [URL] {
+        try mappingModelNames.map { try UnCloudNotesResources.url(named: $0) }
+    }
+
     /// The `ImageTransformer` the model names (the iOS app registered it at launch): every
     /// context the app makes on a store gets these.
     public static let valueTransformers = ValueTransformers([ImageTransformer.name: ImageTransformer()])

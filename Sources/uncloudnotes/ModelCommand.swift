@@ -12,8 +12,9 @@ struct ModelCommand: ParsableCommand {
               uncloudnotes model show
               uncloudnotes model show ~/App/Model.xcdatamodeld --json
               uncloudnotes model diff v3 v4
+              uncloudnotes model check App.xcdatamodeld --mappings Mappings
             """,
-        subcommands: [ShowModelCommand.self, ModelDiffCommand.self])
+        subcommands: [ShowModelCommand.self, ModelDiffCommand.self, ModelCheckCommand.self])
 }
 
 struct ShowModelCommand: ParsableCommand {

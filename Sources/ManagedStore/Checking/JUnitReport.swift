@@ -1,0 +1,72 @@
+/// A `ModelCheckReport` as JUnit XML, the format CI services show as test results: one test
+/// case per route (failed when an error concerns one of its steps or its trial migration), one
+/// per given store, and one for findings about mapping model files when there are any.
+public enum JUnitReport {
+    /// The XML document.
+    public static func xml(_ report: ModelCheckReport) -> String {
+        var cases: [String] = []
+        for route in report.routes {
+            let findings = report.findings(of: route)
+            var output = route.steps.map { "\($0.name): \($0.how)" } + ["Core Data alone: \(route.coreDataDirect)"]
+            if let trial = report.trial(of: route) {
+                output.append("trial migration: \(trial.outcome.rawValue)" + (trial.problems.isEmpty ? "" : ": " + trial.problems.joined(separator: "; ")))
+            }
+            output += findings.map(\.line)
+            cases.append(testCase(name: "\(route.label) -> \(report.currentVersion)", className: report.model,
+                                  seconds: report.trial(of: route)?.seconds ?? 0,
+                                  errors: findings.filter { $0.severity == .error }, output: output))
+        }
+        for trial in report.trials where !trial.name.hasPrefix("generated ") {
+            let findings = report.findings.filter { $0.location == trial.name }
+            cases.append(testCase(name: "store \(trial.name)", className: report.model, seconds: trial.seconds,
+                                  errors: findings, output: ["\(trial.outcome.rawValue): \(trial.objectsBefore) -> \(trial.objectsAfter) object(s)"]
+                                    + trial.problems))
+        }
+        let trialNames = Set(report.trials.map(\.name))
+        let files = report.otherFindings.filter { !trialNames.contains($0.location ?? "") }
+        if !files.isEmpty {
+            cases.append(testCase(name: "mapping models", className: report.model, seconds: 0,
+                                  errors: files.filter { $0.severity == .error }, output: files.map(\.line)))
+        }
+        let failures = cases.filter { $0.contains("<failure") }.count
+        return """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <testsuites name="model check" tests="\(cases.count)" failures="\(failures)" time="\(report.seconds)">
+            <testsuite name="\(escape("model check \(report.model)"))" tests="\(cases.count)" failures="\(failures)" errors="0" time="\(report.seconds)">
+            \(cases.joined(separator: "\n"))
+            </testsuite>
+            </testsuites>
+
+            """
+    }
+
+    private static func testCase(name: String, className: String, seconds: Double, errors: [CheckFinding], output: [String]) -> String {
+        var lines = ["  <testcase name=\"\(escape(name))\" classname=\"\(escape(className))\" time=\"\(seconds)\">"]
+        if !errors.isEmpty {
+            lines.append("    <failure message=\"\(escape(errors[0].message))\" type=\"\(errors[0].kind.rawValue)\">"
+                + escape(errors.map(\.line).joined(separator: "\n")) + "</failure>")
+        }
+        lines.append("    <system-out>\(escape(output.joined(separator: "\n")))</system-out>")
+        lines.append("  </testcase>")
+        return lines.joined(separator: "\n")
+    }
+
+    /// Text safe in XML attributes and content; characters XML 1.0 forbids become U+FFFD.
+    public static func escape(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "'": result += "&apos;"
+            case "\t", "\n", "\r": result.unicodeScalars.append(scalar)
+            default:
+                let allowed = scalar.value >= 0x20 && !(0xD800...0xDFFF).contains(scalar.value) && scalar.value != 0xFFFE && scalar.value != 0xFFFF
+                result.unicodeScalars.append(allowed ? scalar : "\u{FFFD}")
+            }
+        }
+        return result
+    }
+}

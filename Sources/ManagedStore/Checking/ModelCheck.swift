@@ -1,0 +1,143 @@
+import Foundation
+
+/// Checks every migration of a model's history in one run, as a CI job would: for each older
+/// version, the route to the current version (`MigrationRoute`), the data-loss and crash risks
+/// of every step (`CheckFinding`), and a real migration of a generated store, and of given
+/// stores, checked object by object (`TrialMigration`). Knows nothing of any app: the model,
+/// its mapping models and the policies the program has are given.
+public enum ModelCheck {
+    /// What to check besides the model itself.
+    public struct Options: Sendable {
+        /// The mapping model files (`.xcmappingmodel`) to use.
+        public var mappingModelFiles: [URL]
+        /// The custom policy classes the program has; a mapping model naming another is an error.
+        public var policies: MigrationPolicyRegistry
+        /// A folder of stores saved at old versions, migrated (as copies) and checked too.
+        public var storesFolder: URL?
+        /// Whether to run the trial migrations of generated stores.
+        public var generateStores: Bool
+
+        /// Options with the given mapping models, policies and stores; trials of generated stores by default.
+        public init(mappingModelFiles: [URL] = [], policies: MigrationPolicyRegistry = MigrationPolicyRegistry(),
+                    storesFolder: URL? = nil, generateStores: Bool = true) {
+            self.mappingModelFiles = mappingModelFiles
+            self.policies = policies
+            self.storesFolder = storesFolder
+            self.generateStores = generateStores
+        }
+    }
+
+    /// Reads the model at `url` and checks it.
+    public static func run(modelAt url: URL, options: Options = Options()) throws -> ModelCheckReport {
+        let model: VersionedModel
+        do {
+            model = try ModelFileReader.read(at: url)
+        } catch {
+            throw ModelCheckError.unreadableModel(path: url.path, cause: error)
+        }
+        return try run(model: model, path: url.path, options: options)
+    }
+
+    /// Checks a model already read; `path` is only for the report.
+    public static func run(model: VersionedModel, path: String, options: Options = Options()) throws -> ModelCheckReport {
+        let start = ContinuousClock.now
+        let files = MappingModelFiles(urls: options.mappingModelFiles, model: model)
+        let mappingModels = files.mappingModels
+        let chain = MigrationChain(model: model, mappingModels: mappingModels)
+        var findings = files.findings
+        for link in chain.links {
+            findings += StepRisks.findings(of: link, named: chain.name(of: link))
+            if case .success(let step) = link.step {
+                let known = Set(options.policies.classNames)
+                for name in step.customPolicies where !known.contains(name) {
+                    findings.append(CheckFinding(.error, .unknownPolicy, at: chain.name(of: link),
+                                                 "the mapping model names the custom migration policy \(name), which this program does not "
+                                                    + "have: a store of \(link.source.name) is refused"))
+                }
+            }
+        }
+        let used = chain.links.compactMap { link -> MappingModel? in
+            if case .success(let step) = link.step, case .mappingModel(let mapping) = step.kind { return mapping }
+            return nil
+        }
+        for entry in files.entries where !used.contains(entry.mapping) {
+            let versions = MappingModelFiles.versions(of: entry.mapping, in: model).map { "\(chain.label($0.0)) to \(chain.label($0.1))" }
+            findings.append(CheckFinding(.warning, .mappingModelUnused, at: entry.url.lastPathComponent,
+                                         "maps \(versions ?? "versions this model does not have"), not a step of the chain: "
+                                            + "the step-by-step migration never uses it"))
+        }
+        let routes = chain.links.indices.map { MigrationRoute(from: $0, chain: chain, mappingModels: mappingModels) }
+        var trials: [TrialMigration] = []
+        if options.generateStores || options.storesFolder != nil {
+            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("model-check-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: scratch) }
+            if options.generateStores {
+                for route in routes where route.isPossible {
+                    guard let version = model.version(named: route.source) else { continue }
+                    let folder = scratch.appendingPathComponent("generated-\(route.label)")
+                    let url = folder.appendingPathComponent("\(route.label).sqlite")
+                    // Objects the route's first mapping model reads no mapping for are refused
+                    // (a warning says so): the trial leaves them out, to check the rest.
+                    var skipped: [String] = []
+                    if let link = chain.links.first(where: { $0.source.name == version.name }), case .success(let step) = link.step,
+                       case .mappingModel(let mapping) = step.kind {
+                        skipped = StepRisks.unreadEntities(by: mapping, from: link.source, to: link.destination)
+                    }
+                    do {
+                        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                        try RepresentativeStore.write(at: url, model: version, skipping: Set(skipped))
+                    } catch {
+                        trials.append(TrialMigration(name: "generated \(route.label)", source: route.source, label: route.label,
+                                                     outcome: .failed, objectsBefore: 0, objectsAfter: 0,
+                                                     problems: ["cannot generate a store of \(route.source): \(ErrorText.oneLine(error))"],
+                                                     seconds: 0))
+                        continue
+                    }
+                    var trial = TrialMigration.run(named: "generated \(route.label)", storeAt: url, chain: chain,
+                                                   mappingModels: mappingModels, policies: options.policies)
+                    trial.notes = skipped.map { "no \($0) objects generated: no entity mapping reads them (see the warning)" }
+                    trials.append(trial)
+                }
+            }
+            if let folder = options.storesFolder {
+                for (index, store) in try storeFiles(in: folder).enumerated() {
+                    let copy: URL
+                    do {
+                        copy = try TrialMigration.copyStore(store, into: scratch.appendingPathComponent("store-\(index)"))
+                    } catch {
+                        throw ModelCheckError.scratch(path: scratch.path, cause: error)
+                    }
+                    trials.append(TrialMigration.run(named: store.lastPathComponent, storeAt: copy, chain: chain,
+                                                     mappingModels: mappingModels, policies: options.policies))
+                }
+            }
+        }
+        for trial in trials where trial.outcome == .failed {
+            findings.append(CheckFinding(.error, .migrationFailed, at: trial.name, trial.problems.joined(separator: "; ")))
+        }
+        return ModelCheckReport(model: model.name, path: path, currentVersion: model.currentVersionName, routes: routes,
+                                findings: findings, trials: trials, seconds: (ContinuousClock.now - start).inSeconds)
+    }
+
+    /// The store files in a folder (`.sqlite`, `.store`, `.db`), sorted by name.
+    static func storeFiles(in folder: URL) throws -> [URL] {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
+            throw ModelCheckError.unreadableStoreFolder(path: folder.path,
+                                                        cause: ModelError(file: folder.path, reason: "no such folder"))
+        }
+        do {
+            return try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
+                .filter { ["sqlite", "store", "db", "sqlite3"].contains($0.pathExtension.lowercased()) }
+                .sorted { $0.lastPathComponent < $1.lastPathComponent }
+        } catch {
+            throw ModelCheckError.unreadableStoreFolder(path: folder.path, cause: error)
+        }
+    }
+
+    /// The mapping models in a folder (or the one `.xcmappingmodel` given); throws
+    /// `ModelCheckError.unreadableMappingFolder` when it cannot be listed.
+    public static func mappingModelFiles(in folder: URL) throws -> [URL] {
+        try MappingModelFiles.list(in: folder)
+    }
+}

@@ -1,0 +1,83 @@
+import ArgumentParser
+import Foundation
+import ManagedStore
+import UnCloudNotesKit
+
+struct ModelCheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Check every migration of a model to its current version: routes, risks, and real trial migrations.",
+        discussion: """
+            For each older version: the steps the self-migrating stack takes to the current version \
+            (in place, copied, or by a mapping model), what Core Data's own automatic migration \
+            would do in one jump, and a trial: a store of that version is generated with edge \
+            values in every attribute and every relationship shape, migrated, and checked (counts, \
+            carried values, relationships, required values, uniqueness, integrity_check). With \
+            --stores, each store in the folder is migrated too, as a copy: the files are never \
+            changed.
+
+            Risks are listed as errors (a launch would fail or a store cannot migrate: a gap in \
+            the chain, a required attribute without a default, a type change without a mapping \
+            model, an out-of-date mapping model, an unknown custom policy, a failed trial) or \
+            warnings (data may be lost: a removed entity or attribute, a narrowed type, a \
+            uniqueness constraint added, a renaming identifier that names nothing).
+
+            Exit status: 0 no errors (warnings are listed); 3 errors found; 4 warnings only, with \
+            --strict; 1 the check could not run (a missing or unreadable model, mapping model \
+            folder or stores folder); 2 usage.
+
+            Examples:
+              uncloudnotes model check
+              uncloudnotes model check App.xcdatamodeld --mappings Mappings
+              uncloudnotes model check M.xcdatamodeld --stores Stores --junit r.xml
+            """)
+
+    @Argument(help: ArgumentHelp("The model: a .xcdatamodeld (or .momd). Default: the app's own, with its mapping models.",
+                                 valueName: "model"))
+    var path: String?
+
+    @Option(help: ArgumentHelp("A folder of .xcmappingmodel files (or one) to use.", valueName: "folder"))
+    var mappings: String?
+
+    @Option(help: ArgumentHelp("A folder of stores saved at older versions: each is copied, migrated and checked.", valueName: "folder"))
+    var stores: String?
+
+    @Option(help: ArgumentHelp("Also write the results as JUnit XML to this file: one test case per route.", valueName: "file"))
+    var junit: String?
+
+    @Flag(help: "Fail (exit status 4) on warnings too.")
+    var strict = false
+
+    @OptionGroup var format: OutputFormat
+
+    func run() throws {
+        var files: [URL] = []
+        let modelURL: URL
+        if let path {
+            modelURL = fileURL(path)
+        } else {
+            modelURL = try UnCloudNotesModel.url()
+            files = try UnCloudNotesModel.mappingModelURLs()
+        }
+        if let mappings { files += try ModelCheck.mappingModelFiles(in: fileURL(mappings)) }
+        let options = ModelCheck.Options(mappingModelFiles: files, policies: UnCloudNotesModel.migrationPolicies,
+                                         storesFolder: stores.map(fileURL))
+        let report = try ModelCheck.run(modelAt: modelURL, options: options)
+        if let junit {
+            do {
+                try Data(JUnitReport.xml(report).utf8).write(to: fileURL(junit))
+            } catch {
+                throw CommandFailure("\(junit): cannot write the JUnit report: \(ErrorText.oneLine(error))")
+            }
+        }
+        if format.json {
+            try printJSON(report)
+        } else {
+            try report.lines.map(TerminalText.field).forEach(StandardOutput.line)
+        }
+        if report.errorCount > 0 || (strict && report.warningCount > 0) {
+            try StandardOutput.finish()
+            throw ExitCode(report.errorCount > 0 ? 3 : 4)
+        }
+    }
+}

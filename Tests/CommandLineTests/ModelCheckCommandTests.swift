@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+import TestSupport
+
+@Suite("uncloudnotes model check")
+struct ModelCheckCommandTests {
+    @Test("the app's own model passes: exit 0, every route migrates, every trial passes (make test runs this)")
+    func appsModel() throws {
+        let result = try BuiltExecutable.run(["model", "check"])
+        #expect(result.exitCode == 0, "\(result.standardOutput)\(result.standardError)")
+        let lines = result.standardOutput.split(separator: "\n").map(String.init)
+        for label in ["v1", "v2", "v3", "v4"] { #expect(lines.contains("\(label) -> current: migrates")) }
+        #expect(lines.filter { $0.hasPrefix("  trial: passed") }.count == 4)
+        #expect(!lines.contains { $0.hasPrefix("  error") })
+        // Its one warning: v4 -> v5 reads no plain Attachment (the app stores ImageAttachments only),
+        // so the v4 trial leaves them out and says so.
+        #expect(lines.filter { $0.hasPrefix("  warning") }
+            == ["  warning [entityUnmapped] v4 -> v5: no entity mapping of UnCloudNotesMappingModel_v4_to_v5 reads Attachment objects "
+                + "(a mapping reads its entity exactly, not its sub-entities): Core Data drops them without a word; this engine refuses "
+                + "a store that has any"])
+        #expect(lines.contains("    (no Attachment objects generated: no entity mapping reads them (see the warning))"))
+        #expect(lines.last?.hasPrefix("pass") == true && lines.last?.contains("0 error(s)") == true)
+    }
+
+    @Test("--json and --junit: the verdict for scripts, and one JUnit case per route")
+    func jsonAndJUnit() throws {
+        let folder = try TemporaryFolder()
+        let junit = folder.url.appendingPathComponent("check.xml")
+        let result = try BuiltExecutable.run(["model", "check", "--json", "--junit", junit.path])
+        #expect(result.exitCode == 0, "\(result.standardError)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        #expect(report["errors"] as? Int == 0)
+        #expect((report["routes"] as? [Any])?.count == 4)
+        #expect((report["trials"] as? [[String: Any]])?.allSatisfy { $0["outcome"] as? String == "passed" } == true)
+        let xml = try String(contentsOf: junit, encoding: .utf8)
+        #expect(xml.components(separatedBy: "<testcase ").count - 1 == 4)
+        #expect(!xml.contains("<failure"))
+    }
+
+    @Test("errors exit 3; --strict makes warnings exit 4")
+    func exitCodes() throws {
+        let folder = try TemporaryFolder()
+        let note = #"<entity name="Note"><attribute name="title" attributeType="String"/><attribute name="body" optional="YES" attributeType="String"/></entity>"#
+        let broken = try ModelCheckCommandTests.model([note, note.replacingOccurrences(of: #"name="body" optional="YES""#, with: #"name="body""#)], in: folder, named: "Broken")
+        let failing = try BuiltExecutable.run(["model", "check", broken.path])
+        #expect(failing.exitCode == 3)
+        #expect(failing.standardOutput.contains("error [requiredWithoutDefault] v1 -> v2: Note.body is made required without a default value"))
+        let lossy = try ModelCheckCommandTests.model([note, note.replacingOccurrences(of: #"<attribute name="body" optional="YES" attributeType="String"/>"#, with: "")],
+                                                     in: folder, named: "Lossy")
+        #expect(try BuiltExecutable.run(["model", "check", lossy.path]).exitCode == 0)
+        #expect(try BuiltExecutable.run(["model", "check", lossy.path, "--strict"]).exitCode == 4)
+    }
+
+    @Test("bad input: one line on stderr and exit 1, never a crash")
+    func badInput() throws {
+        let folder = try TemporaryFolder()
+        let missing = try BuiltExecutable.run(["model", "check", folder.url.appendingPathComponent("Nope.xcdatamodeld").path])
+        #expect(missing.exitCode == 1)
+        #expect(missing.standardError.split(separator: "\n").count == 1)
+        #expect(missing.standardError.contains("Nope.xcdatamodeld: cannot read the model"))
+        let noMappings = try BuiltExecutable.run(["model", "check", "--mappings", folder.url.appendingPathComponent("none").path])
+        #expect(noMappings.exitCode == 1 && noMappings.standardError.contains("cannot read the mapping models"))
+        let noStores = try BuiltExecutable.run(["model", "check", "--stores", folder.url.appendingPathComponent("none").path])
+        #expect(noStores.exitCode == 1 && noStores.standardError.contains("cannot read the stores"))
+    }
+
+    static func model(_ versions: [String], in folder: TemporaryFolder, named name: String) throws -> URL {
+        let bundle = folder.url.appendingPathComponent("\(name).xcdatamodeld")
+        for (index, xml) in versions.enumerated() {
+            try ModelFiles.writeVersion(index == 0 ? name : "\(name) v\(index + 1)", entities: xml, in: bundle)
+        }
+        try folder.write(ModelFiles.currentVersion("\(name) v\(versions.count)"), to: "\(name).xcdatamodeld/.xccurrentversion")
+        return bundle
+    }
+}

@@ -1,0 +1,189 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import GRDB
+@testable import ManagedStore
+import Testing
+import TestSupport
+
+/// `model check` on real Xcode models and Apple-written stores, the generated stores, and the JUnit output.
+@Suite("model check: real models, generated stores, JUnit")
+struct ModelCheckTests {
+    private static var wibosco: URL { SharedFixtures.url("wibosco-migration-example") }
+
+    @Test("wibosco's four versions: each route as Core Data would take it; Apple's v3 store migrates with every object kept", SharedFixtures.required)
+    func wibosco() throws {
+        let options = ModelCheck.Options(mappingModelFiles: try ModelCheck.mappingModelFiles(in: Self.wibosco.appendingPathComponent("Mappings")),
+                                         storesFolder: Self.wibosco.appendingPathComponent("stores"))
+        let report = try ModelCheck.run(modelAt: Self.wibosco.appendingPathComponent("CoreDataMigration_Example.xcdatamodeld"), options: options)
+        #expect(report.routes.map(\.label) == ["v1", "v2", "v3"])
+        #expect(report.routes[0].steps.map(\.how) == ["mapping model Migration1to2",
+                                                       "mapping model Migration2to3, custom policy CoreDataMigration_Example.Post2ToPost3MigrationPolicy",
+                                                       "in place"])
+        // Core Data alone would jump: v3 -> 4 is inferable; v1 -> 4 adds a required relationship.
+        #expect(report.routes[2].coreDataDirect == "lightweight (inferred in one jump)")
+        #expect(report.routes[0].coreDataDirect.hasPrefix("fails: \"Can't find mapping model for migration\""))
+        // The policy is the project's own Swift class, which this program cannot run.
+        #expect(report.findings.map(\.kind) == [.unknownPolicy])
+        #expect(report.verdict == "fail")
+        let stores = Dictionary(uniqueKeysWithValues: report.trials.map { ($0.name, $0) })
+        let third = try #require(stores["CoreDataMigration_Example_3.sqlite"])
+        #expect(third.outcome == .passed, "\(third.problems)")
+        #expect(third.label == "v3" && third.objectsBefore == 15_990 && third.objectsAfter == 15_990)
+        #expect(third.checks > 0)
+        #expect(stores["CoreDataMigration_Example_WAL.sqlite"]?.outcome == .skipped)
+        #expect(stores["CoreDataMigration_Example_1.sqlite"]?.outcome == .skipped)
+        #expect(stores["generated v3"]?.outcome == .passed)
+    }
+
+    @Test("--stores works on copies: the given stores' files are unchanged and get no companions", SharedFixtures.required)
+    func storesUntouched() throws {
+        let folder = try TemporaryFolder()
+        let stores = folder.url.appendingPathComponent("stores")
+        try FileManager.default.createDirectory(at: stores, withIntermediateDirectories: true)
+        let source = Self.wibosco.appendingPathComponent("stores")
+        for name in ["CoreDataMigration_Example_3.sqlite", "CoreDataMigration_Example_WAL.sqlite", "CoreDataMigration_Example_WAL.sqlite-wal"] {
+            try FileManager.default.copyItem(at: source.appendingPathComponent(name), to: stores.appendingPathComponent(name))
+        }
+        let before = try snapshot(stores)
+        let report = try ModelCheck.run(modelAt: Self.wibosco.appendingPathComponent("CoreDataMigration_Example.xcdatamodeld"),
+                                        options: ModelCheck.Options(storesFolder: stores, generateStores: false))
+        #expect(report.trials.map(\.outcome) == [.passed, .skipped])
+        #expect(try snapshot(stores) == before)
+    }
+
+    private func snapshot(_ folder: URL) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
+            files[name] = try Data(contentsOf: folder.appendingPathComponent(name))
+        }
+        return files
+    }
+
+    @Test("the chapter's Xcode model and mapping models: every route passes, trials included", SharedFixtures.required)
+    func chapter() throws {
+        let root = SharedFixtures.url("xcode-uncloudnotes")
+        // The v3 -> v4 policy is the app's; without it that step is reported, not run.
+        let report = try ModelCheck.run(modelAt: SharedFixtures.xcodeUnCloudNotesModel,
+                                        options: ModelCheck.Options(mappingModelFiles: try ModelCheck.mappingModelFiles(in: root)))
+        #expect(report.routes.map(\.summary) == [
+            "v1 -> v2 (in place), v2 -> v3 (mapping model UnCloudNotesMappingModel_v2_to_v3), v3 -> v4 (mapping model UnCloudNotesMappingModel_v3_to_v4, custom policy UnCloudNotes.AttachmentToImageAttachmentMigrationPolicyV3toV4)",
+            "v2 -> v3 (mapping model UnCloudNotesMappingModel_v2_to_v3), v3 -> v4 (mapping model UnCloudNotesMappingModel_v3_to_v4, custom policy UnCloudNotes.AttachmentToImageAttachmentMigrationPolicyV3toV4)",
+            "v3 -> v4 (mapping model UnCloudNotesMappingModel_v3_to_v4, custom policy UnCloudNotes.AttachmentToImageAttachmentMigrationPolicyV3toV4)",
+        ])
+        #expect(report.findings.map(\.kind) == [.unknownPolicy])
+        // Xcode's snapshots inside both mapping models still match the model files.
+        #expect(!report.findings.contains { $0.kind == .mappingModelOutOfDate })
+        #expect(MappingModelSnapshot.read(at: root.appendingPathComponent("UnCloudNotesMappingModel_v2_to_v3.xcmappingmodel"))?.source["Note"]
+            == ["body", "dateCreated", "displayIndex", "image", "title"])
+    }
+
+    @Test("SampleModel2: the generated v1 store, with a sub-entity and a required to-many, migrates; Apple's store is recognised as no version of the transcription", SharedFixtures.required)
+    func sampleModel2() throws {
+        let root = SharedFixtures.url("coredataplus-samplemodel2")
+        let report = try ModelCheck.run(modelAt: root.appendingPathComponent("SampleModel2.xcdatamodeld"),
+                                        options: ModelCheck.Options(storesFolder: root))
+        let generated = try #require(report.trials.first { $0.name == "generated v1" })
+        #expect(generated.outcome == .passed, "\(generated.problems)")
+        #expect(generated.objectsBefore == generated.objectsAfter && generated.objectsBefore > 20)
+        // SOURCE.md: Author's hashes cannot match (a maximum count Xcode's XML cannot express).
+        let apple = try #require(report.trials.first { $0.name == "SampleModel2_V1.sqlite" })
+        #expect(apple.outcome == .failed && apple.problems == ["its version hashes match no version of SampleModel2"])
+        #expect(report.findings.contains { $0.kind == .attributeRemoved && $0.message.contains("Author.siteURL") })
+    }
+
+    @Test("a generated store: five objects per entity, edge values, large binary data kept outside, relationships in several shapes")
+    func generatedStore() throws {
+        let folder = try TemporaryFolder()
+        let xml = #"""
+            <entity name="Item" isAbstract="YES"><attribute name="name" attributeType="String"/><attribute name="blob" optional="YES" attributeType="Binary" allowsExternalBinaryDataStorage="YES"/><attribute name="when" optional="YES" attributeType="Date"/><attribute name="small" attributeType="Integer 16" defaultValueString="0"/><relationship name="folder" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Folder" inverseName="items" inverseEntity="Folder"/></entity>
+            <entity name="Note" parentEntity="Item"><attribute name="body" optional="YES" attributeType="String"/></entity>
+            <entity name="Photo" parentEntity="Item"><attribute name="width" attributeType="Double" defaultValueString="0"/></entity>
+            <entity name="Folder"><attribute name="title" attributeType="String"/><relationship name="items" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Item" inverseName="folder" inverseEntity="Item"/><relationship name="related" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Folder" inverseName="relatedBy" inverseEntity="Folder"/><relationship name="relatedBy" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Folder" inverseName="related" inverseEntity="Folder"/></entity>
+            """#
+        let model = try ModelFileReader.read(at: ModelCheckRiskTests.model([xml], in: folder)).current
+        let url = folder.url.appendingPathComponent("g.sqlite")
+        try RepresentativeStore.write(at: url, model: model)
+        let contents = try StoreContents.read(storeAt: url, model: model)
+        #expect(contents.entities.keys.sorted() == ["Folder", "Note", "Photo"])
+        #expect(contents.entities.values.allSatisfy { $0.count == RepresentativeStore.objectsPerEntity })
+        #expect(contents.problems.isEmpty)
+        let notes = try #require(contents.entities["Note"])
+        #expect(notes.values["small"]?.contains("i\(Int16.min)") == true && notes.values["small"]?.contains("i\(Int16.max)") == true)
+        #expect(notes.values["name"]?.contains("s") == true, "an empty string")
+        #expect(notes.values["name"]?.contains { $0.hasPrefix("s") && $0.count > 6 && $0.contains(":") } == true, "a long string")
+        #expect(notes.values["blob"]?.contains("nil") == true && notes.values["blob"]?.contains { $0.hasPrefix("x150000:") } == true)
+        // The large value went to external storage.
+        let external = ExternalDataFolder(storeAt: url).url
+        #expect(try FileManager.default.contentsOfDirectory(atPath: external.path).count >= 2)
+        // Every item of both sub-entities has a folder but the last of each; folders share them out.
+        #expect(notes.links["folder"] == 4 && contents.entities["Photo"]?.links["folder"] == 4)
+        #expect(contents.entities["Folder"]?.links["items"] == 8)
+        // Many-to-many: none, one, all five, two, one; the inverse holds the same pairs.
+        #expect(contents.entities["Folder"]?.links["related"] == 9 && contents.entities["Folder"]?.links["relatedBy"] == 9)
+        #expect(try StoreContents.integrityCheck(storeAt: url) == "ok")
+    }
+
+    @Test("JUnit: well-formed XML, one test case per route, failures for the routes an error concerns")
+    func junit() throws {
+        let note = ModelCheckRiskTests.note
+        let v2 = note.replacingOccurrences(of: "</entity>", with: #"<attribute name="extra" optional="YES" attributeType="String"/></entity>"#)
+        let v3 = v2.replacingOccurrences(of: #"name="extra" optional="YES" attributeType="String""#, with: #"name="extra" optional="YES" attributeType="Date""#)
+        let v4 = v3.replacingOccurrences(of: #"<attribute name="body" optional="YES" attributeType="String"/>"#, with: "")
+        let report = try ModelCheckRiskTests.check([note, v2, v3, v4])
+        let xml = JUnitReport.xml(report)
+        let document = try XMLDocument(data: Data(xml.utf8), options: [])
+        let cases = try document.nodes(forXPath: "//testcase").compactMap { $0 as? XMLElement }
+        #expect(cases.count == report.routes.count && cases.count == 3)
+        #expect(cases.compactMap { $0.attribute(forName: "name")?.stringValue } == ["v1 -> M v4", "v2 -> M v4", "v3 -> M v4"])
+        let failed = cases.map { !$0.elements(forName: "failure").isEmpty }
+        #expect(failed == [true, true, false])
+        #expect(try document.nodes(forXPath: "/testsuites/testsuite/@failures").first?.stringValue == "2")
+        // v3 -> v4 removes an attribute: a warning, shown in the case's output but no failure.
+        #expect(cases[2].elements(forName: "system-out").first?.stringValue?.contains("warning [attributeRemoved]") == true)
+        #expect(JUnitReport.escape("a<b & \"c\"\u{1}") == "a&lt;b &amp; &quot;c&quot;\u{FFFD}")
+    }
+
+    @Test("the trial's comparison notices an object lost, a value changed and a link dropped")
+    func verificationNotices() throws {
+        let folder = try TemporaryFolder()
+        let xml = #"""
+            <entity name="Note"><attribute name="title" attributeType="String"/><relationship name="tags" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Tag" inverseName="notes" inverseEntity="Tag"/></entity>
+            <entity name="Tag"><attribute name="name" attributeType="String"/><relationship name="notes" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Note" inverseName="tags" inverseEntity="Note"/></entity>
+            """#
+        let model = try ModelFileReader.read(at: ModelCheckRiskTests.model([xml], in: folder)).current
+        let url = folder.url.appendingPathComponent("v.sqlite")
+        try RepresentativeStore.write(at: url, model: model)
+        let expected = ExpectedContents(try StoreContents.read(storeAt: url, model: model))
+        #expect(expected.differences(from: try StoreContents.read(storeAt: url, model: model)).isEmpty)
+        let database = try DatabaseQueue(path: url.path)
+        try database.write { db in
+            try db.execute(sql: "UPDATE ZNOTE SET ZTITLE = 'changed' WHERE Z_PK = 1")
+            try db.execute(sql: "DELETE FROM ZTAG WHERE Z_PK = (SELECT MAX(Z_PK) FROM ZTAG)")
+        }
+        try database.close()
+        let differences = expected.differences(from: try StoreContents.read(storeAt: url, model: model))
+        #expect(differences.contains("Note.title: 1 of 5 value(s) not carried"), "\(differences)")
+        #expect(differences.contains("Tag: 5 object(s) expected, 4 found"), "\(differences)")
+    }
+
+    @Test("a 20-version model: 19 routes, each with its trial, checked in seconds")
+    func twentyVersions() throws {
+        let folder = try TemporaryFolder()
+        let fixed = #"<attribute name="title" attributeType="String"/><attribute name="blob" optional="YES" attributeType="Binary" allowsExternalBinaryDataStorage="YES"/><relationship name="tags" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Tag" inverseName="notes" inverseEntity="Tag"/>"#
+        let others = #"<entity name="Sub" parentEntity="Note"><attribute name="x" optional="YES" attributeType="Double"/></entity><entity name="Tag"><attribute name="name" attributeType="String"/><relationship name="notes" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Note" inverseName="tags" inverseEntity="Note"/></entity>"#
+        let versions = (0..<20).map { index in
+            "<entity name=\"Note\">" + fixed + (0..<index).map { #"<attribute name="a\#($0)" optional="YES" attributeType="Integer 32"/>"# }.joined()
+                + "</entity>" + others
+        }
+        let start = ContinuousClock.now
+        let report = try ModelCheck.run(modelAt: ModelCheckRiskTests.model(versions, in: folder))
+        let elapsed = ContinuousClock.now - start
+        #expect(report.routes.count == 19 && report.routes.allSatisfy(\.isPossible))
+        #expect(report.trials.count == 19 && report.trials.allSatisfy { $0.outcome == .passed }, "\(report.trials.flatMap(\.problems))")
+        #expect(report.findings.isEmpty)
+        // About 4 s in a debug build on two busy cores; the bound only catches a blow-up.
+        #expect(elapsed < .seconds(60))
+    }
+}
