@@ -30,6 +30,12 @@ enum SyncPaths {
         var receive: Stats?
         /// The receiving sync's peak resident memory.
         var receivePeakMemory: Int64?
+        /// Issue 35: the same first sync with `--encrypt` (every file age-encrypted), to its own remote.
+        var encryptedFirstSync: Stats?
+        /// `uncloudnotes sync` of an encrypted mirror after one note's edit.
+        var encryptedOneNote: Stats?
+        /// The encrypted first sync's peak resident memory.
+        var encryptedFirstSyncPeakMemory: Int64?
     }
 
     static let imageEvery = 10
@@ -47,6 +53,7 @@ enum SyncPaths {
             var timings = RunLog()
             var peaks: [Int64] = []
             var receivePeaks: [Int64] = []
+            var encryptedPeaks: [Int64] = []
             for run in 0..<runs {
                 let runFolder = folder.appendingPathComponent("run-\(run)")
                 try FileManager.default.createDirectory(at: runFolder, withIntermediateDirectories: true)
@@ -58,6 +65,10 @@ enum SyncPaths {
                 timings.add(measured.receive, to: "receive")
                 receivePeaks.append(measured.receivePeak)
                 peaks.append(measured.peak)
+                let encrypted = try measureEncrypted(app: app, master: master, in: runFolder)
+                timings.add(encrypted.first, to: "encrypted first")
+                timings.add(encrypted.oneNote, to: "encrypted one")
+                encryptedPeaks.append(encrypted.peak)
                 let baseline = try measureBaseline(files: measured.mirror, in: runFolder)
                 timings.add(baseline.first, to: "first baseline")
                 timings.add(baseline.oneNote, to: "one baseline")
@@ -66,7 +77,9 @@ enum SyncPaths {
             return Result(notes: notes, images: images, firstSync: timings.stats("first"), firstSyncBaseline: timings.stats("first baseline"),
                           oneNote: timings.stats("one"), oneNoteBaseline: timings.stats("one baseline"), noOp: timings.stats("no-op"),
                           noOpBaseline: timings.stats("no-op baseline"), firstSyncPeakMemory: peaks.max() ?? 0,
-                          receive: timings.stats("receive"), receivePeakMemory: receivePeaks.max())
+                          receive: timings.stats("receive"), receivePeakMemory: receivePeaks.max(),
+                          encryptedFirstSync: timings.stats("encrypted first"), encryptedOneNote: timings.stats("encrypted one"),
+                          encryptedFirstSyncPeakMemory: encryptedPeaks.max())
         }
     }
 
@@ -136,6 +149,20 @@ enum SyncPaths {
         let (receive, receivePeak) = try timedWithPeak(app, ["sync", "--store", receiving.path, "--remote", remote.path, "--machine", "other"],
                                                        memory: memory)
         return EngineRun(first: first, oneNote: oneNote, noOp: noOp, peak: peak, receive: receive, receivePeak: receivePeak, mirror: store.deletingPathExtension().appendingPathExtension("mirror"))
+    }
+
+    /// Issue 35: the first sync with `--encrypt` (the identity made on first need, beside the
+    /// store, as a new user's is) to a remote of its own, then one changed note.
+    private static func measureEncrypted(app: URL, master: URL, in folder: URL) throws -> (first: Double, oneNote: Double, peak: Int64) {
+        let store = folder.appendingPathComponent("encrypted.sqlite")
+        try DiskSync.syncedCopy(of: master, at: store)
+        let remote = try bareRepository(folder.appendingPathComponent("encrypted-remote.git"))
+        let key = ["--identity", folder.appendingPathComponent("age-identity.txt").path]
+        let (first, peak) = try timedWithPeak(app, ["sync", "--store", store.path, "--remote", remote.path, "--machine", "bench", "--encrypt"] + key,
+                                              memory: folder.appendingPathComponent("encrypted-peak-memory"))
+        try ChildProcess.run(app.path, ["notes", "edit", "1", "--body", "Changed on this machine.", "--store", store.path])
+        let oneNote = try ChildProcess.run(app.path, ["sync", "--store", store.path, "--machine", "bench"] + key)
+        return (first, oneNote, peak)
     }
 
     /// A whole process's time and peak resident memory. GNU time reports the peak of the
