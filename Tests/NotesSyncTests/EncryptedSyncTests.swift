@@ -154,6 +154,38 @@ struct EncryptedSyncTests {
         }
     }
 
+    @Test("a note file changed on the remote (one byte flipped) stops the receiving sync with one line naming it; nothing is applied")
+    func tamperedFileRefused() throws {
+        let note = try a.add("Original", "as written\n")
+        try a.sync(remote, encrypt: true)
+        _ = try letBIn()
+        try a.edit(note, body: "as written\nand changed\n")
+        _ = try a.add("Another")
+        try a.sync(remote)
+        // Someone with write access to the remote flips one byte of the changed note's last chunk.
+        let hand = folder.url.appendingPathComponent("hand")
+        try runGit(["clone", "-q", remote, hand.path])
+        let path = MirrorNote.path(of: note)
+        var bytes = try Data(contentsOf: hand.appendingPathComponent(path))
+        bytes[bytes.count - 5] ^= 0x01
+        try bytes.write(to: hand.appendingPathComponent(path))
+        try runGit(["-c", "user.name=h", "-c", "user.email=h@h", "commit", "-q", "-am", "tamper"], in: hand)
+        try runGit(["push", "-q", "origin", "main"], in: hand)
+        let before = try b.notes()
+        do {
+            try b.sync(remote)
+            Issue.record("a changed file must not be accepted")
+        } catch let error as SyncError {
+            guard case .undecryptableFile(let named, .chunkChanged) = error else {
+                Issue.record("refused with \(error)")
+                return
+            }
+            #expect(named == path)
+            #expect(error.description.contains(path) && error.description.contains("nothing was applied"))
+        }
+        #expect(try b.notes() == before)
+    }
+
     @Test("a removed recipient cannot open what is written after; the last or own key cannot be removed")
     func removingRecipients() throws {
         _ = try a.add("Kept", "k")
