@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `uncloudnotes sync --encrypt` and `sync recipients`, run as a new user runs them from the
+/// README: the key made in `$XDG_CONFIG_HOME`, the second machine told its key in one line.
+@Suite("uncloudnotes sync --encrypt and sync recipients")
+struct SyncEncryptCommandTests {
+    let machines: SyncMachines
+
+    init() throws {
+        machines = try SyncMachines()
+    }
+
+    /// Each machine's own settings folder, as two computers have.
+    private func home(_ machine: String) -> [String: String] {
+        ["XDG_CONFIG_HOME": machines.folder.url.appendingPathComponent("\(machine)-config").path]
+    }
+
+    @Test("the first machine encrypts, the second is told its key in one line, add lets it in, both then hold the same notes")
+    func twoMachines() throws {
+        try machines.must("alpha", ["notes", "add", "--title", "Secret", "--body", "hidden text"])
+        let first = try machines.run("alpha", ["sync", "--remote", machines.remote, "--encrypt"], environment: home("alpha"))
+        #expect(first.exitCode == 0, "\(first.standardError)")
+        let key = machines.folder.url.appendingPathComponent("alpha-config/uncloudnotes/age-identity.txt")
+        let attributes = try FileManager.default.attributesOfItem(atPath: key.path)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        #expect(try String(contentsOf: key, encoding: .utf8).contains("AGE-SECRET-KEY-1"))
+
+        try machines.must("beta", ["notes", "add", "--title", "Beta's own", "--body", "b"])
+        let refused = try machines.run("beta", ["sync", "--remote", machines.remote], environment: home("beta"))
+        #expect(refused.exitCode != 0 && !refused.endedBySignal)
+        let line = refused.standardError.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(!line.contains("\n"), "one line: \(line)")
+        let betaKey = try #require(line.split(separator: " ").first { $0.hasPrefix("age1") }.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "`,")) })
+        #expect(line.contains("uncloudnotes sync recipients add \(betaKey)"))
+
+        let added = try machines.run("alpha", ["sync", "recipients", "add", betaKey], environment: home("alpha"))
+        #expect(added.exitCode == 0, "\(added.standardError)")
+        let listed = try machines.run("alpha", ["sync", "recipients", "list"], environment: home("alpha"))
+        #expect(listed.standardOutput.split(separator: "\n").count == 2)
+        #expect(listed.standardOutput.contains("\(betaKey)\n") && listed.standardOutput.contains("(this machine)"))
+        #expect(try machines.run("beta", ["sync"], environment: home("beta")).exitCode == 0)
+        #expect(try machines.run("alpha", ["sync"], environment: home("alpha")).exitCode == 0)
+        #expect(try machines.titles("beta") == ["Secret", "Beta's own"])
+        #expect(try machines.canonicalNotes("beta") == machines.canonicalNotes("alpha"))
+    }
+
+    @Test("bad keys and recipients on a plain mirror get one clear line and a non-zero exit")
+    func refusals() throws {
+        try machines.must("alpha", ["notes", "add", "--title", "Plain", "--body", "p"])
+        #expect(try machines.run("alpha", ["sync", "--remote", machines.remote], environment: home("alpha")).exitCode == 0)
+        let plain = try machines.run("alpha", ["sync", "recipients", "list"], environment: home("alpha"))
+        #expect(plain.exitCode != 0 && plain.standardError.contains("not encrypted") && plain.standardError.contains("--encrypt"))
+        #expect(try machines.run("alpha", ["sync", "--encrypt"], environment: home("alpha")).exitCode == 0)
+        let bogus = try machines.run("alpha", ["sync", "recipients", "add", "age1notakey"], environment: home("alpha"))
+        #expect(bogus.exitCode != 0 && bogus.standardError.contains("age1notakey is not an age recipient"))
+        let broken = machines.folder.url.appendingPathComponent("broken-key.txt")
+        try "AGE-SECRET-KEY-1NOTREALLY\n".write(to: broken, atomically: true, encoding: .utf8)
+        let badIdentity = try machines.run("alpha", ["sync", "--identity", broken.path], environment: home("alpha"))
+        #expect(badIdentity.exitCode != 0 && badIdentity.standardError.contains(broken.path), "\(badIdentity.standardError)")
+        #expect(!badIdentity.standardError.contains("NOTREALLY"), "a secret key line is never repeated")
+    }
+}
