@@ -58,9 +58,9 @@ extension MirrorRepository {
             }
             let machine = try git.run(["log", "-1", "--format=%an", other, "--", path]).trimmingCharacters(in: .whitespacesAndNewlines)
             let outcome = merger.merge(base: try version(0), ours: try version(1), theirs: try version(2), theirMachine: machine)
-            try writeWorkingFile(path, try outcome.note.map { note throws(SyncError) in try cipher.seal(Data(try MirrorNoteFile.render(note).utf8)) })
+            try writeWorkingFile(path, try outcome.note.map { note throws(SyncError) in try cipher.seal(Data(MirrorNoteFile.render(note).utf8)) })
             if let copy = outcome.conflictCopy {
-                try writeWorkingFile(copy.path, try cipher.seal(Data(try MirrorNoteFile.render(copy).utf8)))
+                try writeWorkingFile(copy.path, try cipher.seal(Data(MirrorNoteFile.render(copy).utf8)))
                 conflicts.append(SyncConflict(note: outcome.note?.title ?? copy.title, copyTitle: copy.title, machine: machine))
             }
         }

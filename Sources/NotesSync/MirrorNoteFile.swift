@@ -10,20 +10,8 @@ public enum MirrorNoteFile {
 
     /// The file's text for `note`. Text other than ASCII is written as it is (a title in
     /// Chinese reads as Chinese in the file and on a git host's page), not escaped.
-    public static func render(_ note: MirrorNote) throws(SyncError) -> String {
-        let frontMatter = FrontMatter(note)
-        if let plain = PlainFrontMatter.text(frontMatter) { return fence + plain + fence + note.body }
-        do {
-            let encoder = YAMLEncoder()
-            encoder.options.allowUnicode = true
-            // Every value on one line: a folded or multi-line one could put a `---` line
-            // inside the front matter, which would end it there.
-            encoder.options.width = -1
-            encoder.options.newLineScalarStyle = .doubleQuoted
-            return fence + (try encoder.encode(frontMatter)) + fence + note.body
-        } catch {
-            throw .unreadableNoteFile(path: note.path, reason: "\(error)")
-        }
+    public static func render(_ note: MirrorNote) -> String {
+        fence + FrontMatterText.text(FrontMatter(note)) + fence + note.body
     }
 
     /// Reads a note file; `path` names it in errors and must name the same identifier as the

@@ -31,7 +31,7 @@ struct PendingExport {
     func forEachFile(of notes: StoreNotes, _ body: (_ path: String, _ bytes: Data) throws -> Void) throws {
         try forEachNote(of: notes) { note in
             guard let (mirrorNote, images) = try notes.mirrorNote(of: note) else { return }
-            try body(mirrorNote.path, Data(try MirrorNoteFile.render(mirrorNote).utf8))
+            try body(mirrorNote.path, Data(MirrorNoteFile.render(mirrorNote).utf8))
             for (path, bytes) in images.sorted(by: { $0.key < $1.key }) { try body(path, bytes) }
         }
     }

@@ -12,7 +12,7 @@ import Foundation
 ///
 /// From v5 each note's heading is followed by its front matter, a YAML block between `---`
 /// lines as static site generators and nb read it: `identifier`, `created`, `modified`,
-/// `pinned` and `tags` (names quoted as JSON strings, which YAML reads as they are).
+/// `pinned` and `tags` (names double-quoted by `YAMLText`, written as they are).
 public enum MarkdownExport {
     /// Writes every note of the book into `folder`.
     /// - Returns: how many notes were written.
@@ -44,15 +44,11 @@ public enum MarkdownExport {
     /// A note's v5 properties as YAML front matter; nothing for a note of an earlier version.
     static func frontMatter(of note: NotesArchive.Note) -> String {
         guard let identifier = note.identifier else { return "" }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .withoutEscapingSlashes
-        // Encoding a string cannot fail.
-        let quoted = { (text: String) in String(decoding: (try? encoder.encode(text)) ?? Data("\"\"".utf8), as: UTF8.self) }
         var lines = ["---", "identifier: \(identifier.uuidString)"]
         if let created = note.dateCreated { lines.append("created: \(LocalDates.iso8601(created))") }
         if let modified = note.dateModified { lines.append("modified: \(LocalDates.iso8601(modified))") }
         lines.append("pinned: \(note.pinned ?? false)")
-        lines.append("tags: [\((note.tags ?? []).map(quoted).joined(separator: ", "))]")
+        lines.append("tags: [\((note.tags ?? []).map(YAMLText.doubleQuoted).joined(separator: ", "))]")
         lines.append("---")
         return lines.joined(separator: "\n") + "\n\n"
     }

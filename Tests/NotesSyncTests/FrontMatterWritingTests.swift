@@ -4,9 +4,9 @@ import Testing
 import UnCloudNotesKit
 import Yams
 
-/// Front matter is written by hand when every text in it is plain (`PlainFrontMatter`), by the
-/// YAML encoder otherwise: both must read back as the note, and write the same for what the
-/// hand-written path takes, so a note's file does not depend on which one ran.
+/// Front matter is written by one writer (`FrontMatterText`, with `YAMLText`): every text reads
+/// back as the note, plain texts are written as the YAML encoder wrote them before (so existing
+/// mirrors' files do not change), and text in any script, emoji included, is written as it is.
 @Suite("Writing front matter")
 struct FrontMatterWritingTests {
     static let image = MirrorImage(identifier: UUID(), file: "images/" + String(repeating: "0f", count: 32) + ".jpg",
@@ -17,31 +17,30 @@ struct FrontMatterWritingTests {
                          String(repeating: "long words ", count: 12), "tab\there", "Ends with a question?", "R&D (2026) / notes",
                          "Book ☕️ Idea", "Café ☕️ €5 ≠ 6", "Weekend 🎉", "Travel \u{FEFF}zero width"]
 
-    @Test("every title, hand-written or encoded, reads back as the note; hand-written is the encoder's text", arguments: titles)
-    func sameAsEncoder(title: String) throws {
+    @Test("every title reads back as the note; a plain one is written as the YAML encoder wrote it", arguments: titles)
+    func readsBack(title: String) throws {
         let note = MirrorNote(identifier: UUID(), title: title, created: Date(timeIntervalSince1970: 1_700_000_000.5), modified: nil, pinned: true,
                               tags: ["work", "ключ", "读书"], images: [Self.image, MirrorImage(identifier: UUID(), file: Self.image.file, caption: "", width: 3, height: 2)],
                               body: "body\n")
-        let text = try MirrorNoteFile.render(note)
-        #expect(try MirrorNoteFile.parse(text, path: note.path) == note)
-        let encoder = YAMLEncoder()
-        encoder.options.allowUnicode = true
-        encoder.options.width = -1
-        if let plain = PlainFrontMatter.text(FrontMatter(note)) {
-            let encoded = try encoder.encode(FrontMatter(note))
-            #expect(plain == encoded, "\(plain)\n-- encoder:\n\(encoded)")
+        let text = MirrorNoteFile.render(note)
+        #expect(try MirrorNoteFile.parse(text, path: note.path) == note, "\(text)")
+        if YAMLText.scalar(title) == title || title.isEmpty {
+            let encoder = YAMLEncoder()
+            encoder.options.allowUnicode = true
+            encoder.options.width = -1
+            let encoded = MirrorNoteFile.fence + (try encoder.encode(FrontMatter(note))) + MirrorNoteFile.fence + note.body
+            #expect(text == encoded, "\(text)\n-- encoder:\n\(encoded)")
         }
     }
 
-    @Test("the hand-written path takes the common notes: plain titles, tags and images")
-    func takesCommonNotes() {
-        let note = MirrorNote(identifier: UUID(), title: "Groceries for Saturday", created: Date(), modified: Date(), pinned: false, tags: ["home"],
-                              images: [Self.image], body: "")
-        #expect(PlainFrontMatter.text(FrontMatter(note)) != nil)
-        #expect(PlainFrontMatter.text(FrontMatter(MirrorNote(identifier: UUID(), title: "Book ☕️ Idea", created: nil, modified: nil, pinned: false,
-                                                              tags: [], images: [], body: ""))) != nil)
-        #expect(PlainFrontMatter.text(FrontMatter(MirrorNote(identifier: UUID(), title: "yes", created: nil, modified: nil, pinned: false, tags: [],
-                                                              images: [], body: ""))) == nil)
+    @Test("emoji and other scripts are written as they are, never escaped (the YAML encoder wrote 🎉 as \\U0001F389)")
+    func emojiAsWritten() {
+        let note = MirrorNote(identifier: UUID(), title: "Party 🎉: tonight", created: nil, modified: nil, pinned: false, tags: ["🎂", "день рождения"],
+                              images: [MirrorImage(identifier: UUID(), file: Self.image.file, caption: "🎈 balloons", width: 1, height: 1)], body: "")
+        let text = MirrorNoteFile.render(note)
+        for word in ["Party 🎉: tonight", "🎂", "день рождения", "🎈 balloons"] { #expect(text.contains(word), "\(text)") }
+        #expect(!text.contains("\\U"), "\(text)")
+        #expect((try? MirrorNoteFile.parse(text, path: note.path)) == note)
     }
 
     @Test("random titles, tags and captions read back as written (2,000 notes)")
@@ -58,7 +57,7 @@ struct FrontMatterWritingTests {
                                   tags: tags, images: [MirrorImage(identifier: UUID(), file: Self.image.file, caption: text(8),
                                                                    width: Double(Int.random(in: 0...5000, using: &random)), height: 0.5)],
                                   body: text(5))
-            let written = try MirrorNoteFile.render(note)
+            let written = MirrorNoteFile.render(note)
             #expect(throws: Never.self, "\(written)") { try MirrorNoteFile.parse(written, path: note.path) }
             #expect((try? MirrorNoteFile.parse(written, path: note.path)) == note, "\(written)")
         }
@@ -70,10 +69,11 @@ struct FrontMatterEdgeTests {
     @Test("invisible characters read back as written (but a leading byte-order mark)", arguments: ["\u{FEFF}a", "a\u{FEFF}", "\u{FEFF}\u{FE0F}", "x\u{FE0F}", "\u{FE0F}"])
     func invisible(title: String) throws {
         let note = MirrorNote(identifier: UUID(), title: title, created: nil, modified: nil, pinned: false, tags: [], images: [], body: "")
-        let text = try MirrorNoteFile.render(note)
+        let text = MirrorNoteFile.render(note)
         let back = try MirrorNoteFile.parse(text, path: note.path)
+        #expect(text.contains("\\uFEFF") == title.contains("\u{FEFF}"), "a byte-order mark is written escaped: \(text)")
         // The file says it right ("\uFEFF..."); Yams' reader drops a byte-order mark at the
-        // start of a value. Known, rare (an invisible character leading a title), not fixed here.
+        // start of a value, even escaped. Known, rare (an invisible character leading a title).
         withKnownIssue("Yams drops a leading U+FEFF when it reads a value") {
             #expect(back.title.unicodeScalars.map(\.value) == title.unicodeScalars.map(\.value), "\(text)")
         } when: { title.hasPrefix("\u{FEFF}") }

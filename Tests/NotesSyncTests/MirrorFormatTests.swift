@@ -12,7 +12,7 @@ struct MirrorFormatTests {
 
     @Test("a note renders to front matter and its body as is, and reads back equal")
     func roundTrip() throws {
-        let text = try MirrorNoteFile.render(note)
+        let text = MirrorNoteFile.render(note)
         #expect(text.hasPrefix("---\nidentifier: \(note.identifier.uuidString.lowercased())\n"))
         #expect(text.hasSuffix("---\n" + note.body))
         #expect(try MirrorNoteFile.parse(text, path: note.path) == note)
@@ -30,7 +30,7 @@ struct MirrorFormatTests {
 
     @Test("a hand-written tag the app would refuse stops the file, naming it and the rule", arguments: ["a, b", "\"\"", "\"bell\\a\""])
     func badTag(tag: String) throws {
-        let text = try MirrorNoteFile.render(note).replacingOccurrences(of: "tags:\n- a\n- b\n", with: "tags:\n- \(tag)\n")
+        let text = MirrorNoteFile.render(note).replacingOccurrences(of: "tags:\n- a\n- b\n", with: "tags:\n- \(tag)\n")
         #expect(text.contains("tags:\n- \(tag)\n"))
         #expect {
             try MirrorNoteFile.parse(text, path: note.path)
@@ -42,13 +42,13 @@ struct MirrorFormatTests {
 
     @Test("tags written with spaces around them read as the app stores them")
     func trimmedTag() throws {
-        let text = try MirrorNoteFile.render(note).replacingOccurrences(of: "tags:\n- a\n", with: "tags:\n- '  a '\n")
+        let text = MirrorNoteFile.render(note).replacingOccurrences(of: "tags:\n- a\n", with: "tags:\n- '  a '\n")
         #expect(try MirrorNoteFile.parse(text, path: note.path).tags == ["a", "b"])
     }
 
     @Test("a file whose identifier names another file is refused")
     func wrongName() throws {
-        let text = try MirrorNoteFile.render(note)
+        let text = MirrorNoteFile.render(note)
         #expect(throws: SyncError.self) { try MirrorNoteFile.parse(text, path: MirrorNote.path(of: UUID())) }
     }
 }

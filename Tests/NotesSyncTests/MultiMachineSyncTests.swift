@@ -195,7 +195,7 @@ struct MultiMachineSyncTests {
 
     private func expectSameForTwo() throws {
         let (first, second) = (try a.notes(), try b.notes())
-        #expect(first == second, "\(first.keys.map { try! MirrorNoteFile.render($0) })\n\(second.keys.map { try! MirrorNoteFile.render($0) })")
+        #expect(first == second, "\(first.keys.map { MirrorNoteFile.render($0) })\n\(second.keys.map { MirrorNoteFile.render($0) })")
     }
 
     @Test("a remote that is not a mirror is refused and left as it was")

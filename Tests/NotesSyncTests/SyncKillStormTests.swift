@@ -33,7 +33,7 @@ struct SyncKillStormTests {
             let notes = try StoreNotes(context: book.context, version: "v5")
             var all: [String: [Data]] = [:]
             try notes.forEachNote { object in
-                if let (note, images) = try notes.mirrorNote(of: object) { all[try MirrorNoteFile.render(note)] = note.images.map { images[$0.file] ?? Data() } }
+                if let (note, images) = try notes.mirrorNote(of: object) { all[MirrorNoteFile.render(note)] = note.images.map { images[$0.file] ?? Data() } }
             }
             try book.context.store.close()
             return all
