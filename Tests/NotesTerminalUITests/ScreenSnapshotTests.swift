@@ -53,7 +53,7 @@ struct ScreenSnapshotTests {
         #expect(!v1.screen(100, 30).contains("attach an image"))
         let v4 = try AppHarness()
         v4.press(.character("?"))
-        let text = v4.screen(100, 30)
+        let text = v4.screen(100, 60)
         #expect(text.contains("attach an image") && text.contains("caption"))
         #expect(try Snapshot.matches(v4.render(width: 100, height: 30), named: "help-v4-100x30"))
     }

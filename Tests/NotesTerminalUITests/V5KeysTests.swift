@@ -141,7 +141,7 @@ struct V5ScreenSnapshotTests {
         harness.press(.escape, .escape, .character("t"))
         #expect(try Snapshot.matches(harness.render(width: 80, height: 24), named: "tags-v5-80x24"))
         harness.press(.escape, .character("?"))
-        let help = harness.screen(100, 40)
+        let help = harness.screen(100, 60)
         for line in ["p               pin or unpin", "s               sort by date created or modified", "t               show the notes of one tag",
                      "u               undo the last delete", "title, tags (comma-separated), body"] {
             #expect(help.contains(line), "\(line)")

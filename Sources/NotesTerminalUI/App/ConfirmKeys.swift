@@ -4,7 +4,7 @@ extension NotesState.ConfirmState {
     /// The question's reducer: only y (or Y) says yes. - Returns: the screen after the answer
     /// and what the answer asks done.
     func answered(_ key: Key) -> (screen: NotesState.Screen, effects: [NotesEffect]) {
-        guard key == .character("y") || key == .character("Y") else { return (previous, []) }
+        guard case .yes = Self.keys.action(for: key) else { return (previous, []) }
         switch purpose {
         case .deleteNote(let id):
             return (.list, [.delete(id)])

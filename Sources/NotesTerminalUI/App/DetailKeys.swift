@@ -18,46 +18,41 @@ extension NotesState.DetailState {
     /// The detail view's reducer, over the note it shows. `scrolled` and `bottom` give the top
     /// after scrolling by a number of lines and at the body's end (laid out by the caller, who
     /// keeps the layouts).
-    func handled(_ key: Key, note: NoteSnapshot, takesImages: Bool, takesCaptions: Bool,
+    func handled(_ action: DetailAction, note: NoteSnapshot, takesImages: Bool, takesCaptions: Bool,
                  scrolled: (Int) -> Int, bottom: () -> Int) -> Step {
         var next = self
         let attachments = note.attachments
-        switch key {
-        case .up, .character("k"): next.top = scrolled(-1)
-        case .down, .character("j"): next.top = scrolled(1)
-        case .pageUp: next.top = scrolled(-10)
-        case .pageDown: next.top = scrolled(10)
-        case .home, .controlHome, .character("g"): next.top = 0
-        case .end, .controlEnd, .character("G"): next.top = bottom()
-        case .left, .character("["): next.attachment = max(0, attachment - 1)
-        case .right, .character("]"): next.attachment = min(max(0, attachments.count - 1), attachment + 1)
-        case .character("e"):
+        switch action {
+        case .scroll(let lines): next.top = scrolled(lines)
+        case .top: next.top = 0
+        case .bottom: next.top = bottom()
+        case .previousImage: next.attachment = max(0, attachment - 1)
+        case .nextImage: next.attachment = min(max(0, attachments.count - 1), attachment + 1)
+        case .edit:
             return .edit
-        case .character("a"):
+        case .attach:
             return takesImages ? .go(.prompt(.attachImage(to: note.id, returningTo: .detail(self)))) : .noImages
-        case .character("x"):
+        case .deleteImage:
             guard attachment < attachments.count else { break }
             // The question, the preview behind it and the deletion are all about the image shown.
             return .go(.confirm(NotesState.ConfirmState(purpose: .deleteAttachment(note.id, attachments[attachment].id),
                                                         question: "Delete image \(attachment + 1) of “\(note.title)”? y/N",
                                                         previous: .detail(self))))
-        case .character("o"):
+        case .openImage:
             guard attachment < attachments.count, let data = attachments[attachment].imageData else { break }
             let format = NoteImage(storedData: data).formatName ?? "img"
             return .open(.openImage(data, name: "note-\(note.id)-image-\(attachment + 1).\(format)"))
-        case .character("c"):
+        case .caption:
             guard takesCaptions, attachment < attachments.count else { break }
             let shown = attachments[attachment]
             return .go(.prompt(NotesState.PromptState(purpose: .caption(note.id, shown),
                                                       input: TextBuffer(shown.caption ?? "", allowsNewlines: false), previous: .detail(self))))
-        case .character("d"):
+        case .delete:
             return .go(.confirm(.deleting(note, returningTo: .detail(self))))
-        case .character("?"):
+        case .help:
             return .go(.help(NotesState.HelpState(previous: .detail(self))))
-        case .escape, .character("q"), .backspace:
+        case .back:
             return .go(.list)
-        default:
-            break
         }
         return .stay(next)
     }
@@ -70,7 +65,8 @@ extension NotesState {
             screen = .list
             return []
         }
-        let step = state.handled(key, note: note, takesImages: supportsImages, takesCaptions: supportsCaptions,
+        guard let action = detailKeys.action(for: key) else { return [] }
+        let step = state.handled(action, note: note, takesImages: supportsImages, takesCaptions: supportsCaptions,
                                  scrolled: { detailTop(of: note, from: state.top, scrolledBy: $0) }, bottom: { detailBottom(of: note) })
         switch step {
         case .stay(let next): screen = .detail(next)

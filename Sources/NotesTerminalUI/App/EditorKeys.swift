@@ -13,46 +13,45 @@ extension NotesState.EditorState {
         case openEditor
     }
 
-    /// The editor's reducer: its keys change the draft in place (the fields, the focus); what
-    /// needs the app comes back as a step.
+    /// The editor's reducer: its keys (`keys`) change the draft in place (the fields, the focus);
+    /// what needs the app comes back as a step. A key of the body's (Ctrl-E, ↑↓, Ctrl-Home) in
+    /// another field, and any key the editor does not name, is typed into the field in focus.
     mutating func handle(_ key: Key, wrapWidth: Int) -> Step {
-        switch key {
-        case .control("s"): return .save
-        case .escape: return .leave
-        case .control("e") where focusOnBody: return .openEditor
-        case .backTab: focus = field(after: false)
-        case .tab where !focusOnBody, .enter where !focusOnBody: focus = field(after: true)
-        default:
-            switch focus {
-            case .body: editBody(key, wrapWidth: wrapWidth)
-            case .title: title.edit(key)
-            case .tags:
-                if var field = tags {
-                    tags = nil
-                    field.edit(key)
-                    tags = field
-                }
-            }
+        switch keys.action(for: key) {
+        case .save: return .save
+        case .leave: return .leave
+        case .externalEditor where focusOnBody: return .openEditor
+        case .previousField: focus = field(after: false)
+        case .nextField where !focusOnBody, .newLine where !focusOnBody: focus = field(after: true)
+        case .nextField: body.insert("\t")
+        case .newLine: body.insert("\n")
+        case .bodyStart where focusOnBody: body.moveTo(0)
+        case .bodyEnd where focusOnBody: body.moveTo(body.characters.count)
+        case .moveLines(let step) where focusOnBody: moveInBody(by: step, wrapWidth: wrapWidth)
+        default: editFocusedField(key)
         }
         return .editing
     }
 
-    /// Keys in the body: Enter and Tab insert themselves, ↑↓ and the page keys move by the lines
-    /// as wrapped at `wrapWidth` (laid out around the cursor only).
-    private mutating func editBody(_ key: Key, wrapWidth: Int) {
-        switch key {
-        case .enter: body.insert("\n")
-        case .tab: body.insert("\t")
-        case .controlHome: body.moveTo(0)
-        case .controlEnd: body.moveTo(body.characters.count)
-        case .up, .down, .pageUp, .pageDown:
-            let layout = TextLayout(body.characters, width: wrapWidth)
-            let line = layout.line(containing: body.cursor)
-            let column = layout.column(of: body.cursor, in: line)
-            let step = key == .up ? -1 : key == .down ? 1 : key == .pageUp ? -10 : 10
-            body.moveTo(layout.position(atColumn: column, in: layout.line(line, movedBy: step)))
-        default:
-            body.edit(key)
+    /// ↑↓ and the page keys in the body move by the lines as wrapped at `wrapWidth` (laid out
+    /// around the cursor only).
+    private mutating func moveInBody(by step: Int, wrapWidth: Int) {
+        let layout = TextLayout(body.characters, width: wrapWidth)
+        let line = layout.line(containing: body.cursor)
+        let column = layout.column(of: body.cursor, in: line)
+        body.moveTo(layout.position(atColumn: column, in: layout.line(line, movedBy: step)))
+    }
+
+    private mutating func editFocusedField(_ key: Key) {
+        switch focus {
+        case .body: body.edit(key)
+        case .title: title.edit(key)
+        case .tags:
+            if var field = tags {
+                tags = nil
+                field.edit(key)
+                tags = field
+            }
         }
     }
 }

@@ -3,14 +3,12 @@ extension NotesState.HelpState {
     /// nil for any other key, which goes back.
     func handled(_ key: Key, page: Int, maxScroll: Int) -> Self? {
         var next = self
-        switch key {
-        case .up, .character("k"): next.scroll -= 1
-        case .down, .character("j"): next.scroll += 1
-        case .pageUp: next.scroll -= page
-        case .pageDown: next.scroll += page
-        case .home, .character("g"): next.scroll = 0
-        case .end, .character("G"): next.scroll = maxScroll
-        default: return nil
+        switch Self.keys.action(for: key) {
+        case .scroll(let lines): next.scroll += lines
+        case .page(let pages): next.scroll += pages * page
+        case .top: next.scroll = 0
+        case .bottom: next.scroll = maxScroll
+        case .back, nil: return nil
         }
         next.scroll = min(max(0, next.scroll), maxScroll)
         return next

@@ -9,53 +9,54 @@ extension NotesState {
             case .closed, .unchanged: return []
             }
         }
-        // The list's own keys (moving) change only its state; the rest open screens or ask effects.
-        if listScreen.moved(key, page: listPage) { return [] }
-        switch key {
-        case .enter:
+        switch listKeys.action(for: key) {
+        case .move(let move):
+            // Moving changes only the list's state.
+            listScreen.move(move, page: listPage)
+        case .open:
             if let id = selectedNoteID { screen = .detail(DetailState(noteID: id)) }
-        case .character("n"):
+        case .new:
             openEditor(for: nil)
-        case .character("e"):
+        case .edit:
             guard let id = selectedNoteID else { break }
             guard let note = snapshot(of: id) else { return waitForNote(id, then: key) }
             openEditor(for: note)
-        case .character("d"):
+        case .delete:
             guard let id = selectedNoteID else { break }
             guard let note = snapshot(of: id) else { return waitForNote(id, then: key) }
             confirmDelete(note, returningTo: .list)
-        case .character("a"):
+        case .attach:
             guard supportsImages else {
                 message = "\(NoteBookError.noImagesInThisVersion(version: versionLabel))"
                 break
             }
             if let id = selectedNoteID { promptForImage(for: id, returningTo: .list) }
-        case .character("S"):
+        case .sync:
             message = requestSync() ? "syncing…" : "a sync is under way"
-        case .character("p"):
+        case .pin:
             guard supportsTags else { return refuse(.pins) }
             guard let id = selectedNoteID else { break }
             guard let note = snapshot(of: id) else { return waitForNote(id, then: key) }
             return [.setPinned(!note.pinned, id)]
-        case .character("s"):
+        case .sort:
             guard supportsTags else { return refuse(.modifiedDates) }
             listScreen.sort = listScreen.sort.toggled
             message = "sorted by date \(listScreen.sort == .created ? "created" : "modified"), pinned first"
             return [reload()]
-        case .character("t"):
+        case .tags:
             guard supportsTags else { return refuse(.tags) }
             // The picker opens when the tags are read (`.tagsRead`).
             return [.readTags]
-        case .character("u"):
+        case .undo:
             guard let undoable else {
                 message = "nothing to undo: u brings back a note deleted with d, until the next change"
                 break
             }
             self.undoable = nil
             return [.restore(undoable)]
-        case .character("/"):
+        case .search:
             listScreen.searchInput = TextBuffer(listScreen.searchText, allowsNewlines: false)
-        case .escape:
+        case .clearFilters:
             if !listScreen.searchText.isEmpty {
                 listScreen.searchText = ""
                 return [reload()]
@@ -64,11 +65,11 @@ extension NotesState {
                 listScreen.tagFilter = nil
                 return [reload()]
             }
-        case .character("?"):
+        case .help:
             screen = .help(HelpState(previous: .list))
-        case .character("q"):
+        case .quit:
             return [.quit]
-        default:
+        case nil:
             break
         }
         return []

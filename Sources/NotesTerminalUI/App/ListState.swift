@@ -28,20 +28,20 @@ struct ListState {
     /// What the list shows: the search, the tag picked and the order.
     var query: NoteQuery { NoteQuery(search: searchText, tag: tagFilter, sort: sort) }
 
-    /// The list's moving keys, by a row, a page of `page` rows, to the ends.
-    /// - Returns: false for any other key, which the list's other keys take.
-    mutating func moved(_ key: Key, page: Int) -> Bool {
+    /// Where the list's moving keys take the selection (`listKeys`).
+    enum Move: Equatable { case up, down, pageUp, pageDown, first, last }
+
+    /// Moves the selection by a row, a page of `page` rows, or to an end.
+    mutating func move(_ move: Move, page: Int) {
         let last = max(0, notes.count - 1)
-        switch key {
-        case .up, .character("k"): selected = max(0, selected - 1)
-        case .down, .character("j"): selected = min(last, selected + 1)
+        switch move {
+        case .up: selected = max(0, selected - 1)
+        case .down: selected = min(last, selected + 1)
         case .pageUp: selected = max(0, selected - page)
         case .pageDown: selected = min(last, selected + page)
-        case .home, .character("g"): selected = 0
-        case .end, .character("G"): selected = last
-        default: return false
+        case .first: selected = 0
+        case .last: selected = last
         }
-        return true
     }
 
     /// What a key in the search field decided.
@@ -59,15 +59,15 @@ struct ListState {
     /// The search field's reducer (while `searchInput` is open).
     mutating func typeInSearch(_ key: Key) -> SearchStep {
         guard var input = searchInput else { return .unchanged }
-        switch key {
-        case .escape:
+        switch Self.searchKeys.action(for: key) {
+        case .clear:
             searchInput = nil
             searchText = ""
             return .cleared
-        case .enter:
+        case .keep:
             searchInput = nil
             return .closed
-        default:
+        case .type(let key):
             let before = input.text
             input.edit(key)
             searchInput = input
@@ -76,6 +76,8 @@ struct ListState {
             searchText = input.text
             selected = 0
             return .changed
+        case nil:
+            return .unchanged
         }
     }
 

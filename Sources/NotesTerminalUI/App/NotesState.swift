@@ -72,7 +72,7 @@ struct NotesState: ScreenLayout {
         // Keys act only on what the user can see: in a window too small to show the screen,
         // only q on the list (where it quits) works, never a delete confirmed blind.
         if isTooSmall {
-            guard case .list = screen, key == .character("q") else { return [] }
+            guard case .list = screen, listKeys.action(for: key) == .quit else { return [] }
         }
         message = nil
         return dispatch(key)
@@ -80,7 +80,12 @@ struct NotesState: ScreenLayout {
 
     /// The key to the screen it is for; also a key handled again once the note it waited for is read.
     mutating func dispatch(_ key: Key) -> [NotesEffect] {
-        if key == .control("c") { return quitAsking() }
+        switch Self.anywhereKeys.action(for: key) {
+        case .quit: return quitAsking()
+        // The terminal suspends on Ctrl-Z before it is a key; one that arrives all the same does nothing.
+        case .suspend: return []
+        case nil: break
+        }
         switch screen {
         case .list: return handleList(key)
         case .detail(let state): return handleDetail(key, state)

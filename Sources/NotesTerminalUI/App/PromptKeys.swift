@@ -5,18 +5,20 @@ extension NotesState.PromptState {
     /// prompt stays up while its effect runs, so a refused file can be named under it.
     func handled(_ key: Key, takesCaptions: Bool) -> (screen: NotesState.Screen, effects: [NotesEffect]) {
         var next = self
-        switch key {
-        case .escape:
+        switch Self.keys(for: purpose, takesCaptions: takesCaptions).action(for: key) {
+        case .cancel:
             return (previous, [])
-        case .enter:
+        case .submit:
             return submitted(takesCaptions: takesCaptions)
-        case .tab:
+        case .complete:
             // The folder is listed by the runner; its answer completes the text (`completed`).
-            if case .attachImage = purpose { return (.prompt(self), [.completePath(input.text)]) }
-        default:
+            return (.prompt(self), [.completePath(input.text)])
+        case .edit(let key):
             next.input.edit(key)
             next.error = nil
             next.completions = []
+        case nil:
+            break
         }
         return (.prompt(next), [])
     }

@@ -13,14 +13,14 @@ extension NotesState.TagPickerState {
     func handled(_ key: Key) -> Step {
         var next = self
         let last = tags.count
-        switch key {
-        case .up, .character("k"): next.selected = max(0, selected - 1)
-        case .down, .character("j"): next.selected = min(last, selected + 1)
-        case .home: next.selected = 0
-        case .end: next.selected = last
-        case .enter: return .picked(selected == 0 ? nil : tags[selected - 1].name)
-        case .escape, .character("q"), .character("t"): return .back
-        default: break
+        switch Self.keys.action(for: key) {
+        case .up: next.selected = max(0, selected - 1)
+        case .down: next.selected = min(last, selected + 1)
+        case .first: next.selected = 0
+        case .last: next.selected = last
+        case .pick: return .picked(selected == 0 ? nil : tags[selected - 1].name)
+        case .back: return .back
+        case nil: break
         }
         return .choosing(next)
     }

@@ -39,7 +39,8 @@ extension NotesFrame {
             buffer.put(line, in: area, row: row, style: row + scroll == 0 ? .bold : [])
         }
         if !fitsWhole {
-            let more = scroll < helpMaxScroll ? "↓ more below: ↑↓ PgUp PgDn scroll" : "(end of help)"
+            let scrolling = NotesState.HelpState.keys.hints.first.map { " \($0.keys) \($0.label)" } ?? ""
+            let more = scroll < helpMaxScroll ? "↓ more below:\(scrolling)" : "(end of help)"
             buffer.put(CellBuffer.truncate(more, to: area.width), in: area, row: rows, style: .dim)
         }
     }

@@ -82,53 +82,15 @@ extension NotesFrame {
         }
     }
 
-    /// Whole hints, most important first, as many as fit: a narrow terminal drops the last ones
-    /// instead of cutting one in half.
+    /// The screen's keymap's hints, most important first, as many as fit whole: a narrow terminal
+    /// drops the last ones instead of cutting one in half.
     private func drawHints(into buffer: inout CellBuffer, row: Int) {
         var line = ""
-        for (key, meaning) in keyHints(for: model.screen) {
+        for (key, meaning) in keymap(of: model.screen, searching: model.listScreen.searchInput != nil).hints {
             let hint = (line.isEmpty ? "" : "  ") + key + " " + meaning
             if DisplayWidth.of(line + hint) <= buffer.width { line += hint }
         }
         buffer.put(line, row: row, column: 0, style: .dim)
-    }
-
-    /// The one-line hint bar: the keys of the current screen, most important first.
-    func keyHints(for screen: NotesState.Screen) -> [(String, String)] {
-        switch screen {
-        case .list where model.listScreen.searchInput != nil:
-            return [("type", "to search"), ("Enter", "keep"), ("Esc", "clear")]
-        case .list:
-            // Whole hints as many as fit: at 80 columns v5's own keys come after help and quit.
-            guard supportsTags else {
-                return [("↑↓", "move"), ("Enter", "open"), ("n", "new"), ("e", "edit"), ("d", "delete")]
-                    + (supportsImages ? [("a", "attach")] : []) + [("/", "search"), ("?", "help"), ("q", "quit"), ("u", "undo")]
-            }
-            return [("↑↓", "move"), ("Enter", "open"), ("n", "new"), ("e", "edit"), ("d", "delete"), ("/", "search"), ("?", "help"),
-                    ("q", "quit"), ("p", "pin"), ("t", "tag"), ("s", "sort"), ("u", "undo"), ("a", "attach")]
-        case .detail:
-            var hints = [("Esc q", "back"), ("?", "help"), ("↑↓", "scroll"), ("e", "edit"), ("d", "delete")]
-            if supportsImages { hints += [("a", "attach"), ("←→", "image"), ("x", "delete image")] }
-            if supportsCaptions { hints.append(("c", "caption")) }
-            if supportsImages { hints.append(("o", "open")) }
-            return hints
-        case .editor(let state):
-            let move = state.focusOnBody ? ("Shift-Tab", state.tags == nil ? "title" : "tags")
-                : ("Tab", state.focus == .title && state.tags != nil ? "tags" : "body")
-            return [("Ctrl-S", "save"), ("Esc", "cancel"), move] + (state.focusOnBody ? [("Ctrl-E", "$EDITOR")] : [])
-        case .prompt(let state):
-            if case .attachImage = state.purpose {
-                return [("Enter", supportsCaptions ? "caption next" : "attach"), ("Tab", "complete"), ("Esc", "cancel")]
-            }
-            if case .newImageCaption = state.purpose { return [("Enter", "attach"), ("Ctrl-U", "clear"), ("Esc", "back to the path")] }
-            return [("Enter", "save"), ("Esc", "cancel")]
-        case .confirm:
-            return [("y", "yes"), ("any other key", "no")]
-        case .help:
-            return [("↑↓ PgUp PgDn", "scroll"), ("any other key", "back")]
-        case .tagPicker:
-            return [("↑↓", "choose"), ("Enter", "show its notes"), ("Esc", "back")]
-        }
     }
 
     /// Where a preview goes: its cells, or a line saying it is on its way or cannot be shown.

@@ -101,44 +101,6 @@ extension ScreenLayout {
                 Rect(top: content.top + textHeight + 1, left: content.left, width: content.width, height: content.height - textHeight - 1))
     }
 
-    /// The help's lines, wrapped rather than cut on a narrow terminal.
-    var helpLines: [String] {
-        var lines = ["Keys", "", "Notes list",
-                     "  ↑ ↓  j k        move            PgUp PgDn  Home End   page, first, last",
-                     "  Enter           open the note   n          new note",
-                     "  e               edit            d          delete (asks first)",
-                     "  /               search titles\(supportsTags ? ", bodies and tags" : " and bodies") as you type; Esc clears",
-                     "  S               sync through git (set up by uncloudnotes sync --remote URL)",
-                     "  q  Ctrl-C       quit (asks first when a draft is unsaved)"]
-        if supportsImages { lines.insert("  a               attach an image (path prompt: Tab completes, ~ works)", at: 7) }
-        if supportsTags {
-            lines.insert(contentsOf: ["  p               pin or unpin (pinned notes come first, marked [pin])",
-                                      "  s               sort by date created or modified (the list shows that date)",
-                                      "  t               show the notes of one tag (each with its count); Esc shows all"], at: 7)
-        }
-        lines.insert("  u               undo the last delete (until the next change)", at: 7)
-        lines += ["", "Note", "  ↑ ↓  PgUp PgDn  scroll the body        Home End g G  top, bottom",
-                  "  e               edit            d          delete          Esc q  back"]
-        if supportsImages {
-            lines.append("  ← →  [ ]        previous, next image    a  attach  x  delete the image")
-            lines.append("  o               open the image in the system's viewer (xdg-open)")
-        }
-        if supportsCaptions { lines.append("  c               edit the image's caption") }
-        lines += ["", "Editor",
-                  supportsTags ? "  Tab             title, tags (comma-separated), body; in the body it inserts a tab"
-                      : "  Tab             from the title to the body; in the body it inserts a tab",
-                  "  Shift-Tab       back a field     Ctrl-S  save     Esc  cancel (asks before discarding)",
-                  "  Ctrl-E          in the body: edit it in $VISUAL or $EDITOR, then come back",
-                  "  Ctrl-Home Ctrl-End  in the body: its first line, its end",
-                  "", "Text fields (title, body, search, prompts), as in the shell",
-                  "  Ctrl-A Ctrl-E   start, end of the line (in the body Ctrl-E opens $EDITOR)",
-                  "  Ctrl-K Ctrl-U   delete to the end, to the start of the line",
-                  "  Ctrl-W          delete the word before the cursor",
-                  "", "Anywhere", "  Ctrl-Z          suspend to the shell; fg comes back",
-                  "", "Running as \(versionLabel). Store: \(storePath)"]
-        return lines.flatMap { TextWrapper.wrap(Array($0), width: contentArea.width).map(\.text) }
-    }
-
     /// The help's rows: all of the area when it fits whole, else one less for the "more" line.
     var helpRows: Int {
         helpLines.count <= contentArea.height ? contentArea.height : max(1, contentArea.height - 1)
