@@ -1,15 +1,18 @@
 /// The help screen's lines and the hint bar's entries of a keymap: both read from its bindings,
 /// never written by hand.
 extension Keymap {
-    /// The width of the help's key column (a longer label is followed by two spaces).
-    static var keyColumn: Int { 16 }
+    /// The widest key column of the help (a longer label is followed by two spaces).
+    static var keyColumnLimit: Int { 20 }
 
-    /// The heading, then one line per listed binding: its keys, then what they do.
+    /// The heading, then one entry per listed binding: its keys, padded to the section's widest
+    /// (up to `keyColumnLimit`), then what they do. `ScreenLayout` sets entries side by side
+    /// where they fit.
     var helpLines: [String] {
-        [title] + bindings.filter(\.isListed).map { binding in
+        let listed = bindings.filter(\.isListed)
+        let column = min(listed.map { DisplayWidth.of($0.keyLabel) }.max() ?? 0, Self.keyColumnLimit) + 2
+        return [title] + listed.map { binding in
             let keys = binding.keyLabel
-            let gap = max(2, Self.keyColumn - DisplayWidth.of(keys))
-            return "  " + keys + String(repeating: " ", count: gap) + binding.help
+            return "  " + keys + String(repeating: " ", count: max(2, column - DisplayWidth.of(keys))) + binding.help
         }
     }
 

@@ -23,9 +23,31 @@ extension ScreenLayout {
          TextBuffer.keys.map { _ in }, NotesState.anywhereKeys.map { _ in }]
     }
 
-    /// The help's lines, wrapped rather than cut on a narrow terminal.
+    /// The help's lines: two short entries side by side where both fit, so the keys of a screen
+    /// stay on one page; wrapped rather than cut on a narrow terminal.
     var helpLines: [String] {
-        let lines = ["Keys", ""] + helpKeymaps.flatMap { $0.helpLines + [""] } + ["Running as \(versionLabel). Store: \(storePath)"]
-        return lines.flatMap { TextWrapper.wrap(Array($0), width: contentArea.width).map(\.text) }
+        let width = contentArea.width
+        let sections = helpKeymaps.flatMap { keymap in [keymap.helpLines[0]] + Self.sideBySide(Array(keymap.helpLines.dropFirst()), width: width) + [""] }
+        let lines = ["Keys", ""] + sections + ["Running as \(versionLabel). Store: \(storePath)"]
+        return lines.flatMap { TextWrapper.wrap(Array($0), width: width).map(\.text) }
+    }
+
+    /// Entries in the table's order, a pair on one line when the first fits the left half and
+    /// the second the right half (which starts at the middle, so the pairs line up).
+    static func sideBySide(_ entries: [String], width: Int) -> [String] {
+        let half = width / 2
+        var lines: [String] = []
+        var index = 0
+        while index < entries.count {
+            let left = entries[index]
+            if index + 1 < entries.count, DisplayWidth.of(left) + 2 <= half, half + DisplayWidth.of(entries[index + 1]) - 2 <= width {
+                lines.append(left + String(repeating: " ", count: half - DisplayWidth.of(left)) + entries[index + 1].dropFirst(2))
+                index += 2
+            } else {
+                lines.append(left)
+                index += 1
+            }
+        }
+        return lines
     }
 }
