@@ -1,4 +1,5 @@
 import Foundation
+import UnCloudNotesKit
 import ManagedStore
 
 /// The mirrors that read a store's persistent history, each with the last transaction it has
@@ -26,7 +27,7 @@ struct HistoryReaders: Codable {
             readers.exported[mirror.standardizedFileURL.path] = token
             // A mirror folder that is gone reads nothing more.
             readers.exported = readers.exported.filter { FileManager.default.fileExists(atPath: $0.key + "/.git") }
-            try PrivateFile.writeAtomically(try JSONEncoder().encode(readers), to: file)
+            try PrivateFiles.replace(file, with: try JSONEncoder().encode(readers))
         } catch {
             throw .file(path: file.path, error)
         }

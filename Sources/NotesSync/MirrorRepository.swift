@@ -1,4 +1,5 @@
 import Foundation
+import UnCloudNotesKit
 
 /// The mirror: a git repository of note files (docs/sync.md) on branch `main`, with
 /// `refs/uncloudnotes/store` marking the commit whose files the store holds. Everything git
@@ -147,7 +148,7 @@ final class MirrorRepository {
             if let data {
                 try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
                                                         attributes: [.posixPermissions: 0o700])
-                try PrivateFile.writeAtomically(data, to: url)
+                try PrivateFiles.replace(url, with: data)
             } else if FileManager.default.fileExists(atPath: url.path) {
                 try FileManager.default.removeItem(at: url)
             }

@@ -1,5 +1,6 @@
 import AgeEncryption
 import Foundation
+import UnCloudNotesKit
 
 /// What one machine's mirror remembers between syncs, in `.git/uncloudnotes-sync.json` (it is
 /// not the repository's content, so it is never pushed). Written atomically after each step
@@ -37,7 +38,7 @@ struct SyncState: Codable, Equatable {
     func write(in gitDirectory: URL) throws(SyncError) {
         let url = Self.url(in: gitDirectory)
         do {
-            try PrivateFile.writeAtomically(try JSONEncoder().encode(self), to: url)
+            try PrivateFiles.replace(url, with: try JSONEncoder().encode(self))
         } catch {
             throw .file(path: url.path, error)
         }
@@ -69,19 +70,5 @@ struct RecipientsChange: Codable, Equatable {
         } catch {
             throw .unreadableKeyFile(path: "the sync state's recipients", reason: error.description)
         }
-    }
-}
-
-/// A file replaced whole (a temporary file synced and renamed over it), readable by its owner only.
-enum PrivateFile {
-    static func writeAtomically(_ data: Data, to url: URL) throws {
-        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).tmp")
-        FileManager.default.createFile(atPath: temporary.path, contents: nil, attributes: [.posixPermissions: 0o600])
-        let handle = try FileHandle(forWritingTo: temporary)
-        try handle.truncate(atOffset: 0)
-        try handle.write(contentsOf: data)
-        try handle.synchronize()
-        try handle.close()
-        guard rename(temporary.path, url.path) == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path]) }
     }
 }
