@@ -7,10 +7,24 @@ public struct SyncReport: Codable, Equatable, Sendable {
         public var deleted = 0
 
         public var total: Int { added + changed + deleted }
+
+        public init() {}
+
+        /// The note files of a diff, by how they changed.
+        init(_ changes: [GitAnswer.Change]) {
+            for change in changes {
+                switch change.kind {
+                case .added: added += 1
+                case .deleted: deleted += 1
+                case .modified, .typeChanged: changed += 1
+                }
+            }
+        }
     }
 
     public var dryRun = false
-    /// The store's changes written to the mirror.
+    /// The note files the push gave the remote (with `--dry-run`: the store's changes that the
+    /// mirror does not have yet).
     public var sent = Counts()
     /// The mirror's changes (the remote's, hand edits) written to the store.
     public var received = Counts()

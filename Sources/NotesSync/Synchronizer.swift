@@ -89,6 +89,9 @@ public struct Synchronizer {
             let pushed = try mirror.push(remote: remoteURL)
             if case .pushed(let created) = pushed {
                 report.pushed = true
+                // What the push gave the remote, whichever round committed it (an earlier one
+                // may have failed after its export).
+                report.sent = SyncReport.Counts(try mirror.changedNotes(from: theirs ?? MirrorRepository.emptyTree, to: report.commit ?? MirrorRepository.emptyTree))
                 if created, let notice = try mirror.defaultBranchNotice(remote: remoteURL) { report.notices.append(notice) }
                 if let change = state.recipientsChange {
                     report.notices += Self.notices(after: change, cipher: cipher, mirror: mirrorFolder)
@@ -193,16 +196,7 @@ public struct Synchronizer {
                 }
             }
             let changed = if let tip { try !mirror.sameFiles(tip, made) } else { true }
-            if changed {
-                for change in try mirror.changedNotes(from: tip ?? MirrorRepository.emptyTree, to: made) {
-                    switch change.kind {
-                    case .added: report.sent.added += 1
-                    case .deleted: report.sent.deleted += 1
-                    case .modified, .typeChanged: report.sent.changed += 1
-                    }
-                }
-                try mirror.setStoreTip(made)
-            }
+            if changed { try mirror.setStoreTip(made) }
         }
         // Read from the start (a rewrite), history pruned before the last export reads as none.
         state.exportedThrough = pending.lastToken ?? state.exportedThrough

@@ -46,6 +46,21 @@ struct MultiMachineSyncTests {
         #expect(try b.notes().count == 5)
     }
 
+    /// Issue 39: a round that pushed a note made during an earlier failure said "sent nothing",
+    /// because the failed round had committed it and counted it then.
+    @Test("a sync after a refused push says what it sent, though an earlier round committed it")
+    func sentAfterFailedRound() throws {
+        let hook = URL(fileURLWithPath: remote).appendingPathComponent("hooks/pre-receive")
+        try "#!/bin/sh\necho refused for the test >&2\nexit 1\n".write(to: hook, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: hook.path)
+        _ = try a.add("Made during the failure")
+        #expect(throws: SyncError.self) { try a.sync(remote) }
+        try FileManager.default.removeItem(at: hook)
+        let report = try a.sync(remote)
+        #expect(report.pushed && report.sent.added == 1, "\(report.lines)")
+        #expect(try a.sync(remote).sent.total == 0)
+    }
+
     /// Found by the kill storm: a sync killed after moving the store's commit but before writing
     /// its export token (two rounds running) left the next export "everything", which wrote
     /// every note but removed none, so a note deleted meanwhile never left the machine.
