@@ -95,7 +95,20 @@ struct FaultInjectionTests {
         #expect(trace.mostCallsInOneThread(of: "openat") == 2)
         #expect(trace.mostCallsInOneThread(of: "write") == 1)
         #expect(trace.injectedCalls.count == 1 && trace.killedBy.count == 2)
+        #expect(trace.unexpectedKills.count == 2)
         #expect(trace.isLibdispatchWorkerCheck)
+        // git (300) stopping its helper (301) with SIGTERM when it fails is git's own doing; a
+        // SIGTERM to the traced program (100), or a crash of a helper, is not.
+        let gitStops = SyscallTrace(text: """
+            100 write(1, "x", 1) = 1
+            301 --- SIGTERM {si_signo=SIGTERM, si_code=SI_USER, si_pid=300, si_uid=0} ---
+            301 +++ killed by SIGTERM +++
+            302 +++ killed by SIGSEGV +++
+            100 --- SIGTERM {si_signo=SIGTERM, si_code=SI_USER, si_pid=300, si_uid=0} ---
+            100 +++ killed by SIGTERM +++
+            """)
+        #expect(gitStops.killedBy.count == 3)
+        #expect(gitStops.unexpectedKills == ["302 +++ killed by SIGSEGV +++", "100 +++ killed by SIGTERM +++"])
         let ours = SyscallTrace(text: """
             100 openat(AT_FDCWD, "/tmp/s.sqlite", O_RDWR) = -1 EIO (Input/output error) (INJECTED)
             100 +++ killed by SIGILL +++

@@ -85,7 +85,8 @@ struct InstallTests {
         for text in ["UNCLOUDNOTES(1)", "store migrate", "--mappings folder", "notes import", "--allow-empty"] {
             #expect(manual.output.contains(text), "\(text)")
         }
-        #expect(!manual.output.contains("warning"), "\(manual.output)")
+        // groff and man say "warning:"; the page itself may use the word (model check's warnings).
+        #expect(!manual.output.contains("warning:"), "\(manual.output)")
     }
 
     @Test("a folder without a build, or no manual tool, is refused with what to do")

@@ -12,19 +12,32 @@ public struct SyscallTrace: Sendable {
     public private(set) var injectedCalls: [String] = []
     /// `+++ killed by SIGILL +++` and the like: a thread or the process ended by a signal.
     public private(set) var killedBy: [String] = []
+    /// The kills in `killedBy` but a SIGTERM that another process than the traced one sent to one
+    /// of its own children: git stops its helpers so when it fails (the traced program sends no
+    /// signals). Any other signal, and any that ends the traced program, is in here.
+    public private(set) var unexpectedKills: [String] = []
 
     public init(contentsOf url: URL) throws {
         try self.init(text: String(decoding: Data(contentsOf: url), as: UTF8.self))
     }
 
     public init(text: String) {
+        var traced: Int?
+        // The process that sent each thread's last signal (`si_pid=` of `--- SIGTERM {...} ---`).
+        var senders: [Int: Int] = [:]
         for line in text.split(separator: "\n") {
             // "5569  pwrite64(..." : strace pads the thread ids of a multi-threaded run.
             let fields = line.split(separator: " ", maxSplits: 1)
             guard fields.count == 2, let thread = Int(fields[0]) else { continue }
+            traced = traced ?? thread
             let call = fields[1].drop { $0 == " " }
+            if call.hasPrefix("--- SIG"), let range = call.range(of: "si_pid=") {
+                senders[thread] = Int(call[range.upperBound...].prefix { $0.isNumber })
+            }
             if call.hasPrefix("+++ killed by") {
                 killedBy.append(String(line))
+                let byOtherProcess = senders[thread].map { $0 != traced && $0 != 0 } ?? false
+                if !(call.hasPrefix("+++ killed by SIGTERM") && byOtherProcess && thread != traced) { unexpectedKills.append(String(line)) }
                 continue
             }
             if line.contains("(INJECTED)") { injectedCalls.append(String(line)) }

@@ -11,7 +11,8 @@ import TestSupport
 ///
 /// Every N of every call is hundreds of runs: by default a sample of `sampleSize` cases is
 /// drawn with a seed that changes each day (printed, so a failure can be run again with
-/// `UNCLOUDNOTES_SYNC_FAULT_SEED`); `UNCLOUDNOTES_SYNC_FAULTS=all` runs the full sweep.
+/// `UNCLOUDNOTES_SYNC_FAULT_SEED`, or one case with `UNCLOUDNOTES_SYNC_FAULTS=write:ENOSPC:28`);
+/// `UNCLOUDNOTES_SYNC_FAULTS=all` runs the full sweep.
 @Suite("Sync fault injection (strace)", .serialized,
        .enabled(if: SyscallTrace.straceWorks, "skipped: strace cannot trace here (strace -f true failed): install strace and allow ptrace"))
 struct SyncFaultInjectionTests {
@@ -103,8 +104,14 @@ struct SyncFaultInjectionTests {
         print("sync fault suite: write #\(wakeups.sorted()) left out: in some thread it wakes another through an eventfd, "
               + "a write no disk can fail, and failing it only leaves a thread asleep")
         var random = SplitMix64(seed: Self.seed)
-        let faults = Self.environment["UNCLOUDNOTES_SYNC_FAULTS"] == "all" ? all
-            : Array(all.shuffled(using: &random).prefix(Self.sampleSize))
+        // "all", or cases as printed ("write:ENOSPC:28,openat:EIO:3") to run one again, else a sample.
+        let chosen = Self.environment["UNCLOUDNOTES_SYNC_FAULTS"]
+        let listed = chosen?.split(separator: ",").compactMap { item -> Fault? in
+            let parts = item.split(separator: ":")
+            guard parts.count == 3, let n = Int(parts[2]) else { return nil }
+            return Fault(call: String(parts[0]), error: String(parts[1]), n: n)
+        } ?? []
+        let faults = chosen == "all" ? all : !listed.isEmpty ? listed : Array(all.shuffled(using: &random).prefix(Self.sampleSize))
         print("sync fault suite: \(faults.count) of \(all.count) cases, seed \(Self.seed)")
 
         let failures = FailureList()
@@ -114,7 +121,8 @@ struct SyncFaultInjectionTests {
                 let machines = try SyncMachines(copying: master)
                 let trace = machines.folder.url.appendingPathComponent("trace")
                 let faulted = try faultedSync(machines, fault: fault, trace: trace)
-                let killed = try SyscallTrace(contentsOf: trace).killedBy
+                let killed = try SyscallTrace(contentsOf: trace).unexpectedKills
+                if let keep = Self.environment["UNCLOUDNOTES_SYNC_FAULT_TRACE"] { try? FileManager.default.copyItem(at: trace, to: URL(fileURLWithPath: keep)) }
                 if faulted.endedBySignal || !killed.isEmpty || faulted.exitCode == 124 {
                     failures.add("\(fault): ended by a signal (\(faulted.exitCode), \(killed)): \(faulted.standardError)")
                     return
