@@ -7,7 +7,7 @@ BUILD_CONFIG ?= release
 # shared libraries at every start cost about 30 ms of the launch (docs/performance.md).
 STATIC ?= --static-swift-stdlib
 
-.PHONY: run test bench deps build install manual-tool docs
+.PHONY: run test test-full bench deps build install manual-tool docs
 
 ## Install what is needed, build, and start the app (on the default store; pass more with ARGS=...).
 run: build
@@ -18,6 +18,11 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --disable-xctest
 	"$$($(SWIFT) build --show-bin-path)/uncloudnotes" model check
+
+## Everything make test runs, with the fault suites' full sweeps instead of their daily samples
+## (every N of every call, every scenario; about twice as long).
+test-full:
+	UNCLOUDNOTES_FAULT_FULL=1 UNCLOUDNOTES_SYNC_FAULTS=all $(MAKE) test
 
 ## Measure migrations, launch and search (release build); writes docs/performance.md and .json.
 # The benchmark runs the release uncloudnotes binary beside it (notes list), so both are built.

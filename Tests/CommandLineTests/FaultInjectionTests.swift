@@ -12,10 +12,11 @@ import TestSupport
 /// `when=N` per thread, so that covers the Nth call of every thread); runs where nothing was
 /// injected are counted and named in the test's output, never skipped unseen.
 ///
-/// By default: every N of every listed call with EIO, and with ENOSPC for every call but
+/// By default (`make test`): every third N of every listed call (which third changes each day,
+/// printed; `UNCLOUDNOTES_FAULT_OFFSET` picks one) with EIO, and with ENOSPC for every call but
 /// `openat` (a full disk does not refuse opening a file; EIO there is the case that trapped).
-/// `UNCLOUDNOTES_FAULT_FULL=1` adds ENOSPC on `openat` too, and `notes add` to a v1 store (the
-/// app's stack migrating it first). The debug build is tested;
+/// `UNCLOUDNOTES_FAULT_FULL=1` (`make test-full`) runs every N, adds ENOSPC on `openat`, and
+/// `notes add` to a v1 store (the app's stack migrating it first). The debug build is tested;
 /// `UNCLOUDNOTES_FAULT_BINARY=.build/release/uncloudnotes` tests another build (the release one is
 /// linked statically, and makes other calls).
 @Suite("Fault injection (strace)", .serialized,
@@ -36,8 +37,10 @@ struct FaultInjectionTests {
                                                        "-e", "trace=\(FaultCase.calls.joined(separator: ","))", "--"])
         #expect(clean.exitCode == 0 && !clean.endedBySignal, "without faults: \(clean.standardError)")
         let counts = try SyscallTrace(contentsOf: traceFile)
-        let cases = FaultCase.matrix(counts: counts, full: FaultScenario.isFull)
-        #expect(cases.count > 50, "too few calls were seen to inject: \(counts.callsPerThread)")
+        let matrix = FaultCase.matrix(counts: counts, full: FaultScenario.isFull)
+        #expect(matrix.count > 50, "too few calls were seen to inject: \(counts.callsPerThread)")
+        let cases = FaultScenario.isFull ? matrix : matrix.enumerated().filter { ($0.offset + FaultScenario.offset) % FaultScenario.every == 0 }.map(\.element)
+        print("\(scenario): \(cases.count) of \(matrix.count) cases" + (FaultScenario.isFull ? "" : ", every \(FaultScenario.every)th from offset \(FaultScenario.offset)"))
 
         let results = FaultResults()
         DispatchQueue.concurrentPerform(iterations: cases.count) { index in
@@ -197,6 +200,11 @@ enum FaultScenario: String, CaseIterable, Sendable, CustomTestStringConvertible 
     var testDescription: String { rawValue }
 
     static let isFull = ProcessInfo.processInfo.environment["UNCLOUDNOTES_FAULT_FULL"] == "1"
+    /// Outside the full sweep, one case in `every` runs, starting at `offset`: the day's, so that
+    /// three days of CI cover every case, or `UNCLOUDNOTES_FAULT_OFFSET` to run a day's again.
+    static let every = 3
+    static let offset = Int(ProcessInfo.processInfo.environment["UNCLOUDNOTES_FAULT_OFFSET"] ?? "")
+        ?? Int(Date().timeIntervalSince1970 / 86_400) % every
     /// The scenarios run: all with `UNCLOUDNOTES_FAULT_FULL=1`, else the three of the default.
     static var selected: [FaultScenario] { isFull ? allCases : [.migrateV1, .migrateV2, .addNote] }
 

@@ -17,7 +17,7 @@ import TestSupport
        .enabled(if: SyscallTrace.straceWorks, "skipped: strace cannot trace here (strace -f true failed): install strace and allow ptrace"))
 struct SyncFaultInjectionTests {
     static let calls = ["openat", "write", "rename", "fsync"]
-    static let sampleSize = 16
+    static let sampleSize = 10
     static let environment = ProcessInfo.processInfo.environment
     static let seed = UInt64(environment["UNCLOUDNOTES_SYNC_FAULT_SEED"] ?? "") ?? UInt64(Date().timeIntervalSince1970 / 86_400)
 
