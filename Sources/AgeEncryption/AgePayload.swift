@@ -38,6 +38,7 @@ enum AgePayload {
                 continue
             }
             let chunk = sealed[start...]
+            // A chunk that does not open as the last is tried as a middle one below, whose failure is the error reported.
             guard let last = try? openChunk(chunk, index: index, last: true, key: key) else {
                 // A full chunk that opens as a middle one: the file was cut after it.
                 if remaining == sealedChunk, (try? openChunk(chunk, index: index, last: false, key: key)) != nil { throw .truncated }

@@ -178,6 +178,7 @@ final class GitInput {
 
     fileprivate func close() {
         flush()
+        // Closing our end of git's input after the last write: a failure here loses nothing, and git's own answer says whether it read it all.
         try? handle.close()
     }
 }

@@ -49,6 +49,7 @@ enum MirrorCreation {
         guard !essentials.allSatisfy(files.fileExists(atPath:)) else { return false }
         let objects = gitDirectory.appendingPathComponent("objects")
         guard let walker = files.enumerator(at: objects, includingPropertiesForKeys: [.isRegularFileKey]) else { return true }
+        // An entry that cannot be read is not counted as an object: the folder is then taken as half-made only if nothing else is there.
         for case let url as URL in walker where (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
             return false
         }

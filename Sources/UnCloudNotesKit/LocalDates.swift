@@ -49,6 +49,7 @@ public enum LocalDates {
     /// form (`…Z`) of exports written before dates were local; nil for other text.
     public static func parseISO8601(_ text: String) -> Date? {
         if let exact = parseManyDigitSecond(text) { return exact }
+        // Each form is tried in turn; text that is neither is nil (documented above).
         return [true, false].lazy.compactMap { try? style(.gmt, fractionalSeconds: $0).parse(text) }.first
     }
 
@@ -58,6 +59,7 @@ public enum LocalDates {
         guard let time = text.firstIndex(of: "T"), let point = text[time...].firstIndex(of: ".") else { return nil }
         let digits = text[text.index(after: point)...].prefix { $0.isASCII && $0.isNumber }
         guard !digits.isEmpty,
+              // Not a date with a fraction: nil, and the caller tries the other forms.
               let whole = try? style(.gmt, fractionalSeconds: false).parse(String(text[..<point]) + text[digits.endIndex...])
         else { return nil }
         let wholeSeconds = whole.timeIntervalSinceReferenceDate

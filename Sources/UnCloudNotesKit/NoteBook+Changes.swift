@@ -5,7 +5,7 @@ import ManagedStore
 extension NoteBook {
     /// A number that changes whenever another connection commits to the store (the engine's
     /// external change token); this book's own saves leave it as it is.
-    public func storeVersion() throws(NoteBookError) -> Int {
+    public func externalChangeToken() throws(NoteBookError) -> Int {
         do {
             return try context.store.externalChangeToken()
         } catch {

@@ -147,6 +147,7 @@ extension NotesArchive.Note {
         images = snapshot.attachments.compactMap { attachment in
             guard let data = attachment.imageData else { return nil }
             let image = NoteImage(storedData: data)
+            // An image whose header does not read is exported without its size (the bytes are kept whole).
             let size = try? image.pixelSize()
             return NotesArchive.Image(identifier: attachment.identifier, data: data, format: image.formatName, caption: attachment.caption,
                                       width: size?.width, height: size?.height, dateCreated: attachment.dateCreated)

@@ -29,6 +29,7 @@ public enum QuickNote {
             let start = text.index(after: index)
             let end = text[start...].firstIndex { !($0.isLetter || $0.isNumber || "-_/".contains($0)) } ?? text.endIndex
             let word = text[start..<end].trimmingCharacters(in: CharacterSet(charactersIn: "-_/"))
+            // A #word that is no valid tag name stays text in the note, as typed.
             if let name = try? TagName.checked(word), !found.contains(name) { found.append(name) }
             index = end > start ? end : start
         }

@@ -55,6 +55,7 @@ struct WalkthroughCommand: ParsableCommand {
 
     /// Step 1, in a folder that holds nothing yet (one that does not exist yet is empty).
     private static func checkedEmpty(_ folder: URL) throws -> Int {
+        // A folder that cannot be listed (missing) counts as empty; creating it then reports any real problem.
         let existing = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         guard existing.isEmpty else {
             throw CommandFailure("\(folder.path): not empty; the walkthrough needs a new or empty folder (--continue goes on with a walkthrough there)")

@@ -15,6 +15,7 @@ public struct MappingModelSnapshot: Sendable, Equatable {
     /// by Xcode) or they cannot be read.
     public static func read(at url: URL) -> MappingModelSnapshot? {
         let file = url.pathExtension == "xcmappingmodel" ? url.appendingPathComponent("xcmapping.xml") : url
+        // A mapping model without readable embedded models has no snapshot to compare (documented above: nil).
         guard let tree = try? XMLTreeReader.read(contentsOf: file, displayName: file.path),
               let document = try? XMLStoreDocument(root: tree, fileName: file.path),
               let root = document.objects.values.first(where: { $0.type == "XDDEVMAPPINGMODEL" }),

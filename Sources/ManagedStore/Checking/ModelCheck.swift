@@ -70,6 +70,7 @@ public enum ModelCheck {
         var trials: [TrialMigration] = []
         if options.generateStores || options.storesFolder != nil {
             let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("model-check-\(UUID().uuidString)")
+            // Our own scratch folder in the temporary directory: one left behind is harmless.
             defer { try? FileManager.default.removeItem(at: scratch) }
             if options.generateStores {
                 for route in routes where route.isPossible {

@@ -17,6 +17,7 @@ public enum RepresentativeStore {
     public static func write(at url: URL, model: ManagedObjectModel, skipping: Set<String> = [],
                              options: StoreOptions = StoreOptions()) throws {
         let store = try PersistentStore.create(at: url, model: model, options: options)
+        // Closing after the save (or its error, which is thrown): a failed close loses nothing the check reads.
         defer { try? store.close() }
         let context = ManagedObjectContext(store: store)
         var objects: [String: [ManagedObject]] = [:]

@@ -28,6 +28,7 @@ public struct StoreContents: Sendable, Equatable {
         var options = StoreOptions()
         options.isReadOnly = true
         let store = try PersistentStore.open(at: url, model: model, options: options)
+        // A store opened read-only: closing it loses nothing.
         defer { try? store.close() }
         let context = ManagedObjectContext(store: store)
         var entities: [String: Entity] = [:]
@@ -83,6 +84,7 @@ public struct StoreContents: Sendable, Equatable {
         var configuration = Configuration()
         configuration.readonly = true
         let database = try DatabaseQueue(path: url.path, configuration: configuration)
+        // A read-only connection: closing it loses nothing.
         defer { try? database.close() }
         return try database.read { db in
             try String.fetchAll(db, sql: "PRAGMA integrity_check").joined(separator: "; ")

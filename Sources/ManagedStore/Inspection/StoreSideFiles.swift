@@ -15,6 +15,7 @@ struct StoreSideFiles {
     var existing: [Entry] {
         var seen = Set<String>()
         return candidates.filter { entry in
+            // A file that cannot be looked at is not listed (it went away, or is not ours to show).
             seen.insert(entry.url.path).inserted && (try? FileManager.default.attributesOfItem(atPath: entry.url.path)[.type] as? FileAttributeType) == .typeRegular
         }
     }

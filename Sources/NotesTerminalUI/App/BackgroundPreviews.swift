@@ -51,6 +51,7 @@ final class BackgroundPreviews: Sendable {
     static func render(_ image: NoteImage, for key: PreviewKey, colors: ColorSupport, pictureID: UInt32) -> RenderedPreview {
         switch key.graphics.kind {
         case .pixels(let kind):
+            // An image that cannot be encoded is drawn as symbols instead (below), never an error on screen.
             let picture = try? PixelEncoder.encode(image, columns: key.columns, rows: key.rows, cell: key.graphics.cellPixels, as: kind, id: pictureID)
             return picture.map(RenderedPreview.picture) ?? .unavailable
         case .symbols, .none:

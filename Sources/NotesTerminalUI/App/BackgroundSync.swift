@@ -84,6 +84,7 @@ final class BackgroundSync: Sendable {
         do {
             return try withBook { book in
                 let synchronizer = synchronizer(book)
+                // The status line is refreshed when the status reads; the sync's own outcome is reported below either way.
                 defer { publish(try? synchronizer.status()) }
                 do {
                     return .success(try synchronizer.sync(remote: nil))
@@ -106,6 +107,7 @@ final class BackgroundSync: Sendable {
             return stack
         }
         let book = try stack.open(creatingIfMissing: false)
+        // Closing a store this sync opened after its work is saved or rolled back: a failed close loses nothing.
         defer { try? book.context.store.close() }
         return try work(book)
     }

@@ -35,7 +35,7 @@ public final class NotesApp {
         backgroundSync = BackgroundSync(storeURL: book.address.url, version: versionLabel, executor: syncExecutor)
         self.colors = colors
         state.storeIsReadOnly = book.isReadOnly
-        state.knownStoreVersion = try book.storeVersion()
+        state.knownExternalChangeToken = try book.externalChangeToken()
         // The first screens only: every note's ID comes from the date index alone, but at
         // 1,000,000 notes that still takes a while, which the first paint need not wait for.
         state.listScreen.notes = NoteList(ids: try book.noteIDs(page: ListPage(limit: Self.launchRows)))

@@ -44,13 +44,13 @@ public struct NotesEffectRunner {
     /// The outcome of one store effect; nil for effects the terminal carries out.
     public func run(_ effect: NotesEffect) -> NotesEvent? {
         do {
-            return try changeStore(effect)
+            return try runOnStore(effect)
         } catch {
             return .failed(error)
         }
     }
 
-    private func changeStore(_ effect: NotesEffect) throws(NoteBookError) -> NotesEvent? {
+    private func runOnStore(_ effect: NotesEffect) throws(NoteBookError) -> NotesEvent? {
         switch effect {
         case .quit, .openEditor, .openImage:
             return nil
@@ -119,7 +119,7 @@ public struct NotesEffectRunner {
     /// The store's version; when another process changed it, the book forgets the notes it read,
     /// so the reads that follow see the other process's change.
     private func checkStore(knownVersion: Int) throws(NoteBookError) -> StoreCheck {
-        let version = try book.storeVersion()
+        let version = try book.externalChangeToken()
         let changed = version != knownVersion
         if changed { book.forgetReadNotes() }
         return StoreCheck(version: version, changed: changed)

@@ -125,7 +125,7 @@ extension NotesState {
         case .tagsRead(.failure(let error)):
             message = "cannot read the tags: \(error)"
         case .storeChecked(.success(let check)):
-            knownStoreVersion = check.version
+            knownExternalChangeToken = check.version
             // Another process's change may be one to send, or a sync that sent everything.
             if check.changed { backgroundJobs.append(.refreshSyncStatus) }
             return (check.changed ? storeChanged() : []) + continueSave()

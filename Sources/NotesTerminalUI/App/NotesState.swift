@@ -39,7 +39,7 @@ struct NotesState: ScreenLayout {
     var previews = PreviewCache()
     var bodyLayouts = BodyLayouts()
     /// The store's version when last read (see `catchUpWithStore`).
-    var knownStoreVersion = 0
+    var knownExternalChangeToken = 0
     /// The terminal's size, from the last `resize` event; screens are laid out from it.
     var size = TerminalSize(columns: 80, rows: 24)
     /// A line shown above every screen: the walkthrough names its step there.

@@ -5,7 +5,7 @@ extension NotesState {
     /// version, whose answer (`.storeChecked`) forgets what was read and reads the list again
     /// (the selection kept) when another process changed the store.
     func catchUpWithStore() -> [NotesEffect] {
-        [.checkStore(knownVersion: knownStoreVersion)]
+        [.checkStore(knownVersion: knownExternalChangeToken)]
     }
 
     /// Whether the note the editor started from was changed by someone else since: saving over

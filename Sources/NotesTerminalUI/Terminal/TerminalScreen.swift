@@ -47,6 +47,7 @@ public final class TerminalScreen {
             setenv("TERMINFO", still.folder.path, 1)
             defer {
                 if let saved { setenv("TERMINFO", saved, 1) } else { unsetenv("TERMINFO") }
+                // A temporary terminfo folder of ours; one left behind in the temporary directory is harmless.
                 try? FileManager.default.removeItem(at: still.folder)
             }
             cellsStayInPlace = cterminal_start(still.name) == 0

@@ -28,6 +28,7 @@ struct SyncSetting {
         let report: SyncReport
         do {
             let book = try stack.open(creatingIfMissing: false)
+            // Closing after the sync saved or rolled back: a failed close loses nothing.
             defer { try? book.context.store.close() }
             report = try Synchronizer(book: book, mirror: Synchronizer.defaultMirror(for: stack.storeURL), machine: nil)
                 .sync(remote: nil)

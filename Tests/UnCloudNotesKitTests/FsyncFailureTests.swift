@@ -4,11 +4,11 @@ import Testing
 import TestSupport
 import UnCloudNotesKit
 
-/// A sync that fails means the data may not be on disk: the migration must fail, not report
+/// An fsync that fails means the data may not be on disk: the migration must fail, not report
 /// success, and the store must be as it was. A full or failing disk cannot be made on demand,
 /// so the tests inject the error into the task's syncs or `chown`s (`DurableFiles.injectedFailure`).
-@Suite("A failed sync fails the migration")
-struct SyncFailureTests {
+@Suite("A failed fsync fails the migration")
+struct FsyncFailureTests {
     @Test("an EIO from fdatasync or from syncing the folder fails the migration; the store is unchanged")
     func syncErrorFailsMigration() throws {
         let folder = try TemporaryFolder()
