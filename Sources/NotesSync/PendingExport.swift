@@ -12,10 +12,17 @@ struct PendingExport {
     /// brings a note back under its identifier).
     let removed: [String]
 
-    /// The history after `token` (all of it, and every note, when nil).
-    init(_ notes: StoreNotes, since token: Int64?) throws {
+    /// The history after `token` (all of it, and every note, when nil); `readSoFar`, the history
+    /// already read after that same token, is read on from rather than again.
+    init(_ notes: StoreNotes, since token: Int64?, readSoFar: LocalChanges? = nil) throws {
         everything = token == nil
-        changes = try LocalChanges(after: token, in: notes.context)
+        if let readSoFar {
+            var changes = readSoFar
+            changes.add(try LocalChanges(after: readSoFar.lastToken, in: notes.context))
+            self.changes = changes
+        } else {
+            changes = try LocalChanges(after: token, in: notes.context)
+        }
         removed = everything ? [] : try changes.deletedNotes.sorted { $0.uuidString < $1.uuidString }
             .filter { try notes.note(identifier: $0) == nil }.map(MirrorNote.path(of:))
         notes.context.reset()

@@ -56,6 +56,7 @@ public struct Synchronizer {
         let lock = try SyncLock(in: mirror.gitDirectory, mirror: mirrorFolder)
         defer { withExtendedLifetime(lock) {} }
         var state = try currentState(of: mirror, notes: notes)
+        var history: LocalChanges? = try repair(mirror, notes: notes, state: state)
         state.machine = machine
         if let givenIdentity { state.identityFile = givenIdentity.path }
         var setAside = try mirror.recover(busy: state.workingTreeBusy)
@@ -79,7 +80,8 @@ public struct Synchronizer {
             let cipher = try roundCipher(of: mirror, theirs: theirs, state: &state)
             notes.imageNaming = cipher.imageNaming
             let rekeying = state.recipientsChange != nil
-            try export(to: mirror, from: notes, cipher: cipher, rewriting: rekeying, state: &state, report: &report)
+            try export(to: mirror, from: notes, cipher: cipher, rewriting: rekeying, history: history, state: &state, report: &report)
+            history = nil
             if let theirs {
                 report.conflicts += try mirror.merge(theirs, message: "Merge \(remoteURL) into \(machine)", cipher: cipher, resealing: rekeying,
                                                      state: &state)
@@ -118,7 +120,7 @@ public struct Synchronizer {
         var state = SyncState()
         var tip: String?
         if let mirror {
-            state = try currentState(of: mirror, notes: notes, repairing: false)
+            state = try currentState(of: mirror, notes: notes)
             tip = try mirror.storeTip
         }
         let pending = try storeCall { try PendingExport(notes, since: tip == nil ? nil : state.exportedThrough) }
@@ -153,27 +155,37 @@ public struct Synchronizer {
 
     /// The mirror's state, started afresh for another store; `repairing` brings the mirror up to
     /// an apply whose transaction committed but whose mirror ref was not moved before a kill.
-    private func currentState(of mirror: MirrorRepository, notes: StoreNotes, repairing: Bool = true) throws(SyncError) -> SyncState {
+    private func currentState(of mirror: MirrorRepository, notes: StoreNotes) throws(SyncError) -> SyncState {
         var state = try SyncState.read(in: mirror.gitDirectory)
         let uuid = notes.context.store.metadata.storeUUID
         if state.storeUUID != uuid { state = SyncState(storeUUID: uuid) }
-        guard repairing else { return state }
+        return state
+    }
+
+    /// The history since the last export; and the mirror brought up to an apply whose
+    /// transaction committed but whose mirror ref was not moved before a kill. The export reads
+    /// on from this history, so a sync reads each transaction once.
+    private func repair(_ mirror: MirrorRepository, notes: StoreNotes, state: SyncState) throws(SyncError) -> LocalChanges {
         let history = try storeCall { try LocalChanges(after: state.exportedThrough, in: notes.context) }
         if let applied = history.syncTransactions.last?.contextName.flatMap(Self.appliedCommit), try mirror.storeTip != applied,
            try mirror.commit(named: applied) != nil {
             try mirror.setStoreTip(applied)
         }
-        return state
+        return history
     }
 
     /// Step 1: the store's changes since the last export, committed on the store's branch and
     /// merged into `main`. The first sync of a store exports all its notes.
     /// `rewriting`: every note and image file is written anew (encrypted for a new set of
     /// recipients), with the mirror's key files.
-    private func export(to mirror: MirrorRepository, from notes: StoreNotes, cipher: MirrorCipher, rewriting: Bool,
+    /// `history`: what was read since the state's export token, to read on from.
+    private func export(to mirror: MirrorRepository, from notes: StoreNotes, cipher: MirrorCipher, rewriting: Bool, history: LocalChanges?,
                         state: inout SyncState, report: inout SyncReport) throws(SyncError) {
         let tip = try mirror.storeTip
-        let pending = try storeCall { try PendingExport(notes, since: tip == nil || rewriting ? nil : state.exportedThrough) }
+        let everything = tip == nil || rewriting
+        let pending = try storeCall {
+            try PendingExport(notes, since: everything ? nil : state.exportedThrough, readSoFar: everything ? nil : history)
+        }
         if tip == nil || !pending.isEmpty {
             let kept = if let tip, cipher.isEncrypted, !rewriting {
                 try SealedTip(mirror, commit: tip, notes: try storeCall { try pending.notePaths(of: notes) }, cipher: cipher)
