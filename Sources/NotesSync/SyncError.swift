@@ -37,6 +37,8 @@ public enum SyncError: Error, CustomStringConvertible {
     case file(path: String, any Error)
     /// The mirror is encrypted and this machine's key is not among its recipients.
     case notARecipient(recipient: String, identityFile: String)
+    /// The identity file named with `--identity` (now or before) is not there, or is a folder.
+    case identityMissing(path: String)
     /// The identity file does not hold age secret keys.
     case identity(path: String, AgeError)
     /// A mirror file could not be decrypted (another key, changed, cut): nothing was applied.
@@ -47,6 +49,9 @@ public enum SyncError: Error, CustomStringConvertible {
     case unreadableKeyFile(path: String, reason: String)
     /// A file could not be encrypted.
     case encryption(AgeError)
+    /// The remote lists recipients this machine has not accepted (another machine's
+    /// `recipients add`, or a host adding its own key): nothing was encrypted for them.
+    case unacceptedRecipients([String])
     /// A change of recipients that sync refuses, and why.
     case recipientsRefused(RecipientsRefusal)
 
@@ -70,12 +75,18 @@ public enum SyncError: Error, CustomStringConvertible {
         case .notARecipient(let recipient, let identityFile):
             "the remote is encrypted and this machine's key is not one of its recipients: on a machine that syncs with it, run `uncloudnotes sync recipients add \(recipient)`, then sync here again (this machine's key is in \(identityFile))"
         case .identity(let path, let error): "the age identity \(path) cannot be read: \(error)"
+        case .identityMissing(let path):
+            "the age identity \(path) is not there (or is no file): give an existing one with --identity FILE (age-keygen -o FILE makes one), or leave --identity out to use this machine's own"
         case .undecryptableFile(let path, let error): "mirror file \(path) cannot be decrypted: \(error); nothing was applied"
         case .encryptedMirrorFile(let path):
             "mirror file \(path) is encrypted but the mirror has no \(MirrorCipher.recipientsFile); nothing was applied"
         case .unreadableKeyFile(let path, let reason): "the mirror's \(path) cannot be read: \(reason)"
         case .encryption(let error): "cannot encrypt: \(error)"
         case .recipientsRefused(let refusal): "\(refusal)"
+        case .unacceptedRecipients(let keys):
+            "the remote now lists \(keys.joined(separator: ", ")), which this machine has not accepted as \(keys.count == 1 ? "a recipient" : "recipients"); nothing was sent. "
+                + "If you added \(keys.count == 1 ? "it" : "them") on another machine, accept \(keys.count == 1 ? "it" : "them") here with `uncloudnotes sync recipients add KEY`; "
+                + "if not, whoever can write to the remote added \(keys.count == 1 ? "it" : "them") to read your notes"
         }
     }
 }
@@ -113,6 +124,8 @@ public enum RecipientsRefusal: Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .notEncrypted: "the mirror is not encrypted: turn encryption on with `uncloudnotes sync --encrypt`"
         case .alreadyListed(let key): "\(key) is a recipient already; nothing changed"
+        case .malformed(let text) where text.uppercased().hasPrefix("AGE-SECRET-KEY-"):
+            "that is a secret key (AGE-SECRET-KEY-…), which must never be shared; give its public key age1… instead (age-keygen -y FILE prints it)"
         case .malformed(let text): "\(text) is not an age recipient (a public key age1…, as age-keygen -y prints it)"
         case .notListed(let key): "\(key) is not a recipient of this mirror (see `uncloudnotes sync recipients list`)"
         case .lastRecipient: "that is the mirror's only recipient: with none left, no one could open its files"

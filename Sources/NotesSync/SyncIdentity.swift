@@ -7,6 +7,9 @@ import UnCloudNotesKit
 /// The same file can be copied to several machines, or one made by `age-keygen` given instead.
 struct SyncIdentity {
     let file: URL
+    /// Whether a missing file is made: only the default one. A file the user named (or one
+    /// named before and remembered) that is missing is an error, so a typo makes no new key.
+    var mayCreate = true
 
     static func defaultFile(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
         ConfigFolder.url(environment: environment).appendingPathComponent("age-identity.txt")
@@ -19,6 +22,8 @@ struct SyncIdentity {
             text = try String(contentsOf: file, encoding: .utf8)
         } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
             return nil
+        } catch let error as CocoaError where error.code == .fileReadUnknown || error.code == .fileNoSuchFile {
+            throw .identityMissing(path: file.path)
         } catch {
             throw .file(path: file.path, error)
         }
@@ -32,6 +37,7 @@ struct SyncIdentity {
     /// The file's identities, made (a new key, its folder 0700, the file 0600) when there is none.
     func readOrCreate() throws(SyncError) -> [AgeIdentity] {
         if let identities = try read() { return identities }
+        guard mayCreate else { throw .identityMissing(path: file.path) }
         let identity = AgeIdentity()
         do {
             try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true,

@@ -19,6 +19,10 @@ struct SyncState: Codable, Equatable {
     var machine: String?
     /// The age identity file given with `--identity`, used when none is given.
     var identityFile: String?
+    /// The recipients this machine accepts: those it last pushed files encrypted for (nil before
+    /// its first encrypted sync, which accepts the remote's list as it finds it). A key the
+    /// remote lists beyond them stops sync until `recipients add` accepts it here.
+    var acceptedRecipients: [String]?
     /// A change of the mirror's recipients (turning encryption on included) not yet pushed:
     /// every round re-encrypts every file until one pushes it.
     var recipientsChange: RecipientsChange?

@@ -22,7 +22,9 @@ extension Synchronizer {
     public func addRecipient(_ key: String) throws(SyncError) -> SyncReport {
         let recipient = try Self.recipient(key)
         let (mirror, state) = try existingMirror()
-        guard try !recipients(of: mirror, state: state).contains(recipient) else { throw .recipientsRefused(.alreadyListed(key)) }
+        // A key the mirror lists that this machine has not accepted yet is accepted by adding it.
+        let accepted = state.acceptedRecipients.map { $0.contains(recipient.description) } ?? true
+        guard try !recipients(of: mirror, state: state).contains(recipient) || !accepted else { throw .recipientsRefused(.alreadyListed(key)) }
         return try sync(remote: nil, changing: RecipientsChange(add: [recipient.description]))
     }
 
@@ -65,9 +67,17 @@ extension Synchronizer {
     /// The cipher of a round: the remote's key files when it moved (another machine may have
     /// changed the recipients), else the mirror's; with a pending change of recipients applied,
     /// which makes the round rewrite every file. A change that changes nothing is dropped.
+    /// A recipient this machine has not accepted (it encrypted for it, joined with it listed, or
+    /// was told with `recipients add`) stops the round before anything is encrypted for it: a
+    /// host can write the recipients file too, and would otherwise read every later note.
     func roundCipher(of mirror: MirrorRepository, theirs: String?, state: inout SyncState) throws(SyncError) -> MirrorCipher {
         let head = try mirror.commit(named: "HEAD")
         let current = try cipher(readingAt: theirs == head ? nil : theirs, in: mirror)
+        if let listed = current.keys?.recipients, let accepted = state.acceptedRecipients {
+            let approved = Set(accepted + (state.recipientsChange?.add ?? []))
+            let unknown = listed.map(\.description).filter { !approved.contains($0) }
+            if !unknown.isEmpty { throw .unacceptedRecipients(unknown) }
+        }
         guard let change = state.recipientsChange else { return current }
         guard current.isEncrypted || change.encrypt else { throw .recipientsRefused(.notEncrypted) }
         let identities = try identity.readOrCreate()

@@ -32,7 +32,8 @@ public struct Synchronizer {
         let remembered = try? SyncState.read(in: mirror.appendingPathComponent(".git"))
         self.machine = machine ?? remembered?.machine ?? ProcessInfo.processInfo.hostName
         self.givenIdentity = identity
-        self.identity = SyncIdentity(file: identity ?? remembered?.identityFile.map(URL.init(fileURLWithPath:)) ?? SyncIdentity.defaultFile())
+        let named = identity ?? remembered?.identityFile.map(URL.init(fileURLWithPath:))
+        self.identity = SyncIdentity(file: named ?? SyncIdentity.defaultFile(), mayCreate: named == nil)
     }
 
     /// The default mirror of a store: `<store name>.mirror` beside it.
@@ -95,6 +96,7 @@ public struct Synchronizer {
                 // may have failed after its export).
                 report.sent = SyncReport.Counts(try mirror.changedNotes(from: theirs ?? MirrorRepository.emptyTree, to: report.commit ?? MirrorRepository.emptyTree))
                 if created, let notice = try mirror.defaultBranchNotice(remote: remoteURL) { report.notices.append(notice) }
+                if let keys = cipher.keys { state.acceptedRecipients = keys.recipients.map(\.description) }
                 if let change = state.recipientsChange {
                     report.notices += Self.notices(after: change, cipher: cipher, mirror: mirrorFolder)
                     state.recipientsChange = nil

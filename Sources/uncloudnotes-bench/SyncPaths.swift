@@ -151,14 +151,16 @@ enum SyncPaths {
         return EngineRun(first: first, oneNote: oneNote, noOp: noOp, peak: peak, receive: receive, receivePeak: receivePeak, mirror: store.deletingPathExtension().appendingPathExtension("mirror"))
     }
 
-    /// Issue 35: the first sync with `--encrypt` (the identity made on first need, beside the
-    /// store, as a new user's is) to a remote of its own, then one changed note.
+    /// Issue 35: the first sync with `--encrypt` (the identity made on first need in a settings
+    /// folder of its own, as a new user's is) to a remote of its own, then one changed note.
     private static func measureEncrypted(app: URL, master: URL, in folder: URL) throws -> (first: Double, oneNote: Double, peak: Int64) {
         let store = folder.appendingPathComponent("encrypted.sqlite")
         try DiskSync.syncedCopy(of: master, at: store)
         let remote = try bareRepository(folder.appendingPathComponent("encrypted-remote.git"))
-        let key = ["--identity", folder.appendingPathComponent("age-identity.txt").path]
-        let (first, peak) = try timedWithPeak(app, ["sync", "--store", store.path, "--remote", remote.path, "--machine", "bench", "--encrypt"] + key,
+        // The key is made on first need in this settings folder, as a new user's is.
+        let key = ["--identity", folder.appendingPathComponent("config/uncloudnotes/age-identity.txt").path]
+        let (first, peak) = try timedWithPeak(URL(fileURLWithPath: "/usr/bin/env"), ["XDG_CONFIG_HOME=\(folder.appendingPathComponent("config").path)", app.path,
+                                                  "sync", "--store", store.path, "--remote", remote.path, "--machine", "bench", "--encrypt"],
                                               memory: folder.appendingPathComponent("encrypted-peak-memory"))
         try ChildProcess.run(app.path, ["notes", "edit", "1", "--body", "Changed on this machine.", "--store", store.path])
         let oneNote = try ChildProcess.run(app.path, ["sync", "--store", store.path, "--machine", "bench"] + key)

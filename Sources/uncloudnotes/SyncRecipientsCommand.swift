@@ -9,10 +9,10 @@ struct SyncRecipientsCommand: ParsableCommand {
         commandName: "recipients",
         abstract: "List, add or remove the keys an encrypted mirror is encrypted for.",
         discussion: """
-            A machine that syncs with an encrypted remote without access is told its key \\
-            (age1…). Run `sync recipients add` with that key on a machine that has access: every \\
-            file is encrypted again for the new set, in one commit, and pushed. Removing a key \\
-            does the same for the others; the removed key can still read what the remote's \\
+            A machine that syncs with an encrypted remote without access is told its key \
+            (age1…). Run `sync recipients add` with that key on a machine that has access: every \
+            file is encrypted again for the new set, in one commit, and pushed. Removing a key \
+            does the same for the others; the removed key can still read what the remote's \
             history held before.
 
             Examples:

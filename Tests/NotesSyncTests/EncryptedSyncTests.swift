@@ -138,9 +138,9 @@ struct EncryptedSyncTests {
         try a.sync(remote)
         try b.sync(remote)
         // B shares A's key (copied identity file), as a user with one key on several machines does.
-        try FileManager.default.createDirectory(at: b.identity.deletingLastPathComponent(), withIntermediateDirectories: true)
         let report = try a.sync(remote, encrypt: true)
         #expect(report.notices.contains { $0.contains("history still holds them in plain text") })
+        try FileManager.default.removeItem(at: b.identity)
         try FileManager.default.copyItem(at: a.identity, to: b.identity)
         try b.edit(note, body: "plain once\nencrypted since\n")
         try b.sync(remote)
@@ -152,6 +152,37 @@ struct EncryptedSyncTests {
         for path in tip where path.hasPrefix("notes/") || path.hasPrefix("images/") {
             #expect(AgeFile.looksEncrypted(try git.runForData(["show", "main:\(path)"])), "\(path) is plain")
         }
+    }
+
+    /// Found by a new user's trial: the host appended its own key to `.age-recipients`, and the
+    /// next sync encrypted a changed note for it without a word.
+    @Test("a recipient the remote lists that this machine never accepted stops the sync before anything is encrypted for it")
+    func hostAddedKeyRefused() throws {
+        let note = try a.add("Private", "only mine\n")
+        try a.sync(remote, encrypt: true)
+        let host = AgeIdentity()
+        let hand = folder.url.appendingPathComponent("hand")
+        try runGit(["clone", "-q", remote, hand.path])
+        let listing = hand.appendingPathComponent(MirrorCipher.recipientsFile)
+        try (String(contentsOf: listing, encoding: .utf8) + "\(host.recipient)\n").write(to: listing, atomically: true, encoding: .utf8)
+        try runGit(["-c", "user.name=h", "-c", "user.email=h@h", "commit", "-q", "-am", "the host's key"], in: hand)
+        try runGit(["push", "-q", "origin", "main"], in: hand)
+        let tampered = try runGit(["rev-parse", "main"], in: URL(fileURLWithPath: remote))
+        try a.edit(note, body: "only mine\nand a secret\n")
+        do {
+            try a.sync(remote)
+            Issue.record("a key the machine never accepted must stop the sync")
+        } catch let error as SyncError {
+            guard case .unacceptedRecipients(let keys) = error else {
+                Issue.record("refused with \(error)")
+                return
+            }
+            #expect(keys == [host.recipient.description])
+        }
+        #expect(try runGit(["rev-parse", "main"], in: URL(fileURLWithPath: remote)) == tampered, "nothing was pushed")
+        // Accepting it on purpose (as for another machine's key) lets the sync go on.
+        _ = try a.synchronizer.addRecipient(host.recipient.description)
+        #expect(try a.sync(remote).sent.total == 0)
     }
 
     @Test("a note file changed on the remote (one byte flipped) stops the receiving sync with one line naming it; nothing is applied")

@@ -1,3 +1,4 @@
+import AgeEncryption
 import Foundation
 import Testing
 import ManagedStore
@@ -11,7 +12,7 @@ final class SyncMachine {
     let name: String
     let storeURL: URL
     let mirror: URL
-    /// This machine's age identity file (made by the first encrypted sync), never the user's own.
+    /// This machine's age identity file, never the user's own.
     let identity: URL
     private(set) var book: NoteBook
 
@@ -21,6 +22,8 @@ final class SyncMachine {
         mirror = folder.url.appendingPathComponent("\(name)/notes.mirror")
         identity = folder.url.appendingPathComponent("\(name)/age-identity.txt")
         book = try UnCloudNotesStack(storeURL: storeURL, versionName: "v5").open()
+        // Its own key, as age-keygen makes one (--identity names an existing file).
+        try AgeIdentity().identityFile(created: Date()).write(to: identity, atomically: true, encoding: .utf8)
     }
 
     var synchronizer: Synchronizer { Synchronizer(book: book, mirror: mirror, machine: name, identity: identity) }

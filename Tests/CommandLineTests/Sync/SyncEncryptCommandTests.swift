@@ -60,5 +60,14 @@ struct SyncEncryptCommandTests {
         let badIdentity = try machines.run("alpha", ["sync", "--identity", broken.path], environment: home("alpha"))
         #expect(badIdentity.exitCode != 0 && badIdentity.standardError.contains(broken.path), "\(badIdentity.standardError)")
         #expect(!badIdentity.standardError.contains("NOTREALLY"), "a secret key line is never repeated")
+        // A mistyped --identity makes no new key (nor its folder): only the default one is made.
+        let typo = machines.folder.url.appendingPathComponent("typo-folder/key.txt")
+        let missing = try machines.run("alpha", ["sync", "--identity", typo.path], environment: home("alpha"))
+        #expect(missing.exitCode != 0 && missing.standardError.contains("is not there"), "\(missing.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: typo.deletingLastPathComponent().path))
+        // A secret key given where a recipient belongs is refused without being printed.
+        let secret = "AGE-SECRET-KEY-1QYQSZQGPQYQSZQGPQYQSZQGPQYQSZQGPQYQSZQGPQYQSZQGPQYQS3290GG"
+        let pasted = try machines.run("alpha", ["sync", "recipients", "add", secret], environment: home("alpha"))
+        #expect(pasted.exitCode != 0 && pasted.standardError.contains("secret key") && !pasted.standardError.contains(secret), "\(pasted.standardError)")
     }
 }
