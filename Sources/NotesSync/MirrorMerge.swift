@@ -15,8 +15,9 @@ extension MirrorRepository {
     /// sets merge as sets and overlapping texts give conflict copies instead of markers.
     /// `state` marks the working tree busy meanwhile (see `SyncState.workingTreeBusy`), and
     /// stays so when the merge fails: the next sync resets what it left. In an encrypted
-    /// mirror the notes are merged as plain text in memory and written sealed with `cipher`;
-    /// `resealing`: every file the other side changed is sealed again (for new recipients).
+    /// mirror the notes are merged as plain text in memory and written sealed with `cipher`, as
+    /// is every plain file either side changed; `resealing`: every file either side changed is
+    /// sealed again (for new recipients).
     func merge(_ other: String, message: String, cipher: MirrorCipher = .plain, resealing: Bool = false,
                state: inout SyncState) throws(SyncError) -> [SyncConflict] {
         guard try commit(named: "HEAD") != other else { return [] } // merged already
@@ -26,6 +27,17 @@ extension MirrorRepository {
         state.workingTreeBusy = false
         try state.write(in: gitDirectory)
         return conflicts
+    }
+
+    /// The commit two histories share last; the empty tree for unrelated histories (git exits 1
+    /// and prints nothing). Any other answer is an error, never read as "unrelated".
+    func mergeBase(_ first: String, _ second: String) throws(SyncError) -> String {
+        let base = try git.output(["merge-base", first, second])
+        switch base.status {
+        case 0: return try GitAnswer.objectID(base.standardOutput, command: "merge-base")
+        case 1 where base.standardOutput.isEmpty: return Self.emptyTree
+        default: throw .git(GitFailure(arguments: ["merge-base"], status: base.status, standardError: base.standardError))
+        }
     }
 
     private func mergeInWorkingTree(_ other: String, message: String, cipher: MirrorCipher, resealing: Bool) throws(SyncError) -> [SyncConflict] {
@@ -40,13 +52,7 @@ extension MirrorRepository {
             throw .git(GitFailure(arguments: arguments, status: result.status, standardError: result.standardError))
         }
         guard merging else { return [] } // up to date, or fast-forwarded
-        let base = try git.output(["merge-base", head, other])
-        let origin: String
-        switch base.status {
-        case 0: origin = try GitAnswer.objectID(base.standardOutput, command: "merge-base")
-        case 1 where base.standardOutput.isEmpty: origin = Self.emptyTree // unrelated histories
-        default: throw .git(GitFailure(arguments: ["merge-base"], status: base.status, standardError: base.standardError))
-        }
+        let origin = try mergeBase(head, other)
         let both = Set(try changedNotes(from: origin, to: head).map(\.path)).intersection(try changedNotes(from: origin, to: other).map(\.path)).sorted()
         let versions = try files(both.flatMap { path in [origin, head, other].map { (commit: $0, path: path) } })
         var conflicts: [SyncConflict] = []
@@ -70,8 +76,10 @@ extension MirrorRepository {
             if try git.output(["checkout", "--ours", "--", path]).status != 0 { try git.run(["rm", "-q", "--cached", "--", path]) }
         }
         if cipher.isEncrypted {
-            let bothSet = Set(both)
-            try seal(try changedFiles(from: origin, to: other).filter { !bothSet.contains($0) }, with: cipher, all: resealing)
+            // Either side may bring plain files: theirs from before the switch, ours exported
+            // plain before this machine learnt of it (a round that failed before its push).
+            let changed = Set(try changedFiles(from: origin, to: other) + changedFiles(from: origin, to: head)).subtracting(both)
+            try seal(changed.sorted(), with: cipher, all: resealing)
         }
         try git.run(["add", "-A"])
         try git.run(["commit", "-q", "--no-verify", "-m", message])

@@ -188,7 +188,7 @@ final class MirrorRepository {
     /// Fetches the remote and checks it is a mirror: empty, or a `main` holding the marker file.
     /// - Returns: the remote's `main`, nil when it has none yet.
     func fetch(remote: String) throws(SyncError) -> String? {
-        let tracking = "refs/remotes/\(Self.remote)/\(Self.branch)"
+        let tracking = Self.trackingRef
         var fetched = try git.output(["fetch", "--quiet", "--prune", Self.remote])
         if fetched.status != 0 {
             // A fetch that failed part-way can leave the remote's branch naming objects that
@@ -212,9 +212,14 @@ final class MirrorRepository {
         return theirs
     }
 
+    /// The remote's `main` as last fetched (or pushed).
+    static let trackingRef = "refs/remotes/\(remote)/\(branch)"
+
     enum PushOutcome: Equatable {
         /// `created`: the push made the remote's `main` (its first).
         case pushed(created: Bool)
+        /// The remote's `main` was ours already: nothing was sent.
+        case alreadyThere
         case remoteMoved
     }
 
@@ -222,9 +227,9 @@ final class MirrorRepository {
     /// something ours does not contain, it moved meanwhile (git words that several ways: "fetch
     /// first", "non-fast-forward", a ref that changed during the push).
     func push(remote: String) throws(SyncError) -> PushOutcome {
-        let tracking = "refs/remotes/\(Self.remote)/\(Self.branch)"
+        let tracking = Self.trackingRef
         // The remote's branch as just fetched (or last pushed) is ours already: nothing to push.
-        if let head = try commit(named: "HEAD"), try commit(named: tracking) == head { return .pushed(created: false) }
+        if let head = try commit(named: "HEAD"), try commit(named: tracking) == head { return .alreadyThere }
         let refspec = "refs/heads/\(Self.branch):refs/heads/\(Self.branch)"
         let result = try git.output(["push", "--porcelain", Self.remote, refspec])
         if result.status == 0 {

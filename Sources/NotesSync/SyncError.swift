@@ -4,7 +4,7 @@ import Foundation
 /// Why a sync stopped. Each case keeps what went wrong; `description` is the one line the
 /// command prints. Local work is kept whatever the case: the store is written only by the
 /// apply step's one transaction, and the mirror's commits stay.
-public enum SyncError: Error, CustomStringConvertible {
+public indirect enum SyncError: Error, CustomStringConvertible {
     /// A note file that is not as docs/sync.md specifies (hand-edited, say).
     case unreadableNoteFile(path: String, reason: String)
     /// A note file names an image file the mirror does not have.
@@ -45,6 +45,13 @@ public enum SyncError: Error, CustomStringConvertible {
     case undecryptableFile(path: String, AgeError)
     /// An encrypted file in a mirror this machine reads as plain.
     case encryptedMirrorFile(path: String)
+    /// A plain note or image file that another commit brought into an encrypted mirror: an
+    /// encrypted mirror takes only encrypted files (the host could otherwise write notes).
+    case unsealedFile(path: String)
+    /// A file the remote's commit brought could not be taken (`cause`): the commit that last
+    /// changed it there, and its author, so the user can tell their own machines' work from
+    /// someone else's and undo it on the remote.
+    case refusedRemoteFile(commit: String, author: String, cause: SyncError)
     /// The mirror's recipients or name key file is not as sync writes it.
     case unreadableKeyFile(path: String, reason: String)
     /// A file could not be encrypted.
@@ -80,6 +87,10 @@ public enum SyncError: Error, CustomStringConvertible {
         case .undecryptableFile(let path, let error): "mirror file \(path) cannot be decrypted: \(error); nothing was applied"
         case .encryptedMirrorFile(let path):
             "mirror file \(path) is encrypted but the mirror has no \(MirrorCipher.recipientsFile); nothing was applied"
+        case .unsealedFile(let path): "mirror file \(path) is not encrypted, in an encrypted mirror; nothing was applied"
+        case .refusedRemoteFile(let commit, let author, let cause):
+            "\(cause). It came with the remote's commit \(commit.prefix(12)) by \(author): if no machine of yours made it, someone else wrote to the remote. "
+                + "Undo it there (in a clone of the remote: git revert \(commit.prefix(12)), then git push), then sync again"
         case .unreadableKeyFile(let path, let reason): "the mirror's \(path) cannot be read: \(reason)"
         case .encryption(let error): "cannot encrypt: \(error)"
         case .recipientsRefused(let refusal): "\(refusal)"
@@ -111,6 +122,10 @@ public struct GitFailure: Error, CustomStringConvertible, Sendable {
 public enum RecipientsRefusal: Equatable, Sendable, CustomStringConvertible {
     /// Recipients belong to an encrypted mirror.
     case notEncrypted
+    /// No sync has made the mirror yet.
+    case noMirror(String)
+    /// The remote is encrypted (for this machine too) but the mirror here has not synced since.
+    case notReceivedYet
     case alreadyListed(String)
     case notListed(String)
     /// Not an `age1…` public key.
@@ -123,6 +138,9 @@ public enum RecipientsRefusal: Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .notEncrypted: "the mirror is not encrypted: turn encryption on with `uncloudnotes sync --encrypt`"
+        case .noMirror(let path):
+            "there is no mirror at \(path) yet: the first `uncloudnotes sync --remote URL` makes it (with --encrypt, encrypted)"
+        case .notReceivedYet: "the remote is encrypted but this machine's mirror has not synced since: run `uncloudnotes sync` first"
         case .alreadyListed(let key): "\(key) is a recipient already; nothing changed"
         case .malformed(let text) where text.uppercased().hasPrefix("AGE-SECRET-KEY-"):
             "that is a secret key (AGE-SECRET-KEY-…), which must never be shared; give its public key age1… instead (age-keygen -y FILE prints it)"

@@ -28,6 +28,9 @@ public struct SyncReport: Codable, Equatable, Sendable {
     public var sent = Counts()
     /// The mirror's changes (the remote's, hand edits) written to the store.
     public var received = Counts()
+    /// Note files the push gave the remote only encrypted again for new recipients (their
+    /// text unchanged): not counted in `sent`.
+    public var reencrypted = 0
     public var conflicts: [SyncConflict] = []
     /// The mirror commit the store now holds (the one pushed); nil in a dry run.
     public var commit: String?

@@ -18,26 +18,42 @@ extension Synchronizer {
         return listed.map { SyncRecipient(key: $0.description, isThisMachine: own.contains($0)) }
     }
 
-    /// Adds a recipient: every file is encrypted again for the new set, in one commit, and pushed.
-    public func addRecipient(_ key: String) throws(SyncError) -> SyncReport {
+    /// Adds a recipient: every file is encrypted again for the new set, in one commit, and
+    /// pushed. `dryRun`: the change is checked and described, nothing is written.
+    public func addRecipient(_ key: String, dryRun: Bool = false) throws(SyncError) -> SyncReport {
         let recipient = try Self.recipient(key)
         let (mirror, state) = try existingMirror()
+        let listed = try recipients(of: mirror, state: state)
         // A key the mirror lists that this machine has not accepted yet is accepted by adding it.
         let accepted = state.acceptedRecipients.map { $0.contains(recipient.description) } ?? true
-        guard try !recipients(of: mirror, state: state).contains(recipient) || !accepted else { throw .recipientsRefused(.alreadyListed(key)) }
-        return try sync(remote: nil, changing: RecipientsChange(add: [recipient.description]))
+        guard !listed.contains(recipient) || !accepted else { throw .recipientsRefused(.alreadyListed(key)) }
+        let change = RecipientsChange(add: [recipient.description])
+        if dryRun { return try Self.plan(change, listed: listed) }
+        return try sync(remote: nil, changing: change)
     }
 
     /// Removes a recipient: every file is encrypted again for the others and pushed (the removed
-    /// key can still read what the remote's history held before).
-    public func removeRecipient(_ key: String) throws(SyncError) -> SyncReport {
+    /// key can still read what the remote's history held before). `dryRun`: checked and
+    /// described, nothing written.
+    public func removeRecipient(_ key: String, dryRun: Bool = false) throws(SyncError) -> SyncReport {
         let recipient = try Self.recipient(key)
         let (mirror, state) = try existingMirror()
         let listed = try recipients(of: mirror, state: state)
         guard listed.contains(recipient) else { throw .recipientsRefused(.notListed(key)) }
         guard listed.count > 1 else { throw .recipientsRefused(.lastRecipient) }
         guard try !(identity.read() ?? []).contains(where: { $0.recipient == recipient }) else { throw .recipientsRefused(.ownKey(key)) }
-        return try sync(remote: nil, changing: RecipientsChange(remove: [recipient.description]))
+        let change = RecipientsChange(remove: [recipient.description])
+        if dryRun { return try Self.plan(change, listed: listed) }
+        return try sync(remote: nil, changing: change)
+    }
+
+    /// What a change of recipients would do, as a dry run's report.
+    private static func plan(_ change: RecipientsChange, listed: [AgeRecipient]) throws(SyncError) -> SyncReport {
+        let count = try change.applied(to: listed).count
+        var report = SyncReport(dryRun: true)
+        report.notices = ["would encrypt every note and image file again for \(count) recipient\(count == 1 ? "" : "s")"
+            + change.add.map { ", adding \($0)" }.joined() + change.remove.map { ", removing \($0)" }.joined() + ", and push"]
+        return report
     }
 
     // MARK: For the sync round
@@ -92,11 +108,33 @@ extension Synchronizer {
         return .new(recipients: wanted, identities: identities, nameKey: current.keys?.nameKey)
     }
 
-    /// What the user is told once a change of recipients is pushed.
-    static func notices(after change: RecipientsChange, cipher: MirrorCipher, mirror: URL) -> [String] {
+    /// The note files `head` changes from `theirs` (the remote's), by how they changed; in a
+    /// round that encrypts every file again, a file whose text is unchanged is counted apart.
+    func sentNotes(from theirs: String?, to head: String?, in mirror: MirrorRepository, cipher: MirrorCipher,
+                   rekeying: Bool) throws(SyncError) -> (SyncReport.Counts, reencrypted: Int) {
+        let changes = try mirror.changedNotes(from: theirs ?? MirrorRepository.emptyTree, to: head ?? MirrorRepository.emptyTree)
+        guard rekeying, let theirs, let head else { return (SyncReport.Counts(changes), 0) }
+        var unchanged = Set<String>()
+        let modified = changes.filter { $0.kind == .modified }.map(\.path)
+        for start in stride(from: 0, to: modified.count, by: 256) {
+            let batch = Array(modified[start..<min(start + 256, modified.count)])
+            let files = try mirror.files(batch.flatMap { [(theirs, $0), (head, $0)] })
+            for (index, path) in batch.enumerated() {
+                guard let before = files[2 * index], let after = files[2 * index + 1] else { continue }
+                if try cipher.open(before, path: path) == cipher.open(after, path: path) { unchanged.insert(path) }
+            }
+        }
+        return (SyncReport.Counts(changes.filter { !unchanged.contains($0.path) }), unchanged.count)
+    }
+
+    /// What the user is told once a change of recipients is pushed. `plainRemote`: the remote
+    /// held a plain mirror before (a new, empty one has no plain history to warn of).
+    static func notices(after change: RecipientsChange, cipher: MirrorCipher, mirror: URL, plainRemote: Bool) -> [String] {
         let count = cipher.keys?.recipients.count ?? 0
-        var notices = ["every note and image file was encrypted again for \(count) recipient\(count == 1 ? "" : "s")"]
-        if change.encrypt {
+        let recipients = "\(count) recipient\(count == 1 ? "" : "s")"
+        var notices = [change.encrypt ? "every note and image file is now encrypted for \(recipients) (this machine's key: see `uncloudnotes sync recipients list`)"
+            : "every note and image file was encrypted again for \(recipients)"]
+        if change.encrypt && plainRemote {
             notices.append("if this remote held the notes before, its history still holds them in plain text: to leave them behind, "
                 + "move \(mirror.path) aside and sync with --encrypt --remote NEW-URL, a new empty repository")
         }
@@ -109,7 +147,7 @@ extension Synchronizer {
     // MARK: Helpers
 
     private func existingMirror() throws(SyncError) -> (MirrorRepository, SyncState) {
-        guard Self.mirrorExists(at: mirrorFolder) else { throw .recipientsRefused(.notEncrypted) }
+        guard Self.mirrorExists(at: mirrorFolder) else { throw .recipientsRefused(.noMirror(mirrorFolder.path)) }
         let mirror = try MirrorRepository.open(mirrorFolder, machine: machine, remote: nil)
         return (mirror, try SyncState.read(in: mirror.gitDirectory))
     }
@@ -118,12 +156,22 @@ extension Synchronizer {
     private func recipients(of mirror: MirrorRepository, state: SyncState) throws(SyncError) -> [AgeRecipient] {
         let listed = try mirror.keyFiles(at: nil).recipients.map { file throws(SyncError) in try MirrorCipher.parseRecipients(file) }
         guard let change = state.recipientsChange else {
-            guard let listed else { throw .recipientsRefused(.notEncrypted) }
+            guard let listed else { throw try whyNotEncrypted(mirror) }
             return listed
         }
         if let listed { return try change.applied(to: listed) }
-        guard change.encrypt else { throw .recipientsRefused(.notEncrypted) }
+        guard change.encrypt else { throw try whyNotEncrypted(mirror) }
         return try change.applied(to: [try identity.readOrCreate()[0].recipient])
+    }
+
+    /// Why a mirror whose working tree is plain has no recipients: the remote, as last fetched,
+    /// may be encrypted already (for this machine, which has not synced since, or not:
+    /// `notARecipient` then tells its key), or not at all.
+    private func whyNotEncrypted(_ mirror: MirrorRepository) throws(SyncError) -> SyncError {
+        guard let fetched = try mirror.commit(named: MirrorRepository.trackingRef),
+              try mirror.keyFiles(at: fetched).recipients != nil else { return .recipientsRefused(.notEncrypted) }
+        _ = try cipher(readingAt: fetched, in: mirror)
+        return .recipientsRefused(.notReceivedYet)
     }
 
     private static func recipient(_ key: String) throws(SyncError) -> AgeRecipient {

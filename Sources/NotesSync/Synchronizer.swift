@@ -84,30 +84,36 @@ public struct Synchronizer {
             try export(to: mirror, from: notes, cipher: cipher, rewriting: rekeying, history: history, state: &state, report: &report)
             history = nil
             if let theirs {
-                report.conflicts += try mirror.merge(theirs, message: "Merge \(remoteURL) into \(machine)", cipher: cipher, resealing: rekeying,
-                                                     state: &state)
+                report.conflicts += try attributing(to: theirs, in: mirror) { () throws(SyncError) in
+                    try requireSealedNotes(from: theirs, in: mirror)
+                    return try mirror.merge(theirs, message: "Merge \(remoteURL) into \(machine)", cipher: cipher, resealing: rekeying, state: &state)
+                }
             }
-            guard try apply(mirror, to: notes, cipher: cipher, state: state, report: &report) else { continue }
-            report.commit = try mirror.commit(named: "HEAD")
+            guard try attributing(to: theirs, in: mirror, { () throws(SyncError) in
+                try apply(mirror, to: notes, cipher: cipher, state: state, report: &report)
+            }) else { continue }
+            let head = try mirror.commit(named: "HEAD")
+            // What the push gives the remote, whichever round committed it (an earlier one may
+            // have failed after its export); read before the push, so nothing after it fails.
+            let sent = try sentNotes(from: theirs, to: head, in: mirror, cipher: cipher, rekeying: rekeying)
+            let plainRemote = if rekeying, let theirs { try mirror.keyFiles(at: theirs).recipients == nil } else { false }
             let pushed = try mirror.push(remote: remoteURL)
-            if case .pushed(let created) = pushed {
-                report.pushed = true
-                // What the push gave the remote, whichever round committed it (an earlier one
-                // may have failed after its export).
-                report.sent = SyncReport.Counts(try mirror.changedNotes(from: theirs ?? MirrorRepository.emptyTree, to: report.commit ?? MirrorRepository.emptyTree))
-                if created, let notice = try mirror.defaultBranchNotice(remote: remoteURL) { report.notices.append(notice) }
-                if let keys = cipher.keys { state.acceptedRecipients = keys.recipients.map(\.description) }
-                if let change = state.recipientsChange {
-                    report.notices += Self.notices(after: change, cipher: cipher, mirror: mirrorFolder)
-                    state.recipientsChange = nil
-                }
-                state.lastSynced = Date()
-                try state.write(in: mirror.gitDirectory)
-                if let token = state.exportedThrough {
-                    try HistoryReaders.record(token, by: mirrorFolder, in: notes.context.store)
-                }
-                return report
+            guard pushed != .remoteMoved else { continue }
+            report.commit = head
+            report.pushed = pushed != .alreadyThere
+            (report.sent, report.reencrypted) = sent
+            if pushed == .pushed(created: true), let notice = try mirror.defaultBranchNotice(remote: remoteURL) { report.notices.append(notice) }
+            if let keys = cipher.keys { state.acceptedRecipients = keys.recipients.map(\.description) }
+            if let change = state.recipientsChange {
+                report.notices += Self.notices(after: change, cipher: cipher, mirror: mirrorFolder, plainRemote: plainRemote)
+                state.recipientsChange = nil
             }
+            state.lastSynced = Date()
+            try state.write(in: mirror.gitDirectory)
+            if let token = state.exportedThrough {
+                try HistoryReaders.record(token, by: mirrorFolder, in: notes.context.store)
+            }
+            return report
         }
         throw .tooManyRetries(Self.attempts)
     }
@@ -135,8 +141,7 @@ public struct Synchronizer {
         guard let mirror, let remoteURL = try mirror.remoteURL, remote == nil || remote == remoteURL,
               let theirs = try mirror.fetch(remote: remoteURL) else { return report }
         let ours = try mirror.commit(named: "HEAD") ?? MirrorRepository.emptyTree
-        let base = try mirror.git.output(["merge-base", ours, theirs])
-        let from = base.status == 0 ? try GitAnswer.objectID(base.standardOutput, command: "merge-base") : MirrorRepository.emptyTree
+        let from = ours == MirrorRepository.emptyTree ? ours : try mirror.mergeBase(ours, theirs)
         let ourNotes = try mirror.notePaths(in: ours)
         for change in try mirror.changedNotes(from: from, to: theirs) {
             if change.kind == .deleted { report.received.deleted += 1 } else if ourNotes.contains(change.path) {
@@ -216,7 +221,7 @@ public struct Synchronizer {
         state.exportedThrough = pending.lastToken ?? state.exportedThrough
         try state.write(in: mirror.gitDirectory)
         if let tip = try mirror.storeTip {
-            report.conflicts += try mirror.merge(tip, message: "Notes changed on \(machine)", state: &state)
+            report.conflicts += try mirror.merge(tip, message: "Notes changed on \(machine)", cipher: cipher, resealing: rewriting, state: &state)
         }
     }
 

@@ -7,6 +7,10 @@ struct SyncCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sync",
         abstract: "Sync the notes with other machines through any git remote.",
+        usage: """
+            uncloudnotes sync [--remote <url>] [--encrypt] [--dry-run] [<options>]
+            uncloudnotes sync recipients <list|add|remove> [<age1...>] [<options>]
+            """,
         discussion: """
             The store is mirrored into a git repository of plain files (one Markdown file per \
             note, images named by their content's hash; docs/sync.md), by default \
@@ -40,11 +44,11 @@ struct SyncCommand: ParsableCommand {
     var machine: String?
     @Flag(help: "Encrypt the mirror's files with age from now on (a plain mirror is converted in this sync).") var encrypt = false
     @OptionGroup var keys: SyncKeyOptions
-    @Flag(help: "Say what would be sent and received, changing nothing.") var dryRun = false
+    @OptionGroup var preview: SyncDryRun
     @OptionGroup var format: OutputFormat
 
     func validate() throws {
-        if encrypt && dryRun { throw ValidationError("--encrypt changes the mirror; leave out --dry-run") }
+        if encrypt && preview.dryRun { throw ValidationError("--encrypt changes the mirror; leave out --dry-run") }
         if let remote, remote.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--remote must not be empty") }
         if let machine, machine.isEmpty || machine.contains(where: { $0 == "<" || $0 == ">" || $0.isNewline }) {
             throw ValidationError("--machine must be a name without <, > or line breaks")
@@ -55,9 +59,15 @@ struct SyncCommand: ParsableCommand {
         let synchronizer = try keys.synchronizer(global: global, machine: machine)
         // A remote that is a folder here is named by its absolute path: git runs in the mirror.
         let remoteURL = remote.map { FileManager.default.fileExists(atPath: expandingTilde($0)) ? fileURL($0).path : $0 }
-        let report = dryRun ? try synchronizer.dryRun(remote: remoteURL) : try synchronizer.sync(remote: remoteURL, encrypt: encrypt)
+        let report = preview.dryRun ? try synchronizer.dryRun(remote: remoteURL) : try synchronizer.sync(remote: remoteURL, encrypt: encrypt)
         try format.print(report)
     }
+}
+
+/// `--dry-run`, for `sync` and `sync recipients add/remove`. One type for all: the parser hands
+/// a subcommand the group its parent decoded, so a flag declared twice would go to the parent.
+struct SyncDryRun: ParsableArguments {
+    @Flag(help: "Say what would be sent, received or re-encrypted, changing nothing.") var dryRun = false
 }
 
 /// The mirror and key options `sync` and `sync recipients` share.
@@ -67,8 +77,9 @@ struct SyncKeyOptions: ParsableArguments {
     @Option(help: ArgumentHelp("This machine's age identity file (as age-keygen writes it); remembered for the next syncs. Default: $XDG_CONFIG_HOME/uncloudnotes/age-identity.txt, made on first need.", valueName: "file"))
     var identity: String?
 
-    func synchronizer(global: GlobalOptions, machine: String?) throws -> Synchronizer {
-        let book = try global.openNoteBook(creating: true)
+    /// `creatingStore`: a first sync may fill a new store; `recipients` needs an existing one.
+    func synchronizer(global: GlobalOptions, machine: String?, creatingStore: Bool = true) throws -> Synchronizer {
+        let book = try global.openNoteBook(creating: creatingStore)
         let folder = mirror.map(fileURL) ?? Synchronizer.defaultMirror(for: global.storeURL())
         return Synchronizer(book: book, mirror: folder, machine: machine, identity: identity.map(fileURL))
     }

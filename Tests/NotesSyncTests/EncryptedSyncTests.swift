@@ -185,7 +185,53 @@ struct EncryptedSyncTests {
         #expect(try a.sync(remote).sent.total == 0)
     }
 
-    @Test("a note file changed on the remote (one byte flipped) stops the receiving sync with one line naming it; nothing is applied")
+    @Test("a phone-size photo (12 MP JPEG, many 64 KiB chunks) travels encrypted: the same bytes on both machines, and age -d opens its file")
+    func phonePhotoTravels() throws {
+        let photo = TestImages.encoded(width: 4000, height: 3000, format: "jpeg")
+        #expect(photo.count > 3 * 65_536, "the photo should span several chunks, is \(photo.count) bytes")
+        let note = try a.add("Holiday", "the beach\n", images: [photo])
+        try a.sync(remote, encrypt: true)
+        _ = try letBIn()
+        #expect(try b.notes().first { $0.key.identifier == note }?.value == [photo])
+        let git = Git(directory: URL(fileURLWithPath: remote), machine: "test")
+        let images = try git.run(["ls-tree", "-r", "--name-only", "main", "--", "images/"]).split(separator: "\n").map(String.init)
+        #expect(images.count == 1)
+        let file = folder.url.appendingPathComponent("photo.age"), opened = folder.url.appendingPathComponent("photo.jpg")
+        try git.runForData(["show", "main:\(images[0])"]).write(to: file)
+        let status = try SpawnedProcess.run(["age", "-d", "-i", a.identity.path, "-o", opened.path, file.path], standardError: "/dev/null")
+        #expect(status.code == 0)
+        #expect(try Data(contentsOf: opened) == photo)
+    }
+
+    /// A clone of the remote where "someone with write access" changes files by hand.
+    private func handClone() throws -> URL {
+        let hand = folder.url.appendingPathComponent("hand")
+        try runGit(["clone", "-q", remote, hand.path])
+        return hand
+    }
+
+    private func pushByHand(_ hand: URL, _ message: String) throws {
+        try runGit(["add", "-A"], in: hand)
+        try runGit(["-c", "user.name=Mallory", "-c", "user.email=m@example.org", "commit", "-q", "-m", message], in: hand)
+        try runGit(["push", "-q", "origin", "main"], in: hand)
+    }
+
+    /// The refusal a sync of `machine` ends with, as its cause and the commit it names.
+    private func remoteRefusal(of machine: SyncMachine) throws -> (commit: String, author: String, cause: SyncError, line: String)? {
+        do {
+            try machine.sync(remote)
+        } catch let error as SyncError {
+            guard case .refusedRemoteFile(let commit, let author, let cause) = error else {
+                Issue.record("refused with \(error)")
+                return nil
+            }
+            return (commit, author, cause, error.description)
+        }
+        Issue.record("the changed file must not be accepted")
+        return nil
+    }
+
+    @Test("a note file changed on the remote (one byte flipped) stops the sync, naming the file and the commit to undo; after the revert, sync goes on")
     func tamperedFileRefused() throws {
         let note = try a.add("Original", "as written\n")
         try a.sync(remote, encrypt: true)
@@ -194,27 +240,53 @@ struct EncryptedSyncTests {
         _ = try a.add("Another")
         try a.sync(remote)
         // Someone with write access to the remote flips one byte of the changed note's last chunk.
-        let hand = folder.url.appendingPathComponent("hand")
-        try runGit(["clone", "-q", remote, hand.path])
+        let hand = try handClone()
         let path = MirrorNote.path(of: note)
         var bytes = try Data(contentsOf: hand.appendingPathComponent(path))
         bytes[bytes.count - 5] ^= 0x01
         try bytes.write(to: hand.appendingPathComponent(path))
-        try runGit(["-c", "user.name=h", "-c", "user.email=h@h", "commit", "-q", "-am", "tamper"], in: hand)
-        try runGit(["push", "-q", "origin", "main"], in: hand)
+        try pushByHand(hand, "tamper")
+        let tampered = try runGit(["rev-parse", "HEAD"], in: hand).trimmingCharacters(in: .whitespacesAndNewlines)
         let before = try b.notes()
-        do {
-            try b.sync(remote)
-            Issue.record("a changed file must not be accepted")
-        } catch let error as SyncError {
-            guard case .undecryptableFile(let named, .chunkChanged) = error else {
-                Issue.record("refused with \(error)")
-                return
-            }
-            #expect(named == path)
-            #expect(error.description.contains(path) && error.description.contains("nothing was applied"))
+        let refusal = try #require(try remoteRefusal(of: b))
+        guard case .undecryptableFile(let named, .chunkChanged) = refusal.cause else {
+            Issue.record("the cause should be the changed chunk, was \(refusal.cause)")
+            return
         }
+        #expect(named == path && refusal.commit == tampered && refusal.author == "Mallory")
+        #expect(refusal.line.contains(path) && refusal.line.contains("nothing was applied") && refusal.line.contains("git revert \(tampered.prefix(12))"))
+        #expect(!refusal.line.contains("\n"))
         #expect(try b.notes() == before)
+        // Stuck no longer once the commit is undone on the remote, as the line says.
+        try runGit(["-c", "user.name=Owner", "-c", "user.email=o@example.org", "revert", "--no-edit", tampered], in: hand)
+        try runGit(["push", "-q", "origin", "main"], in: hand)
+        try b.sync(remote)
+        try a.sync(remote)
+        #expect(try a.notes() == b.notes())
+        #expect(try b.note(titled: "Original")?.body == "as written\nand changed\n")
+    }
+
+    /// Found by a new user's trial: a plain note file pushed to an encrypted remote was taken
+    /// in (and encrypted by the next merge) as if a recipient had written it.
+    @Test("a plain note file pushed to an encrypted remote is refused, naming the commit; nothing is applied or pushed")
+    func plainFileRefused() throws {
+        _ = try a.add("Mine", "m\n")
+        try a.sync(remote, encrypt: true)
+        let hand = try handClone()
+        let forged = MirrorNote(identifier: UUID(), title: "Planted", created: Date(), modified: nil, pinned: false, tags: [], images: [],
+                                body: "written by the host\n")
+        let path = MirrorNote.path(of: forged.identifier)
+        try Data(MirrorNoteFile.render(forged).utf8).write(to: hand.appendingPathComponent(path))
+        try pushByHand(hand, "plant")
+        let planted = try runGit(["rev-parse", "HEAD"], in: hand).trimmingCharacters(in: .whitespacesAndNewlines)
+        _ = try a.add("Written meanwhile")
+        let before = try a.notes()
+        let refusal = try #require(try remoteRefusal(of: a))
+        #expect(refusal.cause.remoteFilePath == path && refusal.commit == planted, "\(refusal.line)")
+        if case .unsealedFile = refusal.cause {} else { Issue.record("the cause should be the plain file, was \(refusal.cause)") }
+        #expect(try a.notes() == before && a.note(titled: "Planted") == nil)
+        #expect(try runGit(["rev-parse", "main"], in: URL(fileURLWithPath: remote)).trimmingCharacters(in: .whitespacesAndNewlines) == planted,
+                "nothing was pushed over it")
     }
 
     @Test("a removed recipient cannot open what is written after; the last or own key cannot be removed")

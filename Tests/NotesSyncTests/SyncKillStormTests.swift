@@ -1,3 +1,4 @@
+import AgeEncryption
 import Foundation
 import ManagedStore
 @testable import NotesSync
@@ -23,8 +24,12 @@ struct SyncKillStormTests {
             try BuiltExecutable.run(command + arguments, environment: environment)
         }
 
-        func sync(_ remote: String, killing: (GitKillSwitch, after: Int)? = nil) throws -> BuiltExecutable.Result {
-            try run(["sync", "--remote", remote, "--machine", name], environment: killing.map { $0.0.environment(killingAfter: $0.after) } ?? [:])
+        /// `identity`: the age key all machines share, for an encrypted remote (alpha turns
+        /// encryption on with every sync until one lands).
+        func sync(_ remote: String, identity: URL? = nil, killing: (GitKillSwitch, after: Int)? = nil) throws -> BuiltExecutable.Result {
+            let encryption = identity.map { ["--identity", $0.path] + (name == "alpha" ? ["--encrypt"] : []) } ?? []
+            return try run(["sync", "--remote", remote, "--machine", name] + encryption,
+                           environment: killing.map { $0.0.environment(killingAfter: $0.after) } ?? [:])
         }
 
         /// The store's notes, each as its mirror file and the bytes of its images.
@@ -49,10 +54,13 @@ struct SyncKillStormTests {
         }
     }
 
-    @Test("after kills at many points and a sync without kills, three machines hold the same notes and lost none")
-    func killStorm() throws {
+    @Test("after kills at many points and a sync without kills, three machines hold the same notes and lost none",
+          arguments: [false, true])
+    func killStorm(encrypted: Bool) throws {
         let folder = try TemporaryFolder()
         let remote = try bareRemote(in: folder)
+        let identity = encrypted ? folder.url.appendingPathComponent("shared-age-identity.txt") : nil
+        if let identity { try AgeIdentity().identityFile(created: Date()).write(to: identity, atomically: true, encoding: .utf8) }
         let image = try folder.writeImage(named: "picture.png", width: 4, height: 3)
         let machines = ["alpha", "beta", "gamma"].map { Machine(name: $0, store: folder.url.appendingPathComponent("\($0).sqlite")) }
         var random = SplitMix64(seed: 25)
@@ -92,14 +100,14 @@ struct SyncKillStormTests {
             }
             // A sync with changes to send and receive runs about 15 git commands (one with nothing, 3).
             let killAfter = Int.random(in: 1...16, using: &random)
-            let killed = try machine.sync(remote, killing: (killSwitch, killAfter))
+            let killed = try machine.sync(remote, identity: identity, killing: (killSwitch, killAfter))
             if killed.endedBySignal { kills += 1 }
             #expect(killed.exitCode == 0 || (killed.endedBySignal && killed.exitCode == SIGKILL),
                     "round \(round), \(machine.name), killed after git command \(killAfter): \(killed.standardError)")
         }
         for _ in 0..<2 {
             for machine in machines {
-                let result = try machine.sync(remote)
+                let result = try machine.sync(remote, identity: identity)
                 #expect(result.exitCode == 0, "\(machine.name): \(result.standardError)")
             }
         }
@@ -113,6 +121,17 @@ struct SyncKillStormTests {
                        picture: try Data(contentsOf: image), deleted: deleted)
         #expect(kills >= Self.kills / 2, "only \(kills) of \(Self.kills) syncs were killed: the kill points must fall inside syncs")
         #expect(first.values.contains { !$0.isEmpty })
+        if encrypted { try expectSealed(remote) }
+    }
+
+    /// Every note and image file of the remote's `main` is age-encrypted.
+    private func expectSealed(_ remote: String) throws {
+        let git = Git(directory: URL(fileURLWithPath: remote), machine: "test")
+        let paths = try git.run(["ls-tree", "-r", "--name-only", "main"]).split(separator: "\n").map(String.init)
+        #expect(paths.contains(MirrorCipher.recipientsFile))
+        for path in paths where path.hasPrefix("notes/") || path.hasPrefix("images/") {
+            #expect(AgeFile.looksEncrypted(try git.runForData(["show", "main:\(path)"])), "\(path) is plain on the remote")
+        }
     }
 
     /// Every change the storm made to a note not deleted is in the store, read with `notes

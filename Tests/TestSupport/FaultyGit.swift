@@ -73,8 +73,7 @@ public struct FaultyGit {
 
             """
         let wrapper = folder.url.appendingPathComponent("git")
-        try script.write(to: wrapper, atomically: true, encoding: .utf8)
-        guard chmod(wrapper.path, 0o700) == 0 else { throw SpawnedProcess.SpawnError(description: "chmod \(wrapper.path) failed") }
+        try ExecutableScript.write(script, to: wrapper)
     }
 
     /// The environment that puts this git first for the program run with it.

@@ -26,8 +26,7 @@ public struct GitKillSwitch {
 
             """
         let wrapper = folder.url.appendingPathComponent("git")
-        try script.write(to: wrapper, atomically: true, encoding: .utf8)
-        guard chmod(wrapper.path, 0o700) == 0 else { throw SpawnedProcess.SpawnError(description: "chmod \(wrapper.path) failed") }
+        try ExecutableScript.write(script, to: wrapper)
     }
 
     /// The environment that kills the program run with it after its `command`th git command.

@@ -70,4 +70,44 @@ struct SyncEncryptCommandTests {
         let pasted = try machines.run("alpha", ["sync", "recipients", "add", secret], environment: home("alpha"))
         #expect(pasted.exitCode != 0 && pasted.standardError.contains("secret key") && !pasted.standardError.contains(secret), "\(pasted.standardError)")
     }
+
+    /// Found by a new user's trial: `recipients add KEY --dry-run` changed the recipients, a
+    /// machine not let in yet was told to turn encryption on, a fresh remote was warned of its
+    /// plain history, a sync with nothing to send said "pushed", and re-encryption was "sent".
+    @Test("--dry-run changes no recipient; a machine not let in is told its key; reports say what happened, no more")
+    func reportsSayWhatHappened() throws {
+        try machines.must("alpha", ["notes", "add", "--title", "Secret", "--body", "hidden text"])
+        let first = try machines.run("alpha", ["sync", "--remote", machines.remote, "--encrypt"], environment: home("alpha"))
+        #expect(first.exitCode == 0 && first.standardOutput.contains(", pushed"), "\(first.standardError)")
+        #expect(!first.standardOutput.contains("plain text"), "a new, empty remote has no plain history: \(first.standardOutput)")
+        let again = try machines.run("alpha", ["sync"], environment: home("alpha"))
+        #expect(again.exitCode == 0 && again.standardOutput.contains("mirror at") && !again.standardOutput.contains("pushed"), "\(again.standardOutput)")
+
+        try machines.must("beta", ["notes", "add", "--title", "Beta's own", "--body", "b"])
+        let noMirror = try machines.run("beta", ["sync", "recipients", "list"], environment: home("beta"))
+        #expect(noMirror.exitCode != 0 && noMirror.standardError.contains("no mirror") && noMirror.standardError.contains("--remote"),
+                "\(noMirror.standardError)")
+        #expect(try machines.run("beta", ["sync", "--remote", machines.remote], environment: home("beta")).exitCode != 0)
+        let notIn = try machines.run("beta", ["sync", "recipients", "list"], environment: home("beta"))
+        #expect(notIn.exitCode != 0 && notIn.standardError.contains("uncloudnotes sync recipients add age1") && !notIn.standardError.contains("--encrypt"),
+                "\(notIn.standardError)")
+        let betaKey = try #require(notIn.standardError.split(separator: " ").first { $0.hasPrefix("age1") }
+            .map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "`,")) })
+
+        let remoteBefore = try machines.remoteHead()
+        let planned = try machines.run("alpha", ["sync", "recipients", "add", betaKey, "--dry-run"], environment: home("alpha"))
+        #expect(planned.exitCode == 0 && planned.standardOutput.contains("would encrypt") && planned.standardOutput.contains("2 recipients, adding \(betaKey)"),
+                "\(planned.standardOutput) \(planned.standardError)")
+        #expect(try machines.remoteHead() == remoteBefore)
+        #expect(try machines.run("alpha", ["sync", "recipients", "list"], environment: home("alpha")).standardOutput.split(separator: "\n").count == 1)
+
+        let added = try machines.run("alpha", ["sync", "recipients", "add", betaKey, "--json"], environment: home("alpha"))
+        #expect(added.exitCode == 0, "\(added.standardError)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(added.standardOutput.utf8)) as? [String: Any])
+        let sent = try #require(report["sent"] as? [String: Int])
+        #expect(sent["changed"] == 0 && report["reencrypted"] as? Int == 1, "an unchanged note encrypted again is not sent: \(report)")
+        let removal = try machines.run("alpha", ["sync", "recipients", "remove", betaKey, "--dry-run"], environment: home("alpha"))
+        #expect(removal.exitCode == 0 && removal.standardOutput.contains("removing \(betaKey)"), "\(removal.standardOutput)")
+        #expect(try machines.run("alpha", ["sync", "recipients", "list"], environment: home("alpha")).standardOutput.contains(betaKey))
+    }
 }

@@ -17,7 +17,8 @@ import TestSupport
        .enabled(if: SyscallTrace.straceWorks, "skipped: strace cannot trace here (strace -f true failed): install strace and allow ptrace"))
 struct SyncFaultInjectionTests {
     static let calls = ["openat", "write", "rename", "fsync"]
-    static let sampleSize = 10
+    /// Cases drawn by default: of a plain remote, and of an encrypted one.
+    static let sampleSize = (plain: 10, encrypted: 6)
     static let environment = ProcessInfo.processInfo.environment
     static let seed = UInt64(environment["UNCLOUDNOTES_SYNC_FAULT_SEED"] ?? "") ?? UInt64(Date().timeIntervalSince1970 / 86_400)
 
@@ -28,9 +29,14 @@ struct SyncFaultInjectionTests {
         var description: String { "\(call) #\(n) failing with \(error)" }
     }
 
-    /// alpha and beta synced, then changed: beta's changes pushed, alpha's waiting.
-    private static func master() throws -> SyncMachines {
+    /// alpha and beta synced, then changed: beta's changes pushed, alpha's waiting. `encrypted`:
+    /// through an encrypted remote, both machines sharing one key.
+    private static func master(encrypted: Bool) throws -> SyncMachines {
         let machines = try SyncMachines()
+        if encrypted {
+            try machines.shareOneKey()
+            try machines.must("alpha", ["sync", "--remote", machines.remote, "--machine", "alpha", "--encrypt"] + machines.identityArguments)
+        }
         let image = try machines.folder.writeImage(named: "photo.png", width: 6, height: 5)
         try machines.must("alpha", ["notes", "add", "--title", "Shared", "--body", "one\ntwo\nthree\n", "--tag", "home"])
         try machines.must("alpha", ["notes", "add", "--title", "Doomed", "--body", "gone soon\n"])
@@ -45,14 +51,14 @@ struct SyncFaultInjectionTests {
         try machines.must("alpha", ["notes", "delete", try machines.number(of: "Doomed", on: "alpha")])
         try machines.must("beta", ["notes", "edit", try machines.number(of: "Shared", on: "beta"), "--body", "one, edited on beta\ntwo\nthree\n"])
         try machines.must("beta", ["notes", "add", "--title", "Beta's second", "--body", "c\n"])
-        try machines.must("beta", ["sync", "--remote", machines.remote, "--machine", "beta"])
+        try machines.must("beta", ["sync", "--remote", machines.remote, "--machine", "beta"] + machines.identityArguments)
         return machines
     }
 
     private func faultedSync(_ machines: SyncMachines, fault: Fault?, trace: URL) throws -> BuiltExecutable.Result {
         // The clean run names each descriptor (-y), to find the eventfd writes; faulted runs need not.
         let inject = fault.map { ["-e", "inject=\($0.call):error=\($0.error):when=\($0.n)"] } ?? ["-y"]
-        return try BuiltExecutable.run(["sync", "--remote", machines.remote, "--machine", "alpha"] + machines.store("alpha"),
+        return try BuiltExecutable.run(["sync", "--remote", machines.remote, "--machine", "alpha"] + machines.identityArguments + machines.store("alpha"),
                                        environment: ["SWIFT_BACKTRACE": "enable=no"],
                                        launcher: ["timeout", "-s", "KILL", "300", "strace", "-f", "-qq", "-o", trace.path,
                                                   "-e", "trace=\(Self.calls.joined(separator: ","))"] + inject + ["--"])
@@ -81,9 +87,25 @@ struct SyncFaultInjectionTests {
         return wakeups
     }
 
-    @Test("a failed open, write, rename or fsync anywhere in a sync never ends it by a signal, and plain syncs then converge on everything")
-    func everyFault() throws {
-        let master = try Self.master()
+    /// The note and image files of the remote's `main` that are not age-encrypted; nil when the
+    /// remote lists no recipients.
+    private static func plainFiles(on machines: SyncMachines) throws -> [String]? {
+        let output = machines.folder.url.appendingPathComponent("remote-listing")
+        func git(_ arguments: [String]) throws -> Data {
+            let run = try SpawnedProcess.run(["/usr/bin/git", "-C", machines.remote] + arguments, standardOutput: output.path, standardError: "/dev/null")
+            #expect(run.code == 0, "git \(arguments) in the remote exited \(run.code)")
+            return try Data(contentsOf: output)
+        }
+        let paths = String(decoding: try git(["ls-tree", "-r", "--name-only", "main"]), as: UTF8.self).split(separator: "\n").map(String.init)
+        guard paths.contains(".age-recipients") else { return nil }
+        return try paths.filter { $0.hasPrefix("notes/") || $0.hasPrefix("images/") }
+            .filter { !(try git(["show", "main:\($0)"])).starts(with: Data("age-encryption.org/v1\n".utf8)) }
+    }
+
+    @Test("a failed open, write, rename or fsync anywhere in a sync never ends it by a signal, and plain syncs then converge on everything",
+          arguments: [false, true])
+    func everyFault(encrypted: Bool) throws {
+        let master = try Self.master(encrypted: encrypted)
         let clean = try SyncMachines(copying: master)
         let cleanTrace = clean.folder.url.appendingPathComponent("trace")
         let cleanRun = try faultedSync(clean, fault: nil, trace: cleanTrace)
@@ -111,8 +133,9 @@ struct SyncFaultInjectionTests {
             guard parts.count == 3, let n = Int(parts[2]) else { return nil }
             return Fault(call: String(parts[0]), error: String(parts[1]), n: n)
         } ?? []
-        let faults = chosen == "all" ? all : !listed.isEmpty ? listed : Array(all.shuffled(using: &random).prefix(Self.sampleSize))
-        print("sync fault suite: \(faults.count) of \(all.count) cases, seed \(Self.seed)")
+        let sample = encrypted ? Self.sampleSize.encrypted : Self.sampleSize.plain
+        let faults = chosen == "all" ? all : !listed.isEmpty ? listed : Array(all.shuffled(using: &random).prefix(sample))
+        print("sync fault suite (\(encrypted ? "encrypted" : "plain") remote): \(faults.count) of \(all.count) cases, seed \(Self.seed)")
 
         let failures = FailureList()
         DispatchQueue.concurrentPerform(iterations: faults.count) { index in
@@ -131,6 +154,9 @@ struct SyncFaultInjectionTests {
                     failures.add("\(fault): three rounds did not converge; the faulted sync said: \(faulted.standardError)")
                     return
                 }
+                if encrypted, let plain = try Self.plainFiles(on: machines), !plain.isEmpty {
+                    failures.add("\(fault): the encrypted remote holds plain files: \(plain)")
+                }
                 if notes != expected {
                     failures.add("\(fault): converged on other notes than a sync without faults; the faulted sync said: \(faulted.standardError)")
                 }
@@ -138,6 +164,7 @@ struct SyncFaultInjectionTests {
                 failures.add("\(fault): \(error)")
             }
         }
+        if encrypted { #expect(try Self.plainFiles(on: master) == [], "the encrypted remote must hold encrypted files") }
         #expect(failures.items.isEmpty, "\(failures.items.count) of \(faults.count) runs went wrong:\n\(failures.items.joined(separator: "\n"))")
     }
 }

@@ -24,6 +24,29 @@ struct SyncMachines {
         #expect(copied.code == 0)
     }
 
+    /// The commit the remote's `main` names (git rev-parse in the bare repository).
+    func remoteHead() throws -> String {
+        let output = folder.url.appendingPathComponent("remote-head")
+        let run = try SpawnedProcess.run(["/usr/bin/git", "-C", remote, "rev-parse", "main"], standardOutput: output.path, standardError: "/dev/null")
+        #expect(run.code == 0, "git rev-parse main in the remote exited \(run.code)")
+        return try String(contentsOf: output, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The age identity every machine of an encrypted test shares (as one key copied to each).
+    var sharedIdentity: URL { folder.url.appendingPathComponent("shared-age-identity.txt") }
+
+    /// Makes the shared identity with Debian's `age-keygen` (`make test` installs it), so every
+    /// sync of these machines (and of their copies) reads an encrypted remote.
+    func shareOneKey() throws {
+        let made = try SpawnedProcess.run(["age-keygen", "-o", sharedIdentity.path], standardOutput: "/dev/null", standardError: "/dev/null")
+        #expect(made.code == 0, "age-keygen failed (is Debian's age installed? make test installs it)")
+    }
+
+    /// `--identity` of the shared key, once `shareOneKey` made it.
+    var identityArguments: [String] {
+        FileManager.default.fileExists(atPath: sharedIdentity.path) ? ["--identity", sharedIdentity.path] : []
+    }
+
     func store(_ machine: String) -> [String] {
         ["--store", folder.url.appendingPathComponent("\(machine).sqlite").path, "--model-version", "v5"]
     }
@@ -44,7 +67,7 @@ struct SyncMachines {
 
     @discardableResult
     func sync(_ machine: String, environment: [String: String] = [:]) throws -> BuiltExecutable.Result {
-        try run(machine, ["sync", "--remote", remote, "--machine", machine], environment: environment)
+        try run(machine, ["sync", "--remote", remote, "--machine", machine] + identityArguments, environment: environment)
     }
 
     /// Plain syncs, each machine in turn and then the first again, every one succeeding.
