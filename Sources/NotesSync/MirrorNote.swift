@@ -1,4 +1,5 @@
 import Foundation
+import UnCloudNotesKit
 
 /// One note as the mirror holds it, `notes/<identifier>.md`: what sync carries between machines.
 /// A value, so the store side, the file side and the merge all speak the same thing.
@@ -43,25 +44,5 @@ public struct MirrorNote: Equatable, Sendable {
     }
 }
 
-/// One image of a note: its attachment's identifier and values, and the file holding its bytes.
-public struct MirrorImage: Equatable, Sendable {
-    public var identifier: UUID
-    /// `images/<sha256 of the bytes>.<ext>`: equal images are one file, and a file's name
-    /// never changes meaning, so two machines adding the same name never conflict.
-    public var file: String
-    /// When it was attached (to the millisecond): images are ordered by it, so every machine
-    /// shows a note's images in the same order. Files written before it was kept have none.
-    public var created: Date?
-    public var caption: String
-    public var width: Double
-    public var height: Double
-
-    public init(identifier: UUID, file: String, created: Date? = nil, caption: String, width: Double, height: Double) {
-        self.identifier = identifier
-        self.file = file
-        self.created = created
-        self.caption = caption
-        self.width = width
-        self.height = height
-    }
-}
+/// One image of a note as its file lists it: the app's image of a whole note.
+public typealias MirrorImage = WholeNote.Image

@@ -10,6 +10,8 @@ struct StoreNotes {
     static let tagEntity = "Tag"
 
     let context: ManagedObjectContext
+    /// The short name of the version the store runs as, for messages.
+    let version: String
     /// How the mirror names image files (keyed in an encrypted mirror).
     var imageNaming = MirrorImageFile.Naming.contentHash
 
@@ -20,6 +22,7 @@ struct StoreNotes {
             throw .storeWithoutIdentifiers(version: version)
         }
         self.context = context
+        self.version = version
     }
 
     // MARK: Reading
@@ -65,20 +68,5 @@ struct StoreNotes {
             (image.value(forKey: "dateCreated")?.dateValue, image.objectID.description)
         }
         return AttachmentOrder.isOlder(key(a), than: key(b))
-    }
-
-    /// The store's largest display index; nil when it has no notes.
-    func largestDisplayIndex() throws -> Int64? {
-        try context.fetch(FetchRequest(entityName: Self.noteEntity, sortDescriptors: [SortDescriptor("displayIndex", ascending: false)],
-                                       fetchLimit: 1)).first?.value(forKey: "displayIndex")?.integerValue
-    }
-
-    /// Every tag of the store by name.
-    func tagsByName() throws -> [String: ManagedObject] {
-        var tags: [String: ManagedObject] = [:]
-        for tag in try context.fetch(FetchRequest(entityName: Self.tagEntity)) {
-            if let name = tag.value(forKey: "name")?.stringValue { tags[name] = tag }
-        }
-        return tags
     }
 }
