@@ -64,6 +64,24 @@ struct ModelCheckCommandTests {
         #expect(noStores.exitCode == 1 && noStores.standardError.contains("cannot read the stores"))
     }
 
+    @Test("a store already at the current version is a skipped trial, not a passed one: in the summary and in JUnit (issue #36)")
+    func skippedTrial() throws {
+        let folder = try TemporaryFolder()
+        let stores = folder.url.appendingPathComponent("stores")
+        try FileManager.default.createDirectory(at: stores, withIntermediateDirectories: true)
+        let add = try BuiltExecutable.run(["--store", stores.appendingPathComponent("current.sqlite").path, "notes", "add", "--title", "t", "--body", "b"])
+        #expect(add.exitCode == 0, "\(add.standardError)")
+        let junit = folder.url.appendingPathComponent("check.xml")
+        let result = try BuiltExecutable.run(["model", "check", "--stores", stores.path, "--junit", junit.path])
+        #expect(result.exitCode == 0, "\(result.standardError)")
+        let lines = result.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.contains("store current.sqlite (v5): skipped: already at the current version: nothing to migrate"))
+        #expect(lines.last?.hasSuffix("4 trial migration(s) passed, 0 failed, 1 skipped") == true, "\(lines.last ?? "")")
+        let xml = try String(contentsOf: junit, encoding: .utf8)
+        #expect(xml.contains(#"<skipped message="already at the current version: nothing to migrate"/>"#))
+        #expect(xml.contains(#"tests="5" failures="0" errors="0" skipped="1""#))
+    }
+
     static func model(_ versions: [String], in folder: TemporaryFolder, named name: String) throws -> URL {
         let bundle = folder.url.appendingPathComponent("\(name).xcdatamodeld")
         for (index, xml) in versions.enumerated() {

@@ -186,4 +186,32 @@ struct ModelCheckTests {
         // About 4 s in a debug build on two busy cores; the bound only catches a blow-up.
         #expect(elapsed < .seconds(60))
     }
+
+    @Test("a skipped trial is counted as skipped, not passed: in the summary, the JSON and JUnit's <skipped/> (issue #36)")
+    func skippedTrials() throws {
+        let folder = try TemporaryFolder()
+        let note = ModelCheckRiskTests.note
+        let bundle = try ModelCheckRiskTests.model([note, note.replacingOccurrences(of: "</entity>", with: #"<attribute name="extra" optional="YES" attributeType="Date"/></entity>"#)],
+                                                   in: folder)
+        // A store saved at the current version: nothing to migrate, so its trial is skipped.
+        let stores = folder.url.appendingPathComponent("stores")
+        try FileManager.default.createDirectory(at: stores, withIntermediateDirectories: true)
+        try RepresentativeStore.write(at: stores.appendingPathComponent("current.sqlite"), model: try ModelFileReader.read(at: bundle).current)
+        let report = try ModelCheck.run(modelAt: bundle, options: ModelCheck.Options(storesFolder: stores))
+        #expect(report.trials.map(\.outcome) == [.passed, .skipped])
+        #expect(report.trialCount(.passed) == 1 && report.trialCount(.skipped) == 1 && report.trialCount(.failed) == 0)
+        #expect(report.lines.last?.hasSuffix("1 trial migration(s) passed, 0 failed, 1 skipped") == true, "\(report.lines.last ?? "")")
+        let json = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(report)) as? [String: Any])
+        #expect(json["trialsPassed"] as? Int == 1 && json["trialsSkipped"] as? Int == 1 && json["trialsFailed"] as? Int == 0)
+
+        let document = try XMLDocument(data: Data(JUnitReport.xml(report).utf8), options: [])
+        let cases = try document.nodes(forXPath: "//testcase").compactMap { $0 as? XMLElement }
+        #expect(cases.compactMap { $0.attribute(forName: "name")?.stringValue } == ["v1 -> M v2", "store current.sqlite"])
+        #expect(cases[0].elements(forName: "skipped").isEmpty)
+        let skipped = try #require(cases[1].elements(forName: "skipped").first)
+        #expect(skipped.attribute(forName: "message")?.stringValue == report.trials[1].problems.joined(separator: "; "))
+        #expect(cases[1].elements(forName: "failure").isEmpty)
+        #expect(try document.nodes(forXPath: "/testsuites/testsuite/@skipped").first?.stringValue == "1")
+        #expect(try document.nodes(forXPath: "/testsuites/@skipped").first?.stringValue == "1")
+    }
 }

@@ -1,6 +1,7 @@
 /// A `ModelCheckReport` as JUnit XML, the format CI services show as test results: one test
-/// case per route (failed when an error concerns one of its steps or its trial migration), one
-/// per given store, and one for findings about mapping model files when there are any.
+/// case per route (failed when an error concerns one of its steps or its trial migration,
+/// skipped when its trial was not run), one per given store, and one for findings about
+/// mapping model files when there are any.
 public enum JUnitReport {
     /// The XML document.
     public static func xml(_ report: ModelCheckReport) -> String {
@@ -14,25 +15,29 @@ public enum JUnitReport {
             output += findings.map(\.line)
             cases.append(testCase(name: "\(route.label) -> \(report.currentVersion)", className: report.model,
                                   seconds: report.trial(of: route)?.seconds ?? 0,
-                                  errors: findings.filter { $0.severity == .error }, output: output))
+                                  errors: findings.filter { $0.severity == .error }, skipped: skipReason(report.trial(of: route)),
+                                  output: output))
         }
         for trial in report.trials where !trial.name.hasPrefix("generated ") {
             let findings = report.findings.filter { $0.location == trial.name }
             cases.append(testCase(name: "store \(trial.name)", className: report.model, seconds: trial.seconds,
-                                  errors: findings, output: ["\(trial.outcome.rawValue): \(trial.objectsBefore) -> \(trial.objectsAfter) object(s)"]
-                                    + trial.problems))
+                                  errors: findings, skipped: skipReason(trial),
+                                  output: (trial.outcome == .skipped ? ["skipped"]
+                                           : ["\(trial.outcome.rawValue): \(trial.objectsBefore) -> \(trial.objectsAfter) object(s)"]) + trial.problems))
         }
         let trialNames = Set(report.trials.map(\.name))
         let files = report.otherFindings.filter { !trialNames.contains($0.location ?? "") }
         if !files.isEmpty {
             cases.append(testCase(name: "mapping models", className: report.model, seconds: 0,
-                                  errors: files.filter { $0.severity == .error }, output: files.map(\.line)))
+                                  errors: files.filter { $0.severity == .error }, skipped: nil, output: files.map(\.line)))
         }
         let failures = cases.filter { $0.contains("<failure") }.count
+        let skipped = cases.filter { $0.contains("<skipped") }.count
         return """
             <?xml version="1.0" encoding="UTF-8"?>
-            <testsuites name="model check" tests="\(cases.count)" failures="\(failures)" time="\(report.seconds)">
-            <testsuite name="\(escape("model check \(report.model)"))" tests="\(cases.count)" failures="\(failures)" errors="0" time="\(report.seconds)">
+            <testsuites name="model check" tests="\(cases.count)" failures="\(failures)" skipped="\(skipped)" time="\(report.seconds)">
+            <testsuite name="\(escape("model check \(report.model)"))" tests="\(cases.count)" failures="\(failures)" errors="0" \
+            skipped="\(skipped)" time="\(report.seconds)">
             \(cases.joined(separator: "\n"))
             </testsuite>
             </testsuites>
@@ -40,11 +45,21 @@ public enum JUnitReport {
             """
     }
 
-    private static func testCase(name: String, className: String, seconds: Double, errors: [CheckFinding], output: [String]) -> String {
+    /// Why a trial was not run, when it was not.
+    private static func skipReason(_ trial: TrialMigration?) -> String? {
+        guard let trial, trial.outcome == .skipped else { return nil }
+        return trial.problems.isEmpty ? "trial migration not run" : trial.problems.joined(separator: "; ")
+    }
+
+    /// A test case: failed when there are errors, else skipped when `skipped` says why.
+    private static func testCase(name: String, className: String, seconds: Double, errors: [CheckFinding], skipped: String?,
+                                 output: [String]) -> String {
         var lines = ["  <testcase name=\"\(escape(name))\" classname=\"\(escape(className))\" time=\"\(seconds)\">"]
         if !errors.isEmpty {
             lines.append("    <failure message=\"\(escape(errors[0].message))\" type=\"\(errors[0].kind.rawValue)\">"
                 + escape(errors.map(\.line).joined(separator: "\n")) + "</failure>")
+        } else if let skipped {
+            lines.append("    <skipped message=\"\(escape(skipped))\"/>")
         }
         lines.append("    <system-out>\(escape(output.joined(separator: "\n")))</system-out>")
         lines.append("  </testcase>")

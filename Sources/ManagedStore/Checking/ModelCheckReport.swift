@@ -21,6 +21,10 @@ public struct ModelCheckReport: Sendable, Encodable {
     /// How many findings are warnings.
     public var warningCount: Int { findings.filter { $0.severity == .warning }.count }
 
+    /// How many trial migrations ended so: skipped ones were not run (a route through the
+    /// app's own policy code, a store already current), so they are not counted as passed.
+    public func trialCount(_ outcome: TrialMigration.Outcome) -> Int { trials.filter { $0.outcome == outcome }.count }
+
     /// "pass", "pass with warnings" or "fail".
     public var verdict: String {
         errorCount > 0 ? "fail" : warningCount > 0 ? "pass with warnings" : "pass"
@@ -44,7 +48,8 @@ public struct ModelCheckReport: Sendable, Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case model, path, currentVersion, verdict, errors, warnings, routes, findings, trials, seconds
+        case model, path, currentVersion, verdict, errors, warnings, trialsPassed, trialsFailed, trialsSkipped
+        case routes, findings, trials, seconds
     }
 
     /// Adds the computed verdict and counts, which scripts need.
@@ -56,6 +61,9 @@ public struct ModelCheckReport: Sendable, Encodable {
         try container.encode(verdict, forKey: .verdict)
         try container.encode(errorCount, forKey: .errors)
         try container.encode(warningCount, forKey: .warnings)
+        try container.encode(trialCount(.passed), forKey: .trialsPassed)
+        try container.encode(trialCount(.failed), forKey: .trialsFailed)
+        try container.encode(trialCount(.skipped), forKey: .trialsSkipped)
         try container.encode(routes, forKey: .routes)
         try container.encode(findings, forKey: .findings)
         try container.encode(trials, forKey: .trials)
@@ -85,7 +93,8 @@ public struct ModelCheckReport: Sendable, Encodable {
             lines.append("findings:")
             lines += findings.sorted { $0.severity > $1.severity }.map { "  \($0.line)" }
         }
-        lines.append("\(verdict): \(errorCount) error(s), \(warningCount) warning(s), \(trials.count) trial migration(s)")
+        lines.append("\(verdict): \(errorCount) error(s), \(warningCount) warning(s), \(trialCount(.passed)) trial migration(s) passed, "
+            + "\(trialCount(.failed)) failed, \(trialCount(.skipped)) skipped")
         return lines
     }
 
