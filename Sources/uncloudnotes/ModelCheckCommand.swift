@@ -22,6 +22,11 @@ struct ModelCheckCommand: ParsableCommand {
             warnings (data may be lost: a removed entity or attribute, a narrowed type, a \
             uniqueness constraint added, a renaming identifier that names nothing).
 
+            Custom migration policies are classes of your app, which this program cannot run: a \
+            mapping model naming one is an error until you acknowledge it with --app-policy NAME \
+            (repeatable; Module.ClassName or ClassName). Its routes are then still planned and \
+            checked, but their trials are skipped (counted as skipped, <skipped/> in JUnit).
+
             Exit status: 0 no errors (warnings are listed); 3 errors found; 4 warnings only, with \
             --strict; 1 the check could not run (a missing or unreadable model, mapping model \
             folder or stores folder); 2 usage.
@@ -30,6 +35,7 @@ struct ModelCheckCommand: ParsableCommand {
               uncloudnotes model check
               uncloudnotes model check App.xcdatamodeld --mappings Mappings
               uncloudnotes model check M.xcdatamodeld --stores Stores --junit r.xml
+              uncloudnotes model check M.xcdatamodeld --mappings Mappings --app-policy App.NoteToNoteV2Policy
             """)
 
     @Argument(help: ArgumentHelp("The model: a .xcdatamodeld (or .momd). Default: the app's own, with its mapping models.",
@@ -44,6 +50,11 @@ struct ModelCheckCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("Also write the results as JUnit XML to this file: one test case per route.", valueName: "file"))
     var junit: String?
+
+    @Option(name: .customLong("app-policy"),
+            help: ArgumentHelp("A custom migration policy class of your app (Module.ClassName or ClassName), which this program "
+                                   + "cannot run: its routes' trials are skipped, not an error. Repeatable.", valueName: "class"))
+    var appPolicies: [String] = []
 
     @Flag(help: "Fail (exit status 4) on warnings too.")
     var strict = false
@@ -61,7 +72,7 @@ struct ModelCheckCommand: ParsableCommand {
         }
         if let mappings { files += try ModelCheck.mappingModelFiles(in: fileURL(mappings)) }
         let options = ModelCheck.Options(mappingModelFiles: files, policies: UnCloudNotesModel.migrationPolicies,
-                                         storesFolder: stores.map(fileURL))
+                                         storesFolder: stores.map(fileURL), appPolicies: appPolicies)
         let report = try ModelCheck.run(modelAt: modelURL, options: options)
         if let junit {
             do {

@@ -64,6 +64,29 @@ struct ModelCheckCommandTests {
         #expect(noStores.exitCode == 1 && noStores.standardError.contains("cannot read the stores"))
     }
 
+    @Test("--app-policy acknowledges the app's own policy class: no error, its trials skipped and counted so, <skipped/> in JUnit (issue #36)",
+          SharedFixtures.required)
+    func appPolicy() throws {
+        let root = SharedFixtures.url("wibosco-migration-example")
+        let arguments = ["model", "check", root.appendingPathComponent("CoreDataMigration_Example.xcdatamodeld").path,
+                         "--mappings", root.appendingPathComponent("Mappings").path, "--stores", root.appendingPathComponent("stores").path]
+        let policy = "CoreDataMigration_Example.Post2ToPost3MigrationPolicy"
+        let refused = try BuiltExecutable.run(arguments)
+        #expect(refused.exitCode == 3)
+        #expect(refused.standardOutput.contains("error [unknownPolicy]") && refused.standardOutput.contains("--app-policy \(policy)"))
+        let folder = try TemporaryFolder()
+        let junit = folder.url.appendingPathComponent("check.xml")
+        let acknowledged = try BuiltExecutable.run(arguments + ["--app-policy", policy, "--junit", junit.path])
+        #expect(acknowledged.exitCode == 0, "\(acknowledged.standardOutput)\(acknowledged.standardError)")
+        let lines = acknowledged.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.filter { $0.hasPrefix("  trial: skipped: policy \(policy) is the app's code") }.count == 2)
+        // Routes v1 and v2 and the stores saved at them go through the policy; the v4 store needs nothing.
+        #expect(lines.last == "pass: 0 error(s), 0 warning(s), 2 trial migration(s) passed, 0 failed, 5 skipped")
+        let xml = try String(contentsOf: junit, encoding: .utf8)
+        #expect(xml.components(separatedBy: "<skipped message=").count - 1 == 5)
+        #expect(xml.contains(#"failures="0" errors="0" skipped="5""#) && !xml.contains("<failure"))
+    }
+
     @Test("a store already at the current version is a skipped trial, not a passed one: in the summary and in JUnit (issue #36)")
     func skippedTrial() throws {
         let folder = try TemporaryFolder()
@@ -80,6 +103,13 @@ struct ModelCheckCommandTests {
         let xml = try String(contentsOf: junit, encoding: .utf8)
         #expect(xml.contains(#"<skipped message="already at the current version: nothing to migrate"/>"#))
         #expect(xml.contains(#"tests="5" failures="0" errors="0" skipped="1""#))
+    }
+
+    @Test("the app's own policies still run when named with --app-policy (issue #36)")
+    func appsOwnPolicies() throws {
+        let result = try BuiltExecutable.run(["model", "check", "--app-policy", "UnCloudNotes.AttachmentToImageAttachmentMigrationPolicyV3toV4"])
+        #expect(result.exitCode == 0, "\(result.standardError)")
+        #expect(result.standardOutput.split(separator: "\n").filter { $0.hasPrefix("  trial: passed") }.count == 4)
     }
 
     static func model(_ versions: [String], in folder: TemporaryFolder, named name: String) throws -> URL {

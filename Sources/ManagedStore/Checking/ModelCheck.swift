@@ -16,14 +16,26 @@ public enum ModelCheck {
         public var storesFolder: URL?
         /// Whether to run the trial migrations of generated stores.
         public var generateStores: Bool
+        /// Custom policy classes acknowledged as the app's own code, which this program cannot
+        /// run (`Module.ClassName` as the mapping model writes it, or `ClassName`): the routes
+        /// through them are planned and their trials skipped, instead of an `unknownPolicy` error.
+        /// A class `policies` has still runs.
+        public var appPolicies: [String]
 
         /// Options with the given mapping models, policies and stores; trials of generated stores by default.
         public init(mappingModelFiles: [URL] = [], policies: MigrationPolicyRegistry = MigrationPolicyRegistry(),
-                    storesFolder: URL? = nil, generateStores: Bool = true) {
+                    storesFolder: URL? = nil, generateStores: Bool = true, appPolicies: [String] = []) {
             self.mappingModelFiles = mappingModelFiles
             self.policies = policies
             self.storesFolder = storesFolder
             self.generateStores = generateStores
+            self.appPolicies = appPolicies
+        }
+
+        /// Whether `className` (`Module.ClassName`) is acknowledged as the app's code, by its
+        /// full name or by the class name alone.
+        public func isAppPolicy(_ className: String) -> Bool {
+            appPolicies.contains { $0 == className || $0 == className.split(separator: ".").last.map(String.init) }
         }
     }
 
@@ -49,10 +61,12 @@ public enum ModelCheck {
             findings += StepRisks.findings(of: link, named: chain.name(of: link))
             if case .success(let step) = link.step {
                 let known = Set(options.policies.classNames)
-                for name in step.customPolicies where !known.contains(name) {
+                // An acknowledged policy is no finding: its trials are skipped, and say so.
+                for name in step.customPolicies where !known.contains(name) && !options.isAppPolicy(name) {
                     findings.append(CheckFinding(.error, .unknownPolicy, at: chain.name(of: link),
                                                  "the mapping model names the custom migration policy \(name), which this program does not "
-                                                    + "have: a store of \(link.source.name) is refused"))
+                                                    + "have: a store of \(link.source.name) is refused; if it is the app's own class, "
+                                                    + "acknowledge it with --app-policy \(name) (its routes' trials are then skipped)"))
                 }
             }
         }
@@ -68,6 +82,7 @@ public enum ModelCheck {
         }
         let routes = chain.links.indices.map { MigrationRoute(from: $0, chain: chain, mappingModels: mappingModels) }
         var trials: [TrialMigration] = []
+        let trialPolicies = TrialMigration.Policies(registry: options.policies, isAppPolicy: options.isAppPolicy)
         if options.generateStores || options.storesFolder != nil {
             let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("model-check-\(UUID().uuidString)")
             // Our own scratch folder in the temporary directory: one left behind is harmless.
@@ -95,7 +110,7 @@ public enum ModelCheck {
                         continue
                     }
                     var trial = TrialMigration.run(named: "generated \(route.label)", storeAt: url, chain: chain,
-                                                   mappingModels: mappingModels, policies: options.policies)
+                                                   mappingModels: mappingModels, policies: trialPolicies)
                     trial.notes = skipped.map { "no \($0) objects generated: no entity mapping reads them (see the warning)" }
                     trials.append(trial)
                 }
@@ -109,7 +124,7 @@ public enum ModelCheck {
                         throw ModelCheckError.scratch(path: scratch.path, cause: error)
                     }
                     trials.append(TrialMigration.run(named: store.lastPathComponent, storeAt: copy, chain: chain,
-                                                     mappingModels: mappingModels, policies: options.policies))
+                                                     mappingModels: mappingModels, policies: trialPolicies))
                 }
             }
         }
