@@ -20,7 +20,8 @@ struct ModelCheckCommand: ParsableCommand {
             the chain, a required attribute without a default, a type change without a mapping \
             model, an out-of-date mapping model, an unknown custom policy, a failed trial) or \
             warnings (data may be lost: a removed entity or attribute, a narrowed type, a \
-            uniqueness constraint added, a renaming identifier that names nothing).
+            uniqueness constraint added, a renaming identifier that names nothing, versions after \
+            the current one).
 
             Custom migration policies are classes of your app, which this program cannot run: a \
             mapping model naming one is an error until you acknowledge it with --app-policy NAME \

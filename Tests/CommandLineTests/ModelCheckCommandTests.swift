@@ -112,6 +112,17 @@ struct ModelCheckCommandTests {
         #expect(result.standardOutput.split(separator: "\n").filter { $0.hasPrefix("  trial: passed") }.count == 4)
     }
 
+    @Test("SampleModel3: three versions, the current one first; the two after it are a warning (issue #36)", SharedFixtures.required)
+    func sampleModel3() throws {
+        let model = SharedFixtures.url("coredata-samplemodel3/SampleModel3.xcdatamodeld").path
+        let result = try BuiltExecutable.run(["model", "check", model])
+        #expect(result.exitCode == 0)
+        let lines = result.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.first?.contains(": 3 version(s), current SampleModel3") == true, "\(lines.first ?? "")")
+        #expect(lines.contains { $0.hasPrefix("  warning [versionsAfterCurrent]") })
+        #expect(try BuiltExecutable.run(["model", "check", model, "--strict"]).exitCode == 4)
+    }
+
     static func model(_ versions: [String], in folder: TemporaryFolder, named name: String) throws -> URL {
         let bundle = folder.url.appendingPathComponent("\(name).xcdatamodeld")
         for (index, xml) in versions.enumerated() {

@@ -1,7 +1,7 @@
 /// A `ModelCheckReport` as JUnit XML, the format CI services show as test results: one test
 /// case per route (failed when an error concerns one of its steps or its trial migration,
-/// skipped when its trial was not run), one per given store, and one for findings about
-/// mapping model files when there are any.
+/// skipped when its trial was not run), one per given store, one for findings about mapping
+/// model files and one for findings about the model's versions, when there are any.
 public enum JUnitReport {
     /// The XML document.
     public static func xml(_ report: ModelCheckReport) -> String {
@@ -26,10 +26,12 @@ public enum JUnitReport {
                                            : ["\(trial.outcome.rawValue): \(trial.objectsBefore) -> \(trial.objectsAfter) object(s)"]) + trial.problems))
         }
         let trialNames = Set(report.trials.map(\.name))
-        let files = report.otherFindings.filter { !trialNames.contains($0.location ?? "") }
-        if !files.isEmpty {
-            cases.append(testCase(name: "mapping models", className: report.model, seconds: 0,
-                                  errors: files.filter { $0.severity == .error }, skipped: nil, output: files.map(\.line)))
+        let others = report.otherFindings.filter { !trialNames.contains($0.location ?? "") }
+        // Findings with no place are about the model as a whole (its versions); the others name a mapping model file.
+        for (name, findings) in [("mapping models", others.filter { $0.location != nil }), ("model versions", others.filter { $0.location == nil })]
+        where !findings.isEmpty {
+            cases.append(testCase(name: name, className: report.model, seconds: 0,
+                                  errors: findings.filter { $0.severity == .error }, skipped: nil, output: findings.map(\.line)))
         }
         let failures = cases.filter { $0.contains("<failure") }.count
         let skipped = cases.filter { $0.contains("<skipped") }.count

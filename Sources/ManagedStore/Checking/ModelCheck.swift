@@ -56,7 +56,7 @@ public enum ModelCheck {
         let files = MappingModelFiles(urls: options.mappingModelFiles, model: model)
         let mappingModels = files.mappingModels
         let chain = MigrationChain(model: model, mappingModels: mappingModels)
-        var findings = files.findings
+        var findings = files.findings + laterVersions(of: model)
         for link in chain.links {
             findings += StepRisks.findings(of: link, named: chain.name(of: link))
             if case .success(let step) = link.step {
@@ -131,8 +131,22 @@ public enum ModelCheck {
         for trial in trials where trial.outcome == .failed {
             findings.append(CheckFinding(.error, .migrationFailed, at: trial.name, trial.problems.joined(separator: "; ")))
         }
-        return ModelCheckReport(model: model.name, path: path, currentVersion: model.currentVersionName, routes: routes,
+        return ModelCheckReport(model: model.name, path: path, versions: model.versions.map(\.name),
+                                currentVersion: model.currentVersionName, routes: routes,
                                 findings: findings, trials: trials, seconds: (ContinuousClock.now - start).inSeconds)
+    }
+
+    /// The versions after the current one, which no route starts from: a warning, since a
+    /// version added in Xcode but never made current is a common slip.
+    private static func laterVersions(of model: VersionedModel) -> [CheckFinding] {
+        guard let current = model.versions.firstIndex(where: { $0.name == model.currentVersionName }),
+              current < model.versions.count - 1 else { return [] }
+        let later = model.versions[(current + 1)...].map(\.name)
+        return [CheckFinding(.warning, .versionsAfterCurrent, at: nil,
+                             "the current version (.xccurrentversion) is \(model.currentVersionName), version \(current + 1) of "
+                                + "\(model.versions.count), and \(later.joined(separator: ", ")) come\(later.count == 1 ? "s" : "") after it: "
+                                + "stores are migrated to \(model.currentVersionName) only, and no route from a later version is checked; "
+                                + "if one of them should be current, choose it in Xcode (the model's File inspector, Model Version)")]
     }
 
     /// The store files in a folder (`.sqlite`, `.store`, `.db`), sorted by name.

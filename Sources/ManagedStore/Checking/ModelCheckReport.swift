@@ -5,6 +5,8 @@ public struct ModelCheckReport: Sendable, Encodable {
     public var model: String
     /// Where it was read from.
     public var path: String
+    /// Every version's name, oldest first, the current one and any after it included.
+    public var versions: [String]
     /// The version stores are migrated to.
     public var currentVersion: String
     /// One route per older version, oldest first.
@@ -48,7 +50,7 @@ public struct ModelCheckReport: Sendable, Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case model, path, currentVersion, verdict, errors, warnings, trialsPassed, trialsFailed, trialsSkipped
+        case model, path, versions, currentVersion, verdict, errors, warnings, trialsPassed, trialsFailed, trialsSkipped
         case routes, findings, trials, seconds
     }
 
@@ -57,6 +59,7 @@ public struct ModelCheckReport: Sendable, Encodable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(model, forKey: .model)
         try container.encode(path, forKey: .path)
+        try container.encode(versions, forKey: .versions)
         try container.encode(currentVersion, forKey: .currentVersion)
         try container.encode(verdict, forKey: .verdict)
         try container.encode(errorCount, forKey: .errors)
@@ -73,8 +76,14 @@ public struct ModelCheckReport: Sendable, Encodable {
     /// The report as lines of text: per route its steps and what Core Data alone would do, the
     /// trial migration, then the findings and the verdict.
     public var lines: [String] {
-        var lines = ["\(model) (\(path)): \(routes.count + 1) version(s), current \(currentVersion)"]
-        if routes.isEmpty { lines.append("  one version only: nothing to migrate") }
+        let later = versions.count - routes.count - 1
+        var lines = ["\(model) (\(path)): \(versions.count) version(s), current \(currentVersion)"
+            + (later > 0 ? " (\(later) later version(s) not checked)" : "")]
+        if versions.count == 1 {
+            lines.append("  one version only: nothing to migrate")
+        } else if routes.isEmpty {
+            lines.append("  the current version is the oldest: nothing to migrate")
+        }
         for route in routes {
             lines.append("\(route.label) -> current: \(route.isPossible ? "migrates" : "cannot migrate")")
             for step in route.steps {
