@@ -29,8 +29,9 @@ struct ModelCheckCommand: ParsableCommand {
             checked, but their trials are skipped (counted as skipped, <skipped/> in JUnit).
 
             Exit status: 0 no errors (warnings are listed); 3 errors found; 4 warnings only, with \
-            --strict; 1 the check could not run (a missing or unreadable model, mapping model \
-            folder or stores folder); 2 usage.
+            --strict; 1 the check could not run (a missing or unreadable model or mapping model \
+            folder, a stores folder that is missing or holds no store, a JUnit file that cannot be \
+            written); 2 usage.
 
             Examples:
               uncloudnotes model check
@@ -72,16 +73,12 @@ struct ModelCheckCommand: ParsableCommand {
             files = try UnCloudNotesModel.mappingModelURLs()
         }
         if let mappings { files += try ModelCheck.mappingModelFiles(in: fileURL(mappings)) }
+        // Known before the check runs, rather than after it.
+        if let junit { try JUnitReport.checkDestination(fileURL(junit)) }
         let options = ModelCheck.Options(mappingModelFiles: files, policies: UnCloudNotesModel.migrationPolicies,
                                          storesFolder: stores.map(fileURL), appPolicies: appPolicies)
         let report = try ModelCheck.run(modelAt: modelURL, options: options)
-        if let junit {
-            do {
-                try Data(JUnitReport.xml(report).utf8).write(to: fileURL(junit))
-            } catch {
-                throw CommandFailure("\(junit): cannot write the JUnit report: \(ErrorText.oneLine(error))")
-            }
-        }
+        if let junit { try JUnitReport.write(report, to: fileURL(junit)) }
         if format.json {
             try printJSON(report)
         } else {

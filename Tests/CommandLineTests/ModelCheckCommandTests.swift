@@ -123,6 +123,33 @@ struct ModelCheckCommandTests {
         #expect(try BuiltExecutable.run(["model", "check", model, "--strict"]).exitCode == 4)
     }
 
+    @Test("--stores: an empty folder, a file or a missing folder is one line on stderr and exit 1 (issue #36)")
+    func unusableStores() throws {
+        let folder = try TemporaryFolder()
+        let empty = folder.url.appendingPathComponent("empty")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        let file = try folder.write("", to: "v1.sqlite")
+        for (stores, phrase) in [(empty, "no stores found"), (file, "not a folder"), (folder.url.appendingPathComponent("none"), "cannot read the stores")] {
+            let result = try BuiltExecutable.run(["model", "check", "--stores", stores.path])
+            #expect(result.exitCode == 1, "\(stores.lastPathComponent)")
+            #expect(result.standardError.split(separator: "\n").count == 1 && result.standardError.contains(phrase), "\(result.standardError)")
+            #expect(result.standardOutput.isEmpty)
+        }
+    }
+
+    @Test("--junit at a folder or in a missing folder: one line, exit 1, before the check runs; nothing written (issue #36)")
+    func unwritableJUnit() throws {
+        let folder = try TemporaryFolder()
+        for (junit, phrase) in [(folder.url, "a folder, not a file"), (folder.url.appendingPathComponent("none/r.xml"), "no such folder")] {
+            let result = try BuiltExecutable.run(["model", "check", "--junit", junit.path])
+            #expect(result.exitCode == 1)
+            #expect(result.standardError.split(separator: "\n").count == 1 && result.standardError.contains("cannot write the JUnit report"))
+            #expect(result.standardError.contains(phrase), "\(result.standardError)")
+            #expect(result.standardOutput.isEmpty)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty)
+    }
+
     static func model(_ versions: [String], in folder: TemporaryFolder, named name: String) throws -> URL {
         let bundle = folder.url.appendingPathComponent("\(name).xcdatamodeld")
         for (index, xml) in versions.enumerated() {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A `ModelCheckReport` as JUnit XML, the format CI services show as test results: one test
 /// case per route (failed when an error concerns one of its steps or its trial migration,
 /// skipped when its trial was not run), one per given store, one for findings about mapping
@@ -45,6 +47,44 @@ public enum JUnitReport {
             </testsuites>
 
             """
+    }
+
+    /// Checks, before the check runs, that a report can be written at `url`: not a folder, and
+    /// in a folder that exists and can be written. Throws `ModelCheckError.unwritableReport`.
+    public static func checkDestination(_ url: URL) throws {
+        let manager = FileManager.default
+        var isFolder: ObjCBool = false
+        if manager.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue {
+            throw ModelCheckError.unwritableReport(path: url.path, cause: ModelCheckError.PathProblem.aFolder)
+        }
+        let folder = url.deletingLastPathComponent()
+        guard manager.fileExists(atPath: folder.path, isDirectory: &isFolder) else {
+            throw ModelCheckError.unwritableReport(path: url.path, cause: ModelError(file: folder.path, reason: "no such folder"))
+        }
+        guard isFolder.boolValue else {
+            throw ModelCheckError.unwritableReport(path: url.path, cause: ModelError(file: folder.path, reason: "not a folder"))
+        }
+        guard manager.isWritableFile(atPath: folder.path) else {
+            throw ModelCheckError.unwritableReport(path: url.path, cause: ModelError(file: folder.path, reason: "permission denied"))
+        }
+    }
+
+    /// Writes the report to `url` whole or not at all: into a new file beside it, renamed over
+    /// it once complete, so a failure (a full disk) leaves no half-written report and any
+    /// earlier report as it was. Throws `ModelCheckError.unwritableReport`.
+    public static func write(_ report: ModelCheckReport, to url: URL) throws {
+        try checkDestination(url)
+        let draft = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).partial")
+        do {
+            try Data(xml(report).utf8).write(to: draft)
+            guard rename(draft.path, url.path) == 0 else {
+                throw ModelError(file: url.path, reason: String(cString: strerror(errno)))
+            }
+        } catch {
+            // Our own draft, never the report: removing it is all there is to undo.
+            try? FileManager.default.removeItem(at: draft)
+            throw ModelCheckError.unwritableReport(path: url.path, cause: error)
+        }
     }
 
     /// Why a trial was not run, when it was not.

@@ -53,6 +53,8 @@ public enum ModelCheck {
     /// Checks a model already read; `path` is only for the report.
     public static func run(model: VersionedModel, path: String, options: Options = Options()) throws -> ModelCheckReport {
         let start = ContinuousClock.now
+        // A stores folder that cannot be used stops the check before any work.
+        let stores = try options.storesFolder.map(storeFiles(in:)) ?? []
         let files = MappingModelFiles(urls: options.mappingModelFiles, model: model)
         let mappingModels = files.mappingModels
         let chain = MigrationChain(model: model, mappingModels: mappingModels)
@@ -83,7 +85,7 @@ public enum ModelCheck {
         let routes = chain.links.indices.map { MigrationRoute(from: $0, chain: chain, mappingModels: mappingModels) }
         var trials: [TrialMigration] = []
         let trialPolicies = TrialMigration.Policies(registry: options.policies, isAppPolicy: options.isAppPolicy)
-        if options.generateStores || options.storesFolder != nil {
+        if options.generateStores || !stores.isEmpty {
             let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("model-check-\(UUID().uuidString)")
             // Our own scratch folder in the temporary directory: one left behind is harmless.
             defer { try? FileManager.default.removeItem(at: scratch) }
@@ -115,17 +117,15 @@ public enum ModelCheck {
                     trials.append(trial)
                 }
             }
-            if let folder = options.storesFolder {
-                for (index, store) in try storeFiles(in: folder).enumerated() {
-                    let copy: URL
-                    do {
-                        copy = try TrialMigration.copyStore(store, into: scratch.appendingPathComponent("store-\(index)"))
-                    } catch {
-                        throw ModelCheckError.scratch(path: scratch.path, cause: error)
-                    }
-                    trials.append(TrialMigration.run(named: store.lastPathComponent, storeAt: copy, chain: chain,
-                                                     mappingModels: mappingModels, policies: trialPolicies))
+            for (index, store) in stores.enumerated() {
+                let copy: URL
+                do {
+                    copy = try TrialMigration.copyStore(store, into: scratch.appendingPathComponent("store-\(index)"))
+                } catch {
+                    throw ModelCheckError.scratch(path: scratch.path, cause: error)
                 }
+                trials.append(TrialMigration.run(named: store.lastPathComponent, storeAt: copy, chain: chain,
+                                                 mappingModels: mappingModels, policies: trialPolicies))
             }
         }
         for trial in trials where trial.outcome == .failed {
@@ -149,20 +149,26 @@ public enum ModelCheck {
                                 + "if one of them should be current, choose it in Xcode (the model's File inspector, Model Version)")]
     }
 
-    /// The store files in a folder (`.sqlite`, `.store`, `.db`), sorted by name.
+    /// The store files in a folder (`.sqlite`, `.store`, `.db`), sorted by name; a folder that
+    /// is missing, is a file, or holds none is an error.
     static func storeFiles(in folder: URL) throws -> [URL] {
         var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
-            throw ModelCheckError.unreadableStoreFolder(path: folder.path,
-                                                        cause: ModelError(file: folder.path, reason: "no such folder"))
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder) else {
+            throw ModelCheckError.unreadableStoreFolder(path: folder.path, cause: ModelCheckError.PathProblem.missing)
         }
+        guard isFolder.boolValue else {
+            throw ModelCheckError.unreadableStoreFolder(path: folder.path, cause: ModelCheckError.PathProblem.notAFolder)
+        }
+        let stores: [URL]
         do {
-            return try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
+            stores = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
                 .filter { ["sqlite", "store", "db", "sqlite3"].contains($0.pathExtension.lowercased()) }
                 .sorted { $0.lastPathComponent < $1.lastPathComponent }
         } catch {
             throw ModelCheckError.unreadableStoreFolder(path: folder.path, cause: error)
         }
+        guard !stores.isEmpty else { throw ModelCheckError.noStores(path: folder.path) }
+        return stores
     }
 
     /// The mapping models in a folder (or the one `.xcmappingmodel` given); throws
