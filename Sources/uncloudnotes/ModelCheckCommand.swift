@@ -14,7 +14,9 @@ struct ModelCheckCommand: ParsableCommand {
             values in every attribute and every relationship shape, migrated, and checked (counts, \
             carried values, relationships, required values, uniqueness, integrity_check). With \
             --stores, each store in the folder is migrated too, as a copy: the files are never \
-            changed.
+            changed. A model given without --mappings that has .xcmappingmodel files beside it \
+            (in its folder, the one above, or a folder such as Mappings next to it) gets a hint \
+            naming the folder to pass.
 
             Risks are listed as errors (a launch would fail or a store cannot migrate: a gap in \
             the chain, a required attribute without a default, a type change without a mapping \
@@ -84,9 +86,22 @@ struct ModelCheckCommand: ParsableCommand {
         } else {
             try report.lines.map(TerminalText.field).forEach(StandardOutput.line)
         }
+        if let path, mappings == nil { try hintMappings(besideModelAt: path) }
         if report.errorCount > 0 || (strict && report.warningCount > 0) {
             try StandardOutput.finish()
             throw ExitCode(report.errorCount > 0 ? 3 : 4)
+        }
+    }
+
+    /// A model given without --mappings, with mapping models beside it: a hint on stderr
+    /// (stdout may be JSON) naming the folder to pass.
+    private func hintMappings(besideModelAt path: String) throws {
+        try StandardOutput.finish()
+        let cwd = FileManager.default.currentDirectoryPath
+        for folder in ModelCheck.mappingModelFolders(besideModelAt: fileURL(path)) {
+            let shown = folder.path == cwd ? "." : folder.path.hasPrefix(cwd + "/") ? String(folder.path.dropFirst(cwd.count + 1)) : folder.path
+            StandardError.line("hint: \(TerminalText.field(shown)) holds mapping models (.xcmappingmodel) this check did not use: "
+                + "pass --mappings \(TerminalText.field(shown))")
         }
     }
 }

@@ -150,6 +150,23 @@ struct ModelCheckCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty)
     }
 
+    @Test("mapping models beside a model given without --mappings: a hint naming the folder to pass (issue #36)")
+    func mappingsHint() throws {
+        let folder = try TemporaryFolder()
+        let note = #"<entity name="Note"><attribute name="title" attributeType="String"/></entity>"#
+        let model = try ModelCheckCommandTests.model([note, note], in: folder, named: "Hinted")
+        let alone = try BuiltExecutable.run(["model", "check", model.path])
+        #expect(alone.exitCode == 0 && !alone.standardError.contains("hint:"))
+        let mappings = folder.url.appendingPathComponent("Mappings")
+        _ = try folder.write("", to: "Mappings/Hinted_v1_to_v2.xcmappingmodel/xcmapping.xml")
+        let hinted = try BuiltExecutable.run(["model", "check", model.path])
+        #expect(hinted.exitCode == 0)
+        #expect(hinted.standardError.split(separator: "\n").map(String.init).filter { $0.hasPrefix("hint: ") && $0.hasSuffix("--mappings \(mappings.path)") }.count == 1,
+                "\(hinted.standardError)")
+        let given = try BuiltExecutable.run(["model", "check", model.path, "--mappings", mappings.path])
+        #expect(!given.standardError.contains("hint:"))
+    }
+
     static func model(_ versions: [String], in folder: TemporaryFolder, named name: String) throws -> URL {
         let bundle = folder.url.appendingPathComponent("\(name).xcdatamodeld")
         for (index, xml) in versions.enumerated() {

@@ -66,4 +66,21 @@ struct ModelCheckInputTests {
         #expect(try String(contentsOf: file, encoding: .utf8) == JUnitReport.xml(report))
         #expect(try FileManager.default.contentsOfDirectory(atPath: reports.path) == ["r.xml"])
     }
+
+    @Test("mapping models beside the model, in its parent folder or in a folder beside it are found for a hint; none elsewhere")
+    func mappingModelsNearby() throws {
+        let folder = try TemporaryFolder()
+        let model = folder.url.appendingPathComponent("App/Model/M.xcdatamodeld")
+        _ = try ModelFiles.writeVersion("M", entities: ModelCheckRiskTests.note, in: model)
+        let found = { ModelCheck.mappingModelFolders(besideModelAt: model).map { $0.path.dropFirst(folder.url.path.count) } }
+        #expect(found().isEmpty)
+        _ = try folder.write("", to: "App/Other/B.xcmappingmodel/xcmapping.xml")
+        _ = try folder.write("", to: "App/Model/Deeper/Still/C.xcmappingmodel/xcmapping.xml")
+        #expect(found().isEmpty)
+        _ = try folder.write("", to: "App/Model/Mappings/A.xcmappingmodel/xcmapping.xml")
+        #expect(found() == ["/App/Model/Mappings"])
+        _ = try folder.write("", to: "App/Model/D.xcmappingmodel/xcmapping.xml")
+        _ = try folder.write("", to: "App/E.xcmappingmodel/xcmapping.xml")
+        #expect(found() == ["/App/Model", "/App", "/App/Model/Mappings"])
+    }
 }

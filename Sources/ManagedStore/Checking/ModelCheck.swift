@@ -171,6 +171,28 @@ public enum ModelCheck {
         return stores
     }
 
+    /// The folders near a model that hold mapping models (`.xcmappingmodel`): the model's own
+    /// folder, its parent, and the folders beside the model (a `Mappings` group). For a hint
+    /// when a check is given none.
+    public static func mappingModelFolders(besideModelAt url: URL) -> [URL] {
+        let manager = FileManager.default
+        let folder = url.standardizedFileURL.deletingLastPathComponent()
+        let beside = ((try? manager.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)) ?? [])
+            .filter { candidate in
+                var isFolder: ObjCBool = false
+                return candidate.pathExtension.isEmpty && !candidate.lastPathComponent.hasPrefix(".")
+                    && manager.fileExists(atPath: candidate.path, isDirectory: &isFolder) && isFolder.boolValue
+            }
+            .sorted { $0.lastPathComponent < $1.lastPathComponent }
+        let candidates = [folder, folder.deletingLastPathComponent()] + beside
+        var found: [URL] = []
+        for candidate in candidates where !found.contains(where: { $0.path == candidate.path }) {
+            let names = (try? manager.contentsOfDirectory(atPath: candidate.path)) ?? []
+            if names.contains(where: { $0.hasSuffix(".xcmappingmodel") }) { found.append(candidate) }
+        }
+        return found
+    }
+
     /// The mapping models in a folder (or the one `.xcmappingmodel` given); throws
     /// `ModelCheckError.unreadableMappingFolder` when it cannot be listed.
     public static func mappingModelFiles(in folder: URL) throws -> [URL] {
