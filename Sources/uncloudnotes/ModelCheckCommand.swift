@@ -39,7 +39,8 @@ struct ModelCheckCommand: ParsableCommand {
               uncloudnotes model check
               uncloudnotes model check App.xcdatamodeld --mappings Mappings
               uncloudnotes model check M.xcdatamodeld --stores Stores --junit r.xml
-              uncloudnotes model check M.xcdatamodeld --mappings Mappings --app-policy App.NoteToNoteV2Policy
+              uncloudnotes model check M.xcdatamodeld --mappings Mappings \\
+                --app-policy App.NoteToNoteV2Policy
             """)
 
     @Argument(help: ArgumentHelp("The model: a .xcdatamodeld (or .momd). Default: the app's own, with its mapping models.",
