@@ -67,6 +67,27 @@ struct ModelCheckInputTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: reports.path) == ["r.xml"])
     }
 
+    @Test("the JUnit report through a link, or to a device (/dev/stdout, /dev/null): written through, never renamed over it")
+    func junitThroughLinksAndDevices() throws {
+        let folder = try TemporaryFolder()
+        let report = try ModelCheck.run(modelAt: Self.model(in: folder))
+        let manager = FileManager.default
+        // A link to a device: were the report renamed into place, the link (ours) would become a file.
+        let device = folder.url.appendingPathComponent("null.xml")
+        try manager.createSymbolicLink(atPath: device.path, withDestinationPath: "/dev/null")
+        try JUnitReport.write(report, to: device)
+        #expect(try manager.destinationOfSymbolicLink(atPath: device.path) == "/dev/null")
+        #expect(try manager.attributesOfItem(atPath: "/dev/null")[.type] as? FileAttributeType == .typeCharacterSpecial)
+        // A link to a file: the file gets the report, and the link stays a link.
+        let target = try folder.write("an earlier report", to: "target.xml")
+        let link = folder.url.appendingPathComponent("link.xml")
+        try manager.createSymbolicLink(atPath: link.path, withDestinationPath: target.path)
+        try JUnitReport.write(report, to: link)
+        #expect(try manager.destinationOfSymbolicLink(atPath: link.path) == target.path)
+        #expect(try String(contentsOf: target, encoding: .utf8) == JUnitReport.xml(report))
+        #expect(try manager.contentsOfDirectory(atPath: folder.url.path).sorted() == ["M.xcdatamodeld", "link.xml", "null.xml", "target.xml"])
+    }
+
     @Test("mapping models beside the model, in its parent folder or in a folder beside it are found for a hint; none elsewhere")
     func mappingModelsNearby() throws {
         let folder = try TemporaryFolder()

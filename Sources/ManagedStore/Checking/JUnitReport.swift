@@ -49,41 +49,80 @@ public enum JUnitReport {
             """
     }
 
-    /// Checks, before the check runs, that a report can be written at `url`: not a folder, and
-    /// in a folder that exists and can be written. Throws `ModelCheckError.unwritableReport`.
-    public static func checkDestination(_ url: URL) throws {
-        let manager = FileManager.default
-        var isFolder: ObjCBool = false
-        if manager.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue {
-            throw ModelCheckError.unwritableReport(path: url.path, cause: ModelCheckError.PathProblem.aFolder)
+    /// How the report reaches its destination.
+    private enum Destination {
+        /// A regular file, or nothing yet: a draft beside it is renamed over it (a link is
+        /// followed to its file, and stays a link).
+        case replace(URL)
+        /// Anything else (a device, a pipe: `/dev/stdout`): written through, never replaced.
+        case writeThrough(URL)
+    }
+
+    private static func destination(_ url: URL) throws -> Destination {
+        var status = stat()
+        if stat(url.path, &status) != 0 {
+            // Nothing there; or a link to nothing, which writing through creates.
+            var link = stat()
+            return lstat(url.path, &link) == 0 ? .writeThrough(url) : .replace(url)
         }
-        let folder = url.deletingLastPathComponent()
-        guard manager.fileExists(atPath: folder.path, isDirectory: &isFolder) else {
-            throw ModelCheckError.unwritableReport(path: url.path, cause: ModelError(file: folder.path, reason: "no such folder"))
-        }
-        guard isFolder.boolValue else {
-            throw ModelCheckError.unwritableReport(path: url.path, cause: ModelError(file: folder.path, reason: "not a folder"))
-        }
-        guard manager.isWritableFile(atPath: folder.path) else {
-            throw ModelCheckError.unwritableReport(path: url.path, cause: ModelError(file: folder.path, reason: "permission denied"))
+        switch status.st_mode & S_IFMT {
+        case S_IFDIR: throw ModelCheckError.unwritableReport(path: url.path, cause: ModelCheckError.PathProblem.aFolder)
+        case S_IFREG: return .replace(url.resolvingSymlinksInPath())
+        default: return .writeThrough(url)
         }
     }
 
-    /// Writes the report to `url` whole or not at all: into a new file beside it, renamed over
-    /// it once complete, so a failure (a full disk) leaves no half-written report and any
-    /// earlier report as it was. Throws `ModelCheckError.unwritableReport`.
+    /// Checks, before the check runs, that a report can be written at `url`: not a folder; a
+    /// file in a folder that exists and can be written, or a device or pipe that can be
+    /// written. Throws `ModelCheckError.unwritableReport`.
+    public static func checkDestination(_ url: URL) throws {
+        let manager = FileManager.default
+        switch try destination(url) {
+        case .writeThrough(let target):
+            guard manager.isWritableFile(atPath: target.path) || !manager.fileExists(atPath: target.path) else {
+                throw ModelCheckError.unwritableReport(path: url.path, cause: ModelError(file: target.path, reason: "permission denied"))
+            }
+        case .replace(let file):
+            let folder = file.deletingLastPathComponent()
+            var isFolder: ObjCBool = false
+            guard manager.fileExists(atPath: folder.path, isDirectory: &isFolder) else {
+                throw ModelCheckError.unwritableReport(path: url.path, cause: ModelError(file: folder.path, reason: "no such folder"))
+            }
+            guard isFolder.boolValue else {
+                throw ModelCheckError.unwritableReport(path: url.path, cause: ModelError(file: folder.path, reason: "not a folder"))
+            }
+            guard manager.isWritableFile(atPath: folder.path) else {
+                throw ModelCheckError.unwritableReport(path: url.path, cause: ModelError(file: folder.path, reason: "permission denied"))
+            }
+        }
+    }
+
+    /// Writes the report to `url`. A file is written whole or not at all: into a new file
+    /// beside it, renamed over it once complete, so a failure (a full disk) leaves no
+    /// half-written report and any earlier report as it was. A device or pipe (`/dev/stdout`)
+    /// is written to as it is, never replaced. Throws `ModelCheckError.unwritableReport`.
     public static func write(_ report: ModelCheckReport, to url: URL) throws {
         try checkDestination(url)
-        let draft = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).partial")
-        do {
-            try Data(xml(report).utf8).write(to: draft)
-            guard rename(draft.path, url.path) == 0 else {
-                throw ModelError(file: url.path, reason: String(cString: strerror(errno)))
+        let data = Data(xml(report).utf8)
+        switch try destination(url) {
+        case .writeThrough(let target):
+            do {
+                try data.write(to: target)
+            } catch {
+                throw ModelCheckError.unwritableReport(path: url.path, cause: error)
             }
-        } catch {
-            // Our own draft, never the report: removing it is all there is to undo.
-            try? FileManager.default.removeItem(at: draft)
-            throw ModelCheckError.unwritableReport(path: url.path, cause: error)
+        case .replace(let file):
+            let draft = file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString).partial")
+            do {
+                try data.write(to: draft)
+                guard rename(draft.path, file.path) == 0 else {
+                    throw ModelError(file: file.path, reason: String(cString: strerror(errno)))
+                }
+            } catch {
+                // Our own draft, never the report: removing it is all there is to undo.
+                try? FileManager.default.removeItem(at: draft)
+                throw ModelCheckError.unwritableReport(path: url.path, cause: error)
+            }
         }
     }
 
