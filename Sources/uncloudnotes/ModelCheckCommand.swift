@@ -14,22 +14,33 @@ struct ModelCheckCommand: ParsableCommand {
             values in every attribute and every relationship shape, migrated, and checked (counts, \
             carried values, relationships, required values, uniqueness, integrity_check). With \
             --stores, each store in the folder is migrated too, as a copy: the files are never \
-            changed.
+            changed. A model given without --mappings that has .xcmappingmodel files beside it \
+            (in its folder, the one above, or a folder such as Mappings next to it) gets a hint \
+            naming the folder to pass.
 
             Risks are listed as errors (a launch would fail or a store cannot migrate: a gap in \
             the chain, a required attribute without a default, a type change without a mapping \
             model, an out-of-date mapping model, an unknown custom policy, a failed trial) or \
             warnings (data may be lost: a removed entity or attribute, a narrowed type, a \
-            uniqueness constraint added, a renaming identifier that names nothing).
+            uniqueness constraint added, a renaming identifier that names nothing, versions after \
+            the current one).
+
+            Custom migration policies are classes of your app, which this program cannot run: a \
+            mapping model naming one is an error until you acknowledge it with --app-policy NAME \
+            (repeatable; Module.ClassName or ClassName). Its routes are then still planned and \
+            checked, but their trials are skipped (counted as skipped, <skipped/> in JUnit).
 
             Exit status: 0 no errors (warnings are listed); 3 errors found; 4 warnings only, with \
-            --strict; 1 the check could not run (a missing or unreadable model, mapping model \
-            folder or stores folder); 2 usage.
+            --strict; 1 the check could not run (a missing or unreadable model or mapping model \
+            folder, a stores folder that is missing or holds no store, a JUnit file that cannot be \
+            written); 2 usage.
 
             Examples:
               uncloudnotes model check
               uncloudnotes model check App.xcdatamodeld --mappings Mappings
               uncloudnotes model check M.xcdatamodeld --stores Stores --junit r.xml
+              uncloudnotes model check M.xcdatamodeld --mappings Mappings \\
+                --app-policy App.NoteToNoteV2Policy
             """)
 
     @Argument(help: ArgumentHelp("The model: a .xcdatamodeld (or .momd). Default: the app's own, with its mapping models.",
@@ -44,6 +55,11 @@ struct ModelCheckCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("Also write the results as JUnit XML to this file: one test case per route.", valueName: "file"))
     var junit: String?
+
+    @Option(name: .customLong("app-policy"),
+            help: ArgumentHelp("A custom migration policy class of your app (Module.ClassName or ClassName), which this program "
+                                   + "cannot run: its routes' trials are skipped, not an error. Repeatable.", valueName: "class"))
+    var appPolicies: [String] = []
 
     @Flag(help: "Fail (exit status 4) on warnings too.")
     var strict = false
@@ -60,24 +76,33 @@ struct ModelCheckCommand: ParsableCommand {
             files = try UnCloudNotesModel.mappingModelURLs()
         }
         if let mappings { files += try ModelCheck.mappingModelFiles(in: fileURL(mappings)) }
+        // Known before the check runs, rather than after it.
+        if let junit { try JUnitReport.checkDestination(fileURL(junit)) }
         let options = ModelCheck.Options(mappingModelFiles: files, policies: UnCloudNotesModel.migrationPolicies,
-                                         storesFolder: stores.map(fileURL))
+                                         storesFolder: stores.map(fileURL), appPolicies: appPolicies)
         let report = try ModelCheck.run(modelAt: modelURL, options: options)
-        if let junit {
-            do {
-                try Data(JUnitReport.xml(report).utf8).write(to: fileURL(junit))
-            } catch {
-                throw CommandFailure("\(junit): cannot write the JUnit report: \(ErrorText.oneLine(error))")
-            }
-        }
+        if let junit { try JUnitReport.write(report, to: fileURL(junit)) }
         if format.json {
             try printJSON(report)
         } else {
             try report.lines.map(TerminalText.field).forEach(StandardOutput.line)
         }
+        if let path, mappings == nil { try hintMappings(besideModelAt: path) }
         if report.errorCount > 0 || (strict && report.warningCount > 0) {
             try StandardOutput.finish()
             throw ExitCode(report.errorCount > 0 ? 3 : 4)
+        }
+    }
+
+    /// A model given without --mappings, with mapping models beside it: a hint on stderr
+    /// (stdout may be JSON) naming the folder to pass.
+    private func hintMappings(besideModelAt path: String) throws {
+        try StandardOutput.finish()
+        let cwd = FileManager.default.currentDirectoryPath
+        for folder in ModelCheck.mappingModelFolders(besideModelAt: fileURL(path)) {
+            let shown = folder.path == cwd ? "." : folder.path.hasPrefix(cwd + "/") ? String(folder.path.dropFirst(cwd.count + 1)) : folder.path
+            StandardError.line("hint: \(TerminalText.field(shown)) holds mapping models (.xcmappingmodel) this check did not use: "
+                + "pass --mappings \(TerminalText.field(shown))")
         }
     }
 }

@@ -64,6 +64,109 @@ struct ModelCheckCommandTests {
         #expect(noStores.exitCode == 1 && noStores.standardError.contains("cannot read the stores"))
     }
 
+    @Test("--app-policy acknowledges the app's own policy class: no error, its trials skipped and counted so, <skipped/> in JUnit (issue #36)",
+          SharedFixtures.required)
+    func appPolicy() throws {
+        let root = SharedFixtures.url("wibosco-migration-example")
+        let arguments = ["model", "check", root.appendingPathComponent("CoreDataMigration_Example.xcdatamodeld").path,
+                         "--mappings", root.appendingPathComponent("Mappings").path, "--stores", root.appendingPathComponent("stores").path]
+        let policy = "CoreDataMigration_Example.Post2ToPost3MigrationPolicy"
+        let refused = try BuiltExecutable.run(arguments)
+        #expect(refused.exitCode == 3)
+        #expect(refused.standardOutput.contains("error [unknownPolicy]") && refused.standardOutput.contains("--app-policy \(policy)"))
+        let folder = try TemporaryFolder()
+        let junit = folder.url.appendingPathComponent("check.xml")
+        let acknowledged = try BuiltExecutable.run(arguments + ["--app-policy", policy, "--junit", junit.path])
+        #expect(acknowledged.exitCode == 0, "\(acknowledged.standardOutput)\(acknowledged.standardError)")
+        let lines = acknowledged.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.filter { $0.hasPrefix("  trial: skipped: policy \(policy) is the app's code") }.count == 2)
+        // Routes v1 and v2 and the stores saved at them go through the policy; the v4 store needs nothing.
+        #expect(lines.last == "pass: 0 error(s), 0 warning(s), 2 trial migration(s) passed, 0 failed, 5 skipped")
+        let xml = try String(contentsOf: junit, encoding: .utf8)
+        #expect(xml.components(separatedBy: "<skipped message=").count - 1 == 5)
+        #expect(xml.contains(#"failures="0" errors="0" skipped="5""#) && !xml.contains("<failure"))
+    }
+
+    @Test("a store already at the current version is a skipped trial, not a passed one: in the summary and in JUnit (issue #36)")
+    func skippedTrial() throws {
+        let folder = try TemporaryFolder()
+        let stores = folder.url.appendingPathComponent("stores")
+        try FileManager.default.createDirectory(at: stores, withIntermediateDirectories: true)
+        let add = try BuiltExecutable.run(["--store", stores.appendingPathComponent("current.sqlite").path, "notes", "add", "--title", "t", "--body", "b"])
+        #expect(add.exitCode == 0, "\(add.standardError)")
+        let junit = folder.url.appendingPathComponent("check.xml")
+        let result = try BuiltExecutable.run(["model", "check", "--stores", stores.path, "--junit", junit.path])
+        #expect(result.exitCode == 0, "\(result.standardError)")
+        let lines = result.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.contains("store current.sqlite (v5): skipped: already at the current version: nothing to migrate"))
+        #expect(lines.last?.hasSuffix("4 trial migration(s) passed, 0 failed, 1 skipped") == true, "\(lines.last ?? "")")
+        let xml = try String(contentsOf: junit, encoding: .utf8)
+        #expect(xml.contains(#"<skipped message="already at the current version: nothing to migrate"/>"#))
+        #expect(xml.contains(#"tests="5" failures="0" errors="0" skipped="1""#))
+    }
+
+    @Test("the app's own policies still run when named with --app-policy (issue #36)")
+    func appsOwnPolicies() throws {
+        let result = try BuiltExecutable.run(["model", "check", "--app-policy", "UnCloudNotes.AttachmentToImageAttachmentMigrationPolicyV3toV4"])
+        #expect(result.exitCode == 0, "\(result.standardError)")
+        #expect(result.standardOutput.split(separator: "\n").filter { $0.hasPrefix("  trial: passed") }.count == 4)
+    }
+
+    @Test("SampleModel3: three versions, the current one first; the two after it are a warning (issue #36)", SharedFixtures.required)
+    func sampleModel3() throws {
+        let model = SharedFixtures.url("coredata-samplemodel3/SampleModel3.xcdatamodeld").path
+        let result = try BuiltExecutable.run(["model", "check", model])
+        #expect(result.exitCode == 0)
+        let lines = result.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.first?.contains(": 3 version(s), current SampleModel3") == true, "\(lines.first ?? "")")
+        #expect(lines.contains { $0.hasPrefix("  warning [versionsAfterCurrent]") })
+        #expect(try BuiltExecutable.run(["model", "check", model, "--strict"]).exitCode == 4)
+    }
+
+    @Test("--stores: an empty folder, a file or a missing folder is one line on stderr and exit 1 (issue #36)")
+    func unusableStores() throws {
+        let folder = try TemporaryFolder()
+        let empty = folder.url.appendingPathComponent("empty")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        let file = try folder.write("", to: "v1.sqlite")
+        for (stores, phrase) in [(empty, "no stores found"), (file, "not a folder"), (folder.url.appendingPathComponent("none"), "cannot read the stores")] {
+            let result = try BuiltExecutable.run(["model", "check", "--stores", stores.path])
+            #expect(result.exitCode == 1, "\(stores.lastPathComponent)")
+            #expect(result.standardError.split(separator: "\n").count == 1 && result.standardError.contains(phrase), "\(result.standardError)")
+            #expect(result.standardOutput.isEmpty)
+        }
+    }
+
+    @Test("--junit at a folder or in a missing folder: one line, exit 1, before the check runs; nothing written (issue #36)")
+    func unwritableJUnit() throws {
+        let folder = try TemporaryFolder()
+        for (junit, phrase) in [(folder.url, "a folder, not a file"), (folder.url.appendingPathComponent("none/r.xml"), "no such folder")] {
+            let result = try BuiltExecutable.run(["model", "check", "--junit", junit.path])
+            #expect(result.exitCode == 1)
+            #expect(result.standardError.split(separator: "\n").count == 1 && result.standardError.contains("cannot write the JUnit report"))
+            #expect(result.standardError.contains(phrase), "\(result.standardError)")
+            #expect(result.standardOutput.isEmpty)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty)
+    }
+
+    @Test("mapping models beside a model given without --mappings: a hint naming the folder to pass (issue #36)")
+    func mappingsHint() throws {
+        let folder = try TemporaryFolder()
+        let note = #"<entity name="Note"><attribute name="title" attributeType="String"/></entity>"#
+        let model = try ModelCheckCommandTests.model([note, note], in: folder, named: "Hinted")
+        let alone = try BuiltExecutable.run(["model", "check", model.path])
+        #expect(alone.exitCode == 0 && !alone.standardError.contains("hint:"))
+        let mappings = folder.url.appendingPathComponent("Mappings")
+        _ = try folder.write("", to: "Mappings/Hinted_v1_to_v2.xcmappingmodel/xcmapping.xml")
+        let hinted = try BuiltExecutable.run(["model", "check", model.path])
+        #expect(hinted.exitCode == 0)
+        #expect(hinted.standardError.split(separator: "\n").map(String.init).filter { $0.hasPrefix("hint: ") && $0.hasSuffix("--mappings \(mappings.path)") }.count == 1,
+                "\(hinted.standardError)")
+        let given = try BuiltExecutable.run(["model", "check", model.path, "--mappings", mappings.path])
+        #expect(!given.standardError.contains("hint:"))
+    }
+
     static func model(_ versions: [String], in folder: TemporaryFolder, named name: String) throws -> URL {
         let bundle = folder.url.appendingPathComponent("\(name).xcdatamodeld")
         for (index, xml) in versions.enumerated() {

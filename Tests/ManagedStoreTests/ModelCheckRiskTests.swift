@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 import ManagedStore
 import Testing
 import TestSupport
@@ -146,6 +149,40 @@ struct ModelCheckRiskTests {
         #expect(finding.severity == .error && finding.location == "v2 -> v3")
         #expect(finding.message.contains("CoreDataMigration_Example.Post2ToPost3MigrationPolicy"))
         #expect(report.trial(of: report.routes[1])?.outcome == .skipped)
+    }
+
+    @Test("a custom policy acknowledged as the app's code (by full or class name): no error, its routes planned and their trials skipped (issue #36)",
+          SharedFixtures.required)
+    func appPolicy() throws {
+        let root = SharedFixtures.url("wibosco-migration-example")
+        let mappings = try ModelCheck.mappingModelFiles(in: root.appendingPathComponent("Mappings"))
+        let model = root.appendingPathComponent("CoreDataMigration_Example.xcdatamodeld")
+        for name in ["CoreDataMigration_Example.Post2ToPost3MigrationPolicy", "Post2ToPost3MigrationPolicy"] {
+            let report = try ModelCheck.run(modelAt: model, options: ModelCheck.Options(mappingModelFiles: mappings, appPolicies: [name]))
+            #expect(report.findings.isEmpty, "\(report.findings.map(\.line))")
+            #expect(report.verdict == "pass")
+            #expect(report.routes.allSatisfy { $0.isPossible })
+            #expect(report.trials.map(\.outcome) == [.skipped, .skipped, .passed])
+            #expect(report.trials[0].problems.count == 1 && report.trials[0].problems[0].contains("CoreDataMigration_Example.Post2ToPost3MigrationPolicy"))
+            let document = try XMLDocument(data: Data(JUnitReport.xml(report).utf8), options: [])
+            #expect(try document.nodes(forXPath: "//testcase[skipped]").count == 2)
+            #expect(try document.nodes(forXPath: "//failure").isEmpty)
+        }
+        // Another class's name acknowledges nothing: the error stays, and tells of the option.
+        let other = try ModelCheck.run(modelAt: model, options: ModelCheck.Options(mappingModelFiles: mappings, appPolicies: ["OtherPolicy"]))
+        let finding = try #require(other.findings.first { $0.kind == .unknownPolicy })
+        #expect(finding.severity == .error && finding.message.contains("--app-policy CoreDataMigration_Example.Post2ToPost3MigrationPolicy"))
+        // A route with an error fails in JUnit, even though its trial was skipped.
+        let document = try XMLDocument(data: Data(JUnitReport.xml(other).utf8), options: [])
+        #expect(try document.nodes(forXPath: "//testcase[failure]").count == 2 && document.nodes(forXPath: "//skipped").isEmpty)
+    }
+
+    @Test("a policy is acknowledged by its full name or its class name alone, not by another's (issue #36)")
+    func appPolicyNames() {
+        let options = ModelCheck.Options(appPolicies: ["NoteMigrationPolicy", "App.TagPolicy"])
+        #expect(options.isAppPolicy("App.NoteMigrationPolicy") && options.isAppPolicy("NoteMigrationPolicy"))
+        #expect(options.isAppPolicy("App.TagPolicy"))
+        #expect(!options.isAppPolicy("Other.TagPolicy") && !options.isAppPolicy("App.Note"))
     }
 
     @Test("a mapping model made against an earlier edit of its model: an error naming what changed since", SharedFixtures.required)

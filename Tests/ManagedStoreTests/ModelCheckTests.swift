@@ -186,4 +186,84 @@ struct ModelCheckTests {
         // About 4 s in a debug build on two busy cores; the bound only catches a blow-up.
         #expect(elapsed < .seconds(60))
     }
+
+    @Test("a skipped trial is counted as skipped, not passed: in the summary, the JSON and JUnit's <skipped/> (issue #36)")
+    func skippedTrials() throws {
+        let folder = try TemporaryFolder()
+        let note = ModelCheckRiskTests.note
+        let bundle = try ModelCheckRiskTests.model([note, note.replacingOccurrences(of: "</entity>", with: #"<attribute name="extra" optional="YES" attributeType="Date"/></entity>"#)],
+                                                   in: folder)
+        // A store saved at the current version: nothing to migrate, so its trial is skipped.
+        let stores = folder.url.appendingPathComponent("stores")
+        try FileManager.default.createDirectory(at: stores, withIntermediateDirectories: true)
+        try RepresentativeStore.write(at: stores.appendingPathComponent("current.sqlite"), model: try ModelFileReader.read(at: bundle).current)
+        let report = try ModelCheck.run(modelAt: bundle, options: ModelCheck.Options(storesFolder: stores))
+        #expect(report.trials.map(\.outcome) == [.passed, .skipped])
+        #expect(report.trialCount(.passed) == 1 && report.trialCount(.skipped) == 1 && report.trialCount(.failed) == 0)
+        #expect(report.lines.last?.hasSuffix("1 trial migration(s) passed, 0 failed, 1 skipped") == true, "\(report.lines.last ?? "")")
+        let json = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(report)) as? [String: Any])
+        #expect(json["trialsPassed"] as? Int == 1 && json["trialsSkipped"] as? Int == 1 && json["trialsFailed"] as? Int == 0)
+
+        let document = try XMLDocument(data: Data(JUnitReport.xml(report).utf8), options: [])
+        let cases = try document.nodes(forXPath: "//testcase").compactMap { $0 as? XMLElement }
+        #expect(cases.compactMap { $0.attribute(forName: "name")?.stringValue } == ["v1 -> M v2", "store current.sqlite"])
+        #expect(cases[0].elements(forName: "skipped").isEmpty)
+        let skipped = try #require(cases[1].elements(forName: "skipped").first)
+        #expect(skipped.attribute(forName: "message")?.stringValue == report.trials[1].problems.joined(separator: "; "))
+        #expect(cases[1].elements(forName: "failure").isEmpty)
+        #expect(try document.nodes(forXPath: "/testsuites/testsuite/@skipped").first?.stringValue == "1")
+        #expect(try document.nodes(forXPath: "/testsuites/@skipped").first?.stringValue == "1")
+    }
+
+    @Test("SampleModel3, whose current version is its first of three: all three are read, and the later two are a warning (issue #36)",
+          SharedFixtures.required)
+    func sampleModel3() throws {
+        let root = SharedFixtures.url("coredata-samplemodel3")
+        let report = try ModelCheck.run(modelAt: root.appendingPathComponent("SampleModel3.xcdatamodeld"),
+                                        options: ModelCheck.Options(storesFolder: root))
+        #expect(report.versions == ["SampleModel3", "SampleModel3_v2", "SampleModel3_v3"])
+        #expect(report.currentVersion == "SampleModel3" && report.routes.isEmpty)
+        let finding = try #require(report.findings.first)
+        #expect(report.findings.count == 1 && finding.kind == .versionsAfterCurrent && finding.severity == .warning)
+        #expect(finding.message.contains("SampleModel3_v2, SampleModel3_v3"))
+        // Apple's store is at SampleModel3, the current version: recognised, nothing to migrate.
+        #expect(report.trials.map(\.outcome) == [.skipped] && report.trials.first?.label == "v1")
+    }
+
+    @Test("every shared fixture model: every version of each .xcdatamodeld is read and counted (issue #36)", SharedFixtures.required)
+    func everyFixtureModel() throws {
+        let manager = FileManager.default
+        let models = try manager.contentsOfDirectory(at: SharedFixtures.fixturesFolder, includingPropertiesForKeys: nil)
+            .flatMap { try manager.contentsOfDirectory(at: $0, includingPropertiesForKeys: nil) }
+            .filter { $0.pathExtension == "xcdatamodeld" }
+        #expect(models.count >= 4)
+        for model in models {
+            let versions = try manager.contentsOfDirectory(atPath: model.path).filter { $0.hasSuffix(".xcdatamodel") }
+            let report = try ModelCheck.run(modelAt: model, options: ModelCheck.Options(generateStores: false))
+            #expect(report.versions.count == versions.count, "\(model.lastPathComponent)")
+            #expect(report.lines.first?.contains(": \(versions.count) version(s), current ") == true, "\(report.lines.first ?? "")")
+            let current = try #require(report.versions.firstIndex(of: report.currentVersion))
+            #expect(report.routes.count == current, "\(model.lastPathComponent): one route per version before the current one")
+        }
+    }
+
+    @Test("a current version in the middle: routes from the versions before it, a warning naming those after, a JUnit case for it (issue #36)")
+    func currentInTheMiddle() throws {
+        let folder = try TemporaryFolder()
+        let note = ModelCheckRiskTests.note
+        let bundle = folder.url.appendingPathComponent("M.xcdatamodeld")
+        let added = note.replacingOccurrences(of: "</entity>", with: #"<attribute name="extra" optional="YES" attributeType="Date"/></entity>"#)
+        for (name, xml) in [("M", note), ("M v2", added), ("M v3", note)] {
+            try ModelFiles.writeVersion(name, entities: xml, in: bundle)
+        }
+        try folder.write(ModelFiles.currentVersion("M v2"), to: "M.xcdatamodeld/.xccurrentversion")
+        let report = try ModelCheck.run(modelAt: bundle)
+        #expect(report.versions == ["M", "M v2", "M v3"] && report.routes.map(\.label) == ["v1"])
+        #expect(report.findings.map(\.kind) == [.versionsAfterCurrent] && report.findings[0].location == nil)
+        #expect(report.findings[0].message.contains("M v3"))
+        #expect(report.verdict == "pass with warnings")
+        let document = try XMLDocument(data: Data(JUnitReport.xml(report).utf8), options: [])
+        let names = try document.nodes(forXPath: "//testcase/@name").compactMap(\.stringValue)
+        #expect(names == ["v1 -> M v2", "model versions"])
+    }
 }

@@ -42,6 +42,8 @@ public struct CheckFinding: Sendable, Equatable, Encodable {
         case chainGap
         /// A migration of a generated or given store failed or lost something.
         case migrationFailed
+        /// Versions after the one `.xccurrentversion` names: no route from them is checked.
+        case versionsAfterCurrent
     }
 
     /// How bad it is.

@@ -1,6 +1,9 @@
+import Foundation
+
 /// A `ModelCheckReport` as JUnit XML, the format CI services show as test results: one test
-/// case per route (failed when an error concerns one of its steps or its trial migration), one
-/// per given store, and one for findings about mapping model files when there are any.
+/// case per route (failed when an error concerns one of its steps or its trial migration,
+/// skipped when its trial was not run), one per given store, one for findings about mapping
+/// model files and one for findings about the model's versions, when there are any.
 public enum JUnitReport {
     /// The XML document.
     public static func xml(_ report: ModelCheckReport) -> String {
@@ -14,25 +17,31 @@ public enum JUnitReport {
             output += findings.map(\.line)
             cases.append(testCase(name: "\(route.label) -> \(report.currentVersion)", className: report.model,
                                   seconds: report.trial(of: route)?.seconds ?? 0,
-                                  errors: findings.filter { $0.severity == .error }, output: output))
+                                  errors: findings.filter { $0.severity == .error }, skipped: skipReason(report.trial(of: route)),
+                                  output: output))
         }
         for trial in report.trials where !trial.name.hasPrefix("generated ") {
             let findings = report.findings.filter { $0.location == trial.name }
             cases.append(testCase(name: "store \(trial.name)", className: report.model, seconds: trial.seconds,
-                                  errors: findings, output: ["\(trial.outcome.rawValue): \(trial.objectsBefore) -> \(trial.objectsAfter) object(s)"]
-                                    + trial.problems))
+                                  errors: findings, skipped: skipReason(trial),
+                                  output: (trial.outcome == .skipped ? ["skipped"]
+                                           : ["\(trial.outcome.rawValue): \(trial.objectsBefore) -> \(trial.objectsAfter) object(s)"]) + trial.problems))
         }
         let trialNames = Set(report.trials.map(\.name))
-        let files = report.otherFindings.filter { !trialNames.contains($0.location ?? "") }
-        if !files.isEmpty {
-            cases.append(testCase(name: "mapping models", className: report.model, seconds: 0,
-                                  errors: files.filter { $0.severity == .error }, output: files.map(\.line)))
+        let others = report.otherFindings.filter { !trialNames.contains($0.location ?? "") }
+        // Findings with no place are about the model as a whole (its versions); the others name a mapping model file.
+        for (name, findings) in [("mapping models", others.filter { $0.location != nil }), ("model versions", others.filter { $0.location == nil })]
+        where !findings.isEmpty {
+            cases.append(testCase(name: name, className: report.model, seconds: 0,
+                                  errors: findings.filter { $0.severity == .error }, skipped: nil, output: findings.map(\.line)))
         }
         let failures = cases.filter { $0.contains("<failure") }.count
+        let skipped = cases.filter { $0.contains("<skipped") }.count
         return """
             <?xml version="1.0" encoding="UTF-8"?>
-            <testsuites name="model check" tests="\(cases.count)" failures="\(failures)" time="\(report.seconds)">
-            <testsuite name="\(escape("model check \(report.model)"))" tests="\(cases.count)" failures="\(failures)" errors="0" time="\(report.seconds)">
+            <testsuites name="model check" tests="\(cases.count)" failures="\(failures)" skipped="\(skipped)" time="\(report.seconds)">
+            <testsuite name="\(escape("model check \(report.model)"))" tests="\(cases.count)" failures="\(failures)" errors="0" \
+            skipped="\(skipped)" time="\(report.seconds)">
             \(cases.joined(separator: "\n"))
             </testsuite>
             </testsuites>
@@ -40,11 +49,98 @@ public enum JUnitReport {
             """
     }
 
-    private static func testCase(name: String, className: String, seconds: Double, errors: [CheckFinding], output: [String]) -> String {
+    /// How the report reaches its destination.
+    private enum Destination {
+        /// A regular file, or nothing yet: a draft beside it is renamed over it (a link is
+        /// followed to its file, and stays a link).
+        case replace(URL)
+        /// Anything else (a device, a pipe: `/dev/stdout`): written through, never replaced.
+        case writeThrough(URL)
+    }
+
+    private static func destination(_ url: URL) throws -> Destination {
+        var status = stat()
+        if stat(url.path, &status) != 0 {
+            // Nothing there; or a link to nothing, which writing through creates.
+            var link = stat()
+            return lstat(url.path, &link) == 0 ? .writeThrough(url) : .replace(url)
+        }
+        switch status.st_mode & S_IFMT {
+        case S_IFDIR: throw ModelCheckError.unwritableReport(path: url.path, cause: ModelCheckError.PathProblem.aFolder)
+        case S_IFREG: return .replace(url.resolvingSymlinksInPath())
+        default: return .writeThrough(url)
+        }
+    }
+
+    /// Checks, before the check runs, that a report can be written at `url`: not a folder; a
+    /// file in a folder that exists and can be written, or a device or pipe that can be
+    /// written. Throws `ModelCheckError.unwritableReport`.
+    public static func checkDestination(_ url: URL) throws {
+        let manager = FileManager.default
+        switch try destination(url) {
+        case .writeThrough(let target):
+            guard manager.isWritableFile(atPath: target.path) || !manager.fileExists(atPath: target.path) else {
+                throw ModelCheckError.unwritableReport(path: url.path, cause: ModelError(file: target.path, reason: "permission denied"))
+            }
+        case .replace(let file):
+            let folder = file.deletingLastPathComponent()
+            var isFolder: ObjCBool = false
+            guard manager.fileExists(atPath: folder.path, isDirectory: &isFolder) else {
+                throw ModelCheckError.unwritableReport(path: url.path, cause: ModelError(file: folder.path, reason: "no such folder"))
+            }
+            guard isFolder.boolValue else {
+                throw ModelCheckError.unwritableReport(path: url.path, cause: ModelError(file: folder.path, reason: "not a folder"))
+            }
+            guard manager.isWritableFile(atPath: folder.path) else {
+                throw ModelCheckError.unwritableReport(path: url.path, cause: ModelError(file: folder.path, reason: "permission denied"))
+            }
+        }
+    }
+
+    /// Writes the report to `url`. A file is written whole or not at all: into a new file
+    /// beside it, renamed over it once complete, so a failure (a full disk) leaves no
+    /// half-written report and any earlier report as it was. A device or pipe (`/dev/stdout`)
+    /// is written to as it is, never replaced. Throws `ModelCheckError.unwritableReport`.
+    public static func write(_ report: ModelCheckReport, to url: URL) throws {
+        try checkDestination(url)
+        let data = Data(xml(report).utf8)
+        switch try destination(url) {
+        case .writeThrough(let target):
+            do {
+                try data.write(to: target)
+            } catch {
+                throw ModelCheckError.unwritableReport(path: url.path, cause: error)
+            }
+        case .replace(let file):
+            let draft = file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString).partial")
+            do {
+                try data.write(to: draft)
+                guard rename(draft.path, file.path) == 0 else {
+                    throw ModelError(file: file.path, reason: String(cString: strerror(errno)))
+                }
+            } catch {
+                // Our own draft, never the report: removing it is all there is to undo.
+                try? FileManager.default.removeItem(at: draft)
+                throw ModelCheckError.unwritableReport(path: url.path, cause: error)
+            }
+        }
+    }
+
+    /// Why a trial was not run, when it was not.
+    private static func skipReason(_ trial: TrialMigration?) -> String? {
+        guard let trial, trial.outcome == .skipped else { return nil }
+        return trial.problems.isEmpty ? "trial migration not run" : trial.problems.joined(separator: "; ")
+    }
+
+    /// A test case: failed when there are errors, else skipped when `skipped` says why.
+    private static func testCase(name: String, className: String, seconds: Double, errors: [CheckFinding], skipped: String?,
+                                 output: [String]) -> String {
         var lines = ["  <testcase name=\"\(escape(name))\" classname=\"\(escape(className))\" time=\"\(seconds)\">"]
         if !errors.isEmpty {
             lines.append("    <failure message=\"\(escape(errors[0].message))\" type=\"\(errors[0].kind.rawValue)\">"
                 + escape(errors.map(\.line).joined(separator: "\n")) + "</failure>")
+        } else if let skipped {
+            lines.append("    <skipped message=\"\(escape(skipped))\"/>")
         }
         lines.append("    <system-out>\(escape(output.joined(separator: "\n")))</system-out>")
         lines.append("  </testcase>")

@@ -16,14 +16,26 @@ public enum ModelCheck {
         public var storesFolder: URL?
         /// Whether to run the trial migrations of generated stores.
         public var generateStores: Bool
+        /// Custom policy classes acknowledged as the app's own code, which this program cannot
+        /// run (`Module.ClassName` as the mapping model writes it, or `ClassName`): the routes
+        /// through them are planned and their trials skipped, instead of an `unknownPolicy` error.
+        /// A class `policies` has still runs.
+        public var appPolicies: [String]
 
         /// Options with the given mapping models, policies and stores; trials of generated stores by default.
         public init(mappingModelFiles: [URL] = [], policies: MigrationPolicyRegistry = MigrationPolicyRegistry(),
-                    storesFolder: URL? = nil, generateStores: Bool = true) {
+                    storesFolder: URL? = nil, generateStores: Bool = true, appPolicies: [String] = []) {
             self.mappingModelFiles = mappingModelFiles
             self.policies = policies
             self.storesFolder = storesFolder
             self.generateStores = generateStores
+            self.appPolicies = appPolicies
+        }
+
+        /// Whether `className` (`Module.ClassName`) is acknowledged as the app's code, by its
+        /// full name or by the class name alone.
+        public func isAppPolicy(_ className: String) -> Bool {
+            appPolicies.contains { $0 == className || $0 == className.split(separator: ".").last.map(String.init) }
         }
     }
 
@@ -41,18 +53,22 @@ public enum ModelCheck {
     /// Checks a model already read; `path` is only for the report.
     public static func run(model: VersionedModel, path: String, options: Options = Options()) throws -> ModelCheckReport {
         let start = ContinuousClock.now
+        // A stores folder that cannot be used stops the check before any work.
+        let stores = try options.storesFolder.map(storeFiles(in:)) ?? []
         let files = MappingModelFiles(urls: options.mappingModelFiles, model: model)
         let mappingModels = files.mappingModels
         let chain = MigrationChain(model: model, mappingModels: mappingModels)
-        var findings = files.findings
+        var findings = files.findings + laterVersions(of: model)
         for link in chain.links {
             findings += StepRisks.findings(of: link, named: chain.name(of: link))
             if case .success(let step) = link.step {
                 let known = Set(options.policies.classNames)
-                for name in step.customPolicies where !known.contains(name) {
+                // An acknowledged policy is no finding: its trials are skipped, and say so.
+                for name in step.customPolicies where !known.contains(name) && !options.isAppPolicy(name) {
                     findings.append(CheckFinding(.error, .unknownPolicy, at: chain.name(of: link),
                                                  "the mapping model names the custom migration policy \(name), which this program does not "
-                                                    + "have: a store of \(link.source.name) is refused"))
+                                                    + "have: a store of \(link.source.name) is refused; if it is the app's own class, "
+                                                    + "acknowledge it with --app-policy \(name) (its routes' trials are then skipped)"))
                 }
             }
         }
@@ -68,7 +84,8 @@ public enum ModelCheck {
         }
         let routes = chain.links.indices.map { MigrationRoute(from: $0, chain: chain, mappingModels: mappingModels) }
         var trials: [TrialMigration] = []
-        if options.generateStores || options.storesFolder != nil {
+        let trialPolicies = TrialMigration.Policies(registry: options.policies, isAppPolicy: options.isAppPolicy)
+        if options.generateStores || !stores.isEmpty {
             let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("model-check-\(UUID().uuidString)")
             // Our own scratch folder in the temporary directory: one left behind is harmless.
             defer { try? FileManager.default.removeItem(at: scratch) }
@@ -95,45 +112,85 @@ public enum ModelCheck {
                         continue
                     }
                     var trial = TrialMigration.run(named: "generated \(route.label)", storeAt: url, chain: chain,
-                                                   mappingModels: mappingModels, policies: options.policies)
+                                                   mappingModels: mappingModels, policies: trialPolicies)
                     trial.notes = skipped.map { "no \($0) objects generated: no entity mapping reads them (see the warning)" }
                     trials.append(trial)
                 }
             }
-            if let folder = options.storesFolder {
-                for (index, store) in try storeFiles(in: folder).enumerated() {
-                    let copy: URL
-                    do {
-                        copy = try TrialMigration.copyStore(store, into: scratch.appendingPathComponent("store-\(index)"))
-                    } catch {
-                        throw ModelCheckError.scratch(path: scratch.path, cause: error)
-                    }
-                    trials.append(TrialMigration.run(named: store.lastPathComponent, storeAt: copy, chain: chain,
-                                                     mappingModels: mappingModels, policies: options.policies))
+            for (index, store) in stores.enumerated() {
+                let copy: URL
+                do {
+                    copy = try TrialMigration.copyStore(store, into: scratch.appendingPathComponent("store-\(index)"))
+                } catch {
+                    throw ModelCheckError.scratch(path: scratch.path, cause: error)
                 }
+                trials.append(TrialMigration.run(named: store.lastPathComponent, storeAt: copy, chain: chain,
+                                                 mappingModels: mappingModels, policies: trialPolicies))
             }
         }
         for trial in trials where trial.outcome == .failed {
             findings.append(CheckFinding(.error, .migrationFailed, at: trial.name, trial.problems.joined(separator: "; ")))
         }
-        return ModelCheckReport(model: model.name, path: path, currentVersion: model.currentVersionName, routes: routes,
+        return ModelCheckReport(model: model.name, path: path, versions: model.versions.map(\.name),
+                                currentVersion: model.currentVersionName, routes: routes,
                                 findings: findings, trials: trials, seconds: (ContinuousClock.now - start).inSeconds)
     }
 
-    /// The store files in a folder (`.sqlite`, `.store`, `.db`), sorted by name.
+    /// The versions after the current one, which no route starts from: a warning, since a
+    /// version added in Xcode but never made current is a common slip.
+    private static func laterVersions(of model: VersionedModel) -> [CheckFinding] {
+        guard let current = model.versions.firstIndex(where: { $0.name == model.currentVersionName }),
+              current < model.versions.count - 1 else { return [] }
+        let later = model.versions[(current + 1)...].map(\.name)
+        return [CheckFinding(.warning, .versionsAfterCurrent, at: nil,
+                             "the current version (.xccurrentversion) is \(model.currentVersionName), version \(current + 1) of "
+                                + "\(model.versions.count), and \(later.joined(separator: ", ")) come\(later.count == 1 ? "s" : "") after it: "
+                                + "stores are migrated to \(model.currentVersionName) only, and no route from a later version is checked; "
+                                + "if one of them should be current, choose it in Xcode (the model's File inspector, Model Version)")]
+    }
+
+    /// The store files in a folder (`.sqlite`, `.store`, `.db`), sorted by name; a folder that
+    /// is missing, is a file, or holds none is an error.
     static func storeFiles(in folder: URL) throws -> [URL] {
         var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
-            throw ModelCheckError.unreadableStoreFolder(path: folder.path,
-                                                        cause: ModelError(file: folder.path, reason: "no such folder"))
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder) else {
+            throw ModelCheckError.unreadableStoreFolder(path: folder.path, cause: ModelCheckError.PathProblem.missing)
         }
+        guard isFolder.boolValue else {
+            throw ModelCheckError.unreadableStoreFolder(path: folder.path, cause: ModelCheckError.PathProblem.notAFolder)
+        }
+        let stores: [URL]
         do {
-            return try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
+            stores = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
                 .filter { ["sqlite", "store", "db", "sqlite3"].contains($0.pathExtension.lowercased()) }
                 .sorted { $0.lastPathComponent < $1.lastPathComponent }
         } catch {
             throw ModelCheckError.unreadableStoreFolder(path: folder.path, cause: error)
         }
+        guard !stores.isEmpty else { throw ModelCheckError.noStores(path: folder.path) }
+        return stores
+    }
+
+    /// The folders near a model that hold mapping models (`.xcmappingmodel`): the model's own
+    /// folder, its parent, and the folders beside the model (a `Mappings` group). For a hint
+    /// when a check is given none.
+    public static func mappingModelFolders(besideModelAt url: URL) -> [URL] {
+        let manager = FileManager.default
+        let folder = url.standardizedFileURL.deletingLastPathComponent()
+        let beside = ((try? manager.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)) ?? [])
+            .filter { candidate in
+                var isFolder: ObjCBool = false
+                return candidate.pathExtension.isEmpty && !candidate.lastPathComponent.hasPrefix(".")
+                    && manager.fileExists(atPath: candidate.path, isDirectory: &isFolder) && isFolder.boolValue
+            }
+            .sorted { $0.lastPathComponent < $1.lastPathComponent }
+        let candidates = [folder, folder.deletingLastPathComponent()] + beside
+        var found: [URL] = []
+        for candidate in candidates where !found.contains(where: { $0.path == candidate.path }) {
+            let names = (try? manager.contentsOfDirectory(atPath: candidate.path)) ?? []
+            if names.contains(where: { $0.hasSuffix(".xcmappingmodel") }) { found.append(candidate) }
+        }
+        return found
     }
 
     /// The mapping models in a folder (or the one `.xcmappingmodel` given); throws

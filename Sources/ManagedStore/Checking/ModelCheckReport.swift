@@ -5,6 +5,8 @@ public struct ModelCheckReport: Sendable, Encodable {
     public var model: String
     /// Where it was read from.
     public var path: String
+    /// Every version's name, oldest first, the current one and any after it included.
+    public var versions: [String]
     /// The version stores are migrated to.
     public var currentVersion: String
     /// One route per older version, oldest first.
@@ -20,6 +22,10 @@ public struct ModelCheckReport: Sendable, Encodable {
     public var errorCount: Int { findings.filter { $0.severity == .error }.count }
     /// How many findings are warnings.
     public var warningCount: Int { findings.filter { $0.severity == .warning }.count }
+
+    /// How many trial migrations ended so: skipped ones were not run (a route through the
+    /// app's own policy code, a store already current), so they are not counted as passed.
+    public func trialCount(_ outcome: TrialMigration.Outcome) -> Int { trials.filter { $0.outcome == outcome }.count }
 
     /// "pass", "pass with warnings" or "fail".
     public var verdict: String {
@@ -44,7 +50,8 @@ public struct ModelCheckReport: Sendable, Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case model, path, currentVersion, verdict, errors, warnings, routes, findings, trials, seconds
+        case model, path, versions, currentVersion, verdict, errors, warnings, trialsPassed, trialsFailed, trialsSkipped
+        case routes, findings, trials, seconds
     }
 
     /// Adds the computed verdict and counts, which scripts need.
@@ -52,10 +59,14 @@ public struct ModelCheckReport: Sendable, Encodable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(model, forKey: .model)
         try container.encode(path, forKey: .path)
+        try container.encode(versions, forKey: .versions)
         try container.encode(currentVersion, forKey: .currentVersion)
         try container.encode(verdict, forKey: .verdict)
         try container.encode(errorCount, forKey: .errors)
         try container.encode(warningCount, forKey: .warnings)
+        try container.encode(trialCount(.passed), forKey: .trialsPassed)
+        try container.encode(trialCount(.failed), forKey: .trialsFailed)
+        try container.encode(trialCount(.skipped), forKey: .trialsSkipped)
         try container.encode(routes, forKey: .routes)
         try container.encode(findings, forKey: .findings)
         try container.encode(trials, forKey: .trials)
@@ -65,8 +76,14 @@ public struct ModelCheckReport: Sendable, Encodable {
     /// The report as lines of text: per route its steps and what Core Data alone would do, the
     /// trial migration, then the findings and the verdict.
     public var lines: [String] {
-        var lines = ["\(model) (\(path)): \(routes.count + 1) version(s), current \(currentVersion)"]
-        if routes.isEmpty { lines.append("  one version only: nothing to migrate") }
+        let later = versions.count - routes.count - 1
+        var lines = ["\(model) (\(path)): \(versions.count) version(s), current \(currentVersion)"
+            + (later > 0 ? " (\(later) later version(s) not checked)" : "")]
+        if versions.count == 1 {
+            lines.append("  one version only: nothing to migrate")
+        } else if routes.isEmpty {
+            lines.append("  the current version is the oldest: nothing to migrate")
+        }
         for route in routes {
             lines.append("\(route.label) -> current: \(route.isPossible ? "migrates" : "cannot migrate")")
             for step in route.steps {
@@ -85,7 +102,8 @@ public struct ModelCheckReport: Sendable, Encodable {
             lines.append("findings:")
             lines += findings.sorted { $0.severity > $1.severity }.map { "  \($0.line)" }
         }
-        lines.append("\(verdict): \(errorCount) error(s), \(warningCount) warning(s), \(trials.count) trial migration(s)")
+        lines.append("\(verdict): \(errorCount) error(s), \(warningCount) warning(s), \(trialCount(.passed)) trial migration(s) passed, "
+            + "\(trialCount(.failed)) failed, \(trialCount(.skipped)) skipped")
         return lines
     }
 

@@ -13,6 +13,15 @@ public struct TrialMigration: Sendable, Encodable {
         case skipped
     }
 
+    /// The policies a trial can run, and which others are the app's own code (acknowledged, so
+    /// a route through them is skipped as such).
+    struct Policies {
+        /// The policy classes this program has.
+        var registry: MigrationPolicyRegistry
+        /// Whether a class this program lacks is acknowledged as the app's code.
+        var isAppPolicy: (String) -> Bool
+    }
+
     /// "generated v2", or the given store's file name.
     public var name: String
     /// The version the store was at, when known.
@@ -40,7 +49,7 @@ public struct TrialMigration: Sendable, Encodable {
     /// counts per entity, values and links the mappings carry, required values, uniqueness
     /// constraints, and SQLite's `integrity_check`.
     static func run(named name: String, storeAt url: URL, chain: MigrationChain, mappingModels: [MappingModel],
-                    policies: MigrationPolicyRegistry) -> TrialMigration {
+                    policies: Policies) -> TrialMigration {
         let start = ContinuousClock.now
         var trial = migrate(named: name, storeAt: url, chain: chain, mappingModels: mappingModels, policies: policies)
         trial.seconds = (ContinuousClock.now - start).inSeconds
@@ -48,9 +57,10 @@ public struct TrialMigration: Sendable, Encodable {
     }
 
     private static func migrate(named name: String, storeAt url: URL, chain: MigrationChain, mappingModels: [MappingModel],
-                                policies: MigrationPolicyRegistry) -> TrialMigration {
+                                policies appPolicies: Policies) -> TrialMigration {
         var trial = TrialMigration(name: name, source: nil, label: nil, outcome: .failed, objectsBefore: 0, objectsAfter: 0,
                                    problems: [], seconds: 0)
+        let policies = appPolicies.registry
         let migrator = StoreMigrator(storeURL: url, model: chain.model, mappingModels: mappingModels, policies: policies)
         let plan: MigrationPlan
         do {
@@ -77,9 +87,13 @@ public struct TrialMigration: Sendable, Encodable {
         trial.label = chain.label(plan.source)
         let missing = migrator.missingPolicies(in: plan)
         guard missing.isEmpty else {
+            let plural = missing.count == 1 ? "y" : "ies"
             trial.outcome = .skipped
-            trial.problems = ["not run: the route needs the custom migration polic\(missing.count == 1 ? "y" : "ies") "
-                + "\(missing.joined(separator: ", ")), which this program does not have"]
+            trial.problems = [missing.allSatisfy(appPolicies.isAppPolicy)
+                ? "polic\(plural) \(missing.joined(separator: ", ")) \(missing.count == 1 ? "is" : "are") the app's code, "
+                    + "which this program cannot run"
+                : "not run: the route needs the custom migration polic\(plural) \(missing.joined(separator: ", ")), "
+                    + "which this program does not have"]
             return trial
         }
         do {
