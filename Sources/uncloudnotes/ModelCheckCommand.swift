@@ -81,7 +81,9 @@ struct ModelCheckCommand: ParsableCommand {
         let options = ModelCheck.Options(mappingModelFiles: files, policies: UnCloudNotesModel.migrationPolicies,
                                          storesFolder: stores.map(fileURL), appPolicies: appPolicies)
         let report = try ModelCheck.run(modelAt: modelURL, options: options)
-        if let junit { try JUnitReport.write(report, to: fileURL(junit)) }
+        // Whole or not at all (a draft renamed over it), 0600 as every file the program writes; a
+        // link is followed, a device or pipe written through (PrivateFiles.replace).
+        if let junit { try PrivateFiles.replace(fileURL(junit).resolvingSymlinksInPath(), with: Data(JUnitReport.xml(report).utf8)) }
         if format.json {
             try printJSON(report)
         } else {

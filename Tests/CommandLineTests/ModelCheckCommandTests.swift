@@ -150,6 +150,28 @@ struct ModelCheckCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty)
     }
 
+    @Test("--junit replaces an earlier report whole (0600, no draft left), writes through a link to a file or a device, and leaves the link a link")
+    func junitWrites() throws {
+        let folder = try TemporaryFolder()
+        let manager = FileManager.default
+        let report = try folder.write("an earlier report", to: "reports/r.xml")
+        #expect(try BuiltExecutable.run(["model", "check", "--junit", report.path]).exitCode == 0)
+        let written = try String(contentsOf: report, encoding: .utf8)
+        #expect(written.hasPrefix("<?xml") && written.contains("<testsuites name=\"model check\""))
+        #expect(try manager.attributesOfItem(atPath: report.path)[.posixPermissions] as? Int == 0o600)
+        #expect(try manager.contentsOfDirectory(atPath: report.deletingLastPathComponent().path) == ["r.xml"])
+        // Through links: were the report renamed into place, the link (the user's) would become a file.
+        let device = folder.url.appendingPathComponent("null.xml"), link = folder.url.appendingPathComponent("link.xml")
+        try manager.createSymbolicLink(atPath: device.path, withDestinationPath: "/dev/null")
+        try manager.createSymbolicLink(atPath: link.path, withDestinationPath: report.path)
+        try Data("older".utf8).write(to: report)
+        for path in [device, link] { #expect(try BuiltExecutable.run(["model", "check", "--junit", path.path]).exitCode == 0) }
+        #expect(try manager.destinationOfSymbolicLink(atPath: device.path) == "/dev/null")
+        #expect(try manager.attributesOfItem(atPath: "/dev/null")[.type] as? FileAttributeType == .typeCharacterSpecial)
+        #expect(try manager.destinationOfSymbolicLink(atPath: link.path) == report.path)
+        #expect(try String(contentsOf: report, encoding: .utf8).contains("<testsuites name=\"model check\""), "the link's file got the report")
+    }
+
     @Test("mapping models beside a model given without --mappings: a hint naming the folder to pass (issue #36)")
     func mappingsHint() throws {
         let folder = try TemporaryFolder()

@@ -49,7 +49,7 @@ public enum JUnitReport {
             """
     }
 
-    /// How the report reaches its destination.
+    /// What the report's path names, for the check before the run (the command writes the report).
     private enum Destination {
         /// A regular file, or nothing yet: a draft beside it is renamed over it (a link is
         /// followed to its file, and stays a link).
@@ -93,35 +93,6 @@ public enum JUnitReport {
             }
             guard manager.isWritableFile(atPath: folder.path) else {
                 throw ModelCheckError.unwritableReport(path: url.path, cause: ModelError(file: folder.path, reason: "permission denied"))
-            }
-        }
-    }
-
-    /// Writes the report to `url`. A file is written whole or not at all: into a new file
-    /// beside it, renamed over it once complete, so a failure (a full disk) leaves no
-    /// half-written report and any earlier report as it was. A device or pipe (`/dev/stdout`)
-    /// is written to as it is, never replaced. Throws `ModelCheckError.unwritableReport`.
-    public static func write(_ report: ModelCheckReport, to url: URL) throws {
-        try checkDestination(url)
-        let data = Data(xml(report).utf8)
-        switch try destination(url) {
-        case .writeThrough(let target):
-            do {
-                try data.write(to: target)
-            } catch {
-                throw ModelCheckError.unwritableReport(path: url.path, cause: error)
-            }
-        case .replace(let file):
-            let draft = file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString).partial")
-            do {
-                try data.write(to: draft)
-                guard rename(draft.path, file.path) == 0 else {
-                    throw ModelError(file: file.path, reason: String(cString: strerror(errno)))
-                }
-            } catch {
-                // Our own draft, never the report: removing it is all there is to undo.
-                try? FileManager.default.removeItem(at: draft)
-                throw ModelCheckError.unwritableReport(path: url.path, cause: error)
             }
         }
     }
