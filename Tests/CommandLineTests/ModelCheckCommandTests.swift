@@ -87,6 +87,22 @@ struct ModelCheckCommandTests {
         #expect(xml.contains(#"failures="0" errors="0" skipped="5""#) && !xml.contains("<failure"))
     }
 
+    @Test("a misspelt --app-policy is a warning naming it, the policy stays an error; an empty --mappings folder is refused (issue #36)",
+          SharedFixtures.required)
+    func misspeltPolicyAndEmptyMappings() throws {
+        let root = SharedFixtures.url("wibosco-migration-example")
+        let model = root.appendingPathComponent("CoreDataMigration_Example.xcdatamodeld").path
+        let misspelt = try BuiltExecutable.run(["model", "check", model, "--mappings", root.appendingPathComponent("Mappings").path,
+                                                "--app-policy", "Post2ToPost3MigrationPolcy"])
+        #expect(misspelt.exitCode == 3)
+        #expect(misspelt.standardOutput.contains("warning [appPolicyUnused]") && misspelt.standardOutput.contains("Post2ToPost3MigrationPolcy"),
+                "\(misspelt.standardOutput)")
+        #expect(misspelt.standardOutput.contains("error [unknownPolicy]"))
+        let folder = try TemporaryFolder()
+        let empty = try BuiltExecutable.run(["model", "check", model, "--mappings", folder.url.path])
+        #expect(empty.exitCode == 1 && empty.standardError.contains("no mapping models found") && empty.standardOutput.isEmpty, "\(empty.standardError)")
+    }
+
     @Test("a store already at the current version is a skipped trial, not a passed one: in the summary and in JUnit (issue #36)")
     func skippedTrial() throws {
         let folder = try TemporaryFolder()

@@ -38,6 +38,9 @@ public struct CheckFinding: Sendable, Equatable, Encodable {
         case mappingModelUnreadable
         /// A custom migration policy class that this program does not have.
         case unknownPolicy
+        /// A policy acknowledged with `--app-policy` that no mapping model names (a typo, or a
+        /// mapping model not given).
+        case appPolicyUnused
         /// Two consecutive versions with neither a mapping model nor an inferable mapping.
         case chainGap
         /// A migration of a generated or given store failed or lost something.

@@ -24,9 +24,13 @@ struct MappingModelFiles {
         }
         if folder.pathExtension == "xcmappingmodel" { return [folder] }
         do {
-            return try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
+            let found = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
                 .filter { ["xcmappingmodel", "cdm"].contains($0.pathExtension) }
                 .sorted { $0.lastPathComponent < $1.lastPathComponent }
+            guard !found.isEmpty else { throw ModelCheckError.noMappingModels(path: folder.path) }
+            return found
+        } catch let error as ModelCheckError {
+            throw error
         } catch {
             throw ModelCheckError.unreadableMappingFolder(path: folder.path, cause: error)
         }

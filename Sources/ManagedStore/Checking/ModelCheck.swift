@@ -72,6 +72,15 @@ public enum ModelCheck {
                 }
             }
         }
+        let named = Set(chain.links.flatMap { link -> [String] in
+            if case .success(let step) = link.step { return step.customPolicies }
+            return []
+        })
+        for policy in options.appPolicies where !named.contains(where: { options.isAppPolicy($0) && ($0 == policy || $0.hasSuffix(".\(policy)")) }) {
+            findings.append(CheckFinding(.warning, .appPolicyUnused, at: "--app-policy \(policy)",
+                                         "--app-policy \(policy) names no custom policy of the mapping models: check its spelling, "
+                                            + "and that --mappings gives the mapping model that uses it"))
+        }
         let used = chain.links.compactMap { link -> MappingModel? in
             if case .success(let step) = link.step, case .mappingModel(let mapping) = step.kind { return mapping }
             return nil

@@ -11,6 +11,8 @@ public enum ModelCheckError: Error, CustomStringConvertible {
     case unreadableStoreFolder(path: String, cause: any Error)
     /// The folder of stores holds no store file: a check that would pass without checking any.
     case noStores(path: String)
+    /// The folder of mapping models holds none: a check that would pass without using any.
+    case noMappingModels(path: String)
     /// The scratch folder for generated and copied stores could not be made or written.
     case scratch(path: String, cause: any Error)
     /// The JUnit report cannot be written there (a folder, a missing folder, no permission, a full disk).
@@ -43,6 +45,8 @@ public enum ModelCheckError: Error, CustomStringConvertible {
         case .unreadableStoreFolder(let path, let cause as PathProblem) where cause == .notAFolder:
             "\(path): cannot read the stores: not a folder (give the folder that holds the stores saved at older versions)"
         case .unreadableStoreFolder(let path, let cause): "\(path): cannot read the stores: \(ErrorText.oneLine(cause))"
+        case .noMappingModels(let path):
+            "\(path): no mapping models found (expected .xcmappingmodel folders or compiled .cdm files in it); give the folder that holds them"
         case .noStores(let path):
             "\(path): no stores found (expected .sqlite, .store or .db files saved by the app at older versions, "
                 + "directly in the folder)"
