@@ -53,6 +53,7 @@ enum BaselineFunctions {
     private static func pixelSize(_ value: OpaquePointer?) -> (width: Int, height: Int) {
         guard let value, sqlite3_value_type(value) == SQLITE_BLOB, let bytes = sqlite3_value_blob(value) else { return (0, 0) }
         let image = Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: bytes), count: Int(sqlite3_value_bytes(value)), deallocator: .none)
+        // As the app's policy does: an image whose size cannot be read is stored as 0 x 0.
         return (try? NoteImage(storedData: image).pixelSize()) ?? (0, 0)
     }
 }

@@ -159,6 +159,7 @@ enum MigrationBenchmark {
         var configuration = Configuration()
         configuration.readonly = true
         let queue = try DatabaseQueue(path: store.path, configuration: configuration)
+        // A read-only queue: closing it can lose nothing.
         defer { try? queue.close() }
         return Set(try queue.read { try String.fetchAll($0, sql: "SELECT sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL") })
     }

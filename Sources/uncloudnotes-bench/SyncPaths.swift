@@ -57,6 +57,7 @@ enum SyncPaths {
             for run in 0..<runs {
                 let runFolder = folder.appendingPathComponent("run-\(run)")
                 try FileManager.default.createDirectory(at: runFolder, withIntermediateDirectories: true)
+                // The run's scratch copies: one left behind costs disk, not a result.
                 defer { try? FileManager.default.removeItem(at: runFolder) }
                 let measured = try measureEngine(app: app, master: master, in: runFolder)
                 timings.add(measured.first, to: "first")

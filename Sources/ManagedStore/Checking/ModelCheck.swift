@@ -186,6 +186,7 @@ public enum ModelCheck {
     public static func mappingModelFolders(besideModelAt url: URL) -> [URL] {
         let manager = FileManager.default
         let folder = url.standardizedFileURL.deletingLastPathComponent()
+        // Only for a hint: a folder that cannot be listed has no mapping models to suggest.
         let beside = ((try? manager.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)) ?? [])
             .filter { candidate in
                 var isFolder: ObjCBool = false
@@ -196,7 +197,7 @@ public enum ModelCheck {
         let candidates = [folder, folder.deletingLastPathComponent()] + beside
         var found: [URL] = []
         for candidate in candidates where !found.contains(where: { $0.path == candidate.path }) {
-            let names = (try? manager.contentsOfDirectory(atPath: candidate.path)) ?? []
+            let names = (try? manager.contentsOfDirectory(atPath: candidate.path)) ?? [] // as above: a hint only
             if names.contains(where: { $0.hasSuffix(".xcmappingmodel") }) { found.append(candidate) }
         }
         return found

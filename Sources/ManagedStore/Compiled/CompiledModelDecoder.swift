@@ -190,6 +190,7 @@ struct CompiledModelDecoder {
     /// Absent constraints are the common case, hence no error. Constraints are hashed, so one
     /// misread here makes the entity's hash differ from `VersionInfo.plist`'s and the model is refused.
     private func uniquenessConstraints(_ reference: PropertyListValue?) -> [[String]] {
+        // Models compiled before constraints existed hold no array here: none is what they mean.
         guard let tuples = try? archive.array(reference) else { return [] }
         return tuples.compactMap { tuple in
             (try? archive.array(tuple))?.compactMap { archive.text($0) }

@@ -55,6 +55,7 @@ final class BackgroundPreviews: Sendable {
             let picture = try? PixelEncoder.encode(image, columns: key.columns, rows: key.rows, cell: key.graphics.cellPixels, as: kind, id: pictureID)
             return picture.map(RenderedPreview.picture) ?? .unavailable
         case .symbols, .none:
+            // A picture that cannot be drawn as symbols shows as no preview: the detail says why.
             return .cells((try? ImagePreview.cells(for: image, columns: key.columns, rows: key.rows, colors: colors)) ?? [])
         }
     }
