@@ -1,5 +1,6 @@
 import Foundation
 import ManagedStore
+import UnCloudNotesKit
 
 /// Ctrl-C (SIGINT) during `store migrate`: at a terminal it asks "Cancel the upgrade? y/n" (one
 /// key, no Enter; a second Ctrl-C means yes), and the migration waits at its next event while the
@@ -71,11 +72,11 @@ final class InterruptToCancel: @unchecked Sendable {
         asking = true
         savedTerminal = Self.readOneKeyMode()
         condition.unlock()
-        StandardError.write("\nCancel the upgrade? y/n ")
+        StandardError.write("\n\(UpgradeCancelQuestion.text) ")
         var byte: UInt8 = 0
         let answered = read(STDIN_FILENO, &byte, 1) == 1
-        // y, or Ctrl-C again (typed while asking, it arrives as a character).
-        let cancel = answered && (byte == UInt8(ascii: "y") || byte == UInt8(ascii: "Y") || byte == 0x03)
+        // Ctrl-C typed while asking arrives as a character (0x03), as the question's rule expects.
+        let cancel = answered && UpgradeCancelQuestion.cancels(Character(Unicode.Scalar(byte)))
         condition.lock()
         defer { condition.unlock() }
         // stop() closed the question meanwhile: the upgrade is over.

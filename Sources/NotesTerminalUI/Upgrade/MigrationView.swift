@@ -15,7 +15,7 @@ public struct MigrationScreenState {
     public var storePath: String
     /// Seconds since the upgrade started; the screen stops counting once it finished.
     public var elapsed: TimeInterval = 0
-    /// Ctrl-C was pressed: "Cancel the upgrade? y/n" is asked (the upgrade waits meanwhile).
+    /// Ctrl-C was pressed: `UpgradeCancelQuestion` is asked (the upgrade waits meanwhile).
     public var asking = false
     /// The user said yes: the upgrade stops at its next check.
     public var cancelling = false
@@ -134,12 +134,12 @@ public struct MigrationScreenState {
 
     /// The last row: the question, or the keys that work now.
     private func hintLine(scrolls: Bool) -> (String, CellStyle) {
-        if asking { return ("Cancel the upgrade? y/n", [.reverse, .bold]) }
+        if asking { return (UpgradeCancelQuestion.text, [.reverse, .bold]) }
         let scrolling = (scrolls ? "  ↑↓ PgUp PgDn scroll the log" : "") + (plan == nil ? "" : "  ? step kinds")
         if cancelling && !finished && failure == nil && !cancelled { return ("Cancelling: the store is left as it was…", .bold) }
         if failure != nil || cancelled { return ("any key quit" + scrolling, .dim) }
         if finished { return ("any key your notes" + scrolling, .dim) }
-        return ("Ctrl-C cancel the upgrade" + scrolling, .dim)
+        return (UpgradeCancelQuestion.hint + scrolling, .dim)
     }
 
     /// Everything above the log, wrapped (a reason or a step must be read whole, even at 80 columns).

@@ -67,7 +67,11 @@ enum UpgradeScreen {
                                size: (rows: Int, columns: Int)) {
         if case .resize = key { return }
         if state.asking {
-            let cancel = key == .character("y") || key == .character("Y") || key == .control("c")
+            let cancel = switch key {
+            case .character(let answer): UpgradeCancelQuestion.cancels(answer)
+            case .control("c"): UpgradeCancelQuestion.cancels("\u{03}")
+            default: false
+            }
             state.asking = false
             state.cancelling = cancel
             upgrade.resume(cancelling: cancel)
