@@ -186,6 +186,9 @@ final class GitInput {
 /// Reads a pipe to its end on a thread of its own. Not on Dispatch's global queue: its few
 /// workers (one per core) blocked in `read` left the next reader queued until Dispatch noticed
 /// and added a worker, which stalled a one-note sync for seconds.
+///
+/// Unchecked: `data` is written by the reading thread once, before `done` is signalled, and read
+/// only after `wait()` has seen that signal; the semaphore orders the two.
 private final class PipeReader: @unchecked Sendable {
     private var data = Data()
     private let done = DispatchSemaphore(value: 0)

@@ -16,6 +16,7 @@ enum PipeWrite {
         let written = data.withUnsafeBytes { buffer -> Bool in
             var offset = 0
             while offset < buffer.count {
+                // Inside the loop the buffer holds at least one byte, so it has an address.
                 let count = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
                 if count < 0 {
                     if errno == EINTR { continue }

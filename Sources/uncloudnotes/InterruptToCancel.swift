@@ -7,6 +7,9 @@ import UnCloudNotesKit
 /// question is open, so it cannot finish behind the user's back; without a terminal on stdin it
 /// cancels at once. Cancelling goes through the engine's `MigrationCancellation`, which leaves the
 /// store as it was.
+///
+/// Unchecked: `asking` and `savedTerminal` are touched only with `condition` locked; the rest is
+/// set in `init` and never changed.
 final class InterruptToCancel: @unchecked Sendable {
     let cancellation = MigrationCancellation()
     private let asksFirst: Bool
@@ -111,5 +114,6 @@ final class InterruptToCancel: @unchecked Sendable {
 }
 
 /// Where the SIGINT handler writes: a signal handler can reach no object, only a global, and
-/// only async-signal-safe calls (`write`).
+/// only async-signal-safe calls (`write`). Unsafe but safe here: set once in `init`, before the
+/// handler that reads it is installed, and never changed after.
 nonisolated(unsafe) private var interruptWakeDescriptor: Int32 = -1

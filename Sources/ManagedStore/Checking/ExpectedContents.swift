@@ -122,7 +122,7 @@ struct ExpectedContents {
         for item in left { counts[item, default: 0] += 1 }
         var shared = 0
         for item in right where counts[item, default: 0] > 0 {
-            counts[item]! -= 1
+            counts[item, default: 0] -= 1
             shared += 1
         }
         return shared

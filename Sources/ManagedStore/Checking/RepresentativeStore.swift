@@ -111,6 +111,8 @@ public enum RepresentativeStore {
         case .double: return .double([-Double.greatestFiniteMagnitude, Double.greatestFiniteMagnitude, 0, Double.leastNonzeroMagnitude, -1.5][index % 5])
         case .float: return .double([-Double(Float.greatestFiniteMagnitude), Double(Float.greatestFiniteMagnitude), 0, 0.5, -1.5][index % 5])
         case .decimal:
+            // The force unwraps here and below are of constants (or numbers formatted to fit)
+            // that always parse.
             return .decimal([Decimal(string: "-99999999999999999999.999")!, Decimal(string: "12345678901234567890.5")!, 0,
                              Decimal(string: "0.000001")!, -1][index % 5])
         case .boolean: return .bool(index % 2 == 0)

@@ -131,7 +131,7 @@ public enum TypeNarrowing {
         case (_, .string): return [.binary, .transformable].contains(old)
         case (_, .transformable), (_, .binary): return false
         case (.boolean, _) where new.isInteger: return false
-        case _ where bits[old] != nil && bits[new] != nil: return bits[new]! < bits[old]!
+        case _ where bits[old] != nil && bits[new] != nil: return bits[new, default: 0] < bits[old, default: 0]
         case (.integer16, .float), (.integer16, .double), (.integer32, .double): return false
         case (.float, .double), (.float, .decimal), (.double, .decimal), (.integer16, .decimal), (.integer32, .decimal),
              (.integer64, .decimal): return false

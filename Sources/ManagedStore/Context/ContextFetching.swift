@@ -142,7 +142,7 @@ struct FetchPlan {
     private var hasPendingChanges: Bool {
         let kinds = Set(entity.kindNumbers)
         let changed = context.insertedObjectsList + context.updatedObjectsList + context.deletedObjectsList
-        return changed.contains { kinds.contains(context.schema.entity(named: $0.entity.name)!.number) }
+        return changed.contains { kinds.contains(context.schema.storage(ofModelEntity: $0.entity.name).number) }
     }
 
     var limitClause: SQL {
@@ -165,7 +165,7 @@ struct FetchPlan {
     func mergedWithPendingChanges(_ fetched: [ManagedObject]) throws -> [ManagedObject] {
         let kinds = Set(request.includesSubentities ? entity.kindNumbers : [entity.number])
         func isCandidate(_ object: ManagedObject) -> Bool {
-            kinds.contains(context.schema.entity(named: object.entity.name)!.number)
+            kinds.contains(context.schema.storage(ofModelEntity: object.entity.name).number)
         }
         let pending = (context.insertedObjectsList + context.updatedObjectsList).filter(isCandidate)
         let pendingIDs = Set(pending.map(\.objectID))

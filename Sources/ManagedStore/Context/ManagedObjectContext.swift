@@ -294,12 +294,15 @@ public final class ManagedObjectContext {
         throw failure
     }
 
+    /// What the context knows of an entity of its model. Callers name entities the model has
+    /// (inserts and object IDs are checked against it first, fetched rows come from its
+    /// schema), so a miss is a programming error and traps saying so.
     func info(for entityName: String) -> EntityInfo {
         if let known = entityInfos[entityName] { return known }
-        let description = model.entity(named: entityName)!
+        guard let description = model.entity(named: entityName) else { preconditionFailure("the model has no entity \(entityName)") }
         let info = EntityInfo(
             description: description,
-            storage: schema.entity(named: entityName)!,
+            storage: schema.storage(ofModelEntity: entityName),
             attributes: Dictionary(uniqueKeysWithValues: model.allAttributes(of: entityName).map { ($0.name, $0) }),
             relationships: Dictionary(uniqueKeysWithValues: model.allRelationships(of: entityName).map { ($0.name, $0) }),
             objectClass: entityClasses[entityName] ?? ManagedObject.self)

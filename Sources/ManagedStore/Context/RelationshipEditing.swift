@@ -34,7 +34,7 @@ extension ManagedObjectContext {
             let order: SQL = orderColumn.map { "\(coreDataName: $0), " } ?? ""
             sql = "SELECT Z_PK, Z_ENT FROM \(coreDataName: table) WHERE \(coreDataName: column) = \(owner) ORDER BY \(order)Z_PK"
         case .joinTable(let table, let ownerColumn, let memberColumn, let destination, let orderColumn):
-            memberTable = schema.entity(named: destination)!.tableName
+            memberTable = schema.storage(ofModelEntity: destination).tableName
             let order: SQL = orderColumn.map { "j.\(coreDataName: $0), " } ?? ""
             sql = """
                 SELECT m.Z_PK, m.Z_ENT FROM \(coreDataName: table) j JOIN \(coreDataName: memberTable) m \

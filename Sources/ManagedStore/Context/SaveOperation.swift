@@ -71,9 +71,9 @@ struct SaveOperation {
     /// Primary keys are unique across a hierarchy: `Z_MAX` lives on the root entity's row.
     private func allocatePrimaryKeys(for objects: [ManagedObject], in db: Database) throws -> [ObjectID: ObjectID] {
         var mapping: [ObjectID: ObjectID] = [:]
-        let byRoot = Dictionary(grouping: objects) { schema.entity(named: $0.entity.name)!.rootName }
+        let byRoot = Dictionary(grouping: objects) { schema.storage(ofModelEntity: $0.entity.name).rootName }
         for (root, members) in byRoot.sorted(by: { $0.key < $1.key }) {
-            let rootStorage = schema.entity(named: root)!
+            let rootStorage = schema.storage(ofModelEntity: root)
             let rootNumber = rootStorage.number
             let row = try Row.fetchOne(db, sql: "SELECT Z_ENT, Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?",
                                        arguments: [rootNumber])
@@ -97,7 +97,7 @@ struct SaveOperation {
 
     private func writeRow(of object: ManagedObject, isNew: Bool, resolve: (ObjectID) -> Int64?,
                           externalData: ExternalDataSave, in db: Database) throws {
-        let storage = schema.entity(named: object.entity.name)!
+        let storage = schema.storage(ofModelEntity: object.entity.name)
         guard let primaryKey = resolve(object.objectID) else { return }
         // An update writes only what changed (as GRDB's updateChanges): a title edit does not
         // re-encode and rewrite an image in the same row.
@@ -158,7 +158,7 @@ struct SaveOperation {
 
     private func deleteRow(of object: ManagedObject, externalData: ExternalDataSave, in db: Database) throws {
         guard let primaryKey = object.objectID.primaryKey else { return }
-        let storage = schema.entity(named: object.entity.name)!
+        let storage = schema.storage(ofModelEntity: object.entity.name)
         let tagged = ExternalDataSave.taggedColumns(of: storage, attributes: context.info(for: storage.name).attributes)
         externalData.rowWillBeDeleted(try externalData.storedRow(of: storage.tableName, primaryKey: primaryKey,
                                                                  columns: tagged, in: db), columns: tagged)
@@ -170,7 +170,7 @@ struct SaveOperation {
 
     /// Join-table rows for many-to-many changes, and positions for ordered relationships.
     private func writeToManyChanges(of object: ManagedObject, resolve: (ObjectID) -> Int64?, in db: Database) throws {
-        let storage = schema.entity(named: object.entity.name)!
+        let storage = schema.storage(ofModelEntity: object.entity.name)
         guard let owner = resolve(object.objectID) else { return }
         for (name, members) in object.toManyMembers where members != object.committedToManyMembers[name] {
             let before = Set(object.committedToManyMembers[name] ?? [])

@@ -299,7 +299,7 @@ extension URL: AttributeConvertible {
     /// Stored as `.uri` (its absolute string in the column).
     public var attributeValue: AttributeValue? { .uri(self) }
     /// `about:blank`, the one URL that names nothing.
-    public static var valueWhenUnset: URL { URL(string: "about:blank")! }
+    public static var valueWhenUnset: URL { URL(string: "about:blank")! } // a constant that parses
 }
 
 extension Optional: AttributeConvertible where Wrapped: AttributeConvertible {

@@ -34,7 +34,7 @@ public enum VersionHasher {
         var hasher = SHA512()
         for name in entityHashes.keys.sorted() {
             hasher.update(data: Data(name.utf8))
-            hasher.update(data: entityHashes[name]!)
+            hasher.update(data: entityHashes[name]!) // a key of the dictionary just sorted
         }
         return Data(hasher.finalize()).base64EncodedString()
     }
@@ -43,7 +43,7 @@ public enum VersionHasher {
     public static func checksum(of entityHashes: [String: Data]) -> String {
         var hasher = SHA256()
         for name in entityHashes.keys.sorted() {
-            hasher.update(data: entityHashes[name]!)
+            hasher.update(data: entityHashes[name]!) // a key of the dictionary just sorted
         }
         return Data(hasher.finalize()).base64EncodedString()
     }

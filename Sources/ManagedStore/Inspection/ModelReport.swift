@@ -149,6 +149,7 @@ public struct ModelReport: Codable, Equatable, Sendable {
                     versionIdentifier: version.versionIdentifier,
                     versionChecksum: version.versionChecksum,
                     versionHashesDigest: version.versionHashesDigest,
+                    // The version's hashes are computed from its entities, one for each.
                     entities: version.entities.map { Entity($0, hash: version.entityVersionHashes[$0.name]!) })
         }
     }

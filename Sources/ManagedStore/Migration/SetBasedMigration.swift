@@ -18,7 +18,7 @@ struct SetBasedMigration {
     /// every mapping can be numbered before any row is inserted and rows can name their targets.
     func numberInstances(_ index: Int, selection: SourceSelection, destination target: EntityStorage) throws {
         let association = AssociationTables.table(index)
-        let rootNumber = destination.entity(named: target.rootName)!.number
+        let rootNumber = destination.storage(ofModelEntity: target.rootName).number
         if plan.keepsSourceKeys.contains(index) {
             // The association is a view giving each row its source key: only the counter moves.
             try database.write { db in

@@ -134,6 +134,7 @@ struct SchemaLayout {
     private func oneToMany(_ relationship: RelationshipDescription,
                            _ inverse: RelationshipDescription) throws -> ToManyStorage {
         let owner = declaringEntity(of: inverse, below: relationship.destinationEntityName)
+        // The to-one side's columns are laid out before any to-many (the order of `layout`).
         let columns = ownToOneColumns[owner]![inverse.name]!
         let table = "Z" + (model.rootEntity(of: owner)?.name.uppercased() ?? owner.uppercased())
         return .inverseForeignKey(table: table, column: columns.key.name,
@@ -145,6 +146,7 @@ struct SchemaLayout {
     private mutating func manyToMany(_ entity: EntityDescription, _ relationship: RelationshipDescription,
                                      _ inverse: RelationshipDescription) -> ToManyStorage {
         let otherEntity = declaringEntity(of: inverse, below: relationship.destinationEntityName)
+        // Every entity of the model is numbered before relationships are laid out.
         let ownNumber = numbers[entity.name]!, otherNumber = numbers[otherEntity]!
         let ownSideNames = (ownNumber, relationship.name) < (otherNumber, inverse.name)
         let namingNumber = ownSideNames ? ownNumber : otherNumber
@@ -183,7 +185,7 @@ struct SchemaLayout {
         func merged<Value>(_ own: [String: [String: Value]]) -> [String: Value] {
             chain.reduce(into: [:]) { result, name in result.merge(own[name] ?? [:]) { $1 } }
         }
-        let root = chain.first!
+        let root = chain.first! // a lineage holds at least the entity itself
         return EntityStorage(
             name: entity.name,
             number: numbers[entity.name]!,

@@ -38,6 +38,14 @@ public struct StoreSchema: Sendable {
         entityIndex[name].map { entities[$0] }
     }
 
+    /// Where an entity of the schema's own model is stored. The schema is laid out from that
+    /// model, every entity of it included, so a name from it always has storage: a miss is a
+    /// programming error (an entity of another model), never bad input, and traps saying so.
+    func storage(ofModelEntity name: String) -> EntityStorage {
+        guard let storage = entity(named: name) else { preconditionFailure("the store schema has no entity \(name) of its own model") }
+        return storage
+    }
+
     /// The entity stored with this `Z_ENT`, for rows read from a shared table.
     public func entity(number: Int) -> EntityStorage? {
         number >= 1 && number <= entities.count ? entities[number - 1] : nil

@@ -5,6 +5,9 @@ internal import GRDB
 /// (`StoreOptions.sqlRecorder`), in order, with its parameters written into it (not `?`), the
 /// connection it ran on and that connection's file: what `store migrate --dry-run --explain`
 /// shows, and what can be run again by hand to make the same store.
+///
+/// Unchecked: `recorded` and `connections` are read and written only with `lock` held (GRDB
+/// traces from each connection's own queue).
 public final class SQLRecorder: @unchecked Sendable {
     /// One statement as it ran.
     public struct Statement: Sendable, Equatable, Codable {

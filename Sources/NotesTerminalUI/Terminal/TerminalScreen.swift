@@ -161,7 +161,7 @@ public final class TerminalScreen {
         case 0x09: return .tab
         case 0x1B: return .escape
         case 0x7F, 0x08: return .backspace
-        case 0x01...0x1A: return .control(Character(Unicode.Scalar(value + 0x60)!))
+        case 0x01...0x1A: return .control(Character(Unicode.Scalar(value + 0x60)!)) // a to z: always a scalar
         default: return Unicode.Scalar(value).map { .character(Character($0)) }
         }
     }

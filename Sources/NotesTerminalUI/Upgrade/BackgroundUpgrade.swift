@@ -5,6 +5,8 @@ import ManagedStore
 /// progress and the time taken, scrolls its log and answers Ctrl-C while the migration works.
 /// The migration's events are queued here for the screen to take. While the screen asks whether
 /// to cancel, the migration waits at its next event, so it cannot finish behind the question.
+///
+/// Unchecked: every mutable property is read and written with `condition` locked.
 final class BackgroundUpgrade: @unchecked Sendable {
     let cancellation = MigrationCancellation()
     private let migrator: StoreMigrator

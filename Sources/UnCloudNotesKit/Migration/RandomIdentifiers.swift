@@ -42,6 +42,7 @@ final class RandomIdentifiers: Sendable {
             filled = buffer.bytes.withUnsafeMutableBytes { bytes in
                 var done = 0
                 while done < count {
+                    // count > 0 bytes are asked for here, so the buffer has an address.
                     let result = read(buffer.source, bytes.baseAddress! + done, count - done)
                     if result > 0 { done += result } else if result < 0 && errno == EINTR { continue } else { break }
                 }
