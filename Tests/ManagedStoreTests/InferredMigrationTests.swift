@@ -138,11 +138,12 @@ struct InferredMigrationTests {
         let error = try #require(throws: MigrationError.self) {
             try InPlaceMigration.migrate(storeAt: url, from: models[0], to: models[1], inferred: inferred)
         }
-        guard case .failed(_, _, let cause as FailureCause) = error, case .sqlite(let code, _) = cause else {
+        guard case .failed(_, _, let cause as FailureCause) = error, case .sqlite(let code, let extended, _, let statement) = cause else {
             Issue.record("\(error)")
             return
         }
-        #expect(code == 19, "SQLITE_CONSTRAINT: \(error)")
+        #expect(code == 19 && extended == 2067, "SQLITE_CONSTRAINT_UNIQUE: \(error)")
+        #expect(statement?.contains("UNIQUE") == true, "the failing statement is kept: \(statement ?? "none")")
         #expect(try StoreDump.contents(of: PersistentStore.open(at: url, model: models[0])) == before)
     }
 
@@ -159,11 +160,12 @@ struct InferredMigrationTests {
             try MigrationManager.migrateStore(from: source, sourceModel: models[0], to: destination, destinationModel: models[1],
                                               mappingModel: MappingInference.infer(from: models[0], to: models[1]).mappingModel)
         }
-        guard case .failed(_, _, let cause as FailureCause) = error, case .sqlite(let code, _) = cause else {
+        guard case .failed(_, _, let cause as FailureCause) = error, case .sqlite(let code, let extended, _, let statement) = cause else {
             Issue.record("\(error)")
             return
         }
-        #expect(code == 19, "SQLITE_CONSTRAINT: \(error)")
+        #expect(code == 19 && extended == 2067, "SQLITE_CONSTRAINT_UNIQUE: \(error)")
+        #expect(statement?.contains("UNIQUE") == true, "the failing statement is kept: \(statement ?? "none")")
         #expect(!FileManager.default.fileExists(atPath: destination.path))
     }
 

@@ -121,8 +121,10 @@ public enum FileAction: String, Sendable {
 public enum FailureCause: Error, Equatable, Sendable, CustomStringConvertible {
     /// A system call failed with this `errno`.
     case system(errno: Int32)
-    /// SQLite failed with this result code, and its message when it gave one.
-    case sqlite(code: Int32, message: String?)
+    /// SQLite failed: its primary result code (`SQLITE_CONSTRAINT`, 19), the extended one that
+    /// says which kind (`SQLITE_CONSTRAINT_UNIQUE`, 2067), its message when it gave one, and the
+    /// statement that failed when there was one (as prepared, parameters as `?`).
+    case sqlite(code: Int32, extendedCode: Int32, message: String?, statement: String?)
     /// Any other error, by its text.
     case other(String)
 
@@ -133,7 +135,8 @@ public enum FailureCause: Error, Equatable, Sendable, CustomStringConvertible {
     /// else the error's own text.
     init(_ error: any Error) {
         if let error = error as? DatabaseError {
-            self = .sqlite(code: error.resultCode.rawValue, message: error.message)
+            self = .sqlite(code: error.resultCode.rawValue, extendedCode: error.extendedResultCode.rawValue, message: error.message,
+                           statement: error.sql)
         } else if let error = error as? CocoaError, let posix = error.underlying as? POSIXError {
             self = .system(errno: posix.code.rawValue)
         } else if let error = error as? FailureCause {
@@ -147,7 +150,7 @@ public enum FailureCause: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .system(let code): String(cString: strerror(code))
-        case .sqlite(let code, let message): message.map { "SQLite error \(code): \($0)" } ?? "SQLite error \(code)"
+        case .sqlite(let code, _, let message, _): message.map { "SQLite error \(code): \($0)" } ?? "SQLite error \(code)"
         case .other(let text): text
         }
     }
