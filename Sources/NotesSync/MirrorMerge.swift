@@ -56,7 +56,7 @@ extension MirrorRepository {
         let both = Set(try changedNotes(from: origin, to: head).map(\.path)).intersection(try changedNotes(from: origin, to: other).map(\.path)).sorted()
         let versions = try files(both.flatMap { path in [origin, head, other].map { (commit: $0, path: path) } })
         var conflicts: [SyncConflict] = []
-        let merger = NoteMerge()
+        let merger = NoteMerge(identifierKey: cipher.keys?.nameKey)
         for (index, path) in both.enumerated() {
             func version(_ offset: Int) throws(SyncError) -> MirrorNote? {
                 guard let data = versions[index * 3 + offset] else { return nil }

@@ -105,11 +105,26 @@ extension MirrorRepository {
     /// before anything is committed. Conflicted files (a merge git left without its state)
     /// are set aside and reset instead. - Returns: the folder they were set aside in, if any.
     /// In an encrypted mirror (`cipher`), plain files put there are encrypted before the commit.
-    func commitHandEdits(cipher: MirrorCipher) throws(SyncError) -> URL? {
+    /// The mirror's key files are never taken from a hand edit: recipients change only through
+    /// `sync recipients` (a deleted `.age-recipients` would turn encryption off, an added key
+    /// would be listed but never encrypted for). Edited ones are put back as `HEAD` has them and
+    /// named in `restoredKeyFiles`; `cipher` is read after that.
+    func commitHandEdits(cipher: () throws(SyncError) -> MirrorCipher, restoredKeyFiles: inout [String]) throws(SyncError) -> URL? {
         guard try commit(named: "HEAD") != nil else { return nil }
-        let entries = try WorkingTreeStatus(try git.runForData(["status", "--porcelain", "-z", "--untracked-files=all"]))
+        var entries = try WorkingTreeStatus(try git.runForData(["status", "--porcelain", "-z", "--untracked-files=all"]))
         guard !entries.paths.isEmpty else { return nil }
         if entries.hasUnmerged { return try resetWorkingTree() }
+        restoredKeyFiles = entries.paths.filter { [MirrorCipher.recipientsFile, MirrorCipher.nameKeyFile].contains($0) }
+        for path in restoredKeyFiles {
+            if try files([("HEAD", path)])[0] != nil {
+                try git.run(["checkout", "-q", "HEAD", "--", path])
+            } else {
+                try writeWorkingFile(path, nil)
+            }
+        }
+        entries.remove(restoredKeyFiles)
+        guard !entries.paths.isEmpty else { return nil }
+        let cipher = try cipher()
         for path in entries.paths where path.hasPrefix("notes/") && FileManager.default.fileExists(atPath: folder.appendingPathComponent(path).path) {
             guard MirrorNote.identifier(inPath: path) != nil else {
                 throw .unreadableNoteFile(path: path, reason: MirrorNote.namingRule)
@@ -128,6 +143,11 @@ struct WorkingTreeStatus {
     private static let unmerged: Set<String> = ["DD", "AU", "UD", "UA", "DU", "AA", "UU"]
     private(set) var paths: [String] = []
     private(set) var hasUnmerged = false
+
+    /// Leaves these paths out (put back by hand meanwhile).
+    mutating func remove(_ removed: [String]) {
+        paths.removeAll { removed.contains($0) }
+    }
 
     init(_ output: Data) throws(SyncError) {
         guard output.isEmpty || output.last == 0 else { throw .untrustedGitAnswer(command: "status", expected: "a listing ending in NUL") }

@@ -14,6 +14,21 @@ extension MirrorRepository {
         return (present[0] ? try workingFile(paths[0]) : nil, present[1] ? try workingFile(paths[1]) : nil)
     }
 
+    /// Whether the history of `HEAD` has note files from before the mirror had recipients
+    /// (plain text, which pushing the history to a new remote would copy there).
+    func historyHoldsPlainNotes() throws(SyncError) -> Bool {
+        guard let head = try commit(named: "HEAD") else { return false }
+        let adders = try git.run(["log", "--diff-filter=A", "--format=%H", head, "--", MirrorCipher.recipientsFile])
+            .split(separator: "\n").map(String.init)
+        // Never encrypted: any commit with note files is plain. Else the history before the
+        // first commit that added recipients (none when the mirror began encrypted).
+        let before = if let first = adders.last {
+            try git.run(["rev-parse", "\(first)^@"]).split(separator: "\n").map(String.init)
+        } else { [head] }
+        guard !before.isEmpty else { return false }
+        return !(try git.run(["rev-list", "-1"] + before + ["--", "notes/"]).isEmpty)
+    }
+
     /// Encrypts in place the working tree's note and image files among `paths`, with `cipher`:
     /// each plain one, and when `all`, each encrypted one too (for a new set of recipients).
     /// A merge brings files as the other machine committed them; this keeps every commit of an

@@ -174,10 +174,12 @@ final class MirrorRepository {
         }
     }
 
-    /// Sets the remote, unless it is already `url`.
-    func setRemote(_ url: String) throws(SyncError) {
+    /// Sets the remote, unless it is already `url`; `checkChange` may refuse a change from
+    /// another URL (given it) before anything is changed.
+    func setRemote(_ url: String, checkChange: (String) throws(SyncError) -> Void = { _ in }) throws(SyncError) {
         let current = try remoteURL
         if current == url { return }
+        if let current { try checkChange(current) }
         if current == nil {
             try git.run(["remote", "add", Self.remote, url])
         } else {

@@ -7,6 +7,11 @@ import Foundation
 /// as sets; a note deleted on one side and changed on the other is kept. Pure: texts merge in
 /// memory (`TextMerge`), never through a file.
 struct NoteMerge {
+    /// In an encrypted mirror, the key conflict copies' identifiers are derived with (the image
+    /// name key): their file names then say nothing of the text, which a plain hash of it would
+    /// let the host confirm a guess of. Nil in a plain mirror.
+    var identifierKey: Data?
+
     struct Outcome: Equatable {
         /// The note's merged file; nil when it is deleted.
         var note: MirrorNote?
@@ -36,7 +41,7 @@ struct NoteMerge {
         merged = MirrorNote(identifier: merged.identifier, title: merged.title, created: merged.created, modified: merged.modified,
                             pinned: merged.pinned, tags: Self.mergeSets(origin.tags, ours.tags, theirs.tags), images: Self.mergeImages(origin, ours, theirs),
                             body: merged.body)
-        return Outcome(note: merged, conflictCopy: overlapped ? Self.conflictCopy(of: theirs, from: theirMachine) : nil)
+        return Outcome(note: merged, conflictCopy: overlapped ? conflictCopy(of: theirs, from: theirMachine) : nil)
     }
 
     /// A value changed on one side takes that side's; changed on both, `merging` tries to
@@ -72,7 +77,7 @@ struct NoteMerge {
 
     /// Their version as a note of its own. Its identifiers come from its content, so two
     /// machines resolving the same conflict make the same file rather than two copies.
-    static func conflictCopy(of theirs: MirrorNote, from machine: String) -> MirrorNote {
+    func conflictCopy(of theirs: MirrorNote, from machine: String) -> MirrorNote {
         let seed = "\(theirs.identifier)\u{0}\(theirs.title)\u{0}\(theirs.body)\u{0}\(machine)"
         let identifier = derivedIdentifier(seed)
         return MirrorNote(identifier: identifier, title: "\(theirs.title) (conflict from \(machine))", created: theirs.created,
@@ -84,8 +89,10 @@ struct NoteMerge {
                           body: theirs.body)
     }
 
-    private static func derivedIdentifier(_ seed: String) -> UUID {
-        var bytes = Array(SHA256.hash(data: Data(seed.utf8)).prefix(16))
+    private func derivedIdentifier(_ seed: String) -> UUID {
+        let digest = identifierKey.map { Array(HMAC<SHA256>.authenticationCode(for: Data(seed.utf8), using: SymmetricKey(data: $0))) }
+            ?? Array(SHA256.hash(data: Data(seed.utf8)))
+        var bytes = Array(digest.prefix(16))
         bytes[6] = (bytes[6] & 0x0F) | 0x50 // a name-based UUID (version 5 layout)
         bytes[8] = (bytes[8] & 0x3F) | 0x80
         return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],

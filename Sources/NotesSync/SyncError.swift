@@ -1,4 +1,5 @@
 import AgeEncryption
+import ManagedStore
 import Foundation
 
 /// Why a sync stopped. Each case keeps what went wrong; `description` is the one line the
@@ -59,6 +60,13 @@ public indirect enum SyncError: Error, CustomStringConvertible {
     /// The remote lists recipients this machine has not accepted (another machine's
     /// `recipients add`, or a host adding its own key): nothing was encrypted for them.
     case unacceptedRecipients([String])
+    /// The mirror was encrypted (this machine encrypted for it) and now lists no recipients:
+    /// sync never sends notes plain again.
+    case encryptionRemoved
+    /// A new remote for a mirror whose history holds notes in plain text, which pushing would copy there.
+    case plainHistory(mirror: String, remote: String)
+    /// This machine's default age key is gone, though it encrypted this mirror before.
+    case identityLost(path: String)
     /// A change of recipients that sync refuses, and why.
     case recipientsRefused(RecipientsRefusal)
 
@@ -69,16 +77,16 @@ public indirect enum SyncError: Error, CustomStringConvertible {
         case .git(let failure): "\(failure)"
         case .untrustedGitAnswer(let command, let expected):
             "git \(command) gave an answer sync cannot trust (expected \(expected)); nothing was marked sent, local work is kept"
-        case .remoteUnreachable(let remote, let failure): "cannot reach the remote \(remote): \(failure.message); local work is kept"
-        case .pushRejected(let remote, let failure): "the remote \(remote) refused the push: \(failure.message); local work is kept"
-        case .remoteNotAMirror(let remote, let reason): "the remote \(remote) is not an uncloudnotes mirror (\(reason)); it was left untouched"
+        case .remoteUnreachable(let remote, let failure): "cannot reach the remote \(RemoteAddress.redacted(remote)): \(failure.message); local work is kept"
+        case .pushRejected(let remote, let failure): "the remote \(RemoteAddress.redacted(remote)) refused the push: \(failure.message); local work is kept"
+        case .remoteNotAMirror(let remote, let reason): "the remote \(RemoteAddress.redacted(remote)) is not an uncloudnotes mirror (\(reason)); it was left untouched"
         case .folderNotAMirror(let path, let reason): "\(path) is not an uncloudnotes mirror (\(reason)); choose another folder with --mirror"
         case .noRemote(let mirror): "no remote to sync with yet: give one with --remote URL (the mirror is \(mirror))"
         case .storeWithoutIdentifiers(let version): "sync needs notes with identifiers (model v5); this store runs as \(version)"
         case .alreadyRunning(let mirror): "another sync of \(mirror) is running"
         case .tooManyRetries(let count): "gave up after \(count) tries: the remote or the store kept changing; local work is kept, sync again"
         case .store(let error): "\(error)"
-        case .file(let path, let error): "\(path): \(error.localizedDescription)"
+        case .file(let path, let error): "\(path): \(ErrorText.oneLine(error))"
         case .notARecipient(let recipient, let identityFile):
             "the remote is encrypted and this machine's key is not one of its recipients: on a machine that syncs with it, run `uncloudnotes sync recipients add \(recipient)`, then sync here again (this machine's key is in \(identityFile))"
         case .identity(let path, let error): "the age identity \(path) cannot be read: \(error)"
@@ -94,9 +102,19 @@ public indirect enum SyncError: Error, CustomStringConvertible {
         case .unreadableKeyFile(let path, let reason): "the mirror's \(path) cannot be read: \(reason)"
         case .encryption(let error): "cannot encrypt: \(error)"
         case .recipientsRefused(let refusal): "\(refusal)"
+        case .encryptionRemoved:
+            "the mirror is encrypted, but its \(MirrorCipher.recipientsFile) is gone: sync never sends notes unencrypted again, so nothing was sent"
+        case .plainHistory(let mirror, let remote):
+            "the history of the mirror \(mirror) holds notes in plain text, which pushing it would copy to \(RemoteAddress.redacted(remote)): "
+                + "move \(mirror) aside (it stays as a backup), then sync again with --encrypt --remote \(RemoteAddress.redacted(remote))"
+        case .identityLost(let path):
+            "this machine's age key \(path) is gone, but this mirror was encrypted with it: restore the file from a backup "
+                + "(or copy it from a machine that shares it); to use a new key instead, make one (age-keygen -o FILE), "
+                + "sync with --identity FILE, and add the key it prints with `uncloudnotes sync recipients add` on a machine with access"
         case .unacceptedRecipients(let keys):
             "the remote now lists \(keys.joined(separator: ", ")), which this machine has not accepted as \(keys.count == 1 ? "a recipient" : "recipients"); nothing was sent. "
-                + "If you added \(keys.count == 1 ? "it" : "them") on another machine, accept \(keys.count == 1 ? "it" : "them") here with `uncloudnotes sync recipients add KEY`; "
+                + "If you added \(keys.count == 1 ? "it" : "them") on another machine, accept \(keys.count == 1 ? "it" : "them") here with "
+                + keys.map { "`uncloudnotes sync recipients add \($0)`" }.joined(separator: " and ") + "; "
                 + "if not, whoever can write to the remote added \(keys.count == 1 ? "it" : "them") to read your notes"
         }
     }

@@ -10,6 +10,9 @@ struct SyncIdentity {
     /// Whether a missing file is made: only the default one. A file the user named (or one
     /// named before and remembered) that is missing is an error, so a typo makes no new key.
     var mayCreate = true
+    /// Whether this machine encrypted the mirror with this key before: then a missing file is a
+    /// lost key (`identityLost`), never replaced by a new one that could open nothing.
+    var encryptedBefore = false
 
     static func defaultFile(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
         ConfigFolder.url(environment: environment).appendingPathComponent("age-identity.txt")
@@ -37,6 +40,7 @@ struct SyncIdentity {
     /// The file's identities, made (a new key, its folder 0700, the file 0600) when there is none.
     func readOrCreate() throws(SyncError) -> [AgeIdentity] {
         if let identities = try read() { return identities }
+        if encryptedBefore { throw .identityLost(path: file.path) }
         guard mayCreate else { throw .identityMissing(path: file.path) }
         let identity = AgeIdentity()
         do {

@@ -89,6 +89,9 @@ extension Synchronizer {
     func roundCipher(of mirror: MirrorRepository, theirs: String?, state: inout SyncState) throws(SyncError) -> MirrorCipher {
         let head = try mirror.commit(named: "HEAD")
         let current = try cipher(readingAt: theirs == head ? nil : theirs, in: mirror)
+        // Once this machine has encrypted for a mirror, a mirror without recipients is one whose
+        // recipients file was removed (by the host, say): sync never sends notes plain again.
+        if !current.isEncrypted, state.acceptedRecipients != nil { throw .encryptionRemoved }
         if let listed = current.keys?.recipients, let accepted = state.acceptedRecipients {
             let approved = Set(accepted + (state.recipientsChange?.add ?? []))
             let unknown = listed.map(\.description).filter { !approved.contains($0) }

@@ -53,6 +53,8 @@ extension SyncError {
         switch self {
         case .undecryptableFile(let path, _), .unsealedFile(let path), .unreadableNoteFile(let path, _), .encryptedMirrorFile(let path): path
         case .missingImageFile(let note, _): note
+        case .encryptionRemoved, .unacceptedRecipients: MirrorCipher.recipientsFile
+        case .unreadableKeyFile(let path, _): path
         default: nil
         }
     }

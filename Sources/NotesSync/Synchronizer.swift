@@ -33,7 +33,10 @@ public struct Synchronizer {
         self.machine = machine ?? remembered?.machine ?? ProcessInfo.processInfo.hostName
         self.givenIdentity = identity
         let named = identity ?? remembered?.identityFile.map(URL.init(fileURLWithPath:))
-        self.identity = SyncIdentity(file: named ?? SyncIdentity.defaultFile(), mayCreate: named == nil)
+        // A new --identity is this machine's change of key; the one it encrypted with before,
+        // gone, is a lost key.
+        self.identity = SyncIdentity(file: named ?? SyncIdentity.defaultFile(), mayCreate: named == nil,
+                                     encryptedBefore: identity == nil && remembered?.acceptedRecipients != nil)
     }
 
     /// The default mirror of a store: `<store name>.mirror` beside it.
@@ -64,21 +67,32 @@ public struct Synchronizer {
         if let change { try record(change, in: mirror, state: &state) }
         let remoteURL: String
         if let remote {
-            try mirror.setRemote(remote)
+            // To a new remote, an encrypted mirror sends only an encrypted history.
+            try mirror.setRemote(remote) { _ throws(SyncError) in
+                let listed = try mirror.keyFiles(at: nil).recipients != nil
+                guard change?.encrypt == true || state.recipientsChange != nil || listed else { return }
+                if try mirror.historyHoldsPlainNotes() { throw .plainHistory(mirror: mirrorFolder.path, remote: remote) }
+            }
             remoteURL = remote
         } else {
             guard let remembered = try mirror.remoteURL else { throw .noRemote(mirror: mirrorFolder.path) }
             remoteURL = remembered
         }
-        setAside = try mirror.commitHandEdits(cipher: try cipher(readingAt: nil, in: mirror)) ?? setAside
+        var restoredKeyFiles: [String] = []
+        setAside = try mirror.commitHandEdits(cipher: { () throws(SyncError) in try cipher(readingAt: nil, in: mirror) },
+                                              restoredKeyFiles: &restoredKeyFiles) ?? setAside
         var report = SyncReport()
+        if !restoredKeyFiles.isEmpty {
+            report.notices.append("\(restoredKeyFiles.joined(separator: " and ")) changed by hand in the mirror and put back: "
+                + "recipients change only with `uncloudnotes sync recipients add/remove`")
+        }
         if let setAside {
             report.notices.append("the mirror was reset from an interrupted state; files that differed from its last commit were copied to \(setAside.path)")
         }
         for _ in 0..<Self.attempts {
             // The remote first: it says whether the mirror is encrypted, before anything is committed.
             let theirs = try mirror.fetch(remote: remoteURL)
-            let cipher = try roundCipher(of: mirror, theirs: theirs, state: &state)
+            let cipher = try attributing(to: theirs, in: mirror) { () throws(SyncError) in try roundCipher(of: mirror, theirs: theirs, state: &state) }
             notes.imageNaming = cipher.imageNaming
             let rekeying = state.recipientsChange != nil
             try export(to: mirror, from: notes, cipher: cipher, rewriting: rekeying, history: history, state: &state, report: &report)
@@ -86,7 +100,8 @@ public struct Synchronizer {
             if let theirs {
                 report.conflicts += try attributing(to: theirs, in: mirror) { () throws(SyncError) in
                     try requireSealedNotes(from: theirs, in: mirror)
-                    return try mirror.merge(theirs, message: "Merge \(remoteURL) into \(machine)", cipher: cipher, resealing: rekeying, state: &state)
+                    return try mirror.merge(theirs, message: "Merge \(RemoteAddress.redacted(remoteURL)) into \(machine)", cipher: cipher,
+                                            resealing: rekeying, state: &state)
                 }
             }
             guard try attributing(to: theirs, in: mirror, { () throws(SyncError) in

@@ -169,16 +169,13 @@ struct EncryptedSyncTests {
         try runGit(["push", "-q", "origin", "main"], in: hand)
         let tampered = try runGit(["rev-parse", "main"], in: URL(fileURLWithPath: remote))
         try a.edit(note, body: "only mine\nand a secret\n")
-        do {
-            try a.sync(remote)
-            Issue.record("a key the machine never accepted must stop the sync")
-        } catch let error as SyncError {
-            guard case .unacceptedRecipients(let keys) = error else {
-                Issue.record("refused with \(error)")
-                return
-            }
-            #expect(keys == [host.recipient.description])
+        let refusal = try #require(try remoteRefusal(of: a))
+        guard case .unacceptedRecipients(let keys) = refusal.cause else {
+            Issue.record("refused with \(refusal.line)")
+            return
         }
+        #expect(keys == [host.recipient.description] && refusal.commit == tampered.trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(refusal.line.contains("uncloudnotes sync recipients add \(host.recipient)"), "the key itself, not KEY")
         #expect(try runGit(["rev-parse", "main"], in: URL(fileURLWithPath: remote)) == tampered, "nothing was pushed")
         // Accepting it on purpose (as for another machine's key) lets the sync go on.
         _ = try a.synchronizer.addRecipient(host.recipient.description)
@@ -287,6 +284,70 @@ struct EncryptedSyncTests {
         #expect(try a.notes() == before && a.note(titled: "Planted") == nil)
         #expect(try runGit(["rev-parse", "main"], in: URL(fileURLWithPath: remote)).trimmingCharacters(in: .whitespacesAndNewlines) == planted,
                 "nothing was pushed over it")
+    }
+
+    /// Every object of a repository's history (and of the mirror's), as text, for a secret.
+    private func holds(_ secret: String, repository: URL) throws -> Bool {
+        try runGit(["log", "--all", "-p", "--format=%B"], in: repository).contains(secret)
+    }
+
+    /// Found by a new user's trial: a host that deleted `.age-recipients` turned encryption off
+    /// for every machine, and the next new note went to the remote in plain text.
+    @Test("a remote whose recipients file was deleted stops the sync, naming the commit; nothing goes plain, and the revert lets it go on")
+    func recipientsFileDeletedOnTheRemote() throws {
+        _ = try a.add("First", "first\n")
+        try a.sync(remote, encrypt: true)
+        let hand = try handClone()
+        try runGit(["rm", "-q", MirrorCipher.recipientsFile], in: hand)
+        try pushByHand(hand, "downgrade")
+        let downgrade = try runGit(["rev-parse", "HEAD"], in: hand).trimmingCharacters(in: .whitespacesAndNewlines)
+        _ = try a.add("Leak title", "leak body quokka\n")
+        let refusal = try #require(try remoteRefusal(of: a))
+        if case .encryptionRemoved = refusal.cause {} else { Issue.record("the cause should be the missing recipients, was \(refusal.cause)") }
+        #expect(refusal.commit == downgrade && refusal.line.contains("git revert"))
+        #expect(try !holds("quokka", repository: URL(fileURLWithPath: remote)))
+        #expect(try !holds("quokka", repository: a.mirror), "not even a local commit holds it in plain text")
+        try runGit(["-c", "user.name=Owner", "-c", "user.email=o@example.org", "revert", "--no-edit", "HEAD"], in: hand)
+        try runGit(["push", "-q", "origin", "main"], in: hand)
+        try a.sync(remote)
+        #expect(try !holds("quokka", repository: URL(fileURLWithPath: remote)))
+        #expect(try runGit(["show", "main:\(MirrorCipher.recipientsFile)"], in: URL(fileURLWithPath: remote)).contains("age1"))
+    }
+
+    @Test("a recipients file deleted or edited by hand in the mirror is put back, with a notice; the notes stay encrypted")
+    func recipientsFileEditedInTheMirror() throws {
+        _ = try a.add("First", "first\n")
+        try a.sync(remote, encrypt: true)
+        try FileManager.default.removeItem(at: a.mirror.appendingPathComponent(MirrorCipher.recipientsFile))
+        _ = try a.add("After", "after body wombat\n")
+        let report = try a.sync(remote)
+        #expect(report.notices.contains { $0.contains(MirrorCipher.recipientsFile) && $0.contains("put back") }, "\(report.notices)")
+        #expect(try !holds("wombat", repository: URL(fileURLWithPath: remote)))
+        let listing = a.mirror.appendingPathComponent(MirrorCipher.recipientsFile)
+        try (String(contentsOf: listing, encoding: .utf8) + "\(AgeIdentity().recipient)\n").write(to: listing, atomically: true, encoding: .utf8)
+        #expect(try a.sync(remote).notices.contains { $0.contains("put back") })
+        #expect(try a.synchronizer.recipients().count == 1)
+    }
+
+    /// Found by a new user's trial: `sync --encrypt --remote NEW` with the old mirror in place
+    /// pushed its plain history to the new, "clean" remote.
+    @Test("a mirror whose history holds plain notes is refused a new remote while encrypted; moved aside, the new remote gets only ciphertext")
+    func plainHistoryKeptFromANewRemote() throws {
+        _ = try a.add("Old", "platypus diary\n")
+        try a.sync(remote)
+        try a.sync(remote, encrypt: true)
+        let fresh = try bareRemote(in: folder, named: "fresh.git")
+        do {
+            try a.synchronizer.sync(remote: fresh)
+            Issue.record("the plain history must not be pushed to a new remote")
+        } catch let error as SyncError {
+            if case .plainHistory = error {} else { Issue.record("refused with \(error)") }
+        }
+        #expect(try !holds("platypus", repository: URL(fileURLWithPath: fresh)))
+        try FileManager.default.moveItem(at: a.mirror, to: folder.url.appendingPathComponent("alpha/notes.mirror.plain"))
+        try a.synchronizer.sync(remote: fresh, encrypt: true)
+        #expect(try !holds("platypus", repository: URL(fileURLWithPath: fresh)))
+        #expect(try runGit(["ls-tree", "-r", "--name-only", "main"], in: URL(fileURLWithPath: fresh)).contains("notes/"))
     }
 
     @Test("a removed recipient cannot open what is written after; the last or own key cannot be removed")

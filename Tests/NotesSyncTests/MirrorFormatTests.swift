@@ -90,4 +90,27 @@ struct NoteMergeTests {
         #expect(merger.merge(base: base, ours: edited, theirs: nil, theirMachine: "m").note == edited)
         #expect(merger.merge(base: base, ours: nil, theirs: base, theirMachine: "m").note == nil)
     }
+
+    /// Found by a new user's trial: in an encrypted mirror a conflict copy's file name was a
+    /// plain hash of the note's text, which a host could confirm a guess of.
+    @Test("in an encrypted mirror a conflict copy's identifier is keyed: not the plain hash, and the same on every machine with the key")
+    func keyedConflictCopies() {
+        let theirs = MirrorNote(identifier: base.identifier, title: "T", created: nil, modified: nil, pinned: false, tags: [], images: [], body: "guessable")
+        let key = Data(repeating: 7, count: 32)
+        let keyed = NoteMerge(identifierKey: key).conflictCopy(of: theirs, from: "laptop").identifier
+        #expect(keyed == NoteMerge(identifierKey: key).conflictCopy(of: theirs, from: "laptop").identifier)
+        #expect(keyed != merger.conflictCopy(of: theirs, from: "laptop").identifier)
+        #expect(keyed != NoteMerge(identifierKey: Data(repeating: 8, count: 32)).conflictCopy(of: theirs, from: "laptop").identifier)
+    }
+
+    @Test("a remote's user name and password never reach a commit message or an error line")
+    func remoteAddressRedacted() {
+        #expect(RemoteAddress.redacted("https://alice:ghp_TOKEN@example.org/me/notes.git") == "https://example.org/me/notes.git")
+        #expect(RemoteAddress.redacted("http://tok@127.0.0.1:8765/n.git") == "http://127.0.0.1:8765/n.git")
+        #expect(RemoteAddress.redacted("git@example.org:me/notes.git") == "git@example.org:me/notes.git")
+        #expect(RemoteAddress.redacted("/srv/notes.git") == "/srv/notes.git")
+        #expect(RemoteAddress.redacted("https://example.org/a@b/notes.git") == "https://example.org/a@b/notes.git")
+        let failure = GitFailure(arguments: ["fetch"], status: 128, standardError: "fatal: unable to access")
+        #expect(!"\(SyncError.remoteUnreachable(remote: "https://alice:ghp_TOKEN@example.org/n.git", failure))".contains("ghp_TOKEN"))
+    }
 }

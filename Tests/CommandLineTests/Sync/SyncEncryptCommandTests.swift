@@ -110,4 +110,20 @@ struct SyncEncryptCommandTests {
         #expect(removal.exitCode == 0 && removal.standardOutput.contains("removing \(betaKey)"), "\(removal.standardOutput)")
         #expect(try machines.run("alpha", ["sync", "recipients", "list"], environment: home("alpha")).standardOutput.contains(betaKey))
     }
+
+    /// Found by a new user's trial: with the default key file gone, sync made a new key without
+    /// a word, and was then refused as a stranger.
+    @Test("the default key this machine encrypted with, gone, is a lost key: one line saying how to restore it, and no new key made")
+    func lostKey() throws {
+        try machines.must("alpha", ["notes", "add", "--title", "Secret", "--body", "hidden"])
+        #expect(try machines.run("alpha", ["sync", "--remote", machines.remote, "--encrypt"], environment: home("alpha")).exitCode == 0)
+        let key = machines.folder.url.appendingPathComponent("alpha-config/uncloudnotes/age-identity.txt")
+        try FileManager.default.moveItem(at: key, to: machines.folder.url.appendingPathComponent("backup-key.txt"))
+        let lost = try machines.run("alpha", ["sync"], environment: home("alpha"))
+        #expect(lost.exitCode == 1 && lost.standardError.contains("is gone") && lost.standardError.contains("restore"), "\(lost.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: key.path), "no new key stands in for the lost one")
+        try FileManager.default.moveItem(at: machines.folder.url.appendingPathComponent("backup-key.txt"), to: key)
+        #expect(try machines.run("alpha", ["sync"], environment: home("alpha")).exitCode == 0)
+    }
 }
+
