@@ -67,32 +67,59 @@ struct ModelCheckCommand: ParsableCommand {
     @OptionGroup var format: OutputFormat
 
     func run() throws {
-        var files: [URL] = []
-        let modelURL: URL
-        if let path {
-            modelURL = fileURL(path)
-        } else {
-            modelURL = try UnCloudNotesModel.url()
-            files = try UnCloudNotesModel.mappingModelURLs()
-        }
-        if let mappings { files += try ModelCheck.mappingModelFiles(in: fileURL(mappings)) }
         // Known before the check runs, rather than after it.
         if let junit { try JUnitReport.checkDestination(fileURL(junit)) }
-        let options = ModelCheck.Options(mappingModelFiles: files, policies: UnCloudNotesModel.migrationPolicies,
-                                         storesFolder: stores.map(fileURL), appPolicies: appPolicies)
-        let report = try ModelCheck.run(modelAt: modelURL, options: options)
-        // Whole or not at all (a draft renamed over it), 0600 as every file the program writes; a
-        // link is followed, a device or pipe written through (PrivateFiles.replace).
-        if let junit { try PrivateFiles.replace(fileURL(junit).resolvingSymlinksInPath(), with: Data(JUnitReport.xml(report).utf8)) }
+        let report: ModelCheckReport
+        do {
+            report = try check()
+        } catch {
+            // A check that could not run leaves a failing report, never an earlier green one.
+            // try?: the check's own error is the one to report, whether or not this write works.
+            if let junit { try? write(junit: junit, JUnitReport.xml(couldNotRun: ErrorText.oneLine(error), model: path ?? "the app's model")) }
+            throw error
+        }
         if format.json {
             try printJSON(report)
         } else {
             try report.lines.map(TerminalText.field).forEach(StandardOutput.line)
         }
+        if let junit { try write(junit: junit, JUnitReport.xml(report)) }
         if let path, mappings == nil { try hintMappings(besideModelAt: path) }
-        if report.errorCount > 0 || (strict && report.warningCount > 0) {
+        if report.fails {
             try StandardOutput.finish()
             throw ExitCode(report.errorCount > 0 ? 3 : 4)
+        }
+    }
+
+    /// The check, on the model and folders given (links followed), or on the app's own model
+    /// with its mapping models and migration policies. A model of the user's never gets the
+    /// app's policies: a class of the same name there is the user's code, not the app's.
+    private func check() throws -> ModelCheckReport {
+        var files: [URL] = []
+        let modelURL: URL
+        var policies = MigrationPolicyRegistry()
+        if let path {
+            modelURL = fileURL(path).resolvingSymlinksInPath()
+        } else {
+            modelURL = try UnCloudNotesModel.url()
+            files = try UnCloudNotesModel.mappingModelURLs()
+            policies = UnCloudNotesModel.migrationPolicies
+        }
+        if let mappings { files += try ModelCheck.mappingModelFiles(in: fileURL(mappings).resolvingSymlinksInPath()) }
+        let options = ModelCheck.Options(mappingModelFiles: files, policies: policies,
+                                         storesFolder: stores.map { fileURL($0).resolvingSymlinksInPath() }, appPolicies: appPolicies)
+        var report = try ModelCheck.run(modelAt: modelURL, options: options)
+        report.strict = strict
+        return report
+    }
+
+    /// Writes the JUnit report whole or not at all (a draft renamed over it), 0600 as every file
+    /// the program writes; a link is followed, a device or pipe written through.
+    private func write(junit: String, _ xml: String) throws {
+        do {
+            try PrivateFiles.replace(fileURL(junit).resolvingSymlinksInPath(), with: Data(xml.utf8))
+        } catch ExportError.cannotWrite(_, let code) {
+            throw CommandFailure("cannot write the JUnit report \(junit): \(String(cString: strerror(code)))")
         }
     }
 

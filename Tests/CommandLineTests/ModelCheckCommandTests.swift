@@ -87,6 +87,38 @@ struct ModelCheckCommandTests {
         #expect(xml.contains(#"failures="0" errors="0" skipped="5""#) && !xml.contains("<failure"))
     }
 
+    /// Found by a new user's trial: with --strict the job went red (exit 4) while the text, the
+    /// JSON and the JUnit report all said it passed; a check that could not run left an earlier
+    /// green report in place; a model folder given through a link was not read.
+    @Test("--strict fails in the verdict, the JSON and JUnit as in the exit status; a check that cannot run leaves a failing JUnit report; links are followed")
+    func reportsAgree() throws {
+        let folder = try TemporaryFolder()
+        let note = #"<entity name="Note"><attribute name="title" attributeType="String"/><attribute name="body" optional="YES" attributeType="String"/></entity>"#
+        let lossy = try ModelCheckCommandTests.model([note, note.replacingOccurrences(of: #"<attribute name="body" optional="YES" attributeType="String"/>"#, with: "")],
+                                                     in: folder, named: "Lossy")
+        let junit = folder.url.appendingPathComponent("report.xml")
+        let strict = try BuiltExecutable.run(["model", "check", lossy.path, "--strict", "--junit", junit.path])
+        #expect(strict.exitCode == 4 && strict.standardOutput.split(separator: "\n").last?.hasPrefix("fail (strict") == true, "\(strict.standardOutput)")
+        let xml = try String(contentsOf: junit, encoding: .utf8)
+        #expect(xml.contains("<failure") && !xml.contains(#"failures="0""#), "JUnit fails too: \(xml)")
+        let json = try BuiltExecutable.run(["model", "check", lossy.path, "--strict", "--json"])
+        let verdict = (try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])?["verdict"] as? String
+        #expect(verdict?.hasPrefix("fail") == true && json.exitCode == 4)
+
+        try FileManager.default.createSymbolicLink(atPath: folder.url.appendingPathComponent("link.xcdatamodeld").path, withDestinationPath: lossy.path)
+        #expect(try BuiltExecutable.run(["model", "check", folder.url.appendingPathComponent("link.xcdatamodeld").path]).exitCode == 0)
+
+        let broken = try folder.write("not a model", to: "Broken.xcdatamodeld/Broken.xcdatamodel/contents")
+        let cannot = try BuiltExecutable.run(["model", "check", broken.deletingLastPathComponent().deletingLastPathComponent().path, "--junit", junit.path])
+        #expect(cannot.exitCode == 1)
+        let failed = try String(contentsOf: junit, encoding: .utf8)
+        #expect(failed.contains(#"type="couldNotRun""#) && failed.contains(#"failures="1""#), "the earlier report is replaced: \(failed)")
+        // A report that cannot be written is said after the text report, which is printed whole.
+        let full = try BuiltExecutable.run(["model", "check", lossy.path, "--junit", "/dev/full"])
+        #expect(full.exitCode == 1 && full.standardError.contains("cannot write the JUnit report /dev/full"), "\(full.standardError)")
+        #expect(full.standardOutput.contains("pass with warnings"))
+    }
+
     @Test("a misspelt --app-policy is a warning naming it, the policy stays an error; an empty --mappings folder is refused (issue #36)",
           SharedFixtures.required)
     func misspeltPolicyAndEmptyMappings() throws {

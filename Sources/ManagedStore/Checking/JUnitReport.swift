@@ -17,7 +17,7 @@ public enum JUnitReport {
             output += findings.map(\.line)
             cases.append(testCase(name: "\(route.label) -> \(report.currentVersion)", className: report.model,
                                   seconds: report.trial(of: route)?.seconds ?? 0,
-                                  errors: findings.filter { $0.severity == .error }, skipped: skipReason(report.trial(of: route)),
+                                  errors: report.failing(findings), skipped: skipReason(report.trial(of: route)),
                                   output: output))
         }
         for trial in report.trials where !trial.name.hasPrefix("generated ") {
@@ -33,7 +33,7 @@ public enum JUnitReport {
         for (name, findings) in [("mapping models", others.filter { $0.location != nil }), ("model versions", others.filter { $0.location == nil })]
         where !findings.isEmpty {
             cases.append(testCase(name: name, className: report.model, seconds: 0,
-                                  errors: findings.filter { $0.severity == .error }, skipped: nil, output: findings.map(\.line)))
+                                  errors: report.failing(findings), skipped: nil, output: findings.map(\.line)))
         }
         let failures = cases.filter { $0.contains("<failure") }.count
         let skipped = cases.filter { $0.contains("<skipped") }.count
@@ -43,6 +43,22 @@ public enum JUnitReport {
             <testsuite name="\(escape("model check \(report.model)"))" tests="\(cases.count)" failures="\(failures)" errors="0" \
             skipped="\(skipped)" time="\(report.seconds)">
             \(cases.joined(separator: "\n"))
+            </testsuite>
+            </testsuites>
+
+            """
+    }
+
+    /// The report of a check that could not run (an unreadable model, say): one failing case
+    /// with the reason, so a CI job's published results say why it is red, never an old report.
+    public static func xml(couldNotRun reason: String, model: String) -> String {
+        """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <testsuites name="model check" tests="1" failures="1" skipped="0" time="0">
+            <testsuite name="\(escape("model check \(model)"))" tests="1" failures="1" errors="0" skipped="0" time="0">
+              <testcase name="model check" classname="\(escape(model))" time="0">
+                <failure message="\(escape(reason))" type="couldNotRun"></failure>
+              </testcase>
             </testsuite>
             </testsuites>
 

@@ -17,6 +17,9 @@ public struct ModelCheckReport: Sendable, Encodable {
     public var trials: [TrialMigration]
     /// Wall time of the whole check.
     public var seconds: Double
+    /// Whether warnings fail the check too (`--strict`): the verdict, the JUnit failures and the
+    /// exit status then agree on it.
+    public var strict = false
 
     /// How many findings are errors.
     public var errorCount: Int { findings.filter { $0.severity == .error }.count }
@@ -27,9 +30,17 @@ public struct ModelCheckReport: Sendable, Encodable {
     /// app's own policy code, a store already current), so they are not counted as passed.
     public func trialCount(_ outcome: TrialMigration.Outcome) -> Int { trials.filter { $0.outcome == outcome }.count }
 
-    /// "pass", "pass with warnings" or "fail".
+    /// "pass", "pass with warnings" or "fail" (with `strict`, warnings fail).
     public var verdict: String {
-        errorCount > 0 ? "fail" : warningCount > 0 ? "pass with warnings" : "pass"
+        errorCount > 0 ? "fail" : warningCount == 0 ? "pass" : strict ? "fail (strict: warnings fail)" : "pass with warnings"
+    }
+
+    /// Whether the check fails: errors, or with `strict` warnings too.
+    public var fails: Bool { errorCount > 0 || (strict && warningCount > 0) }
+
+    /// The findings among `findings` that fail the check: errors, and with `strict` warnings.
+    public func failing(_ findings: [CheckFinding]) -> [CheckFinding] {
+        strict ? findings : findings.filter { $0.severity == .error }
     }
 
     /// The findings about a route: those of its steps, and those of its generated store's trial.
@@ -50,7 +61,7 @@ public struct ModelCheckReport: Sendable, Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case model, path, versions, currentVersion, verdict, errors, warnings, trialsPassed, trialsFailed, trialsSkipped
+        case model, path, versions, currentVersion, verdict, strict, errors, warnings, trialsPassed, trialsFailed, trialsSkipped
         case routes, findings, trials, seconds
     }
 
@@ -62,6 +73,7 @@ public struct ModelCheckReport: Sendable, Encodable {
         try container.encode(versions, forKey: .versions)
         try container.encode(currentVersion, forKey: .currentVersion)
         try container.encode(verdict, forKey: .verdict)
+        try container.encode(strict, forKey: .strict)
         try container.encode(errorCount, forKey: .errors)
         try container.encode(warningCount, forKey: .warnings)
         try container.encode(trialCount(.passed), forKey: .trialsPassed)
