@@ -20,6 +20,11 @@ import TestSupport
         return try #require(try context.fetch(request).first?.objectID.primaryKey)
     }
 
+    /// A context on a new library store in `folder`.
+    private static func libraryContext(in folder: TemporaryFolder) throws -> ManagedObjectContext {
+        ManagedObjectContext(store: try LibraryModel.createStore(in: folder))
+    }
+
     @Test("matches of the configured entity only, folded, in the order attribute's order, kept up to date")
     func configuredEntityOnly() throws {
         let folder = try TemporaryFolder()
@@ -79,8 +84,7 @@ import TestSupport
     @Test("the index of 3,000 books of a few hundred characters stays within twice the text it indexes, so near a store that holds it once (issue #38, bug 7: it was 3.4 times)")
     func indexStaysNearTheTextsSize() throws {
         let folder = try TemporaryFolder()
-        let store = try LibraryModel.createStore(in: folder)
-        let context = ManagedObjectContext(store: store)
+        let context = try Self.libraryContext(in: folder)
         let words = ["meeting", "groceries", "idea", "garden", "travel", "book", "call", "recipe", "project", "weekend",
                      "café", "naïve", "über", "笔记", "会议", "想法", "заметка", "идея", "🎉", "☕️"]
         var generator = SplitMix64(seed: 38)
@@ -105,10 +109,8 @@ import TestSupport
     @Test("a pattern whose trigrams a book holds apart, but not together, does not match it (the index keeps no positions)")
     func trigramsApartAreNoMatch() throws {
         let folder = try TemporaryFolder()
-        let store = try LibraryModel.createStore(in: folder)
-        let context = ManagedObjectContext(store: store)
-        try Self.insert("Book", title: "abc xbcd Über", pages: 1, into: context)
-        try Self.insert("Book", title: "an abcd", pages: 2, into: context)
+        let context = try Self.libraryContext(in: folder)
+        for (pages, title) in ["abc xbcd Über", "an abcd"].enumerated() { try Self.insert("Book", title: title, pages: Int64(pages + 1), into: context) }
         try context.save()
         let index = try TextSearchIndex(beside: context, configuration: Self.books)
         let apart = try Self.key(context, titled: "abc xbcd Über"), together = try Self.key(context, titled: "an abcd")

@@ -51,8 +51,9 @@ public final class TextSearchIndex {
         url(besideStoreAt: store.url)
     }
 
-    /// Where the index of the store at `storeURL` (as the store is opened there) is kept.
-    static func url(besideStoreAt storeURL: URL) -> URL {
+    /// Where the index of the store at `storeURL` (as the store is opened there) is kept: for
+    /// callers that measure or remove it without opening the store.
+    public static func url(besideStoreAt storeURL: URL) -> URL {
         URL(fileURLWithPath: storeURL.path + "-search")
     }
 
