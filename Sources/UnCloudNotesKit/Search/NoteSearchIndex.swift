@@ -24,4 +24,9 @@ extension NoteBook {
     public var searchIndexIsMissing: Bool {
         !FileManager.default.fileExists(atPath: NoteSearchIndex.url(beside: context.store).path)
     }
+
+    /// How many notes this book's searches had to fold into the index because it was missing,
+    /// foreign or stale (zero: every search answered from the index as it was); nil when the book
+    /// searches without one. For telling, as the benchmark does, whether a search waited for a build.
+    public var notesFoldedBySearches: Int? { searchIndex?.rebuiltEntryCount }
 }
