@@ -45,6 +45,11 @@ public final class MigrationConsole {
         case .warning(let text):
             // Not the chapter's, but every place that prints its lines must show it.
             return ["Warning: \(text)"]
+        case .indexingText(let fraction) where fraction == 0:
+            // Not the chapter's either: the wait after the steps is said, not silent (issue #38).
+            return ["Building the search index beside the store, once, so searches answer at once"]
+        case .textIndexed(let notes, let seconds):
+            return ["Search index ready: \(notes.counting("note")) indexed in \(String(format: "%.1f", seconds)) s"]
         default:
             return []
         }

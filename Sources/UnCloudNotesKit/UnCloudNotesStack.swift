@@ -47,14 +47,16 @@ public struct UnCloudNotesStack {
     /// Opens the store's note book, migrating the store first when older; a store that cannot be
     /// written opens read-only. A missing store is created (its folders 0700) only when
     /// `creatingIfMissing`: commands that only read must not turn a mistyped path into folders
-    /// and an empty store. The search index is not built here: building it costs many times the
-    /// migration (about 14 s at 100,000 notes). A migration carries an index built before it to
-    /// the new store when it kept the notes' keys, titles, bodies and dates (every step of the
-    /// app's chain does), so the first search answers from it at once; otherwise (or with no
-    /// index yet) the first search builds it in the background while searches scan.
+    /// and an empty store. A new store gets its empty search index at once, kept up to date by
+    /// every save; a migration carries the index to the new store when it kept the notes' keys,
+    /// titles, bodies and dates (every step of the app's chain does) and otherwise builds it as
+    /// its last stage (issue #38), so the first search after an upgrade answers at once. Only a
+    /// store that needs no migration and has no index (deleted, or made by another program)
+    /// leaves it to the first search, which builds it in the background while searches scan.
     public func open(creatingIfMissing: Bool = true, observer: @escaping (MigrationEvent) -> Void = { _ in },
                      cancellation: MigrationCancellation? = nil) throws -> NoteBook {
-        if !storeExists {
+        let creating = !storeExists
+        if creating {
             guard creatingIfMissing else {
                 throw StoreLocationError.noSuchStore(path: storeURL.path)
             }
@@ -75,6 +77,10 @@ public struct UnCloudNotesStack {
         let book = NoteBook(context: context, version: versionLabel)
         // Stores written before tag names were normalised may hold one tag under two spellings.
         if !options.isReadOnly { try book.mergeTagSpellings() }
+        // A new store starts with its (empty) search index, which every save then keeps up to date.
+        // The index is only a faster path: a store it cannot be made beside still opens (the
+        // first search then tries again, and scans meanwhile).
+        if creating, !options.isReadOnly { try? book.prepareSearchIndex() }
         return book
     }
 }
@@ -92,10 +98,13 @@ extension UnCloudNotesModel {
 
     /// The one place a migrator is assembled, for the app's store and for a store of any model
     /// given on the command line: the app's migration policies, and the target the caller chose.
+    /// A store of the app's own model gets its search index built as the migration's last stage
+    /// (issue #38), so the first search after an upgrade answers at once; another model's none.
     public static func migrator(for storeURL: URL, model: VersionedModel, target: ManagedObjectModel,
                                 mappingModels: [MappingModel], options: StoreOptions = StoreOptions()) -> StoreMigrator {
-        StoreMigrator(storeURL: storeURL, model: model, target: target, mappingModels: mappingModels, policies: migrationPolicies,
-                      options: options)
+        let isTheAppsModel = model.name == (resourceName as NSString).deletingPathExtension
+        return StoreMigrator(storeURL: storeURL, model: model, target: target, mappingModels: mappingModels, policies: migrationPolicies,
+                             options: options, textIndex: isTheAppsModel ? NoteSearchIndex.configuration : nil)
     }
 
     /// A version by short or full name, or an error listing the choices.

@@ -56,6 +56,8 @@ struct BenchReport: Codable {
         var historyCost: HistoryCost.Result?
         /// v5's list pages: a tag's first screen, the pinned-first list's (issue 23).
         var tagAndPin: TagAndPinPaths.Result?
+        /// Issue 38, bug 7: the first search after an upgrade, and the index's size.
+        var firstSearch: FirstSearchPaths.Result?
     }
 
     var date: String
@@ -107,6 +109,7 @@ struct BenchReport: Codable {
                                       + "\(r.listRows) (\(r.listOutputsMatch ? "yes" : "**no**")) | \(Self.time(r.searchFirstScreen)) | \(Self.time(r.searchAllMatches)) (\(r.searchMatches)) | "
                                       + "\(Self.time(r.launchToFirstScreen)) | \(Self.time(r.launchInTerminal)) | \(Self.time(r.terminalFloor)) | \(Self.time(r.laterPageWorst)) |"
                               })
+        lines += Self.firstSearchSection(sizes.compactMap(\.firstSearch))
         lines += Self.section("## A tag's notes and the pinned-first list (issue 23)",
                               header: "| notes | tagged | pinned | `--tag` first screen | pinned-first first screen |",
                               alignment: "|---:|---:|---:|---:|---:|",
@@ -152,7 +155,7 @@ struct BenchReport: Codable {
                                       + "\(String(format: "%.2f", r.engine.median / max(r.baseline.median, 1e-9))) | \(Self.bytes(Double(r.enginePeakMemory))) |"
                               })
         lines += [""] + TimeSplit.section + [""] + TimeSplit.honestFloor
-        lines += ["", "## Targets (issues 13, 23, 25, 26, 28 and 37)", ""] + TargetVerdicts(report: self).all().map { "- \($0)" }
+        lines += ["", "## Targets (issues 13, 23, 25, 26, 28, 37 and 38)", ""] + TargetVerdicts(report: self).all().map { "- \($0)" }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -165,6 +168,7 @@ struct BenchReport: Codable {
         "- **Bytes written** are the child's `write_bytes` from `/proc/self/io`, read before and after the measured work (the kernel charges pages when they are dirtied, so writes it flushes later still count). **Peak memory** is the child's own `VmHWM` (the largest over the runs).",
         "- **Cold or warm.** Nothing is dropped from the page cache (the machine is shared): the copy a run reads was just written and synced, so its reads are served from memory (warm), while every write the run makes and every fsync it asks for reaches the disk. Read paths run on a warm v5 store.",
         "- **Read paths** on the v5 store with the first image kind: `notes list` is the built `uncloudnotes` binary printing every row to /dev/null, against a Python sqlite3 script printing the same lines (the first run checks that both outputs are byte-identical); both timed from start to exit. Search is the scan of `NoteBook.noteIDs(matching: \"\(ReadPaths.searchQuery)\", usingIndex: false)` (title or body, case and accents folded, as before the search index is built), then `rows(of:)`: the first screen (\(ReadPaths.screen.height) titles read) and all matches read. Launch is measured twice: in process without a terminal (open, check, fetch and lay out the first \(ReadPaths.screen.width)x\(ReadPaths.screen.height) list screen), and as a user sees it, the built binary started in a detached 80x24 tmux pane and timed until the pane shows the list's status line (drawn in the same refresh as its rows), polling the pane; the tmux floor is the same measure of a shell printing one line.",
+        "- **The first search of a big store** (issue 38, bug 7): per run, a synced copy of the v1 store upgraded by the app's stack in process (`UnCloudNotesStack.open`), whose last stage builds the search index (its own time from the stage's event); then the issue's search “\(FirstSearchPaths.query)” (no note holds it, so every trigram list is read), its IDs and every match's row, and how many entries it had to fold (0: it built nothing); the sizes of the index file and the store. Then the index is deleted (a store another program made, or an index removed) and the same search on a new book, which builds it first.",
         "- **Saving one note with persistent history** (issue 24): two copies of the read-path store, one opened with history tracking and one without; \(HistoryCost.savesPerRun) notes added and saved one at a time on each, alternating, each timed from its insert to the committed transaction; the median save of each run, then the median of the runs.",
         "- **Time to picture** (issue 26): a store of two notes, the older holding a JPEG of noise (the worst case for its decoder) of the given size; a \(PicturePaths.screen.width)x\(PicturePaths.screen.height) app in process with \(PicturePaths.cell.width)x\(PicturePaths.cell.height)-pixel cells, per protocol, a fresh app per run: the key selecting the photo's note (handled and painted, timed apart), then, as the terminal loop does, the background's previews taken and, when they arrived, the frame drawn, until it holds the picture, decoded no smaller than the preview's size and encoded (kitty and iTerm2 by libchafa, sixel by `SixelEncoder`). Writing the bytes to a terminal and its drawing them are not included.",
         "- **Importing** (issue 38): the app's own JSON export of a v5 store of N notes of a few lines, each with one of 50 tags and a tag every note has, every \(SyncPaths.imageEvery)th with a different 64x64 PNG; `uncloudnotes notes import FILE` into a new store, whole process (every image checked and decoded as `notes attach` checks it), with its peak memory from GNU time. The baseline is what a user would write instead: python3 reading the file with `json.load` and inserting notes, tags, their links and the images (base64-decoded, not checked) into SQLite in one transaction.",
@@ -180,6 +184,18 @@ struct BenchReport: Codable {
                 alignment: "|---|---:|---:|---:|---:|",
                 rows: picture.protocols.map { p in
                     "| \(p.name) | \(time(p.toPicture)) | \(time(p.key)) | \(p.pictureWidth)x\(p.pictureHeight) px | \(bytes(Double(p.pictureBytes))) |"
+                })
+    }
+
+    /// The first search's table (issue 38), as the report and `uncloudnotes-bench first-search` print it.
+    static func firstSearchSection(_ results: [FirstSearchPaths.Result]) -> [String] {
+        section("## The first search of a big store (issue 38, bug 7)",
+                header: "| notes | upgrade from v1, index included | of which the search index | first search after it (all matches) | entries it folded | first search with no index (builds it) | index | store | index / store |",
+                alignment: "|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+                rows: results.map { f in
+                    "| \(f.notes) | \(time(f.upgrade)) | \(time(f.indexStage)) | \(time(f.firstSearch)) (\(f.matches)) | \(f.foldedByFirstSearch) | "
+                        + "\(time(f.firstSearchBuilding)) | \(bytes(Double(f.indexBytes))) | \(bytes(Double(f.storeBytes))) | "
+                        + "\(String(format: "%.2f", f.indexToStore)) |"
                 })
     }
 

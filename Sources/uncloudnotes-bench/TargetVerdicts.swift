@@ -8,7 +8,7 @@ struct TargetVerdicts {
     static let chainSizes = [100_000, 1_000_000]
 
     func all() -> [String] {
-        chains() + floorRatios() + issue37() + bytesWritten() + [peakMemory(), firstStepInPlace()] + list() + search() + [launch()] + bigNote() + historyCost()
+        chains() + floorRatios() + issue37() + bytesWritten() + [peakMemory(), firstStepInPlace()] + list() + search() + firstSearch() + [launch()] + bigNote() + historyCost()
             + tagAndPin() + picture() + sync() + imports()
     }
 
@@ -145,6 +145,22 @@ struct TargetVerdicts {
         [(100_000, 0.02), (1_000_000, 0.1)].map { notes, limit in
             guard let r = size(notes)?.readPaths else { return notMeasured("Search first screen at \(notes) notes under \(BenchReport.time(limit))") }
             return "Search first screen at \(notes) notes under \(BenchReport.time(limit)): \(BenchReport.time(r.searchFirstScreen.median)), \(verdict(r.searchFirstScreen.median < limit))."
+        }
+    }
+
+    /// Issue 38, bug 7: the first search after an upgrade builds nothing and answers at once
+    /// (under a second), and the index stays near the store's size (at most 1.5 times).
+    private func firstSearch() -> [String] {
+        [100_000, 1_000_000].flatMap { notes -> [String] in
+            guard let f = size(notes)?.firstSearch else {
+                return [notMeasured("First search after an upgrade at \(notes) notes builds no index and answers under 1 s; the index at most 1.5x the store (issue 38)")]
+            }
+            return ["First search after an upgrade from v1 at \(notes) notes builds no index and answers under 1 s (issue 38): "
+                        + "\(BenchReport.time(f.firstSearch.median)), \(f.foldedByFirstSearch) entries folded (the upgrade's index stage: "
+                        + "\(BenchReport.time(f.indexStage.median)) of \(BenchReport.time(f.upgrade.median))), "
+                        + "\(verdict(f.foldedByFirstSearch == 0 && f.firstSearch.median < 1)).",
+                    "Search index at \(notes) notes at most 1.5x the store (issue 38): \(BenchReport.bytes(Double(f.indexBytes))) for "
+                        + "\(BenchReport.bytes(Double(f.storeBytes))), \(String(format: "%.2f", f.indexToStore))x, \(verdict(f.indexToStore <= 1.5))."]
         }
     }
 

@@ -17,8 +17,9 @@ struct Bench: ParsableCommand {
               make bench                 (builds both programs, writes docs/performance.md)
               uncloudnotes-bench --sizes 2000 --images small --runs 3 --output /tmp/bench
               uncloudnotes-bench picture --runs 5   (time to picture alone)
+              uncloudnotes-bench first-search --sizes 100000   (the first search of a big store alone)
             """,
-        subcommands: [Run.self, Measure.self, Generate.self, Render.self, Picture.self],
+        subcommands: [Run.self, Measure.self, Generate.self, Render.self, Picture.self, FirstSearch.self],
         defaultSubcommand: Run.self)
 
     struct Run: ParsableCommand {
@@ -80,6 +81,9 @@ struct Bench: ParsableCommand {
                 let readStore = masters.folder.appendingPathComponent("read.sqlite")
                 try DiskSync.syncedCopy(of: masters.url(version: model.currentNumber, images: readKind), at: readStore)
                 size.readPaths = try ReadPaths.measure(storeAt: readStore, notes: count, runs: runs, scratch: masters.folder)
+                log("\(count) notes: the first search after an upgrade from v1, and with no index")
+                size.firstSearch = try FirstSearchPaths.measure(v1Master: masters.url(version: 1, images: nil), notes: count, runs: runs,
+                                                                scratch: masters.folder)
                 log("\(count) notes: the first page of a tag's notes and of the pinned-first list")
                 size.tagAndPin = try TagAndPinPaths.measure(storeAt: readStore, notes: count, runs: runs, scratch: masters.folder)
                 log("\(count) notes: a 10 MB note on screen")

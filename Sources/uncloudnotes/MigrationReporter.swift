@@ -75,6 +75,13 @@ final class MigrationReporter {
             announceSteps(through: index)
             endBar()
             if style == .json { emit(EventLine(event: "stepFinished", index: index + 1)) }
+        case .indexingText(let fraction):
+            // Its start and end are said by the console lines `handle` prints.
+            if fraction == 0 { lastPercent = -1 }
+            progress(of: "the search index", fraction: fraction, json: EventLine(event: "indexing", fraction: fraction), detail: nil)
+        case .textIndexed(let notes, let seconds):
+            endBar()
+            if style == .json { emit(EventLine(event: "indexed", seconds: seconds, rowsWritten: notes)) }
         case .finished:
             let seconds = Date().timeIntervalSince(started)
             line("the store is up to date (\(String(format: "%.1f", seconds)) s)", EventLine(event: "finished", seconds: seconds))
@@ -92,14 +99,22 @@ final class MigrationReporter {
     }
 
     private func progress(step: Int, fraction: Double, overall: Double, detail: String?) {
+        progress(of: "step \(step + 1)", fraction: fraction, overall: overall,
+                 json: EventLine(event: "progress", step: step + 1, fraction: fraction, overall: overall, detail: detail ?? ""), detail: detail)
+    }
+
+    /// A bar on a terminal, a line every 10% otherwise, a JSON line per percent: of a step
+    /// (with the whole plan's `overall`) or of the search index.
+    private func progress(of what: String, fraction: Double, overall: Double? = nil, json: EventLine, detail: String?) {
         let percent = Int((fraction * 100).rounded(.down))
         guard percent != lastPercent else { return }
         lastPercent = percent
         switch style {
         case .json:
-            emit(EventLine(event: "progress", step: step + 1, fraction: fraction, overall: overall, detail: detail ?? ""))
+            emit(json)
         case .lines:
-            if percent % 10 == 0 { StandardOutput.writeKeepingFailure("progress: step \(step + 1) \(percent)% (all steps \(Int(overall * 100))%)\n") }
+            let all = overall.map { " (all steps \(Int($0 * 100))%)" } ?? ""
+            if percent % 10 == 0 { StandardOutput.writeKeepingFailure("progress: \(what) \(percent)%\(all)\n") }
         case .terminal:
             let width = 30
             let filled = Int(fraction * Double(width))

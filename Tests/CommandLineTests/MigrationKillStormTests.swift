@@ -111,7 +111,11 @@ struct MigrationKillStormTests {
             #expect(try export(url, arguments) == expected, "\(context)")
             let left = Set(try FileManager.default.contentsOfDirectory(atPath: runFolder.url.path))
             let name = url.lastPathComponent
-            #expect(left.subtracting([name, name + ".lock"]).allSatisfy { $0.hasSuffix("-backup") }, "\(context): \(left)")
+            // The search index the migration builds last, after the store is migrated (issue #38), is the
+            // store's companion, not a leftover: a kill while it is built leaves it (and its journal)
+            // for the next search to roll back and complete.
+            let companions: Set = [name, name + ".lock", name + "-search", name + "-search-journal"]
+            #expect(left.subtracting(companions).allSatisfy { $0.hasSuffix("-backup") }, "\(context): \(left)")
         }
     }
 }

@@ -106,8 +106,9 @@ struct StoreSafetyCommandTests {
         let run = try BuiltExecutable.run(["store", "migrate", url.path])
         #expect(run.exitCode == 0, "\(run.standardError)")
         let name = url.lastPathComponent
-        #expect(try contents(folder) == [name, name + ".lock", name + ".v2-backup"])
-        for file in [name + ".lock", name + ".v2-backup"] {
+        // The store's search index is built as the migration's last stage (issue #38).
+        #expect(try contents(folder) == [name, name + "-search", name + ".lock", name + ".v2-backup"])
+        for file in [name + "-search", name + ".lock", name + ".v2-backup"] {
             let mode = try FileManager.default.attributesOfItem(atPath: folder.url.appendingPathComponent(file).path)[.posixPermissions] as? NSNumber
             #expect(mode?.intValue == 0o600, "\(file)")
         }

@@ -20,6 +20,11 @@ import TestSupport
         return try #require(try context.fetch(request).first?.objectID.primaryKey)
     }
 
+    /// A context on a new library store in `folder`.
+    private static func libraryContext(in folder: TemporaryFolder) throws -> ManagedObjectContext {
+        ManagedObjectContext(store: try LibraryModel.createStore(in: folder))
+    }
+
     @Test("matches of the configured entity only, folded, in the order attribute's order, kept up to date")
     func configuredEntityOnly() throws {
         let folder = try TemporaryFolder()
@@ -74,5 +79,44 @@ import TestSupport
         let index = try TextSearchIndex(beside: context, configuration: Self.books)
         #expect(try index.primaryKeys(matching: "kitchen") == [try Self.key(context, titled: "Kitchen confidential")])
         #expect(index.rebuiltEntryCount == 1)
+    }
+
+    @Test("the index of 3,000 books of a few hundred characters stays within twice the text it indexes, so near a store that holds it once (issue #38, bug 7: it was 3.4 times)")
+    func indexStaysNearTheTextsSize() throws {
+        let folder = try TemporaryFolder()
+        let context = try Self.libraryContext(in: folder)
+        let words = ["meeting", "groceries", "idea", "garden", "travel", "book", "call", "recipe", "project", "weekend",
+                     "café", "naïve", "über", "笔记", "会议", "想法", "заметка", "идея", "🎉", "☕️"]
+        var generator = SplitMix64(seed: 38)
+        var textBytes = 0
+        for pages in 0..<3_000 {
+            let title = (0..<(10 + Int.random(in: 0..<60, using: &generator))).map { _ in words.randomElement(using: &generator) ?? "" }
+                .joined(separator: " ")
+            textBytes += title.utf8.count
+            try Self.insert("Book", title: title, pages: Int64(pages), into: context)
+        }
+        try context.save()
+        let index = try TextSearchIndex(beside: context, configuration: Self.books)
+        var fractions: [Double] = []
+        #expect(try index.build { fractions.append($0) } == 3_000)
+        #expect(fractions.last == 1 && fractions == fractions.sorted(), "the build's progress rises to 1: \(fractions)")
+        #expect(index.rebuiltEntryCount == 0, "a build is not a search's wait")
+        let indexSize = try #require(try FileManager.default.attributesOfItem(atPath: index.url.path)[.size] as? Int)
+        #expect(Double(indexSize) < 2 * Double(textBytes), "index \(indexSize) bytes for \(textBytes) bytes of text")
+        #expect(try index.primaryKeys(matching: "CAFÉ NAÏVE")?.count == (try index.primaryKeys(matching: "cafe naive")?.count))
+    }
+
+    @Test("a pattern whose trigrams a book holds apart, but not together, does not match it (the index keeps no positions)")
+    func trigramsApartAreNoMatch() throws {
+        let folder = try TemporaryFolder()
+        let context = try Self.libraryContext(in: folder)
+        for (pages, title) in ["abc xbcd Über", "an abcd"].enumerated() { try Self.insert("Book", title: title, pages: Int64(pages + 1), into: context) }
+        try context.save()
+        let index = try TextSearchIndex(beside: context, configuration: Self.books)
+        let apart = try Self.key(context, titled: "abc xbcd Über"), together = try Self.key(context, titled: "an abcd")
+        #expect(try index.primaryKeys(matching: "abcd") == [together])
+        #expect(try index.primaryKeys(matching: "ABC") == [together, apart])
+        #expect(try index.primaryKeys(matching: "xbcd uber") == [apart])
+        #expect(try index.primaryKeys(matching: "\"\"\"") == [])
     }
 }

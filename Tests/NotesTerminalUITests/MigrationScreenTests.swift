@@ -93,4 +93,23 @@ struct MigrationScreenTests {
         #expect(!running.contains(": in place"), "\(running)")
         #expect(running.contains("UnCloudNotesDataModel v2: inferred, in one composed pass with steps 1-3"), "\(running)")
     }
+
+    @Test("after the steps, the search index's stage has its own bar and log lines, so the wait is seen (issue #38, bug 7)")
+    func searchIndexStage() throws {
+        let model = try UnCloudNotesModel.load()
+        let plan = try MigrationPlanner.plan(from: model.versions[0], to: model.versions[1], in: model, mappingModels: [])
+        var state = MigrationScreenState(storePath: "/tmp/n.sqlite")
+        state.apply(.planned(plan))
+        state.apply(.stepFinished(index: 0))
+        #expect(!text(state, 100, 30).contains { $0.contains("search index") })
+        state.apply(.indexingText(fraction: 0))
+        state.apply(.indexingText(fraction: 0.4))
+        let building = text(state, 100, 30).joined(separator: "\n")
+        #expect(building.contains(" 40%  search index"), "\(building)")
+        #expect(building.contains("Building the search index beside the store"), "\(building)")
+        state.apply(.textIndexed(objects: 12, seconds: 0.25))
+        state.apply(.finished)
+        let done = text(state, 100, 30).joined(separator: "\n")
+        #expect(done.contains("100%  search index") && done.contains("Search index ready: 12 notes indexed in 0.2 s"), "\(done)")
+    }
 }

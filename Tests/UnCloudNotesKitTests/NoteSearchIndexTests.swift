@@ -139,22 +139,45 @@ import TestSupport
         #expect(try Self.indexEntryCount(reopened) == 2)
     }
 
-    @Test("a migration builds no index (it would cost many times the migration): the first search after it does, from the migrated store", arguments: [1, 3])
-    func migrationLeavesTheIndexToTheFirstSearch(fromVersion: Int) throws {
+    @Test("a migration builds the index as its last stage, reported: the first search after it folds nothing (issue #38, bug 7)",
+          arguments: [1, 3])
+    func migrationBuildsTheIndex(fromVersion: Int) throws {
         let folder = try TemporaryFolder()
         let url = try AppStores.make(version: fromVersion, in: folder)
         let side = url.path + "-search"
-        var migrated = false
+        var fractions: [Double] = []
+        var indexed: Int?
+        var finishedAfterIndexing = false
         let book = try UnCloudNotesStack(storeURL: url).open { event in
-            if case .finished = event { migrated = true }
+            switch event {
+            case .indexingText(let fraction): fractions.append(fraction)
+            case .textIndexed(let objects, _): indexed = objects
+            case .finished: finishedAfterIndexing = indexed != nil
+            default: break
+            }
         }
-        #expect(migrated)
-        #expect(!FileManager.default.fileExists(atPath: side))
+        #expect(finishedAfterIndexing, "the index is built before the migration says it finished")
+        #expect(fractions.first == 0 && fractions.last == 1, "\(fractions)")
+        #expect(indexed == AppStores.notes.count)
+        #expect(FileManager.default.fileExists(atPath: side))
         #expect(try book.noteIDs(matching: "SHOPP") == Self.engineMatches(book, "shopp"))
         #expect(try book.noteIDs(matching: "长长长").count == 1)
-        #expect(book.searchIndex?.rebuiltEntryCount == AppStores.notes.count, "the first search built the index")
+        #expect(book.searchIndex?.rebuiltEntryCount == 0, "the first search found the index built")
         let mode = try FileManager.default.attributesOfItem(atPath: side)[.posixPermissions] as? Int
         #expect(mode == 0o600)
+    }
+
+    @Test("a new store starts with its empty index, which every save keeps: no search ever builds it (issue #38, bug 7)")
+    func aNewStoreStartsWithItsIndex() throws {
+        let folder = try TemporaryFolder()
+        let book = try Self.makeBook(in: folder)
+        #expect(FileManager.default.fileExists(atPath: book.context.store.url.path + "-search"))
+        #expect(!book.searchIndexIsMissing)
+        #expect(try Self.indexEntryCount(book) == 0)
+        let note = try book.add(NoteDraft(title: "Crème", body: "brûlée"))
+        let reopened = try UnCloudNotesStack(storeURL: book.context.store.url).open()
+        #expect(try reopened.noteIDs(matching: "CREME BRU") == [] && reopened.noteIDs(matching: "brulee") == [note])
+        #expect(reopened.searchIndex?.rebuiltEntryCount == 0)
     }
 
     @Test("a migration to v4 or v5 carries the index built on the older store: the first search after it answers from the index, folding nothing again",
@@ -211,7 +234,7 @@ import TestSupport
     func openingAlonePreparesNoIndex() throws {
         let folder = try TemporaryFolder()
         let url = try AppStores.make(version: 4, in: folder)
-        let book = try UnCloudNotesStack(storeURL: url).open()
+        let book = try UnCloudNotesStack(storeURL: url, versionName: "v4").open()
         #expect(!FileManager.default.fileExists(atPath: url.path + "-search"))
         #expect(try book.noteIDs(matching: "shopping").count == 1)
         #expect(book.searchIndex?.rebuiltEntryCount == AppStores.notes.count)

@@ -97,7 +97,9 @@ struct StackTests {
         #expect(try Data(contentsOf: backup) == original)
         #expect(try StoreMetadata.read(storeAt: url).isCompatible(with: stack.version))
         let left = Set(try FileManager.default.contentsOfDirectory(atPath: folder.url.path))
-        #expect(left == ["UnCloudNotesDataModel.sqlite", "UnCloudNotesDataModel.sqlite.\(fixture)-backup", "UnCloudNotesDataModel.sqlite.lock"])
+        // The store's search index is built as the migration's last stage (issue #38).
+        #expect(left == ["UnCloudNotesDataModel.sqlite", "UnCloudNotesDataModel.sqlite-search", "UnCloudNotesDataModel.sqlite.\(fixture)-backup",
+                         "UnCloudNotesDataModel.sqlite.lock"])
     }
 
     @Test("the v1 fixture holds what the tests need: a dozen notes with CJK, emoji, an empty and a short body")

@@ -29,6 +29,13 @@ public enum MigrationEvent: Sendable {
     /// durable, handing a new folder to the store's owner): reported rather than thrown, since
     /// the migration itself succeeded and the backup holds the old version.
     case warning(String)
+    /// The last stage, with the store migrated: its text index (`StoreMigrator.textIndex`) is
+    /// being built, `fraction` (0...1) of it done, so the first search after the upgrade does
+    /// not build it and a big store's wait is seen.
+    case indexingText(fraction: Double)
+    /// The text index is up to date: how many objects were folded into it (none when the
+    /// migration carried it) and how long the stage took.
+    case textIndexed(objects: Int, seconds: Double)
     /// The store is at the target version; the last event.
     case finished
 }

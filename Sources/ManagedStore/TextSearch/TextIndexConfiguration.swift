@@ -32,6 +32,13 @@ public struct TextIndexConfiguration: Sendable {
         fold(pattern).unicodeScalars.count >= Self.shortestTrigramPattern
     }
 
+    /// Whether a store of this model version has what the index reads: the entity, its indexed
+    /// attributes and its order attribute.
+    func applies(to model: ManagedObjectModel) -> Bool {
+        guard let schema = try? StoreSchema(model: model) else { return false }
+        return (try? IndexedTable(schema: schema, configuration: self)) != nil
+    }
+
     /// The indexed attributes as the side file's column names.
     var sideColumns: [SQL] { attributes.map { "\(identifier: $0)" } }
 }

@@ -9,7 +9,7 @@ struct TextIndexPositions {
     let db: Database
     /// The folded text's columns.
     let columns: [SQL]
-    static let spacing: Int64 = 1024
+    static let spacing: Int64 = 64
 
     /// Places the entries of `staged`, moves their folded text into the text index and empties
     /// `staged`.

@@ -13,8 +13,10 @@ internal import GRDB
 /// (count, largest `Z_PK`, sum of `Z_OPT`) of both sides, and only after another connection
 /// wrote the store (`externalChangeToken`).
 public final class TextSearchIndex {
-    /// The side file's layout; a different one is dropped and rebuilt.
-    static let format = 2
+    /// The side file's layout; a different one is dropped and rebuilt. Format 3 keeps no
+    /// positions in the trigram index (`detail=none`), which format 2's took most of its size for
+    /// (about 3.5 times the store).
+    static let format = 3
 
     /// The side file, `<store>-search`.
     public let url: URL
@@ -49,8 +51,9 @@ public final class TextSearchIndex {
         url(besideStoreAt: store.url)
     }
 
-    /// Where the index of the store at `storeURL` (as the store is opened there) is kept.
-    static func url(besideStoreAt storeURL: URL) -> URL {
+    /// Where the index of the store at `storeURL` (as the store is opened there) is kept: for
+    /// callers that measure or remove it without opening the store.
+    public static func url(besideStoreAt storeURL: URL) -> URL {
         URL(fileURLWithPath: storeURL.path + "-search")
     }
 
@@ -59,17 +62,20 @@ public final class TextSearchIndex {
     /// that folds to nothing (every object matches: the caller lists them all). The text index is
     /// kept in that order, so a page is read without sorting the matches.
     ///
-    /// Patterns of three folded characters or more are looked up by their trigrams; shorter ones
-    /// are searched for in the folded text the index keeps (`instr`, bytes as `CONTAINS` compares
-    /// them), which spares folding every object's text again, as a scan of the store would.
+    /// Patterns of three folded characters or more are looked up by their trigrams, then checked
+    /// in the folded text the index keeps (`instr`, bytes as `CONTAINS` compares them); shorter
+    /// ones are searched for in that text alone, which spares folding every object's text again,
+    /// as a scan of the store would.
     public func primaryKeys(matching pattern: String, limit: Int? = nil, offset: Int = 0) throws -> [Int64]? {
         let folded = configuration.fold(pattern)
         guard !folded.isEmpty else { return nil }
         try refreshIfStale()
-        let columns = configuration.sideColumns
+        let contains: SQL = configuration.sideColumns.map { column -> SQL in "instr(\(column), \(folded)) > 0" }.joined(separator: " OR ")
+        // The trigrams find the objects that hold every trigram of the pattern anywhere (the index
+        // keeps no positions); the folded text then says which hold the pattern itself.
         let condition: SQL = configuration.looksUpByTrigrams(pattern)
-            ? "folded MATCH \("\"" + folded.replacingOccurrences(of: "\"", with: "\"\"") + "\"")"
-            : columns.map { column -> SQL in "instr(\(column), \(folded)) > 0" }.joined(separator: " OR ")
+            ? "folded MATCH \(TextIndexQuery.trigrams(of: folded)) AND (\(contains))"
+            : contains
         return try side.read { db in
             try Int64.fetchAll(db, SQLRequest(literal: """
                 SELECT (SELECT pk FROM entry WHERE position = found.rowid) FROM folded AS found WHERE \(condition)
@@ -93,20 +99,43 @@ public final class TextSearchIndex {
     /// Checks the index against the store unless nothing else wrote the store since the last
     /// check, and updates it when it differs.
     public func refreshIfStale() throws {
+        _ = try update(progress: { _ in })
+    }
+
+    /// Builds the index, or brings it up to date, now rather than at the first search: a
+    /// migration's last stage (`StoreMigrator.textIndex`) and a new store call it, so no search
+    /// waits for it. Unlike a search's refresh, what it folds is not counted in
+    /// `rebuiltEntryCount`.
+    /// - Parameter progress: told the fraction done (0...1) as objects are folded into an empty index.
+    /// - Returns: how many entries were folded again or removed (zero when it was up to date).
+    @discardableResult
+    public func build(progress: (Double) -> Void = { _ in }) throws -> Int {
+        let folded = try update(progress: progress)
+        rebuiltEntryCount -= folded
+        return folded
+    }
+
+    /// The check of `refreshIfStale`. - Returns: how many entries were folded again or removed.
+    private func update(progress: (Double) -> Void) throws -> Int {
         try store.database.read { db in
             let changeToken = try PersistentStore.externalChangeToken(db)
-            guard changeToken != checkedChangeToken else { return }
+            guard changeToken != checkedChangeToken else { return 0 }
             let writer = TextIndexWriter(side: side, table: table, configuration: configuration)
+            var folded = 0
             if try writer.fingerprintOfStore(db) != writer.fingerprintOfIndex() {
-                rebuiltEntryCount += try writer.synchronize(from: db)
+                folded = try writer.synchronize(from: db, progress: progress)
+                rebuiltEntryCount += folded
             }
             checkedChangeToken = changeToken
+            return folded
         }
     }
 
     /// The side file's tables: `entry` (key, save count, order value `date`, place in the text
-    /// index), `folded` (the FTS5 trigram text, row ids in the entity's order), `staged` (folded
-    /// text waiting for a place).
+    /// index), `folded` (the folded text and its FTS5 trigrams, row ids in the entity's order),
+    /// `staged` (folded text waiting for a place). The trigram index records which rows hold each
+    /// trigram and nothing else (`detail = none`: no columns, no positions; `columnsize = 0`: no
+    /// lengths for ranking, which no search does), so it is a fraction of the text's size.
     private static func prepareSchema(_ db: Database, identity: String, columns: [SQL]) throws {
         // A side file without its meta table (new, or of an older layout) is simply rebuilt.
         let stored = try? String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'identity'")
@@ -118,7 +147,8 @@ public final class TextSearchIndex {
             DROP TABLE IF EXISTS staged;
             CREATE TABLE entry (pk INTEGER PRIMARY KEY, opt INTEGER NOT NULL, date, position INTEGER UNIQUE);
             CREATE INDEX entry_order ON entry (date, pk);
-            CREATE VIRTUAL TABLE folded USING fts5(\(columns.joined(separator: ", ")), tokenize = 'trigram case_sensitive 1');
+            CREATE VIRTUAL TABLE folded USING fts5(\(columns.joined(separator: ", ")), tokenize = 'trigram case_sensitive 1',
+                                                   detail = none, columnsize = 0);
             CREATE TABLE staged (pk INTEGER PRIMARY KEY, \(textColumns));
             """)
         try db.execute(sql: "INSERT INTO meta (key, value) VALUES ('identity', ?)", arguments: [identity])

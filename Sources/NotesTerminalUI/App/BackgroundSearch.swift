@@ -7,7 +7,7 @@ import UnCloudNotesKit
 /// connection to the same store and hands back only note IDs; the key loop reads the notes
 /// through its own book. A newer search supersedes the older: a superseded job does not start,
 /// and whatever it found is dropped. Queries use the search index once it is built; the first
-/// query builds it on its own queue (about half a minute at 100,000 notes), and the scan answers
+/// query builds it on its own queue (about 5 s at 100,000 notes), and the scan answers
 /// until then.
 final class BackgroundSearch: Sendable {
     /// What a job found for the search numbered `generation`: the first screenful is sent ahead

@@ -32,6 +32,8 @@ public struct MigrationScreenState {
     /// Steps run together as one pass of a composed mapping (`.composedPass`), by index: a step
     /// that could run in place alone does not when it is part of one, and the screen says so.
     public var composedPasses: [ClosedRange<Int>] = []
+    /// The search index's build after the steps (`.indexingText`), 0...1; nil before it starts.
+    public var indexFraction: Double?
     private let console = MigrationConsole()
 
     public init(storePath: String) {
@@ -60,6 +62,12 @@ public struct MigrationScreenState {
             lines.append("Another UnCloudNotes is upgrading this store; waiting for it…")
         case .cleanedLeftovers(let names):
             lines.append("Cleaned up after an interrupted upgrade: \(names.joined(separator: ", "))")
+        case .indexingText(let fraction):
+            indexFraction = fraction
+            runningStep = nil
+        case .textIndexed:
+            // Said by the console lines added below.
+            indexFraction = 1
         case .finished:
             finished = true
             runningStep = nil
@@ -163,13 +171,16 @@ public struct MigrationScreenState {
             let steps = plan.steps.count == 1 ? "1 step" : "\(plan.steps.count) steps"
             let time = String(format: "%.1f s", elapsed)
             line("\(plan.source.name) → \(plan.destination.name), \(steps) · \(finished ? "done in \(time)" : time)")
-            for (index, step) in plan.steps.enumerated() {
-                let fraction = index < stepFractions.count ? stepFractions[index] : 0
+            func bar(_ fraction: Double, _ label: String) {
                 let barWidth = max(10, min(30, width - 60))
                 let filled = Int(fraction * Double(barWidth))
                 let bar = "[" + String(repeating: "█", count: filled) + String(repeating: "░", count: barWidth - filled) + "]"
-                line("\(bar) \(String(format: "%3d", Int(fraction * 100)))%  \(step.source.name) → \(step.destination.name): \(howItRuns(index, step))")
+                line("\(bar) \(String(format: "%3d", Int(fraction * 100)))%  \(label)")
             }
+            for (index, step) in plan.steps.enumerated() {
+                bar(index < stepFractions.count ? stepFractions[index] : 0, "\(step.source.name) → \(step.destination.name): \(howItRuns(index, step))")
+            }
+            if let indexFraction { bar(indexFraction, "search index, built once for searches that answer at once") }
             if let runningStep, !finished, failure == nil, !cancelled, runningStep < stepChanges.count, runningStep < plan.steps.count {
                 let step = plan.steps[runningStep]
                 line("Step \(runningStep + 1) changes (model diff \(step.source.name) \(step.destination.name)):")

@@ -81,7 +81,7 @@ extension NoteBook {
     }
 
     /// Builds the search index beside the store, or brings it up to date (slow the first time:
-    /// about half a minute at 100,000 notes), so later searches are fast.
+    /// about 5 s at 100,000 notes in a release build), so later searches are fast.
     public func prepareSearchIndex() throws(NoteBookError) {
         do {
             try NoteSearchIndex.open(beside: context).refreshIfStale()

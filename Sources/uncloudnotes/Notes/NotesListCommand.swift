@@ -55,7 +55,7 @@ struct NotesListCommand: ParsableCommand {
         let v5 = book.capabilities.hasTags
         // The first search of a big store builds the index: say so rather than wait in silence.
         if let search, !search.isEmpty, book.searchIndexIsMissing, try book.count() >= Self.noticeBuildingFrom {
-            StandardError.line("building the search index beside the store, once (about a minute per 100,000 notes); later searches answer at once")
+            StandardError.line("building the search index beside the store, once (a few seconds per 100,000 notes); later searches answer at once")
         }
         try book.forEachRow(query, page: ListPage(limit: limit, offset: offset)) { row in
             let date = row.date(sortedBy: sort).map { LocalDates.iso8601($0) }
