@@ -28,7 +28,16 @@ extension Synchronizer {
         let accepted = state.acceptedRecipients.map { $0.contains(recipient.description) } ?? true
         guard !listed.contains(recipient) || !accepted else { throw .recipientsRefused(.alreadyListed(key)) }
         let change = RecipientsChange(add: [recipient.description])
-        if dryRun { return try Self.plan(change, listed: listed) }
+        let listedRemotely = try fetchedRecipients(of: mirror).contains(recipient)
+        if listed.contains(recipient) || listedRemotely {
+            // Listed (by another machine, in the remote as last fetched) but not accepted here:
+            // accepting rewrites nothing.
+            let said = "\(dryRun ? "would accept" : "accepted") \(key), which the mirror lists already: nothing is encrypted again"
+            var report = dryRun ? SyncReport(dryRun: true) : try sync(remote: nil, changing: change)
+            report.notices.append(said)
+            return report
+        }
+        if dryRun { return try Self.plan(change, listed: listed, notes: try mirror.commit(named: "HEAD").map(mirror.notePaths(in:))?.count ?? 0) }
         return try sync(remote: nil, changing: change)
     }
 
@@ -43,14 +52,16 @@ extension Synchronizer {
         guard listed.count > 1 else { throw .recipientsRefused(.lastRecipient) }
         guard try !(identity.read() ?? []).contains(where: { $0.recipient == recipient }) else { throw .recipientsRefused(.ownKey(key)) }
         let change = RecipientsChange(remove: [recipient.description])
-        if dryRun { return try Self.plan(change, listed: listed) }
+        if dryRun { return try Self.plan(change, listed: listed, notes: try mirror.commit(named: "HEAD").map(mirror.notePaths(in:))?.count ?? 0) }
         return try sync(remote: nil, changing: change)
     }
 
     /// What a change of recipients would do, as a dry run's report.
-    private static func plan(_ change: RecipientsChange, listed: [AgeRecipient]) throws(SyncError) -> SyncReport {
+    /// `notes`: how many note files the mirror holds, each of which would be encrypted again.
+    private static func plan(_ change: RecipientsChange, listed: [AgeRecipient], notes: Int) throws(SyncError) -> SyncReport {
         let count = try change.applied(to: listed).count
         var report = SyncReport(dryRun: true)
+        report.reencrypted = notes
         report.notices = ["would encrypt every note and image file again for \(count) recipient\(count == 1 ? "" : "s")"
             + change.add.map { ", adding \($0)" }.joined() + change.remove.map { ", removing \($0)" }.joined() + ", and push"]
         return report
@@ -153,6 +164,13 @@ extension Synchronizer {
         guard Self.mirrorExists(at: mirrorFolder) else { throw .recipientsRefused(.noMirror(mirrorFolder.path)) }
         let mirror = try MirrorRepository.open(mirrorFolder, machine: machine, remote: nil)
         return (mirror, try SyncState.read(in: mirror.gitDirectory))
+    }
+
+    /// The recipients the remote's `main` listed when last fetched; none when it listed none.
+    private func fetchedRecipients(of mirror: MirrorRepository) throws(SyncError) -> [AgeRecipient] {
+        guard let fetched = try mirror.commit(named: MirrorRepository.trackingRef),
+              let file = try mirror.keyFiles(at: fetched).recipients else { return [] }
+        return try MirrorCipher.parseRecipients(file)
     }
 
     /// The recipients the mirror's working tree lists, with the change not yet pushed applied.

@@ -64,6 +64,9 @@ public struct Synchronizer {
         state.machine = machine
         if let givenIdentity { state.identityFile = givenIdentity.path }
         var setAside = try mirror.recover(busy: state.workingTreeBusy)
+        // A change of recipients an earlier command recorded but did not push (interrupted, or
+        // offline) is finished by this sync: said, never done in silence.
+        let unfinished = change == nil ? state.recipientsChange : nil
         if let change { try record(change, in: mirror, state: &state) }
         let remoteURL: String
         if let remote {
@@ -82,6 +85,11 @@ public struct Synchronizer {
         setAside = try mirror.commitHandEdits(cipher: { () throws(SyncError) in try cipher(readingAt: nil, in: mirror) },
                                               restoredKeyFiles: &restoredKeyFiles) ?? setAside
         var report = SyncReport()
+        if let unfinished {
+            report.notices.append("finishing the change of recipients an earlier command began ("
+                + (unfinished.add.map { "adding \($0)" } + unfinished.remove.map { "removing \($0)" } + (unfinished.encrypt ? ["encrypting"] : []))
+                    .joined(separator: ", ") + ")")
+        }
         if !restoredKeyFiles.isEmpty {
             report.notices.append("\(restoredKeyFiles.joined(separator: " and ")) changed by hand in the mirror and put back: "
                 + "recipients change only with `uncloudnotes sync recipients add/remove`")

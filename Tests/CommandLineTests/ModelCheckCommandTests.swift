@@ -119,6 +119,20 @@ struct ModelCheckCommandTests {
         #expect(full.standardOutput.contains("pass with warnings"))
     }
 
+    /// Found by a new user's trial: making an optional attribute required with a default (a
+    /// lightweight migration Core Data infers) failed the trial, which expected the empty value
+    /// to stay empty where the migration rightly gave it the default.
+    @Test("an optional attribute made required with a default passes: the trial expects the default where there was no value")
+    func requiredWithDefault() throws {
+        let folder = try TemporaryFolder()
+        let note = #"<entity name="Note"><attribute name="title" attributeType="String"/><attribute name="body" optional="YES" attributeType="String"/></entity>"#
+        let model = try ModelCheckCommandTests.model([note, note.replacingOccurrences(of: #"name="body" optional="YES""#, with: #"name="body" defaultValueString="none""#)],
+                                                     in: folder, named: "Defaulted")
+        let result = try BuiltExecutable.run(["model", "check", model.path])
+        #expect(result.exitCode == 0 && !result.standardOutput.contains("migrationFailed"), "\(result.standardOutput)")
+        #expect(result.standardOutput.contains("1 trial migration(s) passed"), "\(result.standardOutput)")
+    }
+
     @Test("a misspelt --app-policy is a warning naming it, the policy stays an error; an empty --mappings folder is refused (issue #36)",
           SharedFixtures.required)
     func misspeltPolicyAndEmptyMappings() throws {

@@ -178,7 +178,10 @@ struct EncryptedSyncTests {
         #expect(refusal.line.contains("uncloudnotes sync recipients add \(host.recipient)"), "the key itself, not KEY")
         #expect(try runGit(["rev-parse", "main"], in: URL(fileURLWithPath: remote)) == tampered, "nothing was pushed")
         // Accepting it on purpose (as for another machine's key) lets the sync go on.
-        _ = try a.synchronizer.addRecipient(host.recipient.description)
+        let planned = try a.synchronizer.addRecipient(host.recipient.description, dryRun: true)
+        #expect(planned.notices.contains { $0.hasPrefix("would accept") && $0.contains("nothing is encrypted again") }, "\(planned.notices)")
+        let accepted = try a.synchronizer.addRecipient(host.recipient.description)
+        #expect(accepted.notices.contains { $0.hasPrefix("accepted \(host.recipient)") }, "\(accepted.notices)")
         #expect(try a.sync(remote).sent.total == 0)
     }
 

@@ -33,8 +33,14 @@ struct ExpectedContents {
                 }
                 guard let before = entities[sourceName] else { continue }
                 var expected = Entity(count: before.count)
+                let defaults = Self.defaultsOfRequired(step.destination.allAttributes(of: entity.name))
                 for (property, sourceProperty) in inferred.propertyMatches[entity.name] ?? [:] {
-                    if let values = before.values[sourceProperty] { expected.values[property] = values }
+                    if var values = before.values[sourceProperty] {
+                        // An attribute made required with a default gets the default where it had no
+                        // value (a lightweight migration Core Data infers): that is carried too.
+                        if let fallback = defaults[property] { values = values.map { $0 == "nil" ? fallback : $0 }.sorted() }
+                        expected.values[property] = values
+                    }
                     if let links = before.links[sourceProperty] { expected.links[property] = links }
                 }
                 next.entities[entity.name] = expected
@@ -89,6 +95,15 @@ struct ExpectedContents {
             }
         }
         return next
+    }
+
+    /// The fingerprints of the defaults of required attributes that have one, by name.
+    private static func defaultsOfRequired(_ attributes: [AttributeDescription]) -> [String: String] {
+        var defaults: [String: String] = [:]
+        for attribute in attributes where !attribute.isOptional {
+            if let value = attribute.defaultValue { defaults[attribute.name] = StoreContents.fingerprint(value) }
+        }
+        return defaults
     }
 
     /// How many facts are checked against the migrated store: counts, value lists, link counts.

@@ -155,7 +155,9 @@ public enum ModelCheck {
                              "the current version (.xccurrentversion) is \(model.currentVersionName), version \(current + 1) of "
                                 + "\(model.versions.count), and \(later.joined(separator: ", ")) come\(later.count == 1 ? "s" : "") after it: "
                                 + "stores are migrated to \(model.currentVersionName) only, and no route from a later version is checked; "
-                                + "if one of them should be current, choose it in Xcode (the model's File inspector, Model Version)")]
+                                + "if one of them should be current, choose it in Xcode (the model's File inspector, Model Version). "
+                                + "Versions are ordered by their names, numbers compared as numbers (\(model.versions.map(\.name).joined(separator: ", "))), "
+                                + "as Xcode names them (Model, Model 2, Model 3): if that is not their order, rename them so it is")]
     }
 
     /// The store files in a folder (`.sqlite`, `.store`, `.db`), sorted by name; a folder that
