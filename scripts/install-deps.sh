@@ -5,7 +5,7 @@ set -euo pipefail
 
 # xterm, xvfb, x11-apps (xwd), imagemagick, xdotool and fonts-dejavu-core: the sixel test looks at a real
 # xterm's pixels (Tests/CommandLineTests/XtermSixelTests.swift). git: sync and its tests. age: the reference that encrypted remotes' files are checked against.
-packages=(libsqlite3-dev libncursesw5-dev libgdk-pixbuf-2.0-dev libchafa-dev zlib1g-dev webp-pixbuf-loader tmux vim ncurses-term pkg-config xfsprogs strace git time age
+packages=(libsqlite3-dev libncurses-dev libgdk-pixbuf-2.0-dev libchafa-dev zlib1g-dev webp-pixbuf-loader tmux vim ncurses-term pkg-config xfsprogs strace git time age
           xterm xvfb x11-apps imagemagick xdotool fonts-dejavu-core)
 
 if ! command -v swift >/dev/null 2>&1; then
