@@ -47,8 +47,9 @@ struct ModelCheckCommand: ParsableCommand {
                                  valueName: "model"))
     var path: String?
 
-    @Option(help: ArgumentHelp("A folder of .xcmappingmodel files (or one) to use.", valueName: "folder"))
-    var mappings: String?
+    @Option(help: ArgumentHelp("A folder of .xcmappingmodel files (or one) to use. Repeatable, for mapping models in several folders.",
+                               valueName: "folder"))
+    var mappings: [String] = []
 
     @Option(help: ArgumentHelp("A folder of stores saved at older versions: each is copied, migrated and checked.", valueName: "folder"))
     var stores: String?
@@ -84,7 +85,7 @@ struct ModelCheckCommand: ParsableCommand {
             try report.lines.map(TerminalText.field).forEach(StandardOutput.line)
         }
         if let junit { try write(junit: junit, JUnitReport.xml(report)) }
-        if let path, mappings == nil { try hintMappings(besideModelAt: path) }
+        if let path, mappings.isEmpty { try hintMappings(besideModelAt: path) }
         if report.fails {
             try StandardOutput.finish()
             throw ExitCode(report.errorCount > 0 ? 3 : 4)
@@ -105,7 +106,7 @@ struct ModelCheckCommand: ParsableCommand {
             files = try UnCloudNotesModel.mappingModelURLs()
             policies = UnCloudNotesModel.migrationPolicies
         }
-        if let mappings { files += try ModelCheck.mappingModelFiles(in: fileURL(mappings).resolvingSymlinksInPath()) }
+        for folder in mappings { files += try ModelCheck.mappingModelFiles(in: fileURL(folder).resolvingSymlinksInPath()) }
         let options = ModelCheck.Options(mappingModelFiles: files, policies: policies,
                                          storesFolder: stores.map { fileURL($0).resolvingSymlinksInPath() }, appPolicies: appPolicies)
         var report = try ModelCheck.run(modelAt: modelURL, options: options)

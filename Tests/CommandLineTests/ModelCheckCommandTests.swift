@@ -45,6 +45,7 @@ struct ModelCheckCommandTests {
         let failing = try BuiltExecutable.run(["model", "check", broken.path])
         #expect(failing.exitCode == 3)
         #expect(failing.standardOutput.contains("error [requiredWithoutDefault] v1 -> v2: Note.body is made required without a default value"))
+        #expect(!failing.standardOutput.contains("only a step-by-step migration"), "not under a route that cannot migrate: \(failing.standardOutput)")
         let lossy = try ModelCheckCommandTests.model([note, note.replacingOccurrences(of: #"<attribute name="body" optional="YES" attributeType="String"/>"#, with: "")],
                                                      in: folder, named: "Lossy")
         #expect(try BuiltExecutable.run(["model", "check", lossy.path]).exitCode == 0)
@@ -131,6 +132,23 @@ struct ModelCheckCommandTests {
         let result = try BuiltExecutable.run(["model", "check", model.path])
         #expect(result.exitCode == 0 && !result.standardOutput.contains("migrationFailed"), "\(result.standardOutput)")
         #expect(result.standardOutput.contains("1 trial migration(s) passed"), "\(result.standardOutput)")
+    }
+
+    @Test("--mappings is repeatable: mapping models from two folders are both used (issue #36)", SharedFixtures.required)
+    func mappingsFromTwoFolders() throws {
+        let root = SharedFixtures.url("wibosco-migration-example")
+        let folder = try TemporaryFolder()
+        for (name, into) in [("Migration1to2", "first"), ("Migration2to3", "second")] {
+            let target = folder.url.appendingPathComponent("\(into)/\(name).xcmappingmodel")
+            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: root.appendingPathComponent("Mappings/\(name).xcmappingmodel"), to: target)
+        }
+        let result = try BuiltExecutable.run(["model", "check", root.appendingPathComponent("CoreDataMigration_Example.xcdatamodeld").path,
+                                              "--mappings", folder.url.appendingPathComponent("first").path,
+                                              "--mappings", folder.url.appendingPathComponent("second").path, "--json"])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        let steps = ((report["routes"] as? [[String: Any]])?.first?["steps"] as? [[String: Any]])?.compactMap { $0["how"] as? String } ?? []
+        #expect(steps.first == "mapping model Migration1to2" && steps.dropFirst().first?.hasPrefix("mapping model Migration2to3") == true, "\(steps)")
     }
 
     @Test("a misspelt --app-policy is a warning naming it, the policy stays an error; an empty --mappings folder is refused (issue #36)",

@@ -48,9 +48,11 @@ public struct MigrationRoute: Sendable, Encodable {
             coreDataDirect = "mapping model \(direct.name)"
         } else {
             let diff = ModelDiff(from: version, to: current)
+            // Said only where this route does get there: under a blocked route it would mislead.
+            let stepByStep = steps.allSatisfy { $0.blocked == nil } ? "; only a step-by-step migration like this one reaches \(current.name)" : ""
             coreDataDirect = diff.isInferable ? "lightweight (inferred in one jump)"
-                : "fails: \"Can't find mapping model for migration\" (\(diff.changes.filter { !$0.isInferable }.map(\.description).joined(separator: "; "))); "
-                    + "only a step-by-step migration like this one reaches \(current.name)"
+                : "fails: \"Can't find mapping model for migration\" (\(diff.changes.filter { !$0.isInferable }.map(\.description).joined(separator: "; ")))"
+                    + stepByStep
         }
     }
 
