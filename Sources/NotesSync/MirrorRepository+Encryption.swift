@@ -3,8 +3,18 @@ import Crypto
 import Foundation
 
 extension MirrorRepository {
+    /// The mirror's key files: its recipients and its sealed name key (`MirrorCipher`).
+    typealias KeyFiles = (recipients: Data?, nameKey: Data?)
+
+    /// The key files of the remote's commit `theirs`: from the working tree when it is `HEAD`
+    /// (no git process for a round with nothing new), else from git; none without a remote.
+    func keyFiles(of theirs: String?) throws(SyncError) -> KeyFiles {
+        guard let theirs else { return try keyFiles(at: nil) }
+        return try keyFiles(at: theirs == commit(named: "HEAD") ? nil : theirs)
+    }
+
     /// The mirror's key files (`MirrorCipher`) in `commit`, or in the working tree when nil.
-    func keyFiles(at commit: String?) throws(SyncError) -> (recipients: Data?, nameKey: Data?) {
+    func keyFiles(at commit: String?) throws(SyncError) -> KeyFiles {
         let paths = [MirrorCipher.recipientsFile, MirrorCipher.nameKeyFile]
         if let commit {
             let found = try files(paths.map { (commit, $0) })

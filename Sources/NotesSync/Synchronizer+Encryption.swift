@@ -97,9 +97,9 @@ extension Synchronizer {
     /// A recipient this machine has not accepted (it encrypted for it, joined with it listed, or
     /// was told with `recipients add`) stops the round before anything is encrypted for it: a
     /// host can write the recipients file too, and would otherwise read every later note.
-    func roundCipher(of mirror: MirrorRepository, theirs: String?, state: inout SyncState) throws(SyncError) -> MirrorCipher {
-        let head = try mirror.commit(named: "HEAD")
-        let current = try cipher(readingAt: theirs == head ? nil : theirs, in: mirror)
+    /// `theirsKeys`: the key files of `theirs` (`MirrorRepository.keyFiles(of:)`), read once a round.
+    func roundCipher(of mirror: MirrorRepository, theirsKeys: MirrorRepository.KeyFiles, state: inout SyncState) throws(SyncError) -> MirrorCipher {
+        let current = try MirrorCipher.reading(recipients: theirsKeys.recipients, nameKey: theirsKeys.nameKey, identity: identity)
         // Once this machine has encrypted for a mirror, a mirror without recipients is one whose
         // recipients file was removed (by the host, say): sync never sends notes plain again.
         if !current.isEncrypted, state.acceptedRecipients != nil { throw .encryptionRemoved }

@@ -20,9 +20,10 @@ extension Synchronizer {
     /// In a remote whose commit lists recipients, every note file it changed since the history
     /// this mirror shares with it must be encrypted: a plain one was written by something that
     /// is not a recipient's sync (the host, or a hand), and is refused before it is merged.
-    func requireSealedNotes(from theirs: String, in mirror: MirrorRepository) throws(SyncError) {
+    /// `theirsKeys`: the key files of `theirs`, as the round read them.
+    func requireSealedNotes(from theirs: String, keys theirsKeys: MirrorRepository.KeyFiles, in mirror: MirrorRepository) throws(SyncError) {
         let head = try mirror.commit(named: "HEAD")
-        guard head != theirs, try mirror.keyFiles(at: theirs).recipients != nil else { return }
+        guard head != theirs, theirsKeys.recipients != nil else { return }
         let base = try head.map { head throws(SyncError) in try mirror.mergeBase(head, theirs) } ?? MirrorRepository.emptyTree
         let paths = try mirror.changedNotes(from: base, to: theirs).filter { $0.kind != .deleted }.map(\.path)
         // Notes are small; a batch at a time keeps memory flat on a first sync of many.

@@ -100,14 +100,18 @@ public struct Synchronizer {
         for _ in 0..<Self.attempts {
             // The remote first: it says whether the mirror is encrypted, before anything is committed.
             let theirs = try mirror.fetch(remote: remoteURL)
-            let cipher = try attributing(to: theirs, in: mirror) { () throws(SyncError) in try roundCipher(of: mirror, theirs: theirs, state: &state) }
+            // The remote's key files, read once for the round's cipher and its checks.
+            let theirsKeys = try mirror.keyFiles(of: theirs)
+            let cipher = try attributing(to: theirs, in: mirror) { () throws(SyncError) in
+                try roundCipher(of: mirror, theirsKeys: theirsKeys, state: &state)
+            }
             notes.imageNaming = cipher.imageNaming
             let rekeying = state.recipientsChange != nil
             try export(to: mirror, from: notes, cipher: cipher, rewriting: rekeying, history: history, state: &state, report: &report)
             history = nil
             if let theirs {
                 report.conflicts += try attributing(to: theirs, in: mirror) { () throws(SyncError) in
-                    try requireSealedNotes(from: theirs, in: mirror)
+                    try requireSealedNotes(from: theirs, keys: theirsKeys, in: mirror)
                     return try mirror.merge(theirs, message: "Merge \(RemoteAddress.redacted(remoteURL)) into \(machine)", cipher: cipher,
                                             resealing: rekeying, state: &state)
                 }
@@ -119,7 +123,7 @@ public struct Synchronizer {
             // What the push gives the remote, whichever round committed it (an earlier one may
             // have failed after its export); read before the push, so nothing after it fails.
             let sent = try sentNotes(from: theirs, to: head, in: mirror, cipher: cipher, rekeying: rekeying)
-            let plainRemote = if rekeying, let theirs { try mirror.keyFiles(at: theirs).recipients == nil } else { false }
+            let plainRemote = theirs != nil && theirsKeys.recipients == nil
             let pushed = try mirror.push(remote: remoteURL)
             guard pushed != .remoteMoved else { continue }
             report.commit = head
