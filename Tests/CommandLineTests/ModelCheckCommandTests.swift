@@ -52,6 +52,27 @@ struct ModelCheckCommandTests {
         #expect(try BuiltExecutable.run(["model", "check", lossy.path, "--strict"]).exitCode == 4)
     }
 
+    @Test("a check killed before it could clean up: the next check removes its scratch folder, and leaves a running check's alone (issue #36)")
+    func abandonedScratchFolders() throws {
+        let folder = try TemporaryFolder()
+        let temporary = folder.url.appendingPathComponent("tmp")
+        // A process that has ended, whose ID a killed check would have left in its folder's name.
+        let ended = Process()
+        ended.executableURL = URL(fileURLWithPath: "/bin/true")
+        try ended.run()
+        ended.waitUntilExit()
+        let abandoned = temporary.appendingPathComponent("model-check-\(ended.processIdentifier)-left")
+        let running = temporary.appendingPathComponent("model-check-\(getpid())-running")
+        let unrelated = temporary.appendingPathComponent("model-check-notes")
+        for kept in [abandoned, running, unrelated] {
+            try FileManager.default.createDirectory(at: kept.appendingPathComponent("generated-v1"), withIntermediateDirectories: true)
+        }
+        let result = try BuiltExecutable.run(["model", "check"], environment: ["TMPDIR": temporary.path])
+        #expect(result.exitCode == 0, "\(result.standardError)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: temporary.path).sorted()
+        #expect(left == [running.lastPathComponent, unrelated.lastPathComponent].sorted())
+    }
+
     @Test("bad input: one line on stderr and exit 1, never a crash")
     func badInput() throws {
         let folder = try TemporaryFolder()

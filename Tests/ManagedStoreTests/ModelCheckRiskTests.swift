@@ -68,6 +68,10 @@ struct ModelCheckRiskTests {
         #expect(Set(kinds(report, .error)) == [.requiredWithoutDefault, .chainGap])
         let finding = try #require(report.findings.first { $0.kind == .requiredWithoutDefault })
         #expect(finding.message.contains("Note.body is made required without a default value"))
+        // What Core Data does instead: it infers the mapping, and a store with a Note lacking a body fails validation.
+        #expect(finding.message.contains("Core Data infers a mapping") && finding.message.contains("Validation error missing attribute values"))
+        #expect(report.routes[0].coreDataDirect.hasPrefix("inferred in one jump, but a store with objects lacking the value fails"))
+        #expect(!report.routes[0].coreDataDirect.contains("Can't find mapping model"))
         #expect(!report.routes[0].isPossible && report.routes[0].steps[0].how == "none possible")
         // No trial for a route that cannot exist: the gap says it all.
         #expect(report.trials.isEmpty)
@@ -185,17 +189,27 @@ struct ModelCheckRiskTests {
         #expect(!options.isAppPolicy("Other.TagPolicy") && !options.isAppPolicy("App.Note"))
     }
 
+    /// A copy of wibosco's model in `folder` with `edits` (version name -> text replaced -> by) made
+    /// to its versions' files; each edit must change its file.
+    private func editedWibosco(in folder: TemporaryFolder, _ edits: [(version: String, of: String, with: String)]) throws -> URL {
+        let model = try folder.copy(SharedFixtures.url("wibosco-migration-example/CoreDataMigration_Example.xcdatamodeld"))
+        for edit in edits {
+            let contents = model.appendingPathComponent("\(edit.version).xcdatamodel/contents")
+            let xml = try String(contentsOf: contents, encoding: .utf8)
+            let edited = xml.replacingOccurrences(of: edit.of, with: edit.with)
+            #expect(edited != xml, "\(edit.version): \(edit.of)")
+            try Data(edited.utf8).write(to: contents)
+        }
+        return model
+    }
+
     @Test("a mapping model made against an earlier edit of its model: an error naming what changed since", SharedFixtures.required)
     func mappingModelOutOfDate() throws {
         let folder = try TemporaryFolder()
         let root = SharedFixtures.url("wibosco-migration-example")
-        let model = try folder.copy(root.appendingPathComponent("CoreDataMigration_Example.xcdatamodeld"))
         // Version 2 gains an attribute after Migration1to2 was made in Xcode.
-        let contents = model.appendingPathComponent("CoreDataMigration_Example 2.xcdatamodel/contents")
-        let xml = try String(contentsOf: contents, encoding: .utf8)
-        let edited = xml.replacingOccurrences(of: #"<attribute name="date""#, with: #"<attribute name="subtitle" optional="YES" attributeType="String"/><attribute name="date""#)
-        #expect(edited != xml)
-        try Data(edited.utf8).write(to: contents)
+        let model = try editedWibosco(in: folder, [("CoreDataMigration_Example 2", #"<attribute name="date""#,
+                                                    #"<attribute name="subtitle" optional="YES" attributeType="String"/><attribute name="date""#)])
         let options = ModelCheck.Options(mappingModelFiles: [root.appendingPathComponent("Mappings/Migration1to2.xcmappingmodel")])
         let report = try ModelCheck.run(modelAt: model, options: options)
         let finding = try #require(report.findings.first { $0.kind == .mappingModelOutOfDate })
@@ -204,6 +218,69 @@ struct ModelCheckRiskTests {
         // The untouched model has no such finding.
         let clean = try ModelCheck.run(modelAt: root.appendingPathComponent("CoreDataMigration_Example.xcdatamodeld"), options: options)
         #expect(!clean.findings.contains { $0.kind == .mappingModelOutOfDate })
+    }
+
+    @Test("a mapping model made before an attribute's type or optional flag changed: an error naming both changes (issue #36)",
+          SharedFixtures.required)
+    func mappingModelOutOfDateByType() throws {
+        let folder = try TemporaryFolder()
+        let root = SharedFixtures.url("wibosco-migration-example")
+        // Same names as when Migration1to2 was made, but Post.date is now a String and Post.postID required.
+        let model = try editedWibosco(in: folder, [
+            ("CoreDataMigration_Example 2", #"name="date" optional="YES" attributeType="Date""#, #"name="date" optional="YES" attributeType="String""#),
+            ("CoreDataMigration_Example 2", #"name="postID" optional="YES""#, #"name="postID" defaultValueString="none""#),
+        ])
+        let options = ModelCheck.Options(mappingModelFiles: [root.appendingPathComponent("Mappings/Migration1to2.xcmappingmodel")],
+                                         generateStores: false)
+        let report = try ModelCheck.run(modelAt: model, options: options)
+        let finding = try #require(report.findings.first { $0.kind == .mappingModelOutOfDate })
+        #expect(finding.severity == .error && report.fails)
+        #expect(finding.message.contains("Post.date was Date, is String now"))
+        #expect(finding.message.contains("Post.postID was optional, is required now"))
+        #expect(!finding.message.contains("is new since") && !finding.message.contains("is gone since"))
+    }
+
+    @Test("a real store holding integers a narrowing mapping cannot keep fails its trial; in a generated store they are a note (issue #36)",
+          SharedFixtures.required)
+    func narrowedValuesInARealStore() throws {
+        let folder = try TemporaryFolder()
+        let root = SharedFixtures.url("wibosco-migration-example")
+        // Two versions only, Post.postID Integer 64 in v1 and Integer 16 in v2; Migration1to2 copies it as it is.
+        let postID = #"name="postID" optional="YES" attributeType="String""#
+        let model = try editedWibosco(in: folder, [
+            ("CoreDataMigration_Example", postID, #"name="postID" optional="YES" attributeType="Integer 64""#),
+            ("CoreDataMigration_Example 2", postID, #"name="postID" optional="YES" attributeType="Integer 16""#),
+        ])
+        for later in ["CoreDataMigration_Example 3", "CoreDataMigration_Example 4"] {
+            try FileManager.default.removeItem(at: model.appendingPathComponent("\(later).xcdatamodel"))
+        }
+        try Data(ModelFiles.currentVersion("CoreDataMigration_Example 2").utf8).write(to: model.appendingPathComponent(".xccurrentversion"))
+        let stores = folder.url.appendingPathComponent("stores")
+        try FileManager.default.createDirectory(at: stores, withIntermediateDirectories: true)
+        let v1 = try #require(try ModelFileReader.read(at: model).version(named: "CoreDataMigration_Example"))
+        try RepresentativeStore.write(at: stores.appendingPathComponent("saved-v1.sqlite"), model: v1)
+        let options = ModelCheck.Options(mappingModelFiles: [root.appendingPathComponent("Mappings/Migration1to2.xcmappingmodel")],
+                                         storesFolder: stores)
+        let report = try ModelCheck.run(modelAt: model, options: options)
+        #expect(report.findings.contains { $0.kind == .narrowedType && $0.severity == .warning })
+        let real = try #require(report.trials.first { $0.name == "saved-v1.sqlite" })
+        #expect(real.outcome == .failed)
+        #expect(real.problems.contains { $0.hasPrefix("Post.postID is Integer 16, but ") && $0.contains("outside its range") }, "\(real.problems)")
+        let generated = try #require(report.trials.first { $0.name.hasPrefix("generated") })
+        #expect(generated.outcome == .passed, "\(generated.problems)")
+        #expect(generated.notes.contains { $0.hasPrefix("Post.postID is Integer 16, but ") })
+    }
+
+    @Test("a to-many relationship without an inverse: a step this program cannot check, not a chain gap (issue #36)")
+    func toManyWithoutInverse() throws {
+        let folder = #"<entity name="Folder"><attribute name="title" optional="YES" attributeType="String"/><relationship name="notes" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Note"/></entity>"#
+        let report = try Self.check([Self.note + folder, Self.note.replacingOccurrences(of: "</entity>", with: #"<attribute name="extra" optional="YES" attributeType="Date"/></entity>"#) + folder])
+        #expect(!report.findings.contains { $0.kind == .chainGap })
+        let finding = try #require(report.findings.first { $0.kind == .notStorableHere })
+        #expect(finding.severity == .error && finding.location == "v1 -> v2")
+        #expect(finding.message.contains("property notes: a to-many relationship needs an inverse") && finding.message.contains("Core Data may"))
+        #expect(report.routes.first?.steps.first?.isUncheckedHere == true)
+        #expect(report.lines.contains("v1 -> current: not checked here"))
     }
 
     @Test("a folder that is not there, a file that is not a model: a ModelCheckError naming the path")

@@ -75,8 +75,11 @@ struct ModelCheckTests {
         #expect(report.findings.map(\.kind) == [.unknownPolicy])
         // Xcode's snapshots inside both mapping models still match the model files.
         #expect(!report.findings.contains { $0.kind == .mappingModelOutOfDate })
-        #expect(MappingModelSnapshot.read(at: root.appendingPathComponent("UnCloudNotesMappingModel_v2_to_v3.xcmappingmodel"))?.source["Note"]
-            == ["body", "dateCreated", "displayIndex", "image", "title"])
+        let snapshot = MappingModelSnapshot.read(at: root.appendingPathComponent("UnCloudNotesMappingModel_v2_to_v3.xcmappingmodel"))
+        #expect(snapshot?.source["Note"].map { Set($0.keys) } == ["body", "dateCreated", "displayIndex", "image", "title"])
+        // Each attribute's type and flags, from Xcode's stereotype tagged values.
+        #expect(snapshot?.source["Note"]?["image"] == MappingModelSnapshot.Property(attributeType: .transformable, isOptional: true, isTransient: false))
+        #expect(snapshot?.destination["Attachment"]?["note"] == MappingModelSnapshot.Property(isOptional: true, isTransient: false))
     }
 
     @Test("SampleModel2: the generated v1 store, with a sub-entity and a required to-many, migrates; Apple's store is recognised as no version of the transcription", SharedFixtures.required)

@@ -43,6 +43,9 @@ public struct CheckFinding: Sendable, Equatable, Encodable {
         case appPolicyUnused
         /// Two consecutive versions with neither a mapping model nor an inferable mapping.
         case chainGap
+        /// A version Core Data can store but this program cannot (a to-many relationship without
+        /// an inverse): its steps cannot be checked here, which is not a gap in the chain.
+        case notStorableHere
         /// A migration of a generated or given store failed or lost something.
         case migrationFailed
         /// Versions after the one `.xccurrentversion` names: no route from them is checked.

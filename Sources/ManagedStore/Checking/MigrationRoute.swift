@@ -5,12 +5,15 @@ public struct MigrationRoute: Sendable, Encodable {
     public struct Step: Sendable, Encodable {
         /// "v2 -> v3"
         public var name: String
-        /// "in place", "inferred, copied", "mapping model M, custom policy P", or "none possible".
+        /// "in place", "inferred, copied", "mapping model M, custom policy P", "none possible", or
+        /// "not checked: …" for a version this program cannot store.
         public var how: String
         /// Each change, as `model diff` lists it ("+ added optional attribute Note.image: inferred (…)").
         public var changes: [String]
         /// Why the step is impossible, when it is.
         public var blocked: String?
+        /// Whether it is blocked only because this program cannot store a version (Core Data may migrate it).
+        public var isUncheckedHere = false
     }
 
     /// The older version's name.
@@ -28,8 +31,9 @@ public struct MigrationRoute: Sendable, Encodable {
     /// Whether the stack can migrate such a store at all.
     public var isPossible: Bool { steps.allSatisfy { $0.blocked == nil } }
 
-    /// The route from `start` (an index into the model's versions) along `chain`.
-    init(from start: Int, chain: MigrationChain, mappingModels: [MappingModel]) {
+    /// The route from `start` (an index into the model's versions) along `chain`; `unstorable`
+    /// names the versions this program cannot store, whose steps are not checked.
+    init(from start: Int, chain: MigrationChain, mappingModels: [MappingModel], unstorable: Set<String> = []) {
         let version = chain.model.versions[start]
         source = version.name
         label = chain.label(version)
@@ -40,7 +44,11 @@ public struct MigrationRoute: Sendable, Encodable {
             }
             switch link.step {
             case .success(let step): return Step(name: chain.name(of: link), how: step.kindDescription, changes: changes, blocked: nil)
-            case .failure(let error): return Step(name: chain.name(of: link), how: "none possible", changes: changes, blocked: error.description)
+            case .failure(let error):
+                let uncheckable = [link.source.name, link.destination.name].filter(unstorable.contains)
+                let how = uncheckable.isEmpty ? "none possible" : "not checked: this program cannot store \(uncheckable.joined(separator: " or "))"
+                return Step(name: chain.name(of: link), how: how, changes: changes, blocked: error.description,
+                            isUncheckedHere: !uncheckable.isEmpty)
             }
         }
         let current = chain.model.current
@@ -50,9 +58,16 @@ public struct MigrationRoute: Sendable, Encodable {
             let diff = ModelDiff(from: version, to: current)
             // Said only where this route does get there: under a blocked route it would mislead.
             let stepByStep = steps.allSatisfy { $0.blocked == nil } ? "; only a step-by-step migration like this one reaches \(current.name)" : ""
-            coreDataDirect = diff.isInferable ? "lightweight (inferred in one jump)"
-                : "fails: \"Can't find mapping model for migration\" (\(diff.changes.filter { !$0.isInferable }.map(\.description).joined(separator: "; ")))"
-                    + stepByStep
+            let blocking = diff.changes.filter { !$0.isInferable }
+            let blockingText = blocking.map(\.description).joined(separator: "; ")
+            if blocking.isEmpty {
+                coreDataDirect = "lightweight (inferred in one jump)"
+            } else if blocking.allSatisfy(\.failsOnlyAtValidationInCoreData) {
+                coreDataDirect = "inferred in one jump, but a store with objects lacking the value fails (\(blockingText)): "
+                    + "\"Validation error missing attribute values on mandatory destination attribute\" (error 134110)"
+            } else {
+                coreDataDirect = "fails: \"Can't find mapping model for migration\" (\(blockingText))" + stepByStep
+            }
         }
     }
 

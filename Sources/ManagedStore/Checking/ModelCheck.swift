@@ -58,9 +58,19 @@ public enum ModelCheck {
         let files = MappingModelFiles(urls: options.mappingModelFiles, model: model)
         let mappingModels = files.mappingModels
         let chain = MigrationChain(model: model, mappingModels: mappingModels)
+        let unstorable = unstorableVersions(of: model)
         var findings = files.findings + laterVersions(of: model)
         for link in chain.links {
-            findings += StepRisks.findings(of: link, named: chain.name(of: link))
+            // Each reason names its version (a model error starts with the model's name).
+            let reasons = Array(Set([link.source.name, link.destination.name].compactMap { unstorable[$0] })).sorted()
+            var risks = StepRisks.findings(of: link, named: chain.name(of: link))
+            if !reasons.isEmpty {
+                risks.removeAll { $0.kind == .chainGap }
+                risks.append(CheckFinding(.error, .notStorableHere, at: chain.name(of: link),
+                                          "this program cannot lay out the store (\(reasons.joined(separator: "; "))), though Core Data may: "
+                                            + "the step is not checked, which is not the same as a gap in the chain"))
+            }
+            findings += risks
             if case .success(let step) = link.step {
                 let known = Set(options.policies.classNames)
                 // An acknowledged policy is no finding: its trials are skipped, and say so.
@@ -91,12 +101,15 @@ public enum ModelCheck {
                                          "maps \(versions ?? "versions this model does not have"), not a step of the chain: "
                                             + "the step-by-step migration never uses it"))
         }
-        let routes = chain.links.indices.map { MigrationRoute(from: $0, chain: chain, mappingModels: mappingModels) }
+        let routes = chain.links.indices.map {
+            MigrationRoute(from: $0, chain: chain, mappingModels: mappingModels, unstorable: Set(unstorable.keys))
+        }
         var trials: [TrialMigration] = []
         let trialPolicies = TrialMigration.Policies(registry: options.policies, isAppPolicy: options.isAppPolicy)
         if options.generateStores || !stores.isEmpty {
-            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("model-check-\(UUID().uuidString)")
-            // Our own scratch folder in the temporary directory: one left behind is harmless.
+            let scratch = CheckScratchFolder.make()
+            // Our own scratch folder in the temporary directory: one left behind (a check killed
+            // before this runs) is removed by the next check.
             defer { try? FileManager.default.removeItem(at: scratch) }
             if options.generateStores {
                 for route in routes where route.isPossible {
@@ -121,8 +134,8 @@ public enum ModelCheck {
                         continue
                     }
                     var trial = TrialMigration.run(named: "generated \(route.label)", storeAt: url, chain: chain,
-                                                   mappingModels: mappingModels, policies: trialPolicies)
-                    trial.notes = skipped.map { "no \($0) objects generated: no entity mapping reads them (see the warning)" }
+                                                   mappingModels: mappingModels, policies: trialPolicies, isGenerated: true)
+                    trial.notes += skipped.map { "no \($0) objects generated: no entity mapping reads them (see the warning)" }
                     trials.append(trial)
                 }
             }
@@ -143,6 +156,21 @@ public enum ModelCheck {
         return ModelCheckReport(model: model.name, path: path, versions: model.versions.map(\.name),
                                 currentVersion: model.currentVersionName, routes: routes,
                                 findings: findings, trials: trials, seconds: (ContinuousClock.now - start).inSeconds)
+    }
+
+    /// Version name -> why this program cannot lay out its store, for the versions it cannot
+    /// store (Core Data may: a to-many relationship without an inverse). A step to or from one
+    /// is not a gap in the chain, and is reported as what it is.
+    static func unstorableVersions(of model: VersionedModel) -> [String: String] {
+        var found: [String: String] = [:]
+        for version in model.versions {
+            do {
+                _ = try StoreSchema(model: version)
+            } catch {
+                found[version.name] = ErrorText.oneLine(error)
+            }
+        }
+        return found
     }
 
     /// The versions after the current one, which no route starts from: a warning, since a

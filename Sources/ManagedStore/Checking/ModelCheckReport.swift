@@ -97,7 +97,8 @@ public struct ModelCheckReport: Sendable, Encodable {
             lines.append("  the current version is the oldest: nothing to migrate")
         }
         for route in routes {
-            lines.append("\(route.label) -> current: \(route.isPossible ? "migrates" : "cannot migrate")")
+            let verdict = route.isPossible ? "migrates" : route.steps.contains(where: \.isUncheckedHere) ? "not checked here" : "cannot migrate"
+            lines.append("\(route.label) -> current: \(verdict)")
             for step in route.steps {
                 lines.append("  \(step.name): \(step.how)")
             }

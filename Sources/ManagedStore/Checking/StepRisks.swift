@@ -49,9 +49,7 @@ enum StepRisks {
                         || entityMapping?.attributeMappings.first { $0.name == attribute.name }?.valueExpression != nil
                     if !given {
                         found.append(CheckFinding(.error, .requiredWithoutDefault, at: location,
-                                                  "\(qualified) is \(before == nil ? "added as" : "made") required without a default value"
-                                                    + (mapping == nil ? ": Core Data cannot infer it, and a store with \(entity.name) objects fails to migrate"
-                                                        : ": the mapping model gives it no value, so every migrated \(entity.name) fails validation")))
+                                                  requiredWithoutDefault(qualified, of: entity.name, isNew: before == nil, mapped: mapping != nil)))
                     }
                 }
                 if let before, before.type != attribute.type {
@@ -93,6 +91,16 @@ enum StepRisks {
             }
         }
         return found
+    }
+
+    /// Why a required attribute without a default breaks the step: what Core Data does with it
+    /// (an inferred mapping fails validation store by store), or that the mapping model gives no value.
+    private static func requiredWithoutDefault(_ qualified: String, of entity: String, isNew: Bool, mapped: Bool) -> String {
+        let change = "\(qualified) is \(isNew ? "added as" : "made") required without a default value"
+        if mapped { return "\(change): the mapping model gives it no value, so every migrated \(entity) fails validation" }
+        let stores = isNew ? "a store with \(entity) objects" : "a store with \(entity) objects lacking the value"
+        return "\(change): Core Data infers a mapping, but the migration of \(stores) stops with \"Validation error missing "
+            + "attribute values on mandatory destination attribute\"; this program refuses the step"
     }
 
     /// The concrete entities of `source`, still in `destination`, whose objects no entity mapping reads.

@@ -18,6 +18,16 @@ public struct StoreContents: Sendable, Equatable {
         var constraints: [[String]] = []
         /// Each object's values by attribute, for checking constraints.
         var rows: [[String: String]] = []
+        /// Integer attribute name -> its type and how many objects hold a value that type cannot
+        /// (a narrowing mapping copies values as they are: SQLite keeps them, Core Data's
+        /// accessors cut them).
+        var outOfRange: [String: OutOfRange] = [:]
+    }
+
+    /// Values of one integer attribute that its type cannot hold.
+    struct OutOfRange: Sendable, Equatable {
+        var type: AttributeType
+        var count = 0
     }
 
     /// Entity name -> its objects.
@@ -42,9 +52,13 @@ public struct StoreContents: Sendable, Equatable {
             for object in objects {
                 var row: [String: String] = [:]
                 for attribute in attributes {
-                    let print = fingerprint(object.value(forKey: attribute.name))
+                    let value = object.value(forKey: attribute.name)
+                    let print = fingerprint(value)
                     contents.values[attribute.name, default: []].append(print)
                     row[attribute.name] = print
+                    if case .integer(let number)? = value, let range = range(of: attribute.type), !range.contains(number) {
+                        contents.outOfRange[attribute.name, default: OutOfRange(type: attribute.type)].count += 1
+                    }
                 }
                 contents.rows.append(row)
                 for relationship in relationships {
@@ -77,6 +91,25 @@ public struct StoreContents: Sendable, Equatable {
             }
         }
         return found
+    }
+
+    /// Values an integer attribute holds beyond its type's range, one line per attribute.
+    public var valuesOutsideTheirTypes: [String] {
+        entities.sorted { $0.key < $1.key }.flatMap { name, entity in
+            entity.outOfRange.sorted { $0.key < $1.key }.map { attribute, found in
+                "\(name).\(attribute) is \(found.type.rawValue), but \(found.count) object(s) hold values outside its range: "
+                    + "Core Data reads them cut to \(found.type.rawValue)"
+            }
+        }
+    }
+
+    /// The values an integer type can hold; nil where any stored integer fits.
+    private static func range(of type: AttributeType) -> ClosedRange<Int64>? {
+        switch type {
+        case .integer16: Int64(Int16.min)...Int64(Int16.max)
+        case .integer32: Int64(Int32.min)...Int64(Int32.max)
+        default: nil
+        }
     }
 
     /// `PRAGMA integrity_check` of the store file: "ok", or what SQLite found.

@@ -40,6 +40,11 @@ public struct ModelChange: Sendable, Equatable, Encodable {
     /// The lightweight rule that migrates it; nil when it needs a mapping model.
     public var rule: String?
 
+    /// Whether Core Data itself would infer the change and fail only when a store has objects
+    /// without the value (a required attribute without a default): "Validation error missing
+    /// attribute values on mandatory destination attribute". This engine refuses it up front.
+    public var failsOnlyAtValidationInCoreData = false
+
     /// Whether lightweight migration handles the change without a mapping model.
     public var isInferable: Bool { rule != nil }
 }
@@ -111,8 +116,9 @@ private struct Inference {
         records.append(ModelChange(entity: entity, property: property, description: description, rule: rule))
     }
 
-    private mutating func block(_ entity: String, _ property: String?, _ description: String) {
-        records.append(ModelChange(entity: entity, property: property, description: description, rule: nil))
+    private mutating func block(_ entity: String, _ property: String?, _ description: String, failsOnlyAtValidationInCoreData: Bool = false) {
+        records.append(ModelChange(entity: entity, property: property, description: description, rule: nil,
+                                   failsOnlyAtValidationInCoreData: failsOnlyAtValidationInCoreData))
     }
 
     mutating func run() {
@@ -149,7 +155,8 @@ private struct Inference {
                     note(destinationEntity, attribute.name, "added attribute \(qualified) with default \(value.displayText)",
                          rule: "add non-optional attribute with a default value")
                 } else {
-                    block(destinationEntity, attribute.name, "attribute \(qualified) was added as required without a default value")
+                    block(destinationEntity, attribute.name, "attribute \(qualified) was added as required without a default value",
+                          failsOnlyAtValidationInCoreData: true)
                 }
                 continue
             }
@@ -166,7 +173,8 @@ private struct Inference {
                     note(destinationEntity, attribute.name, "attribute \(qualified) became required (default \(value.displayText))",
                          rule: "make attribute non-optional with a default value")
                 } else {
-                    block(destinationEntity, attribute.name, "attribute \(qualified) became required without a default value")
+                    block(destinationEntity, attribute.name, "attribute \(qualified) became required without a default value",
+                          failsOnlyAtValidationInCoreData: true)
                 }
             } else if !old.isOptional && attribute.isOptional {
                 note(destinationEntity, attribute.name, "attribute \(qualified) became optional", rule: "make attribute optional")
