@@ -45,6 +45,18 @@ import TestSupport
         #expect(try book.tags().map(\.name) == ["café"], "one tag, not two spellings")
         let attachment = try #require(snapshot.attachments.first)
         #expect(attachment.imageData == Self.png && attachment.caption == "seen" && attachment.width == 40 && attachment.height == 30)
+        // The display index follows the app's rule: after the largest, as a note added in the app.
+        var second = Self.note(tags: [])
+        second.identifier = UUID()
+        second.title = "Also from elsewhere"
+        try writer.write(second, over: nil, storedFile: { _ in "picture" }) { _ in Self.png }
+        try book.context.save()
+        let indexes = Dictionary(uniqueKeysWithValues: try book.context.fetch(FetchRequest(entityName: NoteBook.noteEntity)).map {
+            ($0.value(forKey: "title")?.stringValue ?? "", $0.value(forKey: "displayIndex")?.integerValue ?? -1)
+        })
+        let mine = try #require(indexes["Mine"])
+        #expect(indexes["From elsewhere"] == (try book.displayIndex(after: mine)))
+        #expect(indexes["Also from elsewhere"] == (try book.displayIndex(after: try #require(indexes["From elsewhere"]))))
     }
 
     @Test("writing what the note already says changes nothing; a tag it drops goes when no note keeps it; the image is read only when it changed")
