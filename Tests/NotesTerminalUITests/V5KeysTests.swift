@@ -43,6 +43,44 @@ struct V5KeysTests {
         #expect(try harness.titles() == ["Trip", "Party 🎉", "笔记 — 中文标题", "Groceries"])
     }
 
+    @Test("on a long list, p and s read the first page and no count; the rest arrives from the background and the selection follows the note (issue #34)")
+    func boundedKeysOnALongList() throws {
+        let total = 2 * NotesApp.firstPageSize + 50
+        let harness = try AppHarness(version: "v5", notes: (0..<total).map { ("note \($0)", "", 0) })
+        harness.press(.resize(columns: 80, rows: 24))
+        for _ in 0..<10 { harness.press(.down) }
+        // p: the pin is written, then the list is read again: its first page, the notes not counted.
+        var events: [NotesEvent] = []
+        var queue = harness.app.handle(.character("p"))[...]
+        while let effect = queue.popFirst(), let event = harness.runner.run(effect) {
+            events.append(event)
+            queue += harness.app.receive(event)
+        }
+        let page = try #require(events.compactMap { event -> ([NoteID], Int?, Bool)? in
+            if case .listRead(let ids, let total, _, let isComplete) = event { return (ids, total, isComplete) }
+            return nil
+        }.first)
+        #expect(page.0.count == 10 + NotesApp.firstPageSize && page.1 == nil && !page.2, "a read of every note, or a count, on p")
+        var screen = harness.screen()
+        #expect(screen.split(separator: "\n").dropFirst().first?.hasPrefix("›note \(total - 11)") == true, "the pinned note first, selected: \(screen)")
+        #expect(screen.contains("\(total) notes"), "the count stays")
+        harness.finishBackgroundWork()
+        harness.press(.end)
+        #expect(harness.screen().contains("›note 0"), "the rest of the list arrived")
+        // Unpinning the first note sends it back past the first page: the selection follows it once the rest arrives.
+        harness.press(.home, .character("p"))
+        harness.finishBackgroundWork()
+        screen = harness.screen()
+        #expect(screen.contains("›note \(total - 11)"), "the selection followed the unpinned note: \(screen)")
+        // s: the same, in the other order.
+        let sorted = harness.app.handle(.character("s"))
+        guard case .reload(_, _, _, let counting, let firstPage)? = sorted.first else {
+            Issue.record("s should read the list again: \(sorted)")
+            return
+        }
+        #expect(!counting && firstPage <= total - 1)
+    }
+
     @Test("s switches the order between date created and date modified, and the rows show that date")
     func sort() throws {
         let harness = try harness()

@@ -180,6 +180,27 @@ import TestSupport
         #expect(reopened.searchIndex?.rebuiltEntryCount == 0)
     }
 
+    @Test("a pin or a tag folds no text again, yet the index agrees with the store after it: reopened, nothing is folded (issue #34)")
+    func pinFoldsNothing() throws {
+        let folder = try TemporaryFolder()
+        let book = try Self.makeBook(in: folder)
+        let note = try book.add(NoteDraft(title: "Crème", body: "brûlée"))
+        // Marks the note's folded body, which folding the note again would replace.
+        let side = try DatabaseQueue(path: book.context.store.url.path + "-search")
+        try side.write { db in try db.execute(sql: "UPDATE folded SET body = 'marker'") }
+        try book.setPinned(true, of: note)
+        try book.changeTags(of: note, adding: ["dessert"])
+        #expect(try side.read { db in try String.fetchOne(db, sql: "SELECT body FROM folded") } == "marker", "the pin or the tag folded the text again")
+        try side.write { db in try db.execute(sql: "UPDATE folded SET body = 'brulee'") }
+        try side.close()
+        let reopened = try UnCloudNotesStack(storeURL: book.context.store.url).open()
+        #expect(try reopened.noteIDs(matching: "brulee") == [note])
+        #expect(reopened.searchIndex?.rebuiltEntryCount == 0, "the index took the pin's save count: nothing to fold again")
+        // A change of the text is still folded at once.
+        try reopened.update(note, with: NoteDraft(title: "Crème", body: "caramel"))
+        #expect(try reopened.noteIDs(matching: "caramel") == [note] && reopened.noteIDs(matching: "brulee").isEmpty)
+    }
+
     @Test("a migration to v4 or v5 carries the index built on the older store: the first search after it answers from the index, folding nothing again",
           arguments: [(1, "v4"), (2, "v4"), (3, "v4"), (1, "v5"), (3, "v5"), (4, "v5")])
     func migrationCarriesTheIndex(fromVersion: Int, target: String) throws {

@@ -111,6 +111,18 @@ struct TextIndexWriter {
         }
     }
 
+    /// Records the objects' new save counts where their saves changed neither text nor order (a
+    /// flag, a link): the entry stays where it is and nothing is folded, yet the index still
+    /// agrees with the store (`synchronize` compares save counts).
+    func recordSaveCounts(_ primaryKeys: [Int64], from store: Database) throws {
+        guard !primaryKeys.isEmpty else { return }
+        let counts = try saveCounts(store, "SELECT Z_PK, Z_OPT FROM \(table.name)\(table.whereClause("Z_PK IN \(primaryKeys)"))")
+        try side.write { db in
+            let update = try db.makeStatement(sql: "UPDATE entry SET opt = ? WHERE pk = ?")
+            for (key, count) in counts { try update.execute(arguments: [count, key]) }
+        }
+    }
+
     /// Adds the object's entry. An object whose order value did not change keeps its place in the
     /// order; any other waits in `staged` for one.
     private func stage(_ row: Row, previously previous: Row?, into db: Database, columns: SQL) throws {

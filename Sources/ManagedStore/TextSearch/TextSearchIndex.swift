@@ -85,11 +85,15 @@ public final class TextSearchIndex {
     }
 
     /// Brings the entries of these objects up to date after the caller saved them (an object
-    /// that is gone loses its entry).
-    public func refresh(objects primaryKeys: [Int64]) throws {
-        guard !primaryKeys.isEmpty else { return }
+    /// that is gone loses its entry). `unchangedText`: objects whose save changed none of the
+    /// indexed attributes nor the order attribute: only their save counts are recorded, so a
+    /// change of a flag does not fold a long text again.
+    public func refresh(objects primaryKeys: [Int64], unchangedText: [Int64] = []) throws {
+        guard !primaryKeys.isEmpty || !unchangedText.isEmpty else { return }
         let changeToken = try store.database.read { db in
-            try TextIndexWriter(side: side, table: table, configuration: configuration).copy(primaryKeys, from: db)
+            let writer = TextIndexWriter(side: side, table: table, configuration: configuration)
+            if !primaryKeys.isEmpty { try writer.copy(primaryKeys, from: db) }
+            try writer.recordSaveCounts(unchangedText, from: db)
             return try PersistentStore.externalChangeToken(db)
         }
         // Our own save does not move our connection's token; another writer's does.

@@ -51,7 +51,8 @@ final class BackgroundSearch: Sendable {
             shared.latestGeneration += 1
             return shared.latestGeneration
         }
-        buildIndexOnce()
+        // Only a text search reads the index: the rest of a list read again needs none built.
+        if !(query.search ?? "").isEmpty { buildIndexOnce() }
         searchExecutor.run { [self] in search(query, generation: generation) }
     }
 

@@ -4,7 +4,7 @@ extension NotesState {
     mutating func handleList(_ key: Key) -> [NotesEffect] {
         if listScreen.searchInput != nil {
             switch listScreen.typeInSearch(key) {
-            case .cleared: return [reload()]
+            case .cleared: return [reload(counting: false)]
             case .changed: return searchAgain()
             case .closed, .unchanged: return []
             }
@@ -36,13 +36,15 @@ extension NotesState {
         case .pin:
             guard supportsTags else { return refuse(.pins) }
             guard let id = selectedNoteID else { break }
+            // The row on screen knows the pin: no read of the whole note (its body, its images).
+            if let row = listScreen.notes.row(at: listScreen.selected), row.id == id { return [.setPinned(!row.pinned, id)] }
             guard let note = snapshot(of: id) else { return waitForNote(id, then: key) }
             return [.setPinned(!note.pinned, id)]
         case .sort:
             guard supportsTags else { return refuse(.modifiedDates) }
             listScreen.sort = listScreen.sort.toggled
             message = "sorted by date \(listScreen.sort == .created ? "created" : "modified"), pinned first"
-            return [reload()]
+            return [reload(counting: false)]
         case .tags:
             guard supportsTags else { return refuse(.tags) }
             // The picker opens when the tags are read (`.tagsRead`).
@@ -59,11 +61,11 @@ extension NotesState {
         case .clearFilters:
             if !listScreen.searchText.isEmpty {
                 listScreen.searchText = ""
-                return [reload()]
+                return [reload(counting: false)]
             }
             if listScreen.tagFilter != nil {
                 listScreen.tagFilter = nil
-                return [reload()]
+                return [reload(counting: false)]
             }
         case .help:
             screen = .help(HelpState(previous: .list))
@@ -77,7 +79,9 @@ extension NotesState {
 
     /// The query changed: its matches arrive from the background (`receiveBackgroundWork`).
     private mutating func searchAgain() -> [NotesEffect] {
-        if listScreen.searchText.isEmpty { return [.reload(listQuery, usingIndex: false, selecting: nil)] }
+        if listScreen.searchText.isEmpty {
+            return [.reload(listQuery, usingIndex: false, selecting: nil, counting: false, firstPage: BackgroundSearch.firstPageSize)]
+        }
         backgroundJobs.append(.search(listQuery))
         listScreen.searchPending = true
         return []

@@ -15,6 +15,8 @@ struct ListState {
     var searchPending = false
     /// How many notes the store holds (the status line).
     var noteCount = 0
+    /// The note to select once the whole list arrives, when its first page did not list it.
+    var pendingSelection: NoteID?
     /// The order (`s`): by creation or (v5) modification date, pinned notes first.
     var sort = NoteSort.created
     /// v5: only notes with this tag (`t`).
@@ -86,14 +88,25 @@ struct ListState {
     mutating func showMatches(_ ids: [NoteID], isComplete: Bool) {
         notes.show(ids)
         selected = min(selected, max(0, notes.count - 1))
-        if isComplete { searchPending = false }
+        guard isComplete else { return }
+        searchPending = false
+        if let pending = pendingSelection.take(), let index = ids.firstIndex(of: pending) { selected = index }
     }
 
-    /// Shows the list read again, keeping the selection on `noteID` when it is listed.
-    mutating func show(_ ids: [NoteID], total: Int, selecting noteID: NoteID?) {
+    /// The list's first page is shown and the rest is on its way: it arrives as a search's
+    /// answer, and then selects `noteID` if the first page did not hold it.
+    mutating func awaitRest(selecting noteID: NoteID?) {
+        searchPending = true
+        pendingSelection = noteID.flatMap { notes.ids.contains($0) ? nil : $0 }
+    }
+
+    /// Shows the list read again, keeping the selection on `noteID` when it is listed; `total`
+    /// when the notes were counted again.
+    mutating func show(_ ids: [NoteID], total: Int?, selecting noteID: NoteID?) {
         searchPending = false
+        pendingSelection = nil
         notes = NoteList(ids: ids)
-        noteCount = total
+        if let total { noteCount = total }
         if let noteID, let index = ids.firstIndex(of: noteID) {
             selected = index
         } else {

@@ -27,8 +27,12 @@ public enum NotesEffect: Equatable, Sendable {
     /// its one image).
     case attach(path: String, to: NoteID, caption: String, replacing: Bool)
     case setCaption(String, of: AttachmentID, note: NoteID)
-    /// Read the list again, for this query (search, tag, order), keeping the selection on `selecting`.
-    case reload(NoteQuery, usingIndex: Bool, selecting: NoteID?)
+    /// Read the list again, for this query (search, tag, order), keeping the selection on
+    /// `selecting`: its first page now, the rest in the background, so no key waits for a read
+    /// of every note. `counting`: count the store's notes too (only a change of their number
+    /// needs it: a count is a scan). `firstPage`: how many notes to read now (enough to cover
+    /// the selection's row).
+    case reload(NoteQuery, usingIndex: Bool, selecting: NoteID?, counting: Bool, firstPage: Int)
     /// Read the rows of these notes (the list's visible window): `.rowsRead`.
     case readRows([NoteID])
     /// Read the note a screen shows or a key needs: `.noteRead`.
@@ -61,7 +65,8 @@ public enum NotesEvent {
     /// v2: the note has its one image; the user is asked before it is replaced.
     case replaceAsked(NoteID, path: String, title: String)
     case captionSaved(NoteID)
-    case listRead([NoteID], total: Int, selecting: NoteID?)
+    /// The list's first page, or all of it when `isComplete`; `total` when counted.
+    case listRead([NoteID], total: Int?, selecting: NoteID?, isComplete: Bool)
     case rowsRead([NoteRow])
     /// The rows could not be read: they show blank, and are not asked for again until the list is.
     case rowsUnreadable([NoteID], NoteBookError)

@@ -92,8 +92,9 @@ public struct NotesEffectRunner {
         case .setCaption(let caption, let attachment, let id):
             try book.setCaption(caption, of: attachment)
             return .captionSaved(id)
-        case .reload(let query, let usingIndex, let selecting):
-            return .listRead(try book.noteIDs(query, usingIndex: usingIndex), total: try book.count(), selecting: selecting)
+        case .reload(let query, let usingIndex, let selecting, let counting, let size):
+            let page = try book.noteIDs(query, page: ListPage(limit: size), usingIndex: usingIndex)
+            return .listRead(page, total: counting ? try book.count() : nil, selecting: selecting, isComplete: page.count < size)
         case .readRows(let ids):
             do {
                 return .rowsRead(try book.rows(of: ids))

@@ -65,8 +65,8 @@ extension NotesState {
         case .captionSaved(let id):
             message = "caption saved"
             return noteChanged(id, listMayChange: listDependsOnNoteText)
-        case .listRead(let ids, let total, let noteID):
-            showList(ids, total: total, selecting: noteID)
+        case .listRead(let ids, let total, let noteID, let isComplete):
+            showList(ids, total: total, selecting: noteID, isComplete: isComplete)
         case .failed(let error):
             message = "\(error)"
         default:

@@ -57,7 +57,7 @@ struct NotesState: ScreenLayout {
     /// What to do once the first screen is painted: read the whole list when launch read only
     /// its start (the loop carries it out, as any reload).
     func afterFirstPaint() -> [NotesEffect] {
-        listScreen.notes.count < listScreen.noteCount ? [reload()] : []
+        listScreen.notes.count < listScreen.noteCount ? [reload(counting: false)] : []
     }
 
     // MARK: Keys
@@ -141,7 +141,7 @@ struct NotesState: ScreenLayout {
             if selectedNoteID != id, let index = listScreen.notes.ids.firstIndex(of: id) { listScreen.selected = index }
             return []
         }
-        return [reload(selecting: id)]
+        return [reload(selecting: id, counting: false)]
     }
 
     /// Whether editing a note's text can change where it lists: the modified order moves it to
@@ -153,17 +153,24 @@ struct NotesState: ScreenLayout {
     /// Reading the list again (after a change or a new search), keeping the selection on
     /// `noteID`, or on the selected note. Previews stay cached: a search keystroke must not
     /// decode images again.
-    func reload(selecting noteID: NoteID? = nil) -> NotesEffect {
-        .reload(listQuery, usingIndex: searchIndexReady, selecting: noteID ?? selectedNoteID)
+    /// `counting`: the number of notes may have changed (a note added, deleted or restored,
+    /// another program's change), so the status line's count is read again.
+    func reload(selecting noteID: NoteID? = nil, counting: Bool = true) -> NotesEffect {
+        .reload(listQuery, usingIndex: searchIndexReady, selecting: noteID ?? selectedNoteID, counting: counting,
+                firstPage: listScreen.selected + BackgroundSearch.firstPageSize)
     }
 
     /// What the list shows: the search, the tag picked and the order.
     var listQuery: NoteQuery { listScreen.query }
 
-    /// Shows the list read again; this answer is newer than any search under way.
-    mutating func showList(_ ids: [NoteID], total: Int, selecting noteID: NoteID?) {
+    /// Shows the list read again; this answer is newer than any search under way. Only its
+    /// first page (`isComplete` false): the rest is read in the background, as a search's.
+    mutating func showList(_ ids: [NoteID], total: Int?, selecting noteID: NoteID?, isComplete: Bool) {
         backgroundJobs.append(.cancelSearches)
         listScreen.show(ids, total: total, selecting: noteID)
+        guard !isComplete else { return }
+        listScreen.awaitRest(selecting: noteID)
+        backgroundJobs.append(.search(listQuery))
     }
 
     /// Ctrl-C quits, unless a draft would be lost: then it asks, as Esc does in the editor.

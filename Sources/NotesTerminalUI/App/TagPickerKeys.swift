@@ -37,7 +37,7 @@ extension NotesState {
             listScreen.tagFilter = tag
             screen = state.previous
             listScreen.selected = 0
-            return [reload()]
+            return [reload(counting: false)]
         }
         return []
     }

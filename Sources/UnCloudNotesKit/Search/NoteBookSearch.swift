@@ -111,7 +111,7 @@ extension NoteBook {
     func refreshSearchIndex(after change: PendingNoteChange) {
         guard FileManager.default.fileExists(atPath: NoteSearchIndex.url(beside: context.store).path) else { return }
         do {
-            try searchIndex?.refresh(objects: change.savedKeys)
+            try searchIndex?.refresh(objects: change.savedKeys, unchangedText: change.keysWithUnchangedText)
         } catch {
             searchIndex = nil
         }
@@ -119,16 +119,26 @@ extension NoteBook {
 }
 
 /// The notes a save is about to write, remembered before it so their keys are known after it
-/// (an inserted note gets its key when saved).
+/// (an inserted note gets its key when saved): those whose indexed text or order it may change,
+/// and those it only changes otherwise (a pin, a tag, a modified date), for which the index
+/// records the save without folding the whole text again (10 MB for a big note).
 struct PendingNoteChange {
     private let written: [ManagedObject]
+    private let writtenOtherwise: [ManagedObject]
     private let deletedKeys: [Int64]
 
     init(in context: ManagedObjectContext) {
         let isNote = { (object: ManagedObject) in object.objectID.entityName == NoteBook.noteEntity }
-        written = (context.insertedObjectsList + context.updatedObjectsList).filter(isNote)
+        let configuration = NoteSearchIndex.configuration
+        let indexed = Set(configuration.attributes + [configuration.orderAttribute])
+        let updated = context.updatedObjectsList.filter(isNote)
+        written = context.insertedObjectsList.filter(isNote) + updated.filter { !$0.changedKeys.isDisjoint(with: indexed) }
+        writtenOtherwise = updated.filter { $0.changedKeys.isDisjoint(with: indexed) }
         deletedKeys = context.deletedObjectsList.filter(isNote).compactMap(\.objectID.primaryKey)
     }
 
+    /// Notes whose entries are folded again (or removed).
     var savedKeys: [Int64] { written.compactMap(\.objectID.primaryKey) + deletedKeys }
+    /// Notes whose entries only take the new save count.
+    var keysWithUnchangedText: [Int64] { writtenOtherwise.compactMap(\.objectID.primaryKey) }
 }
