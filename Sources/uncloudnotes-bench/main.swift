@@ -18,8 +18,9 @@ struct Bench: ParsableCommand {
               uncloudnotes-bench --sizes 2000 --images small --runs 3 --output /tmp/bench
               uncloudnotes-bench picture --runs 5   (time to picture alone)
               uncloudnotes-bench first-search --sizes 100000   (the first search of a big store alone)
+              uncloudnotes-bench keys --sizes 1000000   (p, s, a tag filter and a title-only save alone)
             """,
-        subcommands: [Run.self, Measure.self, Generate.self, Render.self, Picture.self, FirstSearch.self],
+        subcommands: [Run.self, Measure.self, Generate.self, Render.self, Picture.self, FirstSearch.self, KeyPathsCommand.self],
         defaultSubcommand: Run.self)
 
     struct Run: ParsableCommand {

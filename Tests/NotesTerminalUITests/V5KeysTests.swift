@@ -81,6 +81,21 @@ struct V5KeysTests {
         #expect(!counting && firstPage <= total - 1)
     }
 
+    @Test("p keeps the note it pins as read and laid out: only its row is read again, never its text or images (issue #34)")
+    func pinKeepsTheNote() throws {
+        let harness = try harness()
+        _ = harness.screen(120, 40)
+        let id = try #require(try harness.book.noteIDs().first)
+        var queue = harness.app.handle(.character("p"))[...]
+        #expect(queue.first == .setPinned(true, id), "p takes the pin from the row on screen: \(queue)")
+        while let effect = queue.popFirst(), let event = harness.runner.run(effect) { queue += harness.app.receive(event) }
+        let reads = harness.app.prepareFrame()
+        #expect(!reads.contains(.readNote(id)), "the pinned note was read again: \(reads)")
+        #expect(reads.contains { if case .readRows(let ids) = $0 { ids.contains(id) } else { false } }, "its row, which shows the pin, is read: \(reads)")
+        _ = harness.runner.perform(reads, on: harness.app)
+        #expect(harness.screen(120, 40).contains("[pin]"))
+    }
+
     @Test("s switches the order between date created and date modified, and the rows show that date")
     func sort() throws {
         let harness = try harness()

@@ -34,7 +34,7 @@ extension NotesState {
             return [reload()]
         case .pinned(let id, let pinned):
             message = pinned ? "note pinned: it lists first" : "note unpinned"
-            return noteChanged(id)
+            return noteChanged(id, pinned: pinned)
         case .restored(let id):
             message = "note restored"
             return [reload(selecting: id)]

@@ -130,12 +130,18 @@ struct NotesState: ScreenLayout {
 
     /// After the app's own change to one note: only that note is read again (its row, its
     /// content), its previews kept unless its images changed. The list is read again only when
-    /// the change can move the note in it or out of it (`listMayChange`).
-    mutating func noteChanged(_ id: NoteID, imagesChanged: Bool = false, listMayChange: Bool = true) -> [NotesEffect] {
-        snapshots[id] = nil
+    /// the change can move the note in it or out of it (`listMayChange`). A pin keeps the
+    /// note's content and its wrapped body (`pinned`): a 10 MB note is not read and laid out
+    /// again for a flag its row shows.
+    mutating func noteChanged(_ id: NoteID, imagesChanged: Bool = false, listMayChange: Bool = true, pinned: Bool? = nil) -> [NotesEffect] {
+        if let pinned, snapshots[id] != nil {
+            snapshots[id]?.pinned = pinned
+        } else {
+            snapshots[id] = nil
+            bodyLayouts.remove(id)
+        }
         unreadableNotes.remove(id)
         listScreen.notes.forget(id)
-        bodyLayouts.remove(id)
         if imagesChanged { previews.remove(note: id) }
         guard listMayChange else {
             if selectedNoteID != id, let index = listScreen.notes.ids.firstIndex(of: id) { listScreen.selected = index }
