@@ -15,7 +15,7 @@ struct HostileModelFileTests {
             try XMLTreeReader.read(data: Data(bytes), displayName: "bad.xml")
         }
         #expect(error.line == 2)
-        #expect(error.reason.contains("not UTF-8"))
+        #expect(error.reason == .notUTF8)
     }
 
     @Test("a declared encoding other than UTF-8 is refused")
@@ -24,7 +24,7 @@ struct HostileModelFileTests {
         let error = try #require(throws: ModelError.self) {
             try XMLTreeReader.read(data: Data(text.utf8), displayName: "latin.xml")
         }
-        #expect(error.reason.contains("ISO-8859-1"))
+        #expect(error.reason == .unsupportedEncoding("ISO-8859-1"))
     }
 
     @Test("100,000-deep nesting is refused at the depth limit, in model and mapping files")
@@ -35,13 +35,13 @@ struct HostileModelFileTests {
         let folder = try TemporaryFolder()
         let version = try folder.write(text, to: "Deep.xcdatamodel/contents").deletingLastPathComponent()
         let modelError = try #require(throws: ModelError.self) { try ModelFileReader.read(at: version) }
-        #expect(modelError.reason.contains("nest more than \(XMLTreeReader.maximumDepth) deep"))
+        #expect(modelError.reason == .xmlTooDeep(maximum: XMLTreeReader.maximumDepth))
 
         let models = try ModelFileReader.read(at: try ModelFiles.writeVersion(
             "M", entities: #"<entity name="E"><attribute name="a" attributeType="String"/></entity>"#, in: folder.url))
         let mapping = try folder.write(text, to: "Deep.xcmappingmodel/xcmapping.xml").deletingLastPathComponent()
         let mappingError = try #require(throws: ModelError.self) { try MappingModelReader.read(at: mapping, models: models) }
-        #expect(mappingError.reason.contains("nest more than"))
+        #expect(mappingError.reason == .xmlTooDeep(maximum: XMLTreeReader.maximumDepth))
     }
 
     @Test("nesting up to the limit still reads")
@@ -65,7 +65,8 @@ struct HostileModelFileTests {
             in: folder.url)
         let error = try #require(throws: ModelError.self) { try ModelFileReader.read(at: url) }
         #expect(error.entity == "Person" && error.property == "address")
-        #expect(error.reason.contains("composite attributes"))
+        #expect(error.reason == .compositeAttribute)
+        #expect(error.description.contains("composite attributes"))
     }
 
     @Test("an Xcode 3 binary-format model is named as such, with an elements file or a binary contents file",
@@ -77,40 +78,49 @@ struct HostileModelFileTests {
         try Data("bplist00\u{0}\u{1}".utf8).write(to: version.appendingPathComponent(file))
         let error = try #require(throws: ModelError.self) { try ModelFileReader.read(at: version) }
         #expect(error.file == version.path)
-        #expect(error.reason.hasPrefix("an old binary-format model (Xcode 3) is not read"))
+        #expect(error.reason == .binaryFormatModel)
     }
 
     static let injected = "evil INTEGER; CREATE TABLE pwned (x); --"
 
-    /// Names Xcode refuses, where each may stand in a model file, and the entity named beside it.
-    static let refusedNames: [(xml: String, name: String, entity: String?)] = [
-        (#"<entity name="Note"><attribute name="\#(injected)" attributeType="String"/></entity>"#, injected, "Note"),
-        (#"<entity name="Note"><relationship name="x y" destinationEntity="Note"/></entity>"#, "x y", "Note"),
-        (#"<entity name="Note"><attribute name="Title" attributeType="String"/></entity>"#, "Title", "Note"),
-        (#"<entity name="Note"><attribute name="_title" attributeType="String"/></entity>"#, "_title", "Note"),
-        (#"<entity name="Note"><attribute name="tïtle" attributeType="String"/></entity>"#, "tïtle", "Note"),
+    /// Names Xcode refuses, where each may stand in a model file, the entity named beside it, and
+    /// why the name is refused.
+    static let refusedNames: [(xml: String, name: String, entity: String?, refusal: ModelError.Reason)] = [
+        (#"<entity name="Note"><attribute name="\#(injected)" attributeType="String"/></entity>"#, injected, "Note",
+         .invalidName(.property, name: injected, problem: .characters)),
+        (#"<entity name="Note"><relationship name="x y" destinationEntity="Note"/></entity>"#, "x y", "Note",
+         .invalidName(.property, name: "x y", problem: .characters)),
+        (#"<entity name="Note"><attribute name="Title" attributeType="String"/></entity>"#, "Title", "Note",
+         .invalidName(.property, name: "Title", problem: .notLowerCaseStart)),
+        (#"<entity name="Note"><attribute name="_title" attributeType="String"/></entity>"#, "_title", "Note",
+         .invalidName(.property, name: "_title", problem: .notLowerCaseStart)),
+        (#"<entity name="Note"><attribute name="tïtle" attributeType="String"/></entity>"#, "tïtle", "Note",
+         .invalidName(.property, name: "tïtle", problem: .characters)),
         (#"<entity name="Note (x); DROP TABLE ZNOTE"><attribute name="a" attributeType="String"/></entity>"#,
-         "Note (x); DROP TABLE ZNOTE", nil),
-        (#"<entity name="note"><attribute name="a" attributeType="String"/></entity>"#, "note", nil),
-        (#"<entity name="1Note"><attribute name="a" attributeType="String"/></entity>"#, "1Note", nil),
+         "Note (x); DROP TABLE ZNOTE", nil, .invalidName(.entity, name: "Note (x); DROP TABLE ZNOTE", problem: .characters)),
+        (#"<entity name="note"><attribute name="a" attributeType="String"/></entity>"#, "note", nil,
+         .invalidName(.entity, name: "note", problem: .notUpperCaseStart)),
+        (#"<entity name="1Note"><attribute name="a" attributeType="String"/></entity>"#, "1Note", nil,
+         .invalidName(.entity, name: "1Note", problem: .notUpperCaseStart)),
         (#"<entity name="Note"><attribute name="a" attributeType="String"/><fetchIndex name="by a; --"><fetchIndexElement property="a"/></fetchIndex></entity>"#,
-         "by a; --", "Note"),
+         "by a; --", "Note", .invalidName(.fetchIndex, name: "by a; --", problem: .characters)),
         (#"<entity name="Note"><attribute name="a" attributeType="String"/></entity><configuration name="Cloud Sync"/>"#,
-         "Cloud Sync", nil),
+         "Cloud Sync", nil, .invalidName(.configuration, name: "Cloud Sync", problem: .characters)),
     ]
 
     @Test("names Xcode refuses are refused when a model file is read, the error keeping the name, its entity and the file",
           arguments: refusedNames.indices)
     func refusedName(index: Int) throws {
-        let (xml, name, entity) = Self.refusedNames[index]
+        let (xml, name, entity, refusal) = Self.refusedNames[index]
         let folder = try TemporaryFolder()
         let version = try ModelFiles.writeVersion("Hostile", entities: xml, in: folder.url)
         let error = try #require(throws: ModelError.self) { try ModelFileReader.read(at: version) }
         #expect(error.invalidName == name)
         #expect(error.entity == entity)
         #expect(error.file.hasPrefix(version.path) && error.line != nil, "\(error)")
-        #expect(error.reason.contains(name.debugDescription), "\(error)")
-        #expect(error.reason.contains("not valid"), "\(error)")
+        #expect(error.reason == refusal, "\(error)")
+        // The message shows the name escaped, so a hostile name cannot pass for other words.
+        #expect(error.description.contains(name.debugDescription), "\(error)")
     }
 
     @Test("names Xcode accepts still read: digits and underscores after the first letter")
@@ -132,6 +142,7 @@ struct HostileModelFileTests {
         try CompiledModelArchive.data(entity: "Note", attributes: ["title", Self.injected]).write(to: mom)
         let error = try #require(throws: ModelError.self) { try ModelFileReader.read(at: mom) }
         #expect(error.invalidName == Self.injected && error.entity == "Note")
+        #expect(error.reason == .invalidName(.property, name: Self.injected, problem: .characters))
         #expect(error.file == mom.path)
         // The same archive with Xcode's names reads: only the name was refused.
         try CompiledModelArchive.data(entity: "Note", attributes: ["title", "evil"]).write(to: mom)
@@ -149,6 +160,7 @@ struct HostileModelFileTests {
             return
         }
         #expect(cause.invalidName == Self.injected && cause.entity == "Thing")
+        #expect(cause.reason == .invalidName(.property, name: Self.injected, problem: .characters))
         #expect(cause.file.contains("Z_MODELCACHE"))
         #expect(try Data(contentsOf: store) == before)
     }
@@ -160,6 +172,7 @@ struct HostileModelFileTests {
             try ManagedObjectModel(name: "M", entities: [hostile], sourceName: "built in code")
         }
         #expect(error.invalidName == Self.injected && error.file == "built in code")
+        #expect(error.reason == .invalidName(.property, name: Self.injected, problem: .characters))
     }
 
     @Test("identifiers in SQL: Core Data's names as Core Data writes them, any other name quoted")

@@ -96,19 +96,19 @@ public enum JUnitReport {
         switch try destination(url) {
         case .writeThrough(let target):
             guard manager.isWritableFile(atPath: target.path) || !manager.fileExists(atPath: target.path) else {
-                throw ModelCheckError.unwritableReport(path: url.path, cause: ModelError(file: target.path, reason: "permission denied"))
+                throw ModelCheckError.unwritableReport(path: url.path, cause: ModelError(file: target.path, reason: .permissionDenied))
             }
         case .replace(let file):
             let folder = file.deletingLastPathComponent()
             var isFolder: ObjCBool = false
             guard manager.fileExists(atPath: folder.path, isDirectory: &isFolder) else {
-                throw ModelCheckError.unwritableReport(path: url.path, cause: ModelError(file: folder.path, reason: "no such folder"))
+                throw ModelCheckError.unwritableReport(path: url.path, cause: ModelError(file: folder.path, reason: .noSuchFolder))
             }
             guard isFolder.boolValue else {
-                throw ModelCheckError.unwritableReport(path: url.path, cause: ModelError(file: folder.path, reason: "not a folder"))
+                throw ModelCheckError.unwritableReport(path: url.path, cause: ModelError(file: folder.path, reason: .notAFolder))
             }
             guard manager.isWritableFile(atPath: folder.path) else {
-                throw ModelCheckError.unwritableReport(path: url.path, cause: ModelError(file: folder.path, reason: "permission denied"))
+                throw ModelCheckError.unwritableReport(path: url.path, cause: ModelError(file: folder.path, reason: .permissionDenied))
             }
         }
     }

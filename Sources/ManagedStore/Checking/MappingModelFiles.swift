@@ -16,11 +16,11 @@ struct MappingModelFiles {
     static func list(in folder: URL) throws -> [URL] {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder) else {
-            throw ModelCheckError.unreadableMappingFolder(path: folder.path, cause: ModelError(file: folder.path, reason: "no such folder"))
+            throw ModelCheckError.unreadableMappingFolder(path: folder.path, cause: ModelError(file: folder.path, reason: .noSuchFolder))
         }
         guard isFolder.boolValue else {
             throw ModelCheckError.unreadableMappingFolder(path: folder.path,
-                                                          cause: ModelError(file: folder.path, reason: "not a folder of mapping models"))
+                                                          cause: ModelError(file: folder.path, reason: .notAFolderOfMappingModels))
         }
         if folder.pathExtension == "xcmappingmodel" { return [folder] }
         do {

@@ -21,14 +21,14 @@ struct CompiledModelDecoder {
         do {
             archive = try KeyedArchive(data)
         } catch {
-            throw ModelError(file: sourceName, reason: "not a compiled Core Data model (\(error))")
+            throw ModelError(file: sourceName, reason: .notACompiledModel(cause: .init(error)))
         }
         return try CompiledModelDecoder(archive: archive, sourceName: sourceName).model(named: name)
     }
 
     private func model(named name: String) throws -> ManagedObjectModel {
         guard case .dictionary(let root) = archive.root, archive.className(of: root) == "NSManagedObjectModel" else {
-            throw ModelError(file: sourceName, reason: "the archive holds no NSManagedObjectModel")
+            throw ModelError(file: sourceName, reason: .noManagedObjectModel)
         }
         let entities = try entityObjects(root["NSEntities"]).map(entity)
         // Version identifiers are optional and never hashed: an archive without them (or with a
@@ -41,12 +41,12 @@ struct CompiledModelDecoder {
     /// The model's entities: an NSKnownKeysDictionary (`values`) or a plain NSDictionary.
     private func entityObjects(_ reference: PropertyListValue?) throws -> [Object] {
         guard let reference, case .dictionary(let table) = archive.resolve(reference) else {
-            throw ModelError(file: sourceName, reason: "the model has no entity table")
+            throw ModelError(file: sourceName, reason: .noEntityTable)
         }
         let items = table["NS.objects"] != nil ? try archive.array(reference) : try archive.array(table["values"])
         return try items.map { item in
             guard case .dictionary(let object) = item, archive.className(of: object) == "NSEntityDescription" else {
-                throw ModelError(file: sourceName, reason: "an entry of the entity table is not an entity")
+                throw ModelError(file: sourceName, reason: .damagedEntityTableEntry)
             }
             return object
         }
@@ -54,7 +54,7 @@ struct CompiledModelDecoder {
 
     private func entity(_ object: Object) throws -> EntityDescription {
         guard let name = string(object["NSEntityName"]) else {
-            throw ModelError(file: sourceName, reason: "an entity has no name")
+            throw ModelError(file: sourceName, reason: .unnamedEntity)
         }
         let parent = reference(object["NSSuperentity"])
         // A sub-entity's table repeats its parent's properties; its own are the others.
@@ -76,7 +76,7 @@ struct CompiledModelDecoder {
             className: string(object["NSClassNameForEntity"]),
             parentName: try parent.map { parentObject in
                 guard let parentName = string(parentObject["NSEntityName"]) else {
-                    throw ModelError(file: sourceName, entity: name, reason: "the parent entity has no name")
+                    throw ModelError(file: sourceName, entity: name, reason: .unnamedParentEntity)
                 }
                 return parentName
             },
@@ -94,12 +94,12 @@ struct CompiledModelDecoder {
         guard let table = entity["NSProperties"], case .dictionary(let dictionary) = archive.resolve(table),
               case .array(let keys)? = dictionary["NS.keys"], case .array(let values)? = dictionary["NS.objects"],
               keys.count == values.count else {
-            throw ModelError(file: sourceName, entity: name, reason: "the entity has no property table")
+            throw ModelError(file: sourceName, entity: name, reason: .noPropertyTable)
         }
         return try zip(keys, values).map { key, value in
             guard let propertyName = archive.text(archive.resolve(key)),
                   case .dictionary(let object) = archive.resolve(value) else {
-                throw ModelError(file: sourceName, entity: name, reason: "a property entry is damaged")
+                throw ModelError(file: sourceName, entity: name, reason: .damagedPropertyEntry)
             }
             return (propertyName, object)
         }.sorted { $0.name < $1.name }
@@ -108,9 +108,9 @@ struct CompiledModelDecoder {
     private func attribute(_ object: Object, named name: String, entity: String) throws -> AttributeDescription {
         let code = integer(object["NSAttributeType"]) ?? -1
         guard let type = AttributeType.allCases.first(where: { Int64($0.versionHashCode) == code }) else {
-            let reason = code == Self.compositeTypeCode
-                ? "composite attributes are not supported: store the composite's fields as separate attributes"
-                : "unknown attribute type code \(code)"
+            let reason: ModelError.Reason = code == Self.compositeTypeCode
+                ? .compiledCompositeAttribute
+                : .unknownAttributeTypeCode(code)
             throw ModelError(file: sourceName, entity: entity, property: name, reason: reason)
         }
         let flags = integer(object["NSFlagsKey"]) ?? 0
@@ -134,7 +134,7 @@ struct CompiledModelDecoder {
     private func relationship(_ object: Object, named name: String, entity: String) throws -> RelationshipDescription {
         guard let destination = reference(object["NSDestinationEntity"]).flatMap({ string($0["NSEntityName"]) })
                 ?? string(object["_NSDestinationEntityName"]) else {
-            throw ModelError(file: sourceName, entity: entity, property: name, reason: "the relationship has no destination")
+            throw ModelError(file: sourceName, entity: entity, property: name, reason: .noDestination)
         }
         let inverse = reference(object["NSInverseRelationship"]).flatMap { string($0["NSPropertyName"]) }
             ?? string(object["_NSInverseRelationshipName"])
@@ -146,7 +146,7 @@ struct CompiledModelDecoder {
         guard minCount >= 0, minCount <= Int64(Int32.max), maxCount <= Int64(Int32.max),
               let rule = rules.indices.contains(Int(clamping: ruleCode)) ? rules[Int(clamping: ruleCode)] : nil else {
             throw ModelError(file: sourceName, entity: entity, property: name,
-                             reason: "counts \(minCount)...\(maxCount) or delete rule \(ruleCode) out of range")
+                             reason: .relationshipOutOfRange(minCount: minCount, maxCount: maxCount, deleteRule: ruleCode))
         }
         return RelationshipDescription(
             name: name,
@@ -170,7 +170,7 @@ struct CompiledModelDecoder {
             return DerivationFormat.predicateFormat(of: try archive.expression(reference))
         } catch {
             throw ModelError(file: sourceName, entity: entity, property: name,
-                             reason: "the derivation cannot be read (\(error))")
+                             reason: .unreadableDerivation(cause: .init(error)))
         }
     }
 

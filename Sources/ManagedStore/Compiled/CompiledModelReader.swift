@@ -9,7 +9,7 @@ enum CompiledModelReader {
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw ModelError(file: url.path, reason: "cannot read the file (\(error.localizedDescription))")
+            throw ModelError(file: url.path, reason: .unreadableFile(cause: .init(error)))
         }
         return try CompiledModelDecoder.decode(data, name: url.deletingPathExtension().lastPathComponent,
                                                sourceName: url.path)
@@ -23,10 +23,10 @@ enum CompiledModelReader {
             moms = try FileManager.default.contentsOfDirectory(at: url, includingPropertiesForKeys: nil)
                 .filter { $0.pathExtension == "mom" }
         } catch {
-            throw ModelError(file: url.path, reason: "cannot read the folder: \(error.localizedDescription)")
+            throw ModelError(file: url.path, reason: .unreadableFolder(cause: .init(error)))
         }
         guard !moms.isEmpty else {
-            throw ModelError(file: url.path, reason: "the folder holds no .mom version")
+            throw ModelError(file: url.path, reason: .noVersions(fileExtension: "mom"))
         }
         let versions = try moms.map(readVersion)
         let info = try VersionInfo(url: url.appendingPathComponent("VersionInfo.plist"))
@@ -36,13 +36,12 @@ enum CompiledModelReader {
                 .filter { recorded[$0] != version.entityVersionHashes[$0] }.sorted()
             guard differing.isEmpty else {
                 throw ModelError(file: url.appendingPathComponent("\(version.name).mom").path,
-                                 reason: "the hashes of \(differing.joined(separator: ", ")) differ from "
-                                     + "VersionInfo.plist: this model cannot be read faithfully")
+                                 reason: .hashesDiffer(entities: differing))
             }
         }
         let current = info?.currentVersionName ?? (versions.count == 1 ? versions[0].name : nil)
         guard let current else {
-            throw ModelError(file: url.path, reason: "no VersionInfo.plist names the current version")
+            throw ModelError(file: url.path, reason: .noCurrentVersionInVersionInfo)
         }
         return try VersionedModel(name: url.deletingPathExtension().lastPathComponent, versions: versions,
                                   currentVersionName: current, sourceName: url.path)
@@ -97,7 +96,7 @@ private struct VersionInfo {
         do {
             file = try PropertyListDecoder().decode(File.self, from: Data(contentsOf: url))
         } catch {
-            throw ModelError(file: url.path, reason: "not a readable property list of keys and values: \(error.localizedDescription)")
+            throw ModelError(file: url.path, reason: .unreadableVersionInfo(cause: .init(error)))
         }
         currentVersionName = file.currentVersionName
         hashes = file.hashes

@@ -17,13 +17,13 @@ public enum MappingModelReader {
     private static func readWithVersions(at url: URL, models: VersionedModel)
         throws -> (mapping: MappingModel, source: String, destination: String) {
         guard url.pathExtension != "cdm" else {
-            throw ModelError(file: url.path, reason: "compiled mapping models are not read: pass the .xcmappingmodel")
+            throw ModelError(file: url.path, reason: .compiledMappingModel)
         }
         let file = url.pathExtension == "xcmappingmodel" ? url.appendingPathComponent("xcmapping.xml") : url
         let tree = try XMLTreeReader.read(contentsOf: file, displayName: file.path)
         let document = try XMLStoreDocument(root: tree, fileName: file.path)
         guard let root = document.objects.values.first(where: { $0.type == "XDDEVMAPPINGMODEL" }) else {
-            throw ModelError(file: file.path, reason: "no mapping model object (XDDEVMAPPINGMODEL) in the file")
+            throw ModelError(file: file.path, reason: .noMappingModelObject)
         }
         let source = try version(root, "sourcemodelpath", in: models, file: file.path)
         let destination = try version(root, "destinationmodelpath", in: models, file: file.path)
@@ -46,10 +46,10 @@ public enum MappingModelReader {
     public static func readAll(in folder: URL, models: VersionedModel) throws -> [MappingModel] {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder) else {
-            throw ModelError(file: folder.path, reason: "no such folder")
+            throw ModelError(file: folder.path, reason: .noSuchFolder)
         }
         guard isFolder.boolValue else {
-            throw ModelError(file: folder.path, reason: "this is a file, not a folder of mapping models (.xcmappingmodel)")
+            throw ModelError(file: folder.path, reason: .fileInsteadOfMappingModelFolder)
         }
         let urls: [URL]
         do {
@@ -57,7 +57,7 @@ public enum MappingModelReader {
             urls = folder.pathExtension == "xcmappingmodel" ? [folder]
                 : try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
         } catch {
-            throw ModelError(file: folder.path, reason: "cannot read the folder of mapping models: \(error.localizedDescription)")
+            throw ModelError(file: folder.path, reason: .unreadableMappingModelFolder(cause: .init(error)))
         }
         var found: [(url: URL, mapping: MappingModel)] = []
         for url in urls.sorted(by: { $0.lastPathComponent < $1.lastPathComponent })
@@ -65,8 +65,9 @@ public enum MappingModelReader {
             let (mapping, source, destination) = try readWithVersions(at: url, models: models)
             if let earlier = found.first(where: { $0.mapping.sourceEntityHashes == mapping.sourceEntityHashes
                 && $0.mapping.destinationEntityHashes == mapping.destinationEntityHashes }) {
-                throw ModelError(file: url.path, reason: "\(earlier.url.lastPathComponent) and \(url.lastPathComponent) both map "
-                    + "\(source) to \(destination): keep one of them")
+                throw ModelError(file: url.path,
+                                 reason: .duplicateMappingModels(first: earlier.url.lastPathComponent, second: url.lastPathComponent,
+                                                                 source: source, destination: destination))
             }
             found.append((url, mapping))
         }
@@ -76,12 +77,12 @@ public enum MappingModelReader {
     private static func version(_ root: XMLStoreDocument.Object, _ key: String, in models: VersionedModel,
                                 file: String) throws -> ManagedObjectModel {
         guard let path = root.attributes[key] else {
-            throw ModelError(file: file, line: root.line, reason: "the mapping model has no \(key)")
+            throw ModelError(file: file, line: root.line, reason: .noVersionPath(key: key))
         }
         let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
         guard let version = models.version(named: name) else {
             throw ModelError(file: file, line: root.line,
-                             reason: "the mapping model's \(key) names version \"\(name)\", which \(models.name) does not have")
+                             reason: .unknownVersion(key: key, version: name, model: models.name))
         }
         return version
     }
@@ -110,7 +111,7 @@ private struct MappingDecoder {
                 filter = try ObjectPredicate(format: format)
             } catch let error as PredicateParseError {
                 throw ModelError(file: document.fileName, line: object.line, entity: name,
-                                 reason: "the filter predicate: \(error)")
+                                 reason: .filterPredicate(cause: error))
             }
         }
         let attributes = try document.related(object, "attributemappings").map { mapping in
@@ -137,13 +138,13 @@ private struct MappingDecoder {
         guard let archived = mapping.attributes["valueexpressiondata"], !archived.isEmpty else { return generated }
         guard let data = Data(base64Encoded: archived, options: .ignoreUnknownCharacters) else {
             throw ModelError(file: document.fileName, line: mapping.line, entity: entityMapping,
-                             property: mapping.attributes["name"], reason: "valueexpressiondata is not base64")
+                             property: mapping.attributes["name"], reason: .expressionNotBase64)
         }
         do {
             return try ArchivedExpressionDecoder.decode(data)
         } catch {
             throw ModelError(file: document.fileName, line: mapping.line, entity: entityMapping,
-                             property: mapping.attributes["name"], reason: "cannot decode the archived expression: \(error)")
+                             property: mapping.attributes["name"], reason: .undecodableExpression(cause: .init(error)))
         }
     }
 
@@ -177,7 +178,7 @@ private struct MappingDecoder {
             return try ArchivedExpressionDecoder.decodeStringDictionary(data)
         } catch {
             throw ModelError(file: document.fileName, line: object.line, entity: Self.name(of: object),
-                             reason: "its user info cannot be read: \(error)")
+                             reason: .unreadableUserInfo(cause: .init(error)))
         }
     }
 }

@@ -19,12 +19,12 @@ struct XMLStoreDocument {
     init(root: XMLTreeElement, fileName: String) throws {
         guard root.name == "database" else {
             throw ModelError(file: fileName, line: root.line,
-                             reason: "expected a Core Data XML store (<database>), found <\(root.name)>")
+                             reason: .notAnXMLStore(rootElement: root.name))
         }
         var objects: [String: Object] = [:]
         for element in root.children(named: "object") {
             guard let type = element.attributes["type"], let id = element.attributes["id"] else {
-                throw ModelError(file: fileName, line: element.line, reason: "an <object> needs a type and an id")
+                throw ModelError(file: fileName, line: element.line, reason: .objectWithoutTypeOrID)
             }
             var attributes: [String: String] = [:], types: [String: String] = [:]
             for attribute in element.children(named: "attribute") {
@@ -49,7 +49,7 @@ struct XMLStoreDocument {
         try (object.relationships[relationship] ?? []).map { id in
             guard let target = objects[id] else {
                 throw ModelError(file: fileName, line: object.line,
-                                 reason: "\(object.type) \(object.id) refers to a missing object \(id)")
+                                 reason: .missingObject(type: object.type, id: object.id, missing: id))
             }
             return target
         }

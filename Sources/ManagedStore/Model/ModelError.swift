@@ -9,15 +9,15 @@ public struct ModelError: Error, Equatable, Sendable, CustomStringConvertible {
     public var entity: String?
     /// The property the problem is in, if any.
     public var property: String?
-    /// What is wrong, in words.
-    public var reason: String
+    /// What is wrong, as a case to match; its `description` is the message's words.
+    public var reason: Reason
     /// The entity, property, fetch index or configuration name refused as one Xcode would not
     /// accept, exactly as the file holds it (the reason shows it escaped).
     public var invalidName: String?
 
     /// An error naming the file and as much of the place as is known.
     public init(file: String, line: Int? = nil, entity: String? = nil, property: String? = nil,
-                reason: String, invalidName: String? = nil) {
+                reason: Reason, invalidName: String? = nil) {
         self.file = file
         self.line = line
         self.entity = entity

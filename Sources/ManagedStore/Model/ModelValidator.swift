@@ -24,7 +24,7 @@ struct ModelValidator {
         }
     }
 
-    private func error(_ entity: String?, _ property: String? = nil, _ reason: String) -> ModelError {
+    private func error(_ entity: String?, _ property: String? = nil, _ reason: ModelError.Reason) -> ModelError {
         ModelError(file: sourceName, entity: entity, property: property, reason: reason)
     }
 
@@ -49,7 +49,7 @@ struct ModelValidator {
         var byName: [String: EntityDescription] = [:]
         for entity in entities {
             guard byName.updateValue(entity, forKey: entity.name) == nil else {
-                throw error(entity.name, nil, "duplicate entity name")
+                throw error(entity.name, nil, .duplicateEntity)
             }
         }
         return byName
@@ -60,13 +60,13 @@ struct ModelValidator {
         var next = entity.parentName
         while let parentName = next {
             guard let parent = byName[parentName] else {
-                throw error(entity.name, nil, "unknown parent entity \"\(parentName)\"")
+                throw error(entity.name, nil, .unknownParent(parentName))
             }
             guard visited.insert(parentName).inserted else {
-                throw error(entity.name, nil, "inheritance cycle through \"\(parentName)\"")
+                throw error(entity.name, nil, .inheritanceCycle(through: parentName))
             }
             guard visited.count - 1 <= Self.maximumInheritanceDepth else { // the entity itself is not inherited
-                throw error(entity.name, nil, "inherits through more than \(Self.maximumInheritanceDepth) entities")
+                throw error(entity.name, nil, .inheritanceTooDeep(maximum: Self.maximumInheritanceDepth))
             }
             next = parent.parentName
         }
@@ -88,10 +88,7 @@ struct ModelValidator {
         for member in lineage {
             for name in member.ownPropertyNames {
                 if let first = owner.updateValue(member.name, forKey: name) {
-                    let reason = first == member.name
-                        ? "duplicate property name"
-                        : "duplicate property name: also declared by parent entity \(first)"
-                    throw error(entity.name, name, reason)
+                    throw error(entity.name, name, .duplicateProperty(alsoDeclaredBy: first == member.name ? nil : first))
                 }
             }
         }
@@ -102,27 +99,26 @@ struct ModelValidator {
         for relationship in entity.relationships {
             let destinationName = relationship.destinationEntityName
             guard let destination = byName[destinationName] else {
-                throw error(entity.name, relationship.name,
-                            "unknown destination entity \"\(destinationName)\"")
+                throw error(entity.name, relationship.name, .unknownDestination(destinationName))
             }
             if relationship.maxCount > 0 && relationship.minCount > relationship.maxCount {
                 throw error(entity.name, relationship.name,
-                            "minCount \(relationship.minCount) is greater than maxCount \(relationship.maxCount)")
+                            .minCountAboveMaxCount(minCount: relationship.minCount, maxCount: relationship.maxCount))
             }
             guard let inverseName = relationship.inverseName else { continue }
             let candidates = lineage(of: destination, in: byName).flatMap(\.relationships)
             guard let inverse = candidates.first(where: { $0.name == inverseName }) else {
-                throw error(entity.name, relationship.name,
-                            "inverse relationship \"\(inverseName)\" not found on entity \(destinationName)")
+                throw error(entity.name, relationship.name, .inverseNotFound(inverse: inverseName, destination: destinationName))
             }
             let ownerLineage = lineage(of: entity, in: byName).map(\.name)
             guard ownerLineage.contains(inverse.destinationEntityName) else {
                 throw error(entity.name, relationship.name,
-                            "inverse mismatch: \(destinationName).\(inverseName) points to \(inverse.destinationEntityName), not \(entity.name)")
+                            .inverseOtherEntity(destination: destinationName, inverse: inverseName,
+                                                pointsTo: inverse.destinationEntityName, entity: entity.name))
             }
             if let back = inverse.inverseName, back != relationship.name {
                 throw error(entity.name, relationship.name,
-                            "inverse mismatch: \(destinationName).\(inverseName) names \"\(back)\" as its inverse")
+                            .inverseOtherRelationship(destination: destinationName, inverse: inverseName, itsInverse: back))
             }
         }
     }
@@ -130,13 +126,12 @@ struct ModelValidator {
     private func checkConstraintsAndIndexes(of entity: EntityDescription, properties: Set<String>) throws {
         for constraint in entity.uniquenessConstraints {
             for name in constraint where !properties.contains(name) {
-                throw error(entity.name, name, "uniqueness constraint names an unknown property")
+                throw error(entity.name, name, .unknownConstraintProperty)
             }
         }
         for index in entity.fetchIndexes {
             for element in index.elements where !properties.contains(element.property) {
-                throw error(entity.name, element.property,
-                            "fetch index \"\(index.name)\" names an unknown property")
+                throw error(entity.name, element.property, .unknownFetchIndexProperty(index: index.name))
             }
         }
     }

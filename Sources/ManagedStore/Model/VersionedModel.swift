@@ -13,8 +13,7 @@ public struct VersionedModel: Sendable {
     public init(name: String, versions: [ManagedObjectModel], currentVersionName: String,
                 sourceName: String) throws {
         guard versions.contains(where: { $0.name == currentVersionName }) else {
-            throw ModelError(file: sourceName,
-                             reason: "the current version \"\(currentVersionName)\" is not one of the model's versions")
+            throw ModelError(file: sourceName, reason: .unknownCurrentVersion(currentVersionName))
         }
         self.name = name
         self.versions = versions.sorted {

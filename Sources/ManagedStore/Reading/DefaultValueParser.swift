@@ -43,7 +43,7 @@ struct DefaultValueParser {
             return .uri(value)
         case .binary, .transformable, .objectID:
             throw ModelError(file: fileName, line: line, entity: entity, property: property,
-                             reason: "a \(type.rawValue) attribute cannot have a default value")
+                             reason: .defaultValueNotAllowed(type: type))
         }
     }
 
@@ -68,6 +68,6 @@ struct DefaultValueParser {
 
     private func invalid(_ text: String, _ type: AttributeType) -> ModelError {
         ModelError(file: fileName, line: line, entity: entity, property: property,
-                   reason: "default value \"\(text)\" is not a valid \(type.rawValue)")
+                   reason: .invalidDefaultValue(text, type: type))
     }
 }

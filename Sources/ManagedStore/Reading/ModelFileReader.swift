@@ -7,7 +7,7 @@ public enum ModelFileReader {
     /// Reads any kind of model path; a single `.xcdatamodel` or `.mom` becomes a one-version model.
     public static func read(at url: URL) throws -> VersionedModel {
         guard FileManager.default.fileExists(atPath: url.path) else {
-            throw ModelError(file: url.path, reason: "no such file or folder")
+            throw ModelError(file: url.path, reason: .noSuchFileOrFolder)
         }
         switch url.pathExtension {
         case "xcdatamodeld":
@@ -24,8 +24,7 @@ public enum ModelFileReader {
             return try VersionedModel(name: version.name, versions: [version],
                                       currentVersionName: version.name, sourceName: url.path)
         default:
-            throw ModelError(file: url.path, reason: "not a Core Data model: expected a .xcdatamodeld or "
-                                 + ".xcdatamodel folder, or a compiled .momd folder or .mom file")
+            throw ModelError(file: url.path, reason: .notAModelPath)
         }
     }
 
@@ -36,7 +35,7 @@ public enum ModelFileReader {
             .contentsOfDirectory(at: url, includingPropertiesForKeys: nil)
             .filter { $0.pathExtension == "xcdatamodel" }
         guard !versionURLs.isEmpty else {
-            throw ModelError(file: url.path, reason: "the folder holds no .xcdatamodel version")
+            throw ModelError(file: url.path, reason: .noVersions(fileExtension: "xcdatamodel"))
         }
         let versions = try versionURLs.map(readVersion)
         let current = try currentVersionName(in: url, versions: versions)
@@ -59,8 +58,7 @@ public enum ModelFileReader {
         let file = url.appendingPathComponent(".xccurrentversion")
         guard FileManager.default.fileExists(atPath: file.path) else {
             if versions.count == 1 { return versions[0].name }
-            throw ModelError(file: file.path,
-                             reason: "missing: a model with several versions must name its current one")
+            throw ModelError(file: file.path, reason: .noCurrentVersionFile)
         }
         // Decoded by the Swift coder, which needs no run-time bridging (see StoreMetadataPlist).
         struct CurrentVersion: Decodable {
@@ -75,10 +73,10 @@ public enum ModelFileReader {
         do {
             plist = try PropertyListDecoder().decode(CurrentVersion.self, from: Data(contentsOf: file))
         } catch {
-            throw ModelError(file: file.path, reason: "not a readable property list")
+            throw ModelError(file: file.path, reason: .unreadableCurrentVersionFile(cause: .init(error)))
         }
         guard let folder = plist.name else {
-            throw ModelError(file: file.path, reason: "no _XCCurrentVersionName key")
+            throw ModelError(file: file.path, reason: .noCurrentVersionKey)
         }
         return (folder as NSString).deletingPathExtension
     }
@@ -92,17 +90,16 @@ public enum ModelFileReader {
             .map { handle in defer { try? handle.close() }; return handle.readData(ofLength: 6) == Data("bplist".utf8) } ?? false
         guard contentsIsBinary || (!FileManager.default.fileExists(atPath: contents.path)
                                    && FileManager.default.fileExists(atPath: elements.path)) else { return }
-        throw ModelError(file: url.path, reason: "an old binary-format model (Xcode 3) is not read: open it in a "
-                             + "current Xcode, which saves it as XML, or pass the compiled .mom or .momd")
+        throw ModelError(file: url.path, reason: .binaryFormatModel)
     }
 
     private static func requireDirectory(_ url: URL) throws {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            throw ModelError(file: url.path, reason: "no such file or folder")
+            throw ModelError(file: url.path, reason: .noSuchFileOrFolder)
         }
         guard isDirectory.boolValue else {
-            throw ModelError(file: url.path, reason: "not a folder: Xcode models are folders")
+            throw ModelError(file: url.path, reason: .modelIsNotAFolder)
         }
     }
 }

@@ -11,7 +11,7 @@ struct ModelXMLDecoder {
     func decodeModel(_ root: XMLTreeElement, versionName: String) throws -> ManagedObjectModel {
         guard root.name == "model" else {
             throw ModelError(file: fileName, line: root.line,
-                             reason: "expected a <model> root element, found <\(root.name)>")
+                             reason: .notAModelDocument(rootElement: root.name))
         }
         try checkConfigurationNames(root)
         let entities = try root.children(named: "entity").map(decodeEntity)
@@ -70,12 +70,11 @@ struct ModelXMLDecoder {
         let typeName = try required("attributeType", of: element, entity: entity, property: name)
         if typeName == "Composite" {
             throw ModelError(file: fileName, line: element.line, entity: entity, property: name,
-                             reason: "composite attributes (Xcode 15) are not supported: "
-                                 + "store the composite's fields as separate attributes to open this model")
+                             reason: .compositeAttribute)
         }
         guard let type = AttributeType(xcodeName: typeName) else {
             throw ModelError(file: fileName, line: element.line, entity: entity, property: name,
-                             reason: "unknown attribute type \"\(typeName)\"")
+                             reason: .unknownAttributeType(typeName))
         }
         let defaults = DefaultValueParser(fileName: fileName, line: element.line, entity: entity, property: name)
         return AttributeDescription(
@@ -110,7 +109,7 @@ struct ModelXMLDecoder {
         let ruleName = element.attributes["deletionRule"] ?? DeleteRule.nullify.rawValue
         guard let rule = DeleteRule(rawValue: ruleName) else {
             throw ModelError(file: fileName, line: element.line, entity: entity, property: name,
-                             reason: "unknown deletion rule \"\(ruleName)\"")
+                             reason: .unknownDeleteRule(ruleName))
         }
         return RelationshipDescription(
             name: name,
@@ -159,7 +158,7 @@ struct ModelXMLDecoder {
                           property: String? = nil) throws -> String {
         guard let value = element.attributes[key], !value.isEmpty else {
             throw ModelError(file: fileName, line: element.line, entity: entity, property: property,
-                             reason: "<\(element.name)> has no \(key)")
+                             reason: .missingAttribute(element: element.name, key: key))
         }
         return value
     }
@@ -172,7 +171,7 @@ struct ModelXMLDecoder {
         case "YES", "true": return true
         case let other?:
             throw ModelError(file: fileName, line: element.line, entity: entity, property: property,
-                             reason: "\(key) must be YES or NO, not \"\(other)\"")
+                             reason: .notAFlag(key: key, value: other))
         }
     }
 
@@ -181,7 +180,7 @@ struct ModelXMLDecoder {
         guard let text = element.attributes[key] else { return nil }
         guard let value = Int(text), value >= 0 else {
             throw ModelError(file: fileName, line: element.line, entity: entity, property: property,
-                             reason: "\(key) must be a whole number, not \"\(text)\"")
+                             reason: .notACount(key: key, value: text))
         }
         return value
     }

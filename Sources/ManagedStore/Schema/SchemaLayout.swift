@@ -119,7 +119,7 @@ struct SchemaLayout {
             for relationship in entity.relationships where relationship.isToMany && !relationship.isTransient {
                 guard let inverse = model.inverse(of: relationship) else {
                     throw ModelError(file: model.name, entity: entity.name, property: relationship.name,
-                                     reason: "a to-many relationship needs an inverse to be stored")
+                                     reason: .toManyWithoutInverse)
                 }
                 if inverse.isToMany {
                     storage[relationship.name] = manyToMany(entity, relationship, inverse)

@@ -45,7 +45,7 @@ public enum XMLTreeReader {
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw ModelError(file: displayName, reason: "cannot read the file (\(error.localizedDescription))")
+            throw ModelError(file: displayName, reason: .unreadableFile(cause: .init(error)))
         }
         return try read(data: data, displayName: displayName)
     }
@@ -57,9 +57,8 @@ public enum XMLTreeReader {
         let builder = TreeBuilder(parser: parser, maximumDepth: maximumDepth)
         parser.delegate = builder
         guard parser.parse(), let root = builder.root else {
-            let reason = builder.failure ?? parser.parserError.map(describe) ?? "the document has no root element"
-            throw ModelError(file: displayName, line: builder.failureLine ?? parser.lineNumber,
-                             reason: "malformed XML: \(reason)")
+            let reason = builder.failure ?? parser.parserError.map(failure(of:)) ?? .xmlNoRootElement
+            throw ModelError(file: displayName, line: builder.failureLine ?? parser.lineNumber, reason: reason)
         }
         return root
     }
@@ -70,14 +69,12 @@ public enum XMLTreeReader {
             // A multi-byte character never contains a newline byte, so lines can be checked alone.
             let lines = data.split(separator: 0x0A, omittingEmptySubsequences: false)
             let badLine = lines.firstIndex { String(data: Data($0), encoding: .utf8) == nil } ?? 0
-            throw ModelError(file: displayName, line: badLine + 1,
-                             reason: "not UTF-8 text: the file is damaged or not an Xcode file")
+            throw ModelError(file: displayName, line: badLine + 1, reason: .notUTF8)
         }
         let declaration = text.prefix(while: { $0 != ">" })
         if declaration.hasPrefix("<?xml"), let encoding = declaredEncoding(in: String(declaration)),
            !["utf-8", "utf8"].contains(encoding.lowercased()) {
-            throw ModelError(file: displayName, line: 1,
-                             reason: "declares encoding \"\(encoding)\": only UTF-8 files are read")
+            throw ModelError(file: displayName, line: 1, reason: .unsupportedEncoding(encoding))
         }
     }
 
@@ -88,9 +85,8 @@ public enum XMLTreeReader {
         return String(rest.dropFirst().prefix { $0 != quote })
     }
 
-    private static func describe(_ error: Error) -> String {
-        let nsError = error as NSError
-        return "parser error \(nsError.code)"
+    private static func failure(of error: Error) -> ModelError.Reason {
+        .xmlParserError(code: (error as NSError).code)
     }
 }
 
@@ -98,7 +94,7 @@ private final class TreeBuilder: NSObject, XMLParserDelegate {
     private unowned let parser: XMLParser
     private var stack: [XMLTreeElement] = []
     private(set) var root: XMLTreeElement?
-    private(set) var failure: String?
+    private(set) var failure: ModelError.Reason?
     private(set) var failureLine: Int?
     private let maximumDepth: Int
 
@@ -110,7 +106,7 @@ private final class TreeBuilder: NSObject, XMLParserDelegate {
     func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
                 qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
         guard stack.count < maximumDepth else {
-            fail("elements nest more than \(maximumDepth) deep", line: parser.lineNumber)
+            fail(.xmlTooDeep(maximum: maximumDepth), line: parser.lineNumber)
             parser.abortParsing()
             return
         }
@@ -135,14 +131,15 @@ private final class TreeBuilder: NSObject, XMLParserDelegate {
 
     func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
         let nsError = parseError as NSError
-        let detail = (nsError.userInfo[NSLocalizedDescriptionKey] as? String)
+        let message = (nsError.userInfo[NSLocalizedDescriptionKey] as? String)
             ?? (nsError.userInfo["NSXMLParserErrorMessage"] as? String)
-            ?? "parser error \(nsError.code)"
-        fail(detail.trimmingCharacters(in: .whitespacesAndNewlines), line: parser.lineNumber)
+        let reason: ModelError.Reason = message.map { .xmlSyntax(message: $0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            ?? .xmlParserError(code: nsError.code)
+        fail(reason, line: parser.lineNumber)
     }
 
     /// Keeps the first failure: later ones are consequences of it.
-    private func fail(_ reason: String, line: Int) {
+    private func fail(_ reason: ModelError.Reason, line: Int) {
         guard failure == nil else { return }
         failure = reason
         failureLine = line
