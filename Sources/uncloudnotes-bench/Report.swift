@@ -73,6 +73,8 @@ struct BenchReport: Codable {
     var sync: [SyncPaths.Result]?
     /// `notes import` of a JSON export against a Python script (issue 38).
     var imports: [ImportPaths.Result]?
+    /// `model check --json` of generated N-version models, whole process (issue 36).
+    var modelCheck: [ModelCheckPaths.Result]?
 
     func json() throws -> Data {
         let encoder = JSONEncoder()
@@ -154,8 +156,9 @@ struct BenchReport: Codable {
                                   "| \(r.notes) | \(Self.bytes(Double(r.fileBytes))) | \(Self.time(r.engine)) | \(Self.time(r.baseline)) | "
                                       + "\(String(format: "%.2f", r.engine.median / max(r.baseline.median, 1e-9))) | \(Self.bytes(Double(r.enginePeakMemory))) |"
                               })
+        lines += Self.modelCheckSection(modelCheck ?? [])
         lines += [""] + TimeSplit.section + [""] + TimeSplit.honestFloor
-        lines += ["", "## Targets (issues 13, 23, 25, 26, 28, 37 and 38)", ""] + TargetVerdicts(report: self).all().map { "- \($0)" }
+        lines += ["", "## Targets (issues 13, 23, 25, 26, 28, 36, 37 and 38)", ""] + TargetVerdicts(report: self).all().map { "- \($0)" }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -172,6 +175,7 @@ struct BenchReport: Codable {
         "- **Saving one note with persistent history** (issue 24): two copies of the read-path store, one opened with history tracking and one without; \(HistoryCost.savesPerRun) notes added and saved one at a time on each, alternating, each timed from its insert to the committed transaction; the median save of each run, then the median of the runs.",
         "- **Time to picture** (issue 26): a store of two notes, the older holding a JPEG of noise (the worst case for its decoder) of the given size; a \(PicturePaths.screen.width)x\(PicturePaths.screen.height) app in process with \(PicturePaths.cell.width)x\(PicturePaths.cell.height)-pixel cells, per protocol, a fresh app per run: the key selecting the photo's note (handled and painted, timed apart), then, as the terminal loop does, the background's previews taken and, when they arrived, the frame drawn, until it holds the picture, decoded no smaller than the preview's size and encoded (kitty and iTerm2 by libchafa, sixel by `SixelEncoder`). Writing the bytes to a terminal and its drawing them are not included.",
         "- **Importing** (issue 38): the app's own JSON export of a v5 store of N notes of a few lines, each with one of 50 tags and a tag every note has, every \(SyncPaths.imageEvery)th with a different 64x64 PNG; `uncloudnotes notes import FILE` into a new store, whole process (every image checked and decoded as `notes attach` checks it), with its peak memory from GNU time. The baseline is what a user would write instead: python3 reading the file with `json.load` and inserting notes, tags, their links and the images (base64-decoded, not checked) into SQLite in one transaction.",
+        "- **model check** (issue 36): a generated Xcode model of N versions (`Note` with a required title, an external binary and to-many tags, its sub-entity `Sub`, and `Tag`; version k adds k optional Integer 32 attributes to `Note`), the last one current; `uncloudnotes model check M.xcdatamodeld --json`, whole process, as the user waits for it (every route planned and its trial store generated, migrated and checked), with its peak memory from GNU time, the runs interleaved across the version counts. A run counts only if the check exits 0 and its JSON's `trialsPassed` is N - 1; *the check's own time* is the `seconds` it reports.",
         "- **Sync through git** (issue 25): a v5 store of N notes of a few lines, every \(SyncPaths.imageEvery)th with a different 64x64 PNG of noise (about 12 KB), and a new local bare repository as the remote, per run. Whole processes, as the user waits for them: `uncloudnotes sync --remote R` (the first sync: export through `git fast-import`, fetch, merge, apply, push; its peak memory from GNU time, the program's own and not git's), then `notes edit` of one note (not timed) and `uncloudnotes sync`, then `uncloudnotes sync` once more with nothing to move (issue 39: it starts three git processes, the remote's URL, `status` and `fetch`), and last a new, empty store's first sync from that remote. The baseline is what a user of a plain folder of notes does instead, done well, on the same files (the first sync's mirror, checked out): `git init; git add -A; git commit; git push` in one shell command, then one file edited (not timed) and `git commit -a; git pull; git push`, then `git pull; git push` with nothing to move. *An empty store receiving all* is a new store's first sync from that remote, run last (every note and image applied, in transactions of 500 notes), with its peak memory. *Encrypted* (issue 35): in the same runs, another synced copy of the store syncs with `--encrypt` to a remote of its own (its age identity made on first need), then one note is edited (not timed) and synced.",
         "- **A 10 MB note on screen** (issue 21), on the read-path store with one more note, the newest, of 10 MB of numbered paragraphs (Latin with accents and Japanese), its search index built: a \(BigNotePaths.screen.width)x\(BigNotePaths.screen.height) app in process, keys as the terminal loop runs them, each timed from the key to the painted screen (key handled, its effects run, the frame read and drawn into cells): \(BigNotePaths.keys.count) keys on the list beside the note's preview and in the note (down, up, Enter, scrolling, End, Home, Esc), then `e` (opening the editor, which turns the whole body into editable characters once: reported apart) and \(BigNotePaths.editorKeys.count) keys in the editor (typing at the note's end, PgUp, up, down). Then \(BigNotePaths.searchQueries.map { "“\($0)”" }.joined(separator: " and ")) typed a key at a time after `/` (each keystroke timed the same way, the search running in the background as in the app), and the time from the last key until every match is on screen (taking the background's answers and painting every millisecond). A fresh app per run.",
     ]
@@ -196,6 +200,16 @@ struct BenchReport: Codable {
                     "| \(f.notes) | \(time(f.upgrade)) | \(time(f.indexStage)) | \(time(f.firstSearch)) (\(f.matches)) | \(f.foldedByFirstSearch) | "
                         + "\(time(f.firstSearchBuilding)) | \(bytes(Double(f.indexBytes))) | \(bytes(Double(f.storeBytes))) | "
                         + "\(String(format: "%.2f", f.indexToStore)) |"
+                })
+    }
+
+    /// The model check's table (issue 36), as the report and `uncloudnotes-bench model-check` print it.
+    static func modelCheckSection(_ results: [ModelCheckPaths.Result]) -> [String] {
+        section("## model check of an N-version model (issue 36)",
+                header: "| versions | routes | trials passed | `model check --json`, whole process | the check's own time | peak memory |",
+                alignment: "|---:|---:|---:|---:|---:|---:|",
+                rows: results.map { r in
+                    "| \(r.versions) | \(r.routes) | \(r.trialsPassed) | \(time(r.check)) | \(time(r.checkInProcess)) | \(bytes(Double(r.peakMemory))) |"
                 })
     }
 

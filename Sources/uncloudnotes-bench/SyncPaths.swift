@@ -170,9 +170,10 @@ enum SyncPaths {
 
     /// A whole process's time and peak resident memory. GNU time reports the peak of the
     /// program it starts (a child of its own, so the figure is not this process's, as a child
-    /// spawned from here would carry at exec).
-    static func timedWithPeak(_ app: URL, _ arguments: [String], memory: URL) throws -> (seconds: Double, peak: Int64) {
-        let seconds = try ChildProcess.run("/usr/bin/time", ["-f", "%M", "-o", memory.path, app.path] + arguments)
+    /// spawned from here would carry at exec). Its standard output goes to `standardOutput`.
+    static func timedWithPeak(_ app: URL, _ arguments: [String], memory: URL,
+                              standardOutput: String = "/dev/null") throws -> (seconds: Double, peak: Int64) {
+        let seconds = try ChildProcess.run("/usr/bin/time", ["-f", "%M", "-o", memory.path, app.path] + arguments, standardOutput: standardOutput)
         let kilobytes = try String(contentsOf: memory, encoding: .utf8).split(separator: "\n").last.flatMap { Int64($0) }
         guard let kilobytes else { throw BenchError("GNU time reported no peak memory for \(arguments.joined(separator: " "))") }
         return (seconds, kilobytes * 1024)

@@ -9,7 +9,7 @@ struct TargetVerdicts {
 
     func all() -> [String] {
         chains() + floorRatios() + issue37() + bytesWritten() + [peakMemory(), firstStepInPlace()] + list() + search() + firstSearch() + [launch()] + bigNote() + historyCost()
-            + tagAndPin() + picture() + sync() + imports()
+            + tagAndPin() + picture() + sync() + imports() + modelCheck()
     }
 
     private func size(_ notes: Int) -> BenchReport.Size? { report.sizes.first { $0.notes == notes } }

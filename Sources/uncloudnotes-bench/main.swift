@@ -19,8 +19,10 @@ struct Bench: ParsableCommand {
               uncloudnotes-bench picture --runs 5   (time to picture alone)
               uncloudnotes-bench first-search --sizes 100000   (the first search of a big store alone)
               uncloudnotes-bench keys --sizes 1000000   (p, s, a tag filter and a title-only save alone)
+              uncloudnotes-bench model-check --runs 3   (model check of 20- and 40-version models alone)
             """,
-        subcommands: [Run.self, Measure.self, Generate.self, Render.self, Picture.self, FirstSearch.self, KeyPathsCommand.self],
+        subcommands: [Run.self, Measure.self, Generate.self, Render.self, Picture.self, FirstSearch.self, KeyPathsCommand.self,
+                      ModelCheckBench.self],
         defaultSubcommand: Run.self)
 
     struct Run: ParsableCommand {
@@ -35,6 +37,7 @@ struct Bench: ParsableCommand {
         @Option(help: "The size of the JPEG timed to picture, WIDTHxHEIGHT (12 megapixels by default).") var picture = "4000x3000"
         @Option(help: "Numbers of notes whose first sync through git is timed, comma-separated; empty for none.") var syncSizes = "1000,10000"
         @Option(help: "Numbers of notes whose JSON import is timed, comma-separated; empty for none.") var importSizes = "1000,20000,100000"
+        @Option(help: "Numbers of versions of the models whose `model check` is timed, comma-separated; empty for none.") var modelCheckVersions = "20,40"
 
         func validate() throws {
             guard !counts.isEmpty, counts.allSatisfy({ $0 >= 10 }) else { throw ValidationError("--sizes takes numbers of at least 10, comma-separated") }
@@ -46,6 +49,9 @@ struct Bench: ParsableCommand {
             }
             guard importCounts.allSatisfy({ $0 >= 10 }), importCounts.count == importSizes.split(separator: ",").count else {
                 throw ValidationError("--import-sizes takes numbers of at least 10, comma-separated, or nothing")
+            }
+            guard ModelCheckVersions.parse(modelCheckVersions) != nil else {
+                throw ValidationError(ModelCheckVersions.usage("--model-check-versions") + ", or nothing")
             }
         }
 
@@ -99,6 +105,9 @@ struct Bench: ParsableCommand {
             }
             if !syncCounts.isEmpty { report.sync = try SyncPaths.measure(sizes: syncCounts, runs: runs, scratch: folder, log: log) }
             if !importCounts.isEmpty { report.imports = try ImportPaths.measure(sizes: importCounts, runs: runs, scratch: folder, log: log) }
+            if let versions = ModelCheckVersions.parse(modelCheckVersions), !versions.isEmpty {
+                report.modelCheck = try ModelCheckPaths.measure(versions: versions, runs: runs, scratch: folder, log: log)
+            }
             let out = URL(fileURLWithPath: output)
             try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
             try report.json().write(to: out.appendingPathComponent("performance.json"))

@@ -171,7 +171,7 @@ struct ModelCheckTests {
         #expect(differences.contains("Tag: 5 object(s) expected, 4 found"), "\(differences)")
     }
 
-    @Test("a 20-version model: 19 routes, each with its trial, checked in seconds")
+    @Test("a 20-version model: 19 routes, each with its trial that passes")
     func twentyVersions() throws {
         let folder = try TemporaryFolder()
         let fixed = #"<attribute name="title" attributeType="String"/><attribute name="blob" optional="YES" attributeType="Binary" allowsExternalBinaryDataStorage="YES"/><relationship name="tags" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Tag" inverseName="notes" inverseEntity="Tag"/>"#
@@ -180,14 +180,10 @@ struct ModelCheckTests {
             "<entity name=\"Note\">" + fixed + (0..<index).map { #"<attribute name="a\#($0)" optional="YES" attributeType="Integer 32"/>"# }.joined()
                 + "</entity>" + others
         }
-        let start = ContinuousClock.now
         let report = try ModelCheck.run(modelAt: ModelCheckRiskTests.model(versions, in: folder))
-        let elapsed = ContinuousClock.now - start
         #expect(report.routes.count == 19 && report.routes.allSatisfy(\.isPossible))
         #expect(report.trials.count == 19 && report.trials.allSatisfy { $0.outcome == .passed }, "\(report.trials.flatMap(\.problems))")
         #expect(report.findings.isEmpty)
-        // About 4 s in a debug build on two busy cores; the bound only catches a blow-up.
-        #expect(elapsed < .seconds(60))
     }
 
     @Test("a skipped trial is counted as skipped, not passed: in the summary, the JSON and JUnit's <skipped/> (issue #36)")
