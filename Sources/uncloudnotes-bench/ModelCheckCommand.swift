@@ -16,12 +16,10 @@ struct ModelCheckBench: ParsableCommand {
     }
 
     func run() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("uncloudnotes-bench-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        // The temporary models are removed best effort.
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let results = try ModelCheckPaths.measure(versions: ModelCheckVersions.parse(versions) ?? [], runs: runs, scratch: folder) { text in
-            FileHandle.standardError.write(Data("bench: \(text)\n".utf8))
+        let results = try PartScratch.run { folder in
+            try ModelCheckPaths.measure(versions: ModelCheckVersions.parse(versions) ?? [], runs: runs, scratch: folder) { text in
+                FileHandle.standardError.write(Data("bench: \(text)\n".utf8))
+            }
         }
         print(BenchReport.modelCheckSection(results).joined(separator: "\n"))
         print("\n" + TargetVerdicts(report: BenchReport(date: "", machine: "", runs: runs, sizes: [], modelCheck: results)).modelCheck().map { "- \($0)" }.joined(separator: "\n"))

@@ -58,6 +58,8 @@ struct BenchReport: Codable {
         var tagAndPin: TagAndPinPaths.Result?
         /// Issue 38, bug 7: the first search after an upgrade, and the index's size.
         var firstSearch: FirstSearchPaths.Result?
+        /// Issue 34: p, s, a tag filter and a title-only save, key to painted screen.
+        var keyPaths: KeyPaths.Result?
     }
 
     var date: String
@@ -124,6 +126,7 @@ struct BenchReport: Codable {
                               rows: sizes.compactMap(\.bigNote).map { b in
                                   "| \(b.notes) | \(Self.time(b.key)) | \(Self.time(b.keyWorst)) | \(Self.time(b.editorOpen)) | \(Self.time(b.searchKeyWorst)) | \(Self.time(b.searchSettled)) |"
                               })
+        lines += KeyPaths.section(sizes.compactMap(\.keyPaths))
         lines += Self.section("## Saving one note with persistent history (issue 24)",
                               header: "| notes | save without history | save with history | with / without |",
                               alignment: "|---:|---:|---:|---:|",
@@ -177,6 +180,7 @@ struct BenchReport: Codable {
         "- **Importing** (issue 38): the app's own JSON export of a v5 store of N notes of a few lines, each with one of 50 tags and a tag every note has, every \(SyncPaths.imageEvery)th with a different 64x64 PNG; `uncloudnotes notes import FILE` into a new store, whole process (every image checked and decoded as `notes attach` checks it), with its peak memory from GNU time. The baseline is what a user would write instead: python3 reading the file with `json.load` and inserting notes, tags, their links and the images (base64-decoded, not checked) into SQLite in one transaction.",
         "- **model check** (issue 36): a generated Xcode model of N versions (`Note` with a required title, an external binary and to-many tags, its sub-entity `Sub`, and `Tag`; version k adds k optional Integer 32 attributes to `Note`), the last one current; `uncloudnotes model check M.xcdatamodeld --json`, whole process, as the user waits for it (every route planned and its trial store generated, migrated and checked), with its peak memory from GNU time, the runs interleaved across the version counts. A run counts only if the check exits 0 and its JSON's `trialsPassed` is N - 1; *the check's own time* is the `seconds` it reports.",
         "- **Sync through git** (issue 25): a v5 store of N notes of a few lines, every \(SyncPaths.imageEvery)th with a different 64x64 PNG of noise (about 12 KB), and a new local bare repository as the remote, per run. Whole processes, as the user waits for them: `uncloudnotes sync --remote R` (the first sync: export through `git fast-import`, fetch, merge, apply, push; its peak memory from GNU time, the program's own and not git's), then `notes edit` of one note (not timed) and `uncloudnotes sync`, then `uncloudnotes sync` once more with nothing to move (issue 39: it starts three git processes, the remote's URL, `status` and `fetch`), and last a new, empty store's first sync from that remote. The baseline is what a user of a plain folder of notes does instead, done well, on the same files (the first sync's mirror, checked out): `git init; git add -A; git commit; git push` in one shell command, then one file edited (not timed) and `git commit -a; git pull; git push`, then `git pull; git push` with nothing to move. *An empty store receiving all* is a new store's first sync from that remote, run last (every note and image applied, in transactions of 500 notes), with its peak memory. *Encrypted* (issue 35): in the same runs, another synced copy of the store syncs with `--encrypt` to a remote of its own (its age identity made on first need), then one note is edited (not timed) and synced.",
+        "- **Keys on the list with a 10 MB note** (issue 34): \(KeyPaths.method)",
         "- **A 10 MB note on screen** (issue 21), on the read-path store with one more note, the newest, of 10 MB of numbered paragraphs (Latin with accents and Japanese), its search index built: a \(BigNotePaths.screen.width)x\(BigNotePaths.screen.height) app in process, keys as the terminal loop runs them, each timed from the key to the painted screen (key handled, its effects run, the frame read and drawn into cells): \(BigNotePaths.keys.count) keys on the list beside the note's preview and in the note (down, up, Enter, scrolling, End, Home, Esc), then `e` (opening the editor, which turns the whole body into editable characters once: reported apart) and \(BigNotePaths.editorKeys.count) keys in the editor (typing at the note's end, PgUp, up, down). Then \(BigNotePaths.searchQueries.map { "“\($0)”" }.joined(separator: " and ")) typed a key at a time after `/` (each keystroke timed the same way, the search running in the background as in the app), and the time from the last key until every match is on screen (taking the background's answers and painting every millisecond). A fresh app per run.",
     ]
 

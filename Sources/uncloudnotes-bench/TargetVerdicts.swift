@@ -8,7 +8,7 @@ struct TargetVerdicts {
     static let chainSizes = [100_000, 1_000_000]
 
     func all() -> [String] {
-        chains() + floorRatios() + issue37() + bytesWritten() + [peakMemory(), firstStepInPlace()] + list() + search() + firstSearch() + [launch()] + bigNote() + historyCost()
+        chains() + floorRatios() + issue37() + bytesWritten() + [peakMemory(), firstStepInPlace()] + list() + search() + firstSearch() + [launch()] + bigNote() + KeyPaths.verdicts(report.sizes.compactMap(\.keyPaths)) + historyCost()
             + tagAndPin() + picture() + sync() + imports() + modelCheck()
     }
 

@@ -95,6 +95,8 @@ struct Bench: ParsableCommand {
                 size.tagAndPin = try TagAndPinPaths.measure(storeAt: readStore, notes: count, runs: runs, scratch: masters.folder)
                 log("\(count) notes: a 10 MB note on screen")
                 size.bigNote = try BigNotePaths.measure(storeAt: readStore, notes: count, runs: runs)
+                log("\(count) notes: p, s, a tag filter and a title-only save")
+                size.keyPaths = try KeyPaths.measure(storeAt: readStore, notes: count, runs: runs, scratch: masters.folder)
                 log("\(count) notes: saving with persistent history")
                 size.historyCost = try HistoryCost.measure(storeAt: readStore, notes: count, runs: runs, scratch: masters.folder)
                 report.sizes.append(size)
