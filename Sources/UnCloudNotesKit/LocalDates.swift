@@ -49,8 +49,9 @@ public enum LocalDates {
     /// form (`…Z`) of exports written before dates were local; nil for other text.
     public static func parseISO8601(_ text: String) -> Date? {
         if let exact = parseManyDigitSecond(text) { return exact }
-        // Each form is tried in turn; text that is neither is nil (documented above).
-        return [true, false].lazy.compactMap { try? style(.gmt, fractionalSeconds: $0).parse(text) }.first
+        // Each form is tried in turn, the one without a fraction first (a fraction was read above);
+        // text that is neither is nil (documented above).
+        return [false, true].lazy.compactMap { try? style(.gmt, fractionalSeconds: $0).parse(text) }.first
     }
 
     /// A second's fraction of any length (`…:35.1781234+01:00`), read to the nearest Double of

@@ -45,7 +45,8 @@ public enum TagName {
 
     /// The form a name is stored and matched in, unchecked: trimmed, NFC, no leading `#`.
     static func stored(_ name: String) -> String {
-        let composed = name.precomposedStringWithCanonicalMapping
+        // ASCII text is its own NFC: only the trimming applies (an import checks every note's tags).
+        let composed = name.utf8.allSatisfy { $0 < 0x80 } ? name : name.precomposedStringWithCanonicalMapping
         // Every leading '#' and space, so that the form of a form is itself ("# #a" is "a").
         let start = composed.unicodeScalars.firstIndex { $0 != "#" && !CharacterSet.whitespaces.contains($0) } ?? composed.unicodeScalars.endIndex
         return String(composed.unicodeScalars[start...]).trimmingCharacters(in: .whitespaces)

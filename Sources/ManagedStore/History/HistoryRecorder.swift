@@ -50,9 +50,21 @@ struct HistoryRecorder {
             """).execute(arguments: [transaction, HistoryTables.transaction.number, strings[0], strings[1], strings[2], strings[3],
                                      Date().timeIntervalSinceReferenceDate])
         var key = try HistoryTables.reserveKeys(changeCount, of: HistoryTables.change, in: db)
+        // Inserts and updates (no tombstone) share one statement, prepared once: building the SQL
+        // text per change took a fifth of an import's time.
+        let withoutTombstone = try db.cachedStatement(sql: """
+            INSERT INTO ACHANGE (Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS)
+            VALUES (?, ?, 1, ?, ?, ?, ?, ?)
+            """)
         func change(_ type: HistoryChange.Kind, _ entity: String, _ primaryKey: Int64, columns: Data? = nil,
                     tombstone: [DatabaseValue] = []) throws {
             guard let number = context.schema.entity(named: entity)?.number else { return }
+            if tombstone.isEmpty {
+                try withoutTombstone.execute(arguments: [key, HistoryTables.change.number, type.rawValue, number, primaryKey, transaction,
+                                                         columns?.databaseValue ?? .null])
+                key += 1
+                return
+            }
             try Tombstones.ensureColumns(tombstone.count, in: db)
             let names = ["Z_PK", "Z_ENT", "Z_OPT", "ZCHANGETYPE", "ZENTITY", "ZENTITYPK", "ZTRANSACTIONID", "ZCOLUMNS"]
                 + tombstone.indices.map(Tombstones.column)
