@@ -28,7 +28,7 @@ public enum ImagePreview {
             : ChafaSymbolTags(rawValue: CHAFA_SYMBOL_TAG_BLOCK.rawValue | CHAFA_SYMBOL_TAG_SPACE.rawValue | CHAFA_SYMBOL_TAG_BORDER.rawValue)
         chafa_symbol_map_add_by_tags(symbols, tags)
         chafa_canvas_config_set_symbol_map(config, symbols)
-        guard let canvas = chafa_canvas_new(config) else { throw ImageError.rendering("libchafa could not make a canvas") }
+        guard let canvas = chafa_canvas_new(config) else { throw ImageError.rendering(.noCanvas) }
         defer { chafa_canvas_unref(canvas) }
         pixels.pixels.withUnsafeBytes { buffer in
             chafa_canvas_draw_all_pixels(canvas, CHAFA_PIXEL_RGBA8_UNASSOCIATED, buffer.bindMemory(to: guint8.self).baseAddress,

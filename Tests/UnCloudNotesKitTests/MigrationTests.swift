@@ -60,8 +60,11 @@ struct MigrationTests {
         var mapping = try #require(MappingModel.find(in: mappings, from: AppStores.version(3), to: AppStores.version(4)))
         mapping.entityMappings[1].attributeMappings = []
         let error = try #require(throws: MigrationError.self) { _ = try migrate(url, from: 3, to: 4, in: folder, mappingModels: [mapping]) }
-        guard case .mapping(let reason) = error else { Issue.record("not a mapping error: \(error)"); return }
-        #expect(reason == "AttachmentToImageAttachment has no attribute mappings: the policy needs them to copy the attachment")
+        guard case .mapping(.noAttributeMappings(let name, let neededTo)) = error else {
+            Issue.record("not a mapping without attribute mappings: \(error)"); return
+        }
+        #expect(name == "AttachmentToImageAttachment")
+        #expect(neededTo == "copy the attachment")
     }
 
     @Test("v2 -> v3: only notes with an image get one Attachment, linked to the right note")

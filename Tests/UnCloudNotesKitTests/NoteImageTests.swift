@@ -60,10 +60,10 @@ struct NoteImageTests {
     @Test("a missing file and a folder are refused with the path, each named for what it is")
     func missingFile() throws {
         let error = try #require(throws: ImageError.self) { try NoteImage(contentsOf: URL(fileURLWithPath: "/nonexistent/cat.png")) }
-        #expect(error == .unreadableFile(path: "/nonexistent/cat.png", reason: "no such file"))
+        #expect(error == .unreadableFile(path: "/nonexistent/cat.png", reason: .cannotRead(.missing(path: "/nonexistent/cat.png"))))
         #expect(error.description == "/nonexistent/cat.png: no such file")
         let folder = try TemporaryFolder()
         let folderError = try #require(throws: ImageError.self) { try NoteImage(contentsOf: folder.url) }
-        #expect(folderError == .unreadableFile(path: folder.url.path, reason: "this is a folder, not a file"))
+        #expect(folderError == .unreadableFile(path: folder.url.path, reason: .cannotRead(.folder(path: folder.url.path))))
     }
 }

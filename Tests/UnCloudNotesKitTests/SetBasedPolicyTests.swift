@@ -144,7 +144,7 @@ final class ObjectByObjectV3toV4Policy: EntityMigrationPolicy {
                                              manager: MigrationManager) throws {
         try super.createDestinationInstances(forSource: source, in: mapping, manager: manager)
         guard let attachment = try manager.destinationInstances(forEntityMappingNamed: mapping.name, sourceInstances: [source]).first
-        else { throw MigrationError.mapping(reason: "no attachment was made from \(source.objectID)") }
+        else { throw NoAttachmentMade(source: "\(source.objectID)") }
         if case .data(let bytes)? = attachment.value(forKey: "image"), let size = try? NoteImage(storedData: bytes).pixelSize() {
             attachment.setValue(.double(Double(size.width)), forKey: "width")
             attachment.setValue(.double(Double(size.height)), forKey: "height")
@@ -176,4 +176,11 @@ final class LockedCounter: @unchecked Sendable {
     func increment() { lock.withLock { count += 1 } }
     func set(_ value: Int) { lock.withLock { count = value } }
     var value: Int { lock.withLock { count } }
+}
+
+/// `ObjectByObjectV3toV4Policy`'s refusal when its own entity mapping made no attachment, which
+/// only a broken engine would do.
+struct NoAttachmentMade: Error, CustomStringConvertible {
+    let source: String
+    var description: String { "no attachment was made from \(source)" }
 }

@@ -146,9 +146,8 @@ struct StackSafetyTests {
         let backup = migrator.backupURL(for: migrator.model.versions[0])
         try FileManager.default.createDirectory(at: backup, withIntermediateDirectories: true)
         let error = try #require(throws: MigrationError.self) { try migrator.migrateIfNeeded() }
-        guard case .file(let path, let reason) = error else { Issue.record("not a file error: \(error)"); return }
+        guard case .file(let path, .folderAtBackup) = error else { Issue.record("not a folder at the backup: \(error)"); return }
         #expect(path == backup.path)
-        #expect(reason.contains("a folder is where the backup goes"))
         #expect(try Data(contentsOf: url) == before)
         #expect(try folderContents(folder) == [Self.storeName, Self.storeName + ".lock", backup.lastPathComponent])
 
@@ -189,9 +188,8 @@ struct StackSafetyTests {
         let before = try Data(contentsOf: url)
         let mine = try folder.write("mine", to: Self.storeName + suffix)
         let error = try #require(throws: MigrationError.self) { try UnCloudNotesStack(storeURL: url).migrator.migrateIfNeeded() }
-        guard case .file(let path, let reason) = error else { Issue.record("not a file error: \(error)"); return }
+        guard case .file(let path, .inTheWay) = error else { Issue.record("not a file in the way: \(error)"); return }
         #expect(path == mine.path)
-        #expect(reason.contains("in the way"))
         #expect(try String(contentsOf: mine, encoding: .utf8) == "mine")
         #expect(try Data(contentsOf: url) == before)
     }
@@ -251,7 +249,7 @@ struct StackSafetyTests {
 
     @Test("errors read as one line: SQL's newlines folded, Foundation's errors without their domain and code")
     func oneLineErrorText() {
-        #expect(ErrorText.oneLine(MigrationError.mapping(reason: "near \"x\": syntax error\n  SELECT *\n  FROM t")) == "near \"x\": syntax error SELECT * FROM t")
+        #expect(ErrorText.oneLine(FailureCause.other("near \"x\": syntax error\n  SELECT *\n  FROM t")) == "near \"x\": syntax error SELECT * FROM t")
         let exists = CocoaError(.fileWriteFileExists, userInfo: [NSFilePathErrorKey: "/tmp/x"])
         #expect(!ErrorText.oneLine(exists).contains("NSCocoaErrorDomain"))
         #expect(!ErrorText.oneLine(exists).contains("\n"))

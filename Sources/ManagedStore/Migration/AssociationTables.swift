@@ -95,7 +95,7 @@ struct AssociationTables {
         let number = try reader.integer(entity)
         guard let primaryKey = try reader.integer(key),
               let storage = number.flatMap({ Int(exactly: $0) }).flatMap(store.schema.entity(number:)) else {
-            throw MigrationError.mapping(reason: "\(store.url.path): the association of entity mapping \(index) names no object (entity \(number.map(String.init) ?? "NULL"))")
+            throw MigrationError.mapping(.associationNamesNoObject(store: store.url.path, entityMapping: index, entityNumber: number))
         }
         return ObjectID(entityName: storage.name, primaryKey: primaryKey)
     }

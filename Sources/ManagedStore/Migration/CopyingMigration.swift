@@ -18,7 +18,7 @@ enum CopyingMigration {
                     cancellation: MigrationCancellation?) throws -> (kept: KeptObjects, statistics: [MigrationStatistics.EntityMapping]) {
         try checkEntities(of: mappingModel, source: sourceModel, destination: destinationModel)
         guard !FileManager.default.fileExists(atPath: destinationURL.path) else {
-            throw MigrationError.file(path: destinationURL.path, reason: "a file is already there; the migration writes a new store")
+            throw MigrationError.file(path: destinationURL.path, problem: .destinationExists)
         }
         // A migration keeps the source's history as it is (copied with the unowned tables) and
         // records none of its own.
@@ -85,10 +85,10 @@ enum CopyingMigration {
     private static func checkEntities(of mapping: MappingModel, source: ManagedObjectModel, destination: ManagedObjectModel) throws {
         for entityMapping in mapping.entityMappings {
             if let name = entityMapping.sourceEntityName, source.entity(named: name) == nil {
-                throw MigrationError.mapping(reason: "entity mapping \(entityMapping.name) reads entity \(name), which \(source.name) does not have")
+                throw MigrationError.mapping(.unknownSourceEntity(mapping: entityMapping.name, entity: name, model: source.name))
             }
             if let name = entityMapping.destinationEntityName, destination.entity(named: name) == nil {
-                throw MigrationError.mapping(reason: "entity mapping \(entityMapping.name) makes entity \(name), which \(destination.name) does not have")
+                throw MigrationError.mapping(.unknownDestinationEntity(mapping: entityMapping.name, entity: name, model: destination.name))
             }
         }
     }

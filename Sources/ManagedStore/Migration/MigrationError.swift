@@ -21,12 +21,12 @@ public enum MigrationError: Error, Sendable, CustomStringConvertible {
     /// The caller cancelled (`MigrationCancellation`); the store is as it was.
     case cancelled
     /// A file or folder that the migration reads or writes is in the way, read-only or failed.
-    case file(path: String, reason: String)
+    case file(path: String, problem: FileProblem)
     /// A system call on the migration's files failed: `operation` names it and its file.
     case fileSystem(operation: String, errno: Int32)
     /// The mapping model or a policy cannot make the destination: a bad expression result,
     /// a missing entity mapping, an entity a model does not have.
-    case mapping(reason: String)
+    case mapping(MappingProblem)
     /// Something else stopped a migration from `from` to `to`, a policy's own refusal included.
     case failed(from: String, to: String, cause: any Error)
 
@@ -65,12 +65,12 @@ public enum MigrationError: Error, Sendable, CustomStringConvertible {
             "the migrated store does not validate: \(failure)"
         case .cancelled:
             "the migration was cancelled"
-        case .file(let path, let reason):
-            "\(path): \(reason)"
+        case .file(let path, let problem):
+            "\(path): \(problem)"
         case .fileSystem(let operation, let errno):
             "\(operation): \(String(cString: strerror(errno)))"
-        case .mapping(let reason):
-            reason
+        case .mapping(let problem):
+            problem.description
         case .failed(let from, let to, let cause):
             "the migration from \(from) to \(to) failed: \(cause)"
         }

@@ -105,7 +105,7 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
         case .null: object.setValue(nil, forKey: key)
         case .scalar(let scalar): object.setValue(scalar, forKey: key)
         case .object, .collection:
-            throw MigrationError.mapping(reason: "\(object.entity.name).\(key): the mapping's expression gave objects, not a value")
+            throw MigrationError.mapping(.expressionGaveObjects(entity: object.entity.name, key: key))
         }
     }
 
@@ -116,10 +116,10 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
         case .null: targets = []
         case .object(let target as ManagedObject): targets = [target]
         case .collection(let items): targets = items.compactMap { if case .object(let target as ManagedObject) = $0 { target } else { nil } }
-        default: throw MigrationError.mapping(reason: "\(object.entity.name).\(key): the mapping's expression gave no objects")
+        default: throw MigrationError.mapping(.expressionGaveNoObjects(entity: object.entity.name, key: key))
         }
         guard let relationship = destinationModel.allRelationships(of: object.entity.name).first(where: { $0.name == key }) else {
-            throw MigrationError.mapping(reason: "\(object.entity.name) has no relationship \(key)")
+            throw MigrationError.mapping(.noSuchRelationship(entity: object.entity.name, key: key))
         }
         if relationship.isToMany {
             let wanted = Set(targets.map(\.objectID))
@@ -169,7 +169,7 @@ public final class MigrationManager: KeyValueReadable, ExpressionFunctionTarget 
 
     private func mappingIndex(_ name: String) throws -> Int {
         guard let index = mappingModel.entityMappings.firstIndex(where: { $0.name == name }) else {
-            throw MigrationError.mapping(reason: "the mapping model has no entity mapping named \(name)")
+            throw MigrationError.mapping(.noSuchEntityMapping(name))
         }
         return index
     }

@@ -94,7 +94,7 @@ extension SetBasedMigrationPolicy {
                 // As SQLite would pass it (a date as its timestamp): one value whichever the path.
                 case .scalar(let scalar): return MigrationFunction.attributeValue(StoreValueCoding.databaseValue(scalar))
                 case .object, .collection:
-                    throw MigrationError.mapping(reason: "\(mapping.name).\(name): an argument of \(value.function.name) gave objects, not a value")
+                    throw MigrationError.mapping(.argumentGaveObjects(mapping: mapping.name, attribute: name, function: value.function.name))
                 }
             }
             try manager.setAttribute(ExpressionValue(value.function.body(arguments)), forKey: name, of: destination)

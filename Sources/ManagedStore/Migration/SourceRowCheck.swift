@@ -41,8 +41,7 @@ struct UnreadSourceObjects {
                 SELECT COUNT(*) FROM \(sql: attachedAs).\(identifier: entity.tableName) WHERE Z_ENT = \(entity.number)
                 """)) ?? 0
             guard count == 0 else {
-                throw MigrationError.mapping(reason: "\(mapping.name) reads no \(entity.name) objects, and the store holds \(count): "
-                    + "they would be lost; add an entity mapping for \(entity.name)")
+                throw MigrationError.mapping(.unmappedObjects(mappingModel: mapping.name, entity: entity.name, count: count))
             }
         }
     }

@@ -16,7 +16,7 @@ struct FileOwnership: Equatable {
     init(of url: URL) throws {
         var status = stat()
         guard stat(url.path, &status) == 0 else {
-            throw MigrationError.file(path: url.path, reason: "cannot read the file's owner and mode (\(String(cString: strerror(errno))))")
+            throw MigrationError.file(path: url.path, problem: .cannotReadOwnership(errno: errno))
         }
         mode = status.st_mode & 0o7777
         user = status.st_uid
@@ -29,7 +29,7 @@ struct FileOwnership: Equatable {
     func apply(to url: URL) throws {
         try applyOwner(to: url)
         guard chmod(url.path, mode) == 0 else {
-            throw MigrationError.file(path: url.path, reason: "cannot give the migrated file the store's permissions (\(String(cString: strerror(errno))))")
+            throw MigrationError.file(path: url.path, problem: .cannotSetPermissions(errno: errno))
         }
     }
 
@@ -38,7 +38,7 @@ struct FileOwnership: Equatable {
     func applyOwner(to url: URL) throws {
         guard mustChangeOwner else { return }
         if DurableFiles.injectedFailure?.fails(.changeOwner) == true || chown(url.path, user, group) != 0 {
-            throw MigrationError.file(path: url.path, reason: "cannot give the file the store's owner (\(String(cString: strerror(errno))))")
+            throw MigrationError.file(path: url.path, problem: .cannotSetOwner(errno: errno))
         }
     }
 }

@@ -132,7 +132,7 @@ struct MigrationFiles {
             }
             try queue.close()
         } catch {
-            throw MigrationError.file(path: url.path, reason: "cannot fold its -wal into the main file (\(ErrorText.oneLine(error)))")
+            throw MigrationError.file(path: url.path, problem: .cannotFoldWAL(cause: error))
         }
         companions.filter { !$0.path.hasSuffix("-journal") }.forEach { DurableFiles.removeFile($0) }
     }

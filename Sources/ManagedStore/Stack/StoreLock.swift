@@ -25,18 +25,18 @@ public final class StoreLock {
         url = URL(fileURLWithPath: storeURL.path + ".lock")
         descriptor = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else {
-            throw MigrationError.file(path: url.path, reason: "cannot create the lock file (\(String(cString: strerror(errno)))): check the folder can be written")
+            throw MigrationError.file(path: url.path, problem: .cannotCreateLock(errno: errno))
         }
         if flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK else {
                 close(descriptor)
-                throw MigrationError.file(path: url.path, reason: "cannot lock (\(String(cString: strerror(errno))))")
+                throw MigrationError.file(path: url.path, problem: .cannotLock(errno: errno))
             }
             whileWaiting()
             while flock(descriptor, LOCK_EX) != 0 {
                 guard errno == EINTR else {
                     close(descriptor)
-                    throw MigrationError.file(path: url.path, reason: "cannot lock (\(String(cString: strerror(errno))))")
+                    throw MigrationError.file(path: url.path, problem: .cannotLock(errno: errno))
                 }
             }
         }
@@ -86,18 +86,18 @@ public final class StoreLock {
     /// earlier record; an empty list clears it.
     func record(_ names: [String]) throws {
         let bytes = Array(names.map { $0 + "\n" }.joined().utf8)
-        guard ftruncate(descriptor, 0) == 0 else { throw failure("cannot write") }
+        guard ftruncate(descriptor, 0) == 0 else { throw failure(.cannotWriteLock(errno: errno)) }
         var written = 0
         while written < bytes.count {
             let result = bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress.map { $0 + written }, bytes.count - written, off_t(written)) }
             if result < 0 && errno == EINTR { continue }
-            guard result > 0 else { throw failure("cannot write") }
+            guard result > 0 else { throw failure(.cannotWriteLock(errno: errno)) }
             written += result
         }
-        guard fdatasync(descriptor) == 0 else { throw failure("cannot sync") }
+        guard fdatasync(descriptor) == 0 else { throw failure(.cannotSyncLock(errno: errno)) }
     }
 
-    private func failure(_ what: String) -> MigrationError {
-        MigrationError.file(path: url.path, reason: "\(what) the lock file (\(String(cString: strerror(errno))))")
+    private func failure(_ problem: MigrationError.FileProblem) -> MigrationError {
+        MigrationError.file(path: url.path, problem: problem)
     }
 }

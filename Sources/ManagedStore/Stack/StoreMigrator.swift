@@ -224,13 +224,11 @@ public final class StoreMigrator {
     /// one recorded by an interrupted run: the user's), or the backup's place holds a folder.
     private func checkNothingInTheWay(of files: MigrationFiles) throws {
         if let taken = files.created.first(where: DurableFiles.exists) {
-            throw MigrationError.file(path: taken.path, reason: "a file is in the way of the migration's working files; move it away "
-                + "and run again (the store was not changed)")
+            throw MigrationError.file(path: taken.path, problem: .inTheWay)
         }
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: files.backup.path, isDirectory: &isFolder), isFolder.boolValue {
-            throw MigrationError.file(path: files.backup.path, reason: "a folder is where the backup goes; move it away and run again "
-                + "(the store was not changed)")
+            throw MigrationError.file(path: files.backup.path, problem: .folderAtBackup)
         }
     }
 
@@ -359,7 +357,7 @@ public final class StoreMigrator {
             if cancellation?.isCancelled == true { throw MigrationError.cancelled }
             guard let changed = try InPlaceMigration.migrateCountingRows(storeAt: store, knownMetadata: metadataReading, from: first.source,
                                                                          to: first.destination, inferred: inferred, options: options) else {
-                throw MigrationError.mapping(reason: "the in-place migration declined a step it had planned")
+                throw MigrationError.mapping(.inPlaceStepDeclined)
             }
             kept = pass.keptInPlace(of: plan)
             statistics = MigrationStatistics(inPlaceStep: pass.steps.lowerBound,

@@ -45,13 +45,11 @@ public enum StorePath {
     /// working copy, backup and lock go beside it).
     public static func checkWritable(_ url: URL) throws {
         if access(url.path, W_OK) != 0 {
-            throw MigrationError.file(path: url.path, reason: "the store is read-only, so it cannot be migrated; it can still be "
-                + "listed and exported. Make it writable (chmod u+w) to upgrade it")
+            throw MigrationError.file(path: url.path, problem: .readOnlyStore)
         }
         let folder = url.deletingLastPathComponent()
         if access(folder.path, W_OK) != 0 {
-            throw MigrationError.file(path: url.path, reason: "the store's folder \(folder.path) is read-only, so the store cannot be "
-                + "migrated; it can still be listed and exported. Make the folder writable to upgrade it")
+            throw MigrationError.file(path: url.path, problem: .readOnlyFolder(folder: folder.path))
         }
     }
 }

@@ -137,8 +137,8 @@ public struct NotesEffectRunner {
         let name = (path as NSString).lastPathComponent
         do {
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw ImageError.unreadableFile(path: path, reason: "no such file") }
-            guard !isDirectory.boolValue else { throw ImageError.unreadableFile(path: path, reason: "a folder, not an image file") }
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw ImageError.unreadableFile(path: path, reason: .cannotRead(.missing(path: path))) }
+            guard !isDirectory.boolValue else { throw ImageError.unreadableFile(path: path, reason: .folderNotImageFile) }
             return .success(try NoteImage(validating: try Data(contentsOf: URL(fileURLWithPath: path))))
         } catch ImageError.unreadableFile(_, let reason) {
             // The screen names the file after the reason, so the path is not repeated before it.

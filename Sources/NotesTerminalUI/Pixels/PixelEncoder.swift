@@ -8,7 +8,7 @@ public enum PixelEncoder {
     /// The picture of `image` fitting `columns` x `rows` cells of `cell` pixels, keeping its aspect
     /// ratio: it covers the whole cells it needs, from the top left, and no more.
     public static func encode(_ image: NoteImage, columns: Int, rows: Int, cell: PixelSize, as kind: PixelProtocol, id: UInt32) throws -> EncodedPicture {
-        guard columns > 0, rows > 0, cell.width > 0, cell.height > 0 else { throw ImageError.rendering("no room for the picture") }
+        guard columns > 0, rows > 0, cell.width > 0, cell.height > 0 else { throw ImageError.rendering(.noRoom) }
         let size = try image.pixelSize()
         var width = Int32(columns), height = Int32(rows)
         chafa_calc_canvas_geometry(Int32(size.width), Int32(size.height), &width, &height,
@@ -35,13 +35,13 @@ public enum PixelEncoder {
         chafa_canvas_config_set_cell_geometry(config, Int32(cell.width), Int32(cell.height))
         chafa_canvas_config_set_canvas_mode(config, CHAFA_CANVAS_MODE_TRUECOLOR)
         chafa_canvas_config_set_pixel_mode(config, mode)
-        guard let canvas = chafa_canvas_new(config) else { throw ImageError.rendering("libchafa could not make a canvas") }
+        guard let canvas = chafa_canvas_new(config) else { throw ImageError.rendering(.noCanvas) }
         defer { chafa_canvas_unref(canvas) }
         pixels.pixels.withUnsafeBytes { buffer in
             chafa_canvas_draw_all_pixels(canvas, CHAFA_PIXEL_RGBA8_UNASSOCIATED, buffer.bindMemory(to: guint8.self).baseAddress,
                                          Int32(pixels.width), Int32(pixels.height), Int32(pixels.rowStride))
         }
-        guard let printed = chafa_canvas_print(canvas, info) else { throw ImageError.rendering("libchafa printed nothing") }
+        guard let printed = chafa_canvas_print(canvas, info) else { throw ImageError.rendering(.nothingPrinted) }
         defer { g_string_free(printed, 1) }
         return Array(UnsafeBufferPointer(start: UnsafeRawPointer(printed.pointee.str).assumingMemoryBound(to: UInt8.self),
                                          count: Int(printed.pointee.len)))
@@ -49,7 +49,7 @@ public enum PixelEncoder {
 
     private static func fallbackInfo() throws -> OpaquePointer {
         guard let fallback = chafa_term_db_get_fallback_info(chafa_term_db_get_default()) else {
-            throw ImageError.rendering("libchafa has no terminal sequences")
+            throw ImageError.rendering(.noTerminalSequences)
         }
         return fallback
     }
@@ -61,7 +61,7 @@ public enum PixelEncoder {
         let start = "\u{1B}_Ga=T,i=\(id),q=2,C=1,f=%1,s=%2,v=%3,c=%4,r=%5,m=1\u{1B}\\"
         guard chafa_term_info_set_seq(info, CHAFA_TERM_SEQ_BEGIN_KITTY_IMMEDIATE_IMAGE_V1, start, nil) != 0 else {
             chafa_term_info_unref(info)
-            throw ImageError.rendering("libchafa refused the kitty sequence")
+            throw ImageError.rendering(.kittySequenceRefused)
         }
         return info
     }

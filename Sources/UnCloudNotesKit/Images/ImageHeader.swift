@@ -36,14 +36,14 @@ public struct ImageHeader: Equatable, Sendable {
         if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
             // The IHDR chunk comes first: length, "IHDR", width and height (big-endian).
             guard bytes.ascii(at: 12, count: 4) == "IHDR", let width = bytes.uint32BE(at: 16), let height = bytes.uint32BE(at: 20) else {
-                throw ImageError.broken("the PNG image is truncated or broken (no IHDR header)")
+                throw ImageError.broken(.noSize(.png))
             }
             self.init(format: .png, width: width, height: height)
         } else if bytes.starts(with: [0xFF, 0xD8, 0xFF]) {
             self = try Self.jpeg(bytes)
         } else if bytes.ascii(at: 0, count: 6) == "GIF87a" || bytes.ascii(at: 0, count: 6) == "GIF89a" {
             guard let width = bytes.uint16LE(at: 6), let height = bytes.uint16LE(at: 8) else {
-                throw ImageError.broken("the GIF image is truncated (no screen size)")
+                throw ImageError.broken(.noSize(.gif))
             }
             self.init(format: .gif, width: width, height: height)
         } else if bytes.ascii(at: 0, count: 4) == "RIFF", bytes.ascii(at: 8, count: 4) == "WEBP" {
@@ -51,7 +51,7 @@ public struct ImageHeader: Equatable, Sendable {
         } else {
             throw ImageError.notAnImage(what: FileKind.describe(data))
         }
-        guard width > 0, height > 0 else { throw ImageError.broken("the \(format.displayName) image claims a size of \(width)x\(height) pixels") }
+        guard width > 0, height > 0 else { throw ImageError.broken(.impossibleSize(format, width: width, height: height)) }
     }
 
     init(format: Format, width: Int, height: Int) {
@@ -76,7 +76,7 @@ public struct ImageHeader: Equatable, Sendable {
             if kind == 0xDA { break }  // image data before any frame header
             offset += 2 + length
         }
-        throw ImageError.broken("the JPEG image is truncated or broken (no frame header with its size)")
+        throw ImageError.broken(.noSize(.jpeg))
     }
 
     /// WebP: a lossy (VP8), lossless (VP8L) or extended (VP8X) first chunk.
@@ -97,7 +97,7 @@ public struct ImageHeader: Equatable, Sendable {
         default:
             break
         }
-        throw ImageError.broken("the WebP image is truncated or broken (no size in its first chunk)")
+        throw ImageError.broken(.noSize(.webp))
     }
 }
 

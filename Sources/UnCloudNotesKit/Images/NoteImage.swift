@@ -27,7 +27,7 @@ public struct NoteImage: Equatable, Sendable {
         do {
             data = try UserFile.contents(of: url)
         } catch let error as UserFileError {
-            throw ImageError.unreadableFile(path: url.path, reason: error.reason)
+            throw ImageError.unreadableFile(path: url.path, reason: .cannotRead(error))
         }
         do {
             try self.init(validating: data)

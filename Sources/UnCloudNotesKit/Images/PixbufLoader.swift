@@ -32,7 +32,7 @@ enum PixbufLoader {
         // starts decoding, and reports its size, when the loader is closed.
         if session.preparedSize == nil { session.closeIgnoringErrors() }
         guard let size = session.preparedSize else {
-            throw ImageError.broken("not an image gdk-pixbuf can read (no size found in \(data.count) bytes)")
+            throw ImageError.broken(.noSizeFound(byteCount: data.count))
         }
         return (size.width, size.height, session.formatName)
     }
@@ -46,12 +46,12 @@ enum PixbufLoader {
         case .png:
             let iend: [UInt8] = [0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82]
             guard data.count >= 12, Array(data.suffix(8)) == iend else {
-                throw ImageError.broken("the PNG image is truncated (no IEND chunk at its end)")
+                throw ImageError.broken(.noPNGEnd)
             }
         case .jpeg:
             let trimmed = data.reversed().drop { $0 == 0 || $0 == 0x0A || $0 == 0x0D || $0 == 0x20 }
             guard Array(trimmed.prefix(2)) == [0xD9, 0xFF] else {
-                throw ImageError.broken("the JPEG image is truncated (no end-of-image marker)")
+                throw ImageError.broken(.noJPEGEnd)
             }
         case .gif, .webp:
             break
@@ -76,14 +76,14 @@ enum PixbufLoader {
         try session.write(data)
         try session.close()
         guard let pixbuf = gdk_pixbuf_loader_get_pixbuf(session.loader) else {
-            throw ImageError.broken("the image decoded to nothing")
+            throw ImageError.broken(.decodedToNothing)
         }
-        guard let rgba = gdk_pixbuf_add_alpha(pixbuf, 0, 0, 0, 0) else { throw ImageError.rendering("cannot convert the image to RGBA") }
+        guard let rgba = gdk_pixbuf_add_alpha(pixbuf, 0, 0, 0, 0) else { throw ImageError.rendering(.cannotConvertToRGBA) }
         defer { g_object_unref(UnsafeMutableRawPointer(rgba)) }
         let width = Int(gdk_pixbuf_get_width(rgba)), height = Int(gdk_pixbuf_get_height(rgba))
         let stride = Int(gdk_pixbuf_get_rowstride(rgba))
         var length: guint = 0
-        guard let bytes = gdk_pixbuf_get_pixels_with_length(rgba, &length) else { throw ImageError.rendering("the image has no pixels") }
+        guard let bytes = gdk_pixbuf_get_pixels_with_length(rgba, &length) else { throw ImageError.rendering(.noPixels) }
         return DecodedImage(width: width, height: height, rowStride: stride, pixels: Data(bytes: bytes, count: Int(length)))
     }
 }
@@ -150,14 +150,14 @@ private final class LoaderSession {
         let ok = data.withUnsafeBytes { buffer in
             gdk_pixbuf_loader_write(loader, buffer.bindMemory(to: guchar.self).baseAddress, gsize(buffer.count), &error)
         }
-        if ok == 0 { throw Self.imageError(error, fallback: "not an image gdk-pixbuf can read") }
+        if ok == 0 { throw Self.imageError(error, fallback: .unreadableByDecoder) }
     }
 
     func close() throws {
         closed = true
         var error: UnsafeMutablePointer<GError>?
         if gdk_pixbuf_loader_close(loader, &error) == 0 {
-            throw Self.imageError(error, fallback: "the image data is incomplete or broken")
+            throw Self.imageError(error, fallback: .incomplete)
         }
     }
 
@@ -176,9 +176,9 @@ private final class LoaderSession {
         g_object_unref(loader)
     }
 
-    private static func imageError(_ error: UnsafeMutablePointer<GError>?, fallback: String) -> ImageError {
+    private static func imageError(_ error: UnsafeMutablePointer<GError>?, fallback: ImageError.BrokenReason) -> ImageError {
         guard let error else { return .broken(fallback) }
         defer { g_error_free(error) }
-        return .broken(error.pointee.message.map { String(cString: $0) } ?? fallback)
+        return .broken(error.pointee.message.map { .decoder(message: String(cString: $0)) } ?? fallback)
     }
 }

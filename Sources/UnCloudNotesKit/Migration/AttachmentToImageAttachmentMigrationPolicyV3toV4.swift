@@ -43,10 +43,10 @@ public final class AttachmentToImageAttachmentMigrationPolicyV3toV4: EntityMigra
 
     override public func beginEntityMapping(_ mapping: EntityMapping, manager: MigrationManager) throws {
         guard !mapping.attributeMappings.isEmpty else {
-            throw MigrationError.mapping(reason: "\(mapping.name) has no attribute mappings: the policy needs them to copy the attachment")
+            throw MigrationError.mapping(.noAttributeMappings(mapping: mapping.name, neededTo: "copy the attachment"))
         }
         if let missing = mapping.attributeMappings.first(where: { $0.valueExpression == nil }) {
-            throw MigrationError.mapping(reason: "\(mapping.name).\(missing.name) has no value expression")
+            throw MigrationError.mapping(.noValueExpression(mapping: mapping.name, attribute: missing.name))
         }
     }
 
