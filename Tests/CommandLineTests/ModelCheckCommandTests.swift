@@ -52,25 +52,31 @@ struct ModelCheckCommandTests {
         #expect(try BuiltExecutable.run(["model", "check", lossy.path, "--strict"]).exitCode == 4)
     }
 
-    @Test("a check killed before it could clean up: the next check removes its scratch folder, and leaves a running check's alone (issue #36)")
+    @Test("a check killed before it could clean up: the next check removes its scratch folder, and leaves a running check's and look-alikes alone (issue #36)")
     func abandonedScratchFolders() throws {
         let folder = try TemporaryFolder()
         let temporary = folder.url.appendingPathComponent("tmp")
-        // A process that has ended, whose ID a killed check would have left in its folder's name.
-        let ended = Process()
-        ended.executableURL = URL(fileURLWithPath: "/bin/true")
-        try ended.run()
-        ended.waitUntilExit()
-        let abandoned = temporary.appendingPathComponent("model-check-\(ended.processIdentifier)-left")
-        let running = temporary.appendingPathComponent("model-check-\(getpid())-running")
-        let unrelated = temporary.appendingPathComponent("model-check-notes")
-        for kept in [abandoned, running, unrelated] {
-            try FileManager.default.createDirectory(at: kept.appendingPathComponent("generated-v1"), withIntermediateDirectories: true)
+        func checkFolder(_ name: String) throws -> URL {
+            let url = temporary.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: url.appendingPathComponent("generated-v1"), withIntermediateDirectories: true)
+            return url
         }
+        // A killed check's folder: named as a check names it, its lock file not held by anyone.
+        let abandoned = try checkFolder("model-check-4242-\(UUID().uuidString)")
+        FileManager.default.createFile(atPath: abandoned.appendingPathComponent("check.lock").path, contents: nil)
+        // A running check's: its lock held (here by this process, as a check in another container would).
+        let running = try checkFolder("model-check-4243-\(UUID().uuidString)")
+        let lock = open(running.appendingPathComponent("check.lock").path, O_RDWR | O_CREAT, 0o600)
+        #expect(lock >= 0 && flock(lock, LOCK_EX | LOCK_NB) == 0)
+        defer { close(lock) }
+        // Look-alikes that are not a check's: kept whatever their number.
+        let lookAlikes = [try checkFolder("model-check-notes"), try checkFolder("model-check-2024-results"),
+                          try checkFolder("model-check-4244-\(UUID().uuidString)")]
+        FileManager.default.createFile(atPath: temporary.appendingPathComponent("model-check-42.log").path, contents: Data("log".utf8))
         let result = try BuiltExecutable.run(["model", "check"], environment: ["TMPDIR": temporary.path])
         #expect(result.exitCode == 0, "\(result.standardError)")
         let left = try FileManager.default.contentsOfDirectory(atPath: temporary.path).sorted()
-        #expect(left == [running.lastPathComponent, unrelated.lastPathComponent].sorted())
+        #expect(left == (([running] + lookAlikes).map(\.lastPathComponent) + ["model-check-42.log"]).sorted(), "\(left)")
     }
 
     @Test("bad input: one line on stderr and exit 1, never a crash")

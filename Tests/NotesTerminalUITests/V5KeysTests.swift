@@ -1,5 +1,5 @@
 import Foundation
-import NotesTerminalUI
+@testable import NotesTerminalUI
 import Testing
 import TestSupport
 import UnCloudNotesKit
@@ -67,11 +67,26 @@ struct V5KeysTests {
         harness.finishBackgroundWork()
         harness.press(.end)
         #expect(harness.screen().contains("›note 0"), "the rest of the list arrived")
-        // Unpinning the first note sends it back past the first page: the selection follows it once the rest arrives.
         harness.press(.home, .character("p"))
         harness.finishBackgroundWork()
+        // A note at row 150 pinned, then unpinned from the top: it goes back past the first page
+        // (rows 0-99), and the selection follows it once the rest arrives.
+        harness.press(.home)
+        for _ in 0..<150 { harness.press(.down) }
+        harness.press(.character("p"))
+        harness.finishBackgroundWork()
+        harness.press(.home, .character("p"))
+        #expect(harness.app.state.listScreen.pendingSelection != nil, "the unpinned note is past the first page")
+        harness.finishBackgroundWork()
         screen = harness.screen()
-        #expect(screen.contains("›note \(total - 11)"), "the selection followed the unpinned note: \(screen)")
+        #expect(screen.contains("›note \(total - 151)"), "the selection followed the unpinned note: \(screen)")
+        // The same, but the user moves meanwhile: the selection stays where the user put it.
+        harness.press(.character("p"))
+        harness.finishBackgroundWork()
+        harness.press(.home, .character("p"), .down)
+        harness.finishBackgroundWork()
+        screen = harness.screen()
+        #expect(screen.contains("›note \(total - 2)"), "the user's own move was overridden: \(screen)")
         // s: the same, in the other order.
         let sorted = harness.app.handle(.character("s"))
         guard case .reload(_, _, _, let counting, let firstPage)? = sorted.first else {

@@ -201,6 +201,26 @@ import TestSupport
         #expect(try reopened.noteIDs(matching: "caramel") == [note] && reopened.noteIDs(matching: "brulee").isEmpty)
     }
 
+    @Test("a pin after another program changed the note's text folds that text: the index never takes the old text for current (review)")
+    func pinAfterAnOutsideEdit() throws {
+        let folder = try TemporaryFolder()
+        let url: URL
+        let note: NoteID
+        do {
+            let book = try Self.makeBook(in: folder)
+            url = book.context.store.url
+            note = try book.add(NoteDraft(title: "Crème", body: "brûlée"))
+        }
+        // Another program (sync, Apple's Core Data) changes the title without touching the index.
+        let store = try DatabaseQueue(path: url.path)
+        try store.write { db in try db.execute(sql: "UPDATE ZNOTE SET ZTITLE = 'Clafoutis', Z_OPT = Z_OPT + 1 WHERE Z_PK = ?", arguments: [note.number]) }
+        try store.close()
+        let book = try UnCloudNotesStack(storeURL: url).open()
+        try book.setPinned(true, of: note)
+        #expect(try book.noteIDs(matching: "clafoutis") == [note], "the pin recorded the old text as current")
+        #expect(try book.noteIDs(matching: "creme").isEmpty)
+    }
+
     @Test("a migration to v4 or v5 carries the index built on the older store: the first search after it answers from the index, folding nothing again",
           arguments: [(1, "v4"), (2, "v4"), (3, "v4"), (1, "v5"), (3, "v5"), (4, "v5")])
     func migrationCarriesTheIndex(fromVersion: Int, target: String) throws {

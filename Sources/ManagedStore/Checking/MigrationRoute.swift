@@ -64,7 +64,7 @@ public struct MigrationRoute: Sendable, Encodable {
                 coreDataDirect = "lightweight (inferred in one jump)"
             } else if blocking.allSatisfy(\.failsOnlyAtValidationInCoreData) {
                 coreDataDirect = "inferred in one jump, but a store with objects lacking the value fails (\(blockingText)): "
-                    + "\"Validation error missing attribute values on mandatory destination attribute\" (error 134110)"
+                    + "\"Validation error missing attribute values on mandatory destination attribute\" (error 134110)" + stepByStep
             } else {
                 coreDataDirect = "fails: \"Can't find mapping model for migration\" (\(blockingText))" + stepByStep
             }

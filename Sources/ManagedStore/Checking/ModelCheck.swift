@@ -107,10 +107,14 @@ public enum ModelCheck {
         var trials: [TrialMigration] = []
         let trialPolicies = TrialMigration.Policies(registry: options.policies, isAppPolicy: options.isAppPolicy)
         if options.generateStores || !stores.isEmpty {
-            let scratch = CheckScratchFolder.make()
-            // Our own scratch folder in the temporary directory: one left behind (a check killed
-            // before this runs) is removed by the next check.
-            defer { try? FileManager.default.removeItem(at: scratch) }
+            let scratchFolder: CheckScratchFolder
+            do {
+                scratchFolder = try CheckScratchFolder()
+            } catch {
+                throw ModelCheckError.scratch(path: FileManager.default.temporaryDirectory.path, cause: error)
+            }
+            defer { scratchFolder.remove() }
+            let scratch = scratchFolder.url
             if options.generateStores {
                 for route in routes where route.isPossible {
                     guard let version = model.version(named: route.source) else { continue }

@@ -111,16 +111,32 @@ struct TextIndexWriter {
         }
     }
 
-    /// Records the objects' new save counts where their saves changed neither text nor order (a
-    /// flag, a link): the entry stays where it is and nothing is folded, yet the index still
-    /// agrees with the store (`synchronize` compares save counts).
-    func recordSaveCounts(_ primaryKeys: [Int64], from store: Database) throws {
-        guard !primaryKeys.isEmpty else { return }
-        let counts = try saveCounts(store, "SELECT Z_PK, Z_OPT FROM \(table.name)\(table.whereClause("Z_PK IN \(primaryKeys)"))")
-        try side.write { db in
-            let update = try db.makeStatement(sql: "UPDATE entry SET opt = ? WHERE pk = ?")
-            for (key, count) in counts { try update.execute(arguments: [count, key]) }
+    /// Records the objects' new save counts where the caller's save changed neither their text
+    /// nor their order (a flag, a link): the entry stays where it is and nothing is folded, yet
+    /// the index still agrees with the store (`synchronize` compares save counts). Only an entry
+    /// that was current just before that save (its count one less: each save adds one) is
+    /// advanced; one that another program's save left behind must be folded again, else its
+    /// old text would pass for current. - Returns: the keys whose entries were not advanced.
+    func recordSaveCounts(_ primaryKeys: [Int64], from store: Database) throws -> [Int64] {
+        var behind: [Int64] = []
+        var start = 0
+        while start < primaryKeys.count {
+            let chunk = Array(primaryKeys[start..<min(start + chunkSize, primaryKeys.count)])
+            start += chunk.count
+            let counts = try saveCounts(store, "SELECT Z_PK, Z_OPT FROM \(table.name)\(table.whereClause("Z_PK IN \(chunk)"))")
+            try side.write { db in
+                let update = try db.makeStatement(sql: "UPDATE entry SET opt = ? WHERE pk = ? AND opt = ?")
+                for key in chunk {
+                    guard let count = counts[key] else {
+                        behind.append(key)
+                        continue
+                    }
+                    try update.execute(arguments: [count, key, count - 1])
+                    if db.changesCount == 0 { behind.append(key) }
+                }
+            }
         }
+        return behind
     }
 
     /// Adds the object's entry. An object whose order value did not change keeps its place in the

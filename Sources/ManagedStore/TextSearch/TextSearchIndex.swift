@@ -92,8 +92,9 @@ public final class TextSearchIndex {
         guard !primaryKeys.isEmpty || !unchangedText.isEmpty else { return }
         let changeToken = try store.database.read { db in
             let writer = TextIndexWriter(side: side, table: table, configuration: configuration)
-            if !primaryKeys.isEmpty { try writer.copy(primaryKeys, from: db) }
-            try writer.recordSaveCounts(unchangedText, from: db)
+            // An entry another program's save left behind is folded again with the others.
+            let behind = try writer.recordSaveCounts(unchangedText, from: db)
+            if !primaryKeys.isEmpty || !behind.isEmpty { try writer.copy(primaryKeys + behind, from: db) }
             return try PersistentStore.externalChangeToken(db)
         }
         // Our own save does not move our connection's token; another writer's does.

@@ -40,7 +40,15 @@ extension NotesApp {
 
     private func receiveSearchAnswer() -> Bool {
         guard let latest = backgroundSearch.takeDeliveries().last else { return false }
-        if let failure = latest.failure { state.message = failure }
+        if let failure = latest.failure {
+            // The rest of a list that failed to arrive leaves its first page on screen.
+            if state.listScreen.awaitingRest {
+                state.message = "only the list's first page is shown: \(failure)"
+                state.listScreen.restFailed()
+                return true
+            }
+            state.message = failure
+        }
         state.listScreen.showMatches(latest.noteIDs, isComplete: latest.isComplete)
         return true
     }

@@ -5,6 +5,9 @@ import UnCloudNotesKit
 enum BackgroundJob: Equatable {
     /// Search the notes for this query, superseding any search under way.
     case search(NoteQuery)
+    /// Read the rest of a list whose first page is shown: the whole answer only, no first page
+    /// ahead of it (which would shrink the list shown).
+    case readRestOfList(NoteQuery)
     /// Drop the searches under way: the list was read again meanwhile.
     case cancelSearches
     /// `S`: sync through git.

@@ -45,15 +45,16 @@ final class BackgroundSearch: Sendable {
         self.indexExecutor = indexExecutor
     }
 
-    /// Starts searching (the query's text, within its tag and in its order), superseding any earlier search.
-    func start(_ query: NoteQuery) {
+    /// Starts searching (the query's text, within its tag and in its order), superseding any
+    /// earlier search. `sendingFirstPage`: a screenful is sent ahead of the full answer.
+    func start(_ query: NoteQuery, sendingFirstPage: Bool = true) {
         let generation = shared.withLock { shared in
             shared.latestGeneration += 1
             return shared.latestGeneration
         }
         // Only a text search reads the index: the rest of a list read again needs none built.
         if !(query.search ?? "").isEmpty { buildIndexOnce() }
-        searchExecutor.run { [self] in search(query, generation: generation) }
+        searchExecutor.run { [self] in search(query, generation: generation, sendingFirstPage: sendingFirstPage) }
     }
 
     /// Whether the search index is built: until then searches scan, so none waits for it.
@@ -84,13 +85,17 @@ final class BackgroundSearch: Sendable {
         }
     }
 
-    private func search(_ query: NoteQuery, generation: Int) {
+    private func search(_ query: NoteQuery, generation: Int, sendingFirstPage: Bool) {
         guard isCurrent(generation) else { return }
         let useIndex = isIndexReady
         searchBook.withLock { searchBook in
             do {
                 let book = try searchBook ?? store.openReadOnly()
                 searchBook = book
+                guard sendingFirstPage else {
+                    deliver(Delivery(generation: generation, noteIDs: try book.noteIDs(query, usingIndex: useIndex), isComplete: true, failure: nil))
+                    return
+                }
                 let firstPage = try book.noteIDs(query, page: ListPage(limit: Self.firstPageSize), usingIndex: useIndex)
                 if firstPage.count < Self.firstPageSize {
                     deliver(Delivery(generation: generation, noteIDs: firstPage, isComplete: true, failure: nil))

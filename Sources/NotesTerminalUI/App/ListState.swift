@@ -15,8 +15,11 @@ struct ListState {
     var searchPending = false
     /// How many notes the store holds (the status line).
     var noteCount = 0
-    /// The note to select once the whole list arrives, when its first page did not list it.
+    /// The note to select once the whole list arrives, when its first page did not list it;
+    /// dropped when the user moves or searches meanwhile.
     var pendingSelection: NoteID?
+    /// The list shown is a first page whose rest is on its way (`awaitRest`).
+    var awaitingRest = false
     /// The order (`s`): by creation or (v5) modification date, pinned notes first.
     var sort = NoteSort.created
     /// v5: only notes with this tag (`t`).
@@ -35,6 +38,7 @@ struct ListState {
 
     /// Moves the selection by a row, a page of `page` rows, or to an end.
     mutating func move(_ move: Move, page: Int) {
+        pendingSelection = nil
         let last = max(0, notes.count - 1)
         switch move {
         case .up: selected = max(0, selected - 1)
@@ -76,6 +80,8 @@ struct ListState {
             // Moving the cursor changes no query: only a changed text searches again.
             guard input.text != before else { return .unchanged }
             searchText = input.text
+            awaitingRest = false
+            pendingSelection = nil
             selected = 0
             return .changed
         case nil:
@@ -85,18 +91,34 @@ struct ListState {
 
     /// Shows a background search's matches: the first page ahead of the full answer, which starts
     /// with it, so a selection made meanwhile stays put.
+    /// The selected note stays selected where the answer lists it (by ID, not by row).
     mutating func showMatches(_ ids: [NoteID], isComplete: Bool) {
+        let current = selectedNoteID
         notes.show(ids)
-        selected = min(selected, max(0, notes.count - 1))
+        if let current, let index = ids.firstIndex(of: current) {
+            selected = index
+        } else {
+            selected = min(selected, max(0, notes.count - 1))
+        }
         guard isComplete else { return }
         searchPending = false
+        awaitingRest = false
         if let pending = pendingSelection.take(), let index = ids.firstIndex(of: pending) { selected = index }
+    }
+
+    /// The rest of the list could not be read: the first page shown stays, and the list is not
+    /// awaited any more.
+    mutating func restFailed() {
+        searchPending = false
+        awaitingRest = false
+        pendingSelection = nil
     }
 
     /// The list's first page is shown and the rest is on its way: it arrives as a search's
     /// answer, and then selects `noteID` if the first page did not hold it.
     mutating func awaitRest(selecting noteID: NoteID?) {
         searchPending = true
+        awaitingRest = true
         pendingSelection = noteID.flatMap { notes.ids.contains($0) ? nil : $0 }
     }
 
@@ -104,6 +126,7 @@ struct ListState {
     /// when the notes were counted again.
     mutating func show(_ ids: [NoteID], total: Int?, selecting noteID: NoteID?) {
         searchPending = false
+        awaitingRest = false
         pendingSelection = nil
         notes = NoteList(ids: ids)
         if let total { noteCount = total }

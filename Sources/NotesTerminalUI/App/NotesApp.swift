@@ -110,6 +110,7 @@ public final class NotesApp {
         for job in state.backgroundJobs {
             switch job {
             case .search(let query): backgroundSearch.start(query)
+            case .readRestOfList(let query): backgroundSearch.start(query, sendingFirstPage: false)
             case .cancelSearches: backgroundSearch.cancelAll()
             case .sync: _ = backgroundSync.start()
             case .refreshSyncStatus: backgroundSync.refreshStatus()

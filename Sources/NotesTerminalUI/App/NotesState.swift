@@ -176,7 +176,7 @@ struct NotesState: ScreenLayout {
         listScreen.show(ids, total: total, selecting: noteID)
         guard !isComplete else { return }
         listScreen.awaitRest(selecting: noteID)
-        backgroundJobs.append(.search(listQuery))
+        backgroundJobs.append(.readRestOfList(listQuery))
     }
 
     /// Ctrl-C quits, unless a draft would be lost: then it asks, as Esc does in the editor.
