@@ -44,7 +44,7 @@ public struct CheckFinding: Sendable, Equatable, Encodable {
         /// Two consecutive versions with neither a mapping model nor an inferable mapping.
         case chainGap
         /// A version Core Data can store but this program cannot (a to-many relationship without
-        /// an inverse): its steps cannot be checked here, which is not a gap in the chain.
+        /// an inverse): no trial runs through its steps, which is not a gap in the chain (a warning).
         case notStorableHere
         /// A migration of a generated or given store failed or lost something.
         case migrationFailed

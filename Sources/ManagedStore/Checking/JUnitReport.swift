@@ -17,7 +17,8 @@ public enum JUnitReport {
             output += findings.map(\.line)
             cases.append(testCase(name: "\(route.label) -> \(report.currentVersion)", className: report.model,
                                   seconds: report.trial(of: route)?.seconds ?? 0,
-                                  errors: report.failing(findings), skipped: skipReason(report.trial(of: route)),
+                                  errors: report.failing(findings),
+                                  skipped: skipReason(report.trial(of: route)) ?? uncheckedReason(route),
                                   output: output))
         }
         for trial in report.trials where !trial.name.hasPrefix("generated ") {
@@ -117,6 +118,11 @@ public enum JUnitReport {
     private static func skipReason(_ trial: TrialMigration?) -> String? {
         guard let trial, trial.outcome == .skipped else { return nil }
         return trial.problems.isEmpty ? "trial migration not run" : trial.problems.joined(separator: "; ")
+    }
+
+    /// Why a route was not checked: a step to or from a version this program cannot store.
+    private static func uncheckedReason(_ route: MigrationRoute) -> String? {
+        route.steps.first(where: \.isUncheckedHere).map { "not checked here: \($0.how)" }
     }
 
     /// A test case: failed when there are errors, else skipped when `skipped` says why.

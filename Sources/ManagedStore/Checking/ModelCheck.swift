@@ -66,9 +66,12 @@ public enum ModelCheck {
             var risks = StepRisks.findings(of: link, named: chain.name(of: link))
             if !reasons.isEmpty {
                 risks.removeAll { $0.kind == .chainGap }
-                risks.append(CheckFinding(.error, .notStorableHere, at: chain.name(of: link),
+                // A warning, as a trial skipped for the app's own policy: the step's risks are still
+                // checked from the models, only its trial cannot run; --strict fails on it.
+                risks.append(CheckFinding(.warning, .notStorableHere, at: chain.name(of: link),
                                           "this program cannot lay out the store (\(reasons.joined(separator: "; "))), though Core Data may: "
-                                            + "the step is not checked, which is not the same as a gap in the chain"))
+                                            + "the step's risks are checked from the models, but no store is migrated through it, "
+                                            + "which is not the same as a gap in the chain"))
             }
             findings += risks
             if case .success(let step) = link.step {
