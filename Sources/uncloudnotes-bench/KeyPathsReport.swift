@@ -16,15 +16,14 @@ extension KeyPaths {
 
     /// The report's table, one row per store size.
     static func section(_ results: [Result]) -> [String] {
-        guard !results.isEmpty else { return [] }
-        return ["", "## Keys on the list with a 10 MB note (issue 34)", "",
-                "| notes | tagged | p (pin, unpin) | s (both orders) | tag filter (Enter, Esc) | title-only save | t (the picker, apart) | p on the 10 MB note (apart) | its title saved (apart) |",
-                "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
-            + results.map { r in
-                "| \(r.notes) | \(r.taggedNotes) | \(BenchReport.time(r.pin)) | \(BenchReport.time(r.sort)) | \(BenchReport.time(r.tagFilter)) | "
-                    + "\(BenchReport.time(r.titleSave)) | \(BenchReport.time(r.tagPicker)) | \(BenchReport.time(r.bigNotePin)) | "
-                    + "\(BenchReport.time(r.bigNoteTitleSave)) |"
-            }
+        BenchReport.section("## Keys on the list with a 10 MB note (issue 34)",
+                            header: "| notes | tagged | p (pin, unpin) | s (both orders) | tag filter (Enter, Esc) | title-only save | t (the picker, apart) | p on the 10 MB note (apart) | its title saved (apart) |",
+                            alignment: "|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+                            rows: results.map { r in
+                                "| \(r.notes) | \(r.taggedNotes) | \(BenchReport.time(r.pin)) | \(BenchReport.time(r.sort)) | \(BenchReport.time(r.tagFilter)) | "
+                                    + "\(BenchReport.time(r.titleSave)) | \(BenchReport.time(r.tagPicker)) | \(BenchReport.time(r.bigNotePin)) | "
+                                    + "\(BenchReport.time(r.bigNoteTitleSave)) |"
+                            })
     }
 
     /// One line per key and size: the slowest run's key against the target.

@@ -217,7 +217,7 @@ struct BenchReport: Codable {
                 })
     }
 
-    private static func section(_ title: String, header: String, alignment: String, rows: [String]) -> [String] {
+    static func section(_ title: String, header: String, alignment: String, rows: [String]) -> [String] {
         rows.isEmpty ? [] : ["", title, "", header, alignment] + rows
     }
 

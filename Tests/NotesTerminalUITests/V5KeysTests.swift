@@ -87,13 +87,21 @@ struct V5KeysTests {
         harness.finishBackgroundWork()
         screen = harness.screen()
         #expect(screen.contains("›note \(total - 2)"), "the user's own move was overridden: \(screen)")
-        // s: the same, in the other order.
+        // s: the same, in the other order, reading the selection's row and a page more.
+        let selected = harness.app.state.listScreen.selected
         let sorted = harness.app.handle(.character("s"))
         guard case .reload(_, _, _, let counting, let firstPage)? = sorted.first else {
             Issue.record("s should read the list again: \(sorted)")
             return
         }
-        #expect(!counting && firstPage <= total - 1)
+        #expect(!counting && firstPage == selected + NotesApp.firstPageSize)
+        // However deep the selection, a key reads at most the limit at once.
+        harness.app.state.listScreen.selected = 900_000
+        if case .reload(_, _, _, _, let deep) = harness.app.state.reload() {
+            #expect(deep == NotesState.firstPageLimit)
+        } else {
+            Issue.record("reload() should read the list again")
+        }
     }
 
     @Test("p keeps the note it pins as read and laid out: only its row is read again, never its text or images (issue #34)")

@@ -46,8 +46,9 @@ public final class NotesApp {
 
     /// How many rows launch reads before the first paint: more than any terminal shows.
     public static let launchRows = 500
-    /// Notes read at once when the list is read again (a pin, an order, a tag): the rest come
-    /// from the background, as a search's matches, so no key waits for a read of every note.
+    /// Notes read at once below the selection when the list is read again (a pin, an order, a
+    /// tag), up to `NotesState.firstPageLimit` in all: the rest comes from the background,
+    /// whole, so no key waits for a read of every note.
     public static var firstPageSize: Int { BackgroundSearch.firstPageSize }
 
     public var storePath: String { state.storePath }

@@ -163,7 +163,17 @@ struct NotesState: ScreenLayout {
     /// another program's change), so the status line's count is read again.
     func reload(selecting noteID: NoteID? = nil, counting: Bool = true) -> NotesEffect {
         .reload(listQuery, usingIndex: searchIndexReady, selecting: noteID ?? selectedNoteID, counting: counting,
-                firstPage: listScreen.selected + BackgroundSearch.firstPageSize)
+                firstPage: Self.firstPage(below: listScreen.selected))
+    }
+
+    /// The most rows a list read again reads at once, wherever the selection is: a selection
+    /// deeper than that waits for the rest (`pendingSelection`), so no key reads every note.
+    static let firstPageLimit = 2_000
+
+    /// How many rows to read at once: enough to keep the selection's row on screen, up to
+    /// `firstPageLimit`.
+    static func firstPage(below selected: Int) -> Int {
+        min(selected + BackgroundSearch.firstPageSize, firstPageLimit)
     }
 
     /// What the list shows: the search, the tag picked and the order.

@@ -131,9 +131,12 @@ struct PendingNoteChange {
         let isNote = { (object: ManagedObject) in object.objectID.entityName == NoteBook.noteEntity }
         let configuration = NoteSearchIndex.configuration
         let indexed = Set(configuration.attributes + [configuration.orderAttribute])
-        let updated = context.updatedObjectsList.filter(isNote)
-        written = context.insertedObjectsList.filter(isNote) + updated.filter { !$0.changedKeys.isDisjoint(with: indexed) }
-        writtenOtherwise = updated.filter { $0.changedKeys.isDisjoint(with: indexed) }
+        var textChanged: [ManagedObject] = [], otherwise: [ManagedObject] = []
+        for note in context.updatedObjectsList where isNote(note) {
+            if note.changedKeys.isDisjoint(with: indexed) { otherwise.append(note) } else { textChanged.append(note) }
+        }
+        written = context.insertedObjectsList.filter(isNote) + textChanged
+        writtenOtherwise = otherwise
         deletedKeys = context.deletedObjectsList.filter(isNote).compactMap(\.objectID.primaryKey)
     }
 
