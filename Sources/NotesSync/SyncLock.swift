@@ -18,7 +18,11 @@ final class SyncLock {
         }
     }
 
+    /// Unlocked before it is closed: a process another thread is starting at this moment holds a
+    /// copy of the descriptor until its exec, and a lock only closed would live on in that copy,
+    /// refusing the next sync ("another sync is running").
     deinit {
+        flock(descriptor, LOCK_UN)
         close(descriptor)
     }
 }
