@@ -16,14 +16,6 @@ struct TmuxPicturesTests {
         return store
     }
 
-    /// The rows of the list preview's picture area (100x30: columns 57 to 98, rows 11 to 26).
-    func previewCells(_ screen: String) -> [Substring] {
-        screen.split(separator: "\n", omittingEmptySubsequences: false)[11...26].map { line in
-            let characters = Array(line)
-            return Substring(String(characters.count > 57 ? characters[57..<min(99, characters.count)] : []))
-        }
-    }
-
     @Test("allow-passthrough off: symbols, and why")
     func passthroughOff() throws {
         let folder = try TemporaryFolder()
@@ -31,11 +23,21 @@ struct TmuxPicturesTests {
         let tmux = try TmuxSession(command: "tmux set -g allow-passthrough off; KITTY_WINDOW_ID=1 '\(BuiltExecutable.url.path)' --store '\(store.path)'; sleep 60",
                                    environment: ["LANG": "C.UTF-8"])
         try tmux.waitFor("images as symbols: tmux's allow-passthrough is off (tmux set -g allow-passthrough on)")
-        let symbols = try tmux.waitUntil("the symbol preview") { screen in
-            !screen.contains("(loading the image)") && previewCells(screen).contains { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        // A smooth gradient in 256 colours is mostly spaces on coloured backgrounds, so the picture
+        // is found by its colours: the preview's rows each change background several times.
+        try tmux.waitUntil("the symbol preview's colours", styles: true) { screen in
+            !screen.contains("(loading the image)") && Self.previewRows(screen).filter { Self.backgrounds(in: $0) >= 4 }.count >= 8
         }
-        // Symbols in the preview's rows (a smooth gradient is partly spaces on coloured backgrounds).
-        #expect(previewCells(symbols).filter { $0.trimmingCharacters(in: .whitespaces).count > 20 }.count >= 4, "\(symbols)")
+    }
+
+    /// The preview's rows of a styled capture (rows 11 to 26).
+    static func previewRows(_ styledScreen: String) -> ArraySlice<Substring> {
+        styledScreen.split(separator: "\n", omittingEmptySubsequences: false).dropFirst(11).prefix(16)
+    }
+
+    /// How many distinct 256-colour backgrounds a styled row sets.
+    static func backgrounds(in row: Substring) -> Int {
+        Set(row.components(separatedBy: "\u{1B}[48;5;").dropFirst().map { $0.prefix { $0.isNumber } }).count
     }
 
     @Test("allow-passthrough on: kitty's sequences wrapped for tmux, at the pane's cells, deleted when the note changes")
@@ -51,7 +53,8 @@ struct TmuxPicturesTests {
         let id = try #require(output.components(separatedBy: start).last?.prefix { $0.isNumber })
         // The cursor is placed inside each passthrough too, at the preview's cell (the pane is at 0,0).
         #expect(output.contains("\u{1B}Ptmux;\u{1B}\u{1B}[12;58H\u{1B}\u{1B}_Ga=T,i="))
-        #expect(previewCells(try tmux.screen()).allSatisfy { $0.trimmingCharacters(in: .whitespaces).isEmpty }, "no symbols under the picture")
+        // No symbols under the picture: neither characters nor coloured cells.
+        #expect(Self.previewRows(try tmux.screen(styles: true)).allSatisfy { Self.backgrounds(in: $0) == 0 }, "no symbols under the picture")
         try tmux.press("j")
         _ = try waitForOutput(written, containing: "\u{1B}Ptmux;\u{1B}\u{1B}_Ga=d,d=I,i=\(id),q=2\u{1B}\u{1B}\\\u{1B}\\")
     }

@@ -76,15 +76,23 @@ public final class ScriptedTerminal {
     public func read(until what: String, timeout: TimeInterval = 20, _ condition: ([UInt8]) -> Bool) throws {
         let deadline = Date().addingTimeInterval(timeout)
         while !condition(output) {
-            guard Date() < deadline else { throw SpawnedProcess.SpawnError(description: "timed out waiting for \(what)") }
-            guard readSome(waitingMilliseconds: 100) else { throw SpawnedProcess.SpawnError(description: "the program ended before \(what)") }
+            guard Date() < deadline else {
+                throw SpawnedProcess.SpawnError(description: "timed out waiting for \(what); the program's last output: \(String(decoding: output.suffix(600), as: UTF8.self).debugDescription)")
+            }
+            guard var count = readSome(waitingMilliseconds: 100) else {
+                throw SpawnedProcess.SpawnError(description: "the program ended before \(what)")
+            }
+            // Everything already written is taken before `condition` looks again: a picture comes
+            // in hundreds of chunks, and looking through the whole output after each one cost
+            // more than the program's writing on a busy machine (the wait then timed out).
+            while count > 0, let more = readSome(waitingMilliseconds: 0) { count = more }
         }
     }
 
     /// Reads until the program exits; its exit code.
     public func waitForExit(timeout: TimeInterval = 20) throws -> Int32 {
         let deadline = Date().addingTimeInterval(timeout)
-        while readSome(waitingMilliseconds: 100) {
+        while readSome(waitingMilliseconds: 100) != nil {
             guard Date() < deadline else { throw SpawnedProcess.SpawnError(description: "timed out waiting for the program to exit") }
         }
         var status: Int32 = 0
@@ -93,16 +101,17 @@ public final class ScriptedTerminal {
         return exitStatus ?? -1
     }
 
-    /// Takes what the program wrote within the wait; false once it closed the terminal.
-    private func readSome(waitingMilliseconds: Int32) -> Bool {
+    /// Takes what the program wrote within the wait: how many bytes (0 when nothing came), nil once
+    /// it closed the terminal.
+    private func readSome(waitingMilliseconds: Int32) -> Int? {
         var ready = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
-        guard poll(&ready, 1, waitingMilliseconds) > 0 else { return true }
+        guard poll(&ready, 1, waitingMilliseconds) > 0 else { return 0 }
         var chunk = [UInt8](repeating: 0, count: 65536)
         let count = chunk.withUnsafeMutableBytes { Foundation.read(master, $0.baseAddress, $0.count) }
-        guard count > 0 else { return false }
+        guard count > 0 else { return nil }
         output += chunk[0..<count]
         answerQueries()
-        return true
+        return count
     }
 
     private func answerQueries() {

@@ -24,9 +24,10 @@ public final class TmuxSession {
         _ = try? tmux(["kill-server"])
     }
 
-    /// The screen's text now (of the program's window, not the watchdog's).
-    public func screen() throws -> String {
-        try tmux(["capture-pane", "-p", "-t", "\(name):^"])
+    /// The screen's text now (of the program's window, not the watchdog's); with `styles`, each
+    /// cell's colours and attributes as the escape sequences that set them.
+    public func screen(styles: Bool = false) throws -> String {
+        try tmux(["capture-pane", "-p"] + (styles ? ["-e"] : []) + ["-t", "\(name):^"])
     }
 
     /// Waits until the screen shows `text` (polling what tmux shows; the program runs on its own),
@@ -42,22 +43,23 @@ public final class TmuxSession {
     /// captures in a row agree on (or, on a screen that keeps changing, such as a progress
     /// bar, the last of a second's captures that still satisfies the condition).
     @discardableResult
-    public func waitUntil(_ what: String, timeout: TimeInterval = 15, _ condition: (String) throws -> Bool) throws -> String {
+    public func waitUntil(_ what: String, styles: Bool = false, timeout: TimeInterval = 15,
+                          _ condition: (String) throws -> Bool) throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         var last = ""
         while Date() < deadline {
-            last = try screen()
-            if try condition(last) { return try settled(last, condition) }
+            last = try screen(styles: styles)
+            if try condition(last) { return try settled(last, styles: styles, condition) }
             usleep(50_000)
         }
         throw TmuxError(description: "timed out waiting for \(what); the screen shows:\n\(last)")
     }
 
-    private func settled(_ first: String, _ condition: (String) throws -> Bool) throws -> String {
+    private func settled(_ first: String, styles: Bool, _ condition: (String) throws -> Bool) throws -> String {
         var last = first
         for _ in 0..<20 {
             usleep(50_000)
-            let next = try screen()
+            let next = try screen(styles: styles)
             if next == last { return last }
             if try condition(next) { last = next }
         }
