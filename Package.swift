@@ -7,6 +7,8 @@ import PackageDescription
 //   UnCloudNotesResources the app's model files (top-level Resources/), shipped with the app.
 //   UnCloudNotesKit       the notes app: its models, entities and migration stack. No terminal.
 //   AgeEncryption         the age v1 file format (for encrypted remotes), on swift-crypto.
+//   Processes             the one way the program starts other programs, on swift-subprocess.
+//                         Knows nothing of notes; the engine does not start programs.
 //   NotesSync             the store mirrored into a git repository of plain files (sync).
 //   NotesTerminalUI       screens drawn into cell buffers; ncurses only copies them out.
 //   uncloudnotes          the thin executable: argument parsing and wiring only.
@@ -26,6 +28,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
+        // swift-subprocess's own dependency, named for its FilePath and FileDescriptor.
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         // Only for `make docs` (the ManagedStore DocC catalog); it adds no code to any product.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -67,11 +72,17 @@ let package = Package(
         // The age v1 file format (c2sp.org/age) for encrypted remotes: framing only, every
         // primitive from swift-crypto. Knows nothing of notes.
         .target(name: "AgeEncryption", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        // The one process runner (issue #34): synchronous runs on swift-subprocess, with the
+        // options its callers need (foreground editor, detached viewer, streamed input, captures).
+        .target(name: "Processes", dependencies: [
+            .product(name: "Subprocess", package: "swift-subprocess"),
+            .product(name: "SystemPackage", package: "swift-system"),
+        ]),
         // Sync through git (issue #25): the store mirrored as plain files in a git repository,
         // driven by persistent history; git runs as a subprocess, front matter through Yams.
         .target(
             name: "NotesSync",
-            dependencies: ["UnCloudNotesKit", "ManagedStore", "AgeEncryption",
+            dependencies: ["UnCloudNotesKit", "ManagedStore", "AgeEncryption", "Processes",
                            .product(name: "Yams", package: "Yams"),
                            .product(name: "Crypto", package: "swift-crypto")]
         ),
@@ -79,7 +90,7 @@ let package = Package(
         .target(name: "CTerminal", linkerSettings: [.linkedLibrary("ncursesw")]),
         // libchafa turns images into terminal cells for previews.
         .systemLibrary(name: "CChafa", pkgConfig: "chafa", providers: [.apt(["libchafa-dev"])]),
-        .target(name: "NotesTerminalUI", dependencies: ["UnCloudNotesKit", "NotesSync", "CTerminal", "CChafa", "ManagedStore"]),
+        .target(name: "NotesTerminalUI", dependencies: ["UnCloudNotesKit", "NotesSync", "CTerminal", "CChafa", "ManagedStore", "Processes"]),
         .executableTarget(
             name: "uncloudnotes",
             dependencies: [
@@ -105,7 +116,7 @@ let package = Package(
         .executableTarget(
             name: "uncloudnotes-bench",
             dependencies: [
-                "ManagedStore", "UnCloudNotesKit", "NotesTerminalUI", "CGdkPixbuf",
+                "ManagedStore", "UnCloudNotesKit", "NotesTerminalUI", "CGdkPixbuf", "Processes",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -113,6 +124,7 @@ let package = Package(
         .testTarget(name: "ManagedStoreTests", dependencies: [
             "ManagedStore", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
+        .testTarget(name: "ProcessesTests", dependencies: ["Processes"]),
         .testTarget(name: "AgeEncryptionTests", dependencies: ["AgeEncryption", "TestSupport"]),
         .testTarget(name: "UnCloudNotesKitTests", dependencies: [
             "UnCloudNotesKit", "ManagedStore", "TestSupport", "CGdkPixbuf", .product(name: "GRDB", package: "GRDB.swift"),

@@ -1,4 +1,5 @@
 import Foundation
+import Processes
 import UnCloudNotesKit
 
 /// The mirror: a git repository of note files (docs/sync.md) on branch `main`, with
@@ -64,7 +65,7 @@ final class MirrorRepository {
     /// One `git cat-file --batch` answers them all; a failure to read is an error, never "absent".
     func files(_ requests: [(commit: String, path: String)]) throws(SyncError) -> [Data?] {
         guard !requests.isEmpty else { return [] }
-        let output = try git.run(["cat-file", "--batch"]) { (input: GitInput) throws(SyncError) in
+        let output = try git.run(["cat-file", "--batch"]) { (input: ChildInput) throws(SyncError) in
             for (commit, path) in requests { input.write("\(commit):\(path)\n") }
         }
         return try CatFileBatch.parse(output, requests: requests.map { "\($0.commit):\($0.path)" })
@@ -93,7 +94,7 @@ final class MirrorRepository {
     func commit(on parent: String?, removing removed: [String], message: String,
                 writing write: (MirrorFiles) throws(SyncError) -> Void) throws(SyncError) -> String {
         let ref = "refs/uncloudnotes/export"
-        let answer = try git.run(["fast-import", "--quiet", "--force"]) { (input: GitInput) throws(SyncError) in
+        let answer = try git.run(["fast-import", "--quiet", "--force"]) { (input: ChildInput) throws(SyncError) in
             let files = MirrorFiles(input)
             input.write("reset \(ref)\ncommit \(ref)\nmark :1\n")
             input.write("committer \(git.machine) <\(git.machine)@uncloudnotes> \(Int(Date().timeIntervalSince1970)) +0000\n")
@@ -255,9 +256,9 @@ final class MirrorRepository {
 
 /// The files of a commit being made, as `git fast-import` reads them.
 struct MirrorFiles {
-    private let input: GitInput
+    private let input: ChildInput
 
-    fileprivate init(_ input: GitInput) {
+    fileprivate init(_ input: ChildInput) {
         self.input = input
     }
 

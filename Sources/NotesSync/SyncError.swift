@@ -1,6 +1,7 @@
 import AgeEncryption
 import ManagedStore
 import Foundation
+import Processes
 
 /// Why a sync stopped. Each case keeps what went wrong; `description` is the one line the
 /// command prints. Local work is kept whatever the case: the store is written only by the
@@ -12,6 +13,10 @@ public indirect enum SyncError: Error, CustomStringConvertible {
     case missingImageFile(note: String, file: String)
     /// A git command failed.
     case git(GitFailure)
+    /// No git on `PATH`.
+    case noGit
+    /// git could not be run at all (or its answer read back); the runner's failure says why.
+    case cannotRunGit(arguments: [String], ProcessFailure)
     /// A git command exited 0 with an answer that is not of the shape asked for (no commit id,
     /// a listing that does not parse, a listing that disagrees with the trees it lists): sync
     /// stops rather than read it as "absent" or "done".
@@ -75,6 +80,8 @@ public indirect enum SyncError: Error, CustomStringConvertible {
         case .unreadableNoteFile(let path, let reason): "mirror file \(path) cannot be read: \(reason)"
         case .missingImageFile(let note, let file): "mirror file \(note) names \(file), which the mirror does not have"
         case .git(let failure): "\(failure)"
+        case .noGit: "cannot run git: no git on PATH (install git)"
+        case .cannotRunGit(let arguments, let failure): "cannot run git \(arguments.first ?? ""): \(failure)"
         case .untrustedGitAnswer(let command, let expected):
             "git \(command) gave an answer sync cannot trust (expected \(expected)); nothing was marked sent, local work is kept"
         case .remoteUnreachable(let remote, let failure): "cannot reach the remote \(RemoteAddress.redacted(remote)): \(failure.message); local work is kept"

@@ -1,5 +1,6 @@
 import Foundation
 import ManagedStore
+import Processes
 
 /// Runs programs as children: this one again to measure a migration alone (the child reports its
 /// own time, bytes written and peak memory), or another program timed from start to exit.
@@ -43,42 +44,21 @@ enum ChildProcess {
     }
 
     /// Runs a program to its end with standard output sent to a file (default /dev/null), and
-    /// standard error too when `standardError` is given (else it is this program's).
+    /// standard error too when `standardError` is given (else it is this program's). Standard
+    /// input is /dev/null: a closed one (as a test runner may leave it) would be the first
+    /// descriptor a child opens, which a tmux server then closes as it detaches. The child starts
+    /// with no signal blocked (a tmux server that inherits a blocked SIGTERM outlives
+    /// `kill-server`), as every child of the runner does.
     /// - Returns: the wall-clock seconds from start to exit.
     @discardableResult
     static func run(_ executable: String, _ arguments: [String], standardOutput: String = "/dev/null",
                     standardError: String? = nil) throws -> Double {
-        let argv = [executable] + arguments
-        let cArguments = argv.map { strdup($0) } + [nil]
-        defer { cArguments.forEach { free($0) } }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        // Standard input from /dev/null: a closed one (as a test runner may leave it) would be
-        // the first descriptor a child opens, which a tmux server then closes as it detaches.
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, standardOutput, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        if let standardError { posix_spawn_file_actions_addopen(&actions, 2, standardError, O_WRONLY | O_CREAT | O_TRUNC, 0o600) }
-        // The child starts with no signal blocked, whatever this process inherited (a test
-        // runner's Foundation Process blocks some): a tmux server that inherits a blocked
-        // SIGTERM outlives `kill-server`, and a program in a pane must end on SIGHUP.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
-        var pid: pid_t = 0
         let start = DispatchTime.now()
-        guard posix_spawn(&pid, executable, &actions, &attributes, cArguments, environ) == 0 else {
-            throw BenchError("cannot start \(executable)")
-        }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let outcome = try ProcessRunner.run(Command(executable, arguments, output: .file(standardOutput),
+                                                    error: standardError.map { .file($0) } ?? .inherited))
         let elapsed = seconds(since: start)
-        guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
-            throw BenchError("\(argv.joined(separator: " ")) failed (status \(status))")
+        guard outcome.termination == .exited(0) else {
+            throw BenchError("\(([executable] + arguments).joined(separator: " ")) failed (\(outcome.termination))")
         }
         return elapsed
     }

@@ -1,5 +1,6 @@
 import CTerminal
 import Foundation
+import Processes
 import UnCloudNotesKit
 
 /// Asks the terminal what it can draw, before ncurses starts: the kitty graphics query, the cell
@@ -49,22 +50,17 @@ public enum TerminalQueries {
 
     /// tmux's answers for the app's pane; nil when tmux cannot be asked.
     public static func tmuxFacts(environment: [String: String]) -> TmuxFacts? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        var arguments = ["tmux", "display-message", "-p"]
+        guard let tmux = Command.find("tmux", path: environment["PATH"]) else { return nil }
+        var arguments = ["display-message", "-p"]
         if let pane = environment["TMUX_PANE"], !pane.isEmpty { arguments += ["-t", pane] }
-        process.arguments = arguments + [TmuxFacts.format]
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        let exit = ProcessExit(of: process)
-        do { try process.run() } catch { return nil }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        exit.wait()
-        guard process.terminationStatus == 0 else { return nil }
-        return TmuxFacts(displayed: String(decoding: data, as: UTF8.self))
+        let outcome: ProcessRunner.Outcome
+        do {
+            outcome = try ProcessRunner.run(Command(tmux, arguments + [TmuxFacts.format], environment: environment, output: .captured()))
+        } catch {
+            return nil // tmux that cannot be asked leaves the decision to the other facts
+        }
+        guard outcome.termination == .exited(0) else { return nil }
+        return TmuxFacts(displayed: String(decoding: outcome.output, as: UTF8.self))
     }
 
     /// Detection as the app runs it: the queries (only when needed), then `GraphicsDetection`.

@@ -1,22 +1,20 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import Processes
 import UnCloudNotesKit
 
 /// The user's editor (`$VISUAL`, else `$EDITOR`, else `vi`), run the way `git commit` runs it, for
 /// `notes add`/`notes edit` at a terminal and for the full-screen app's Ctrl-E alike.
 ///
 /// The editor runs in this process's own process group, the terminal's foreground group, as a
-/// shell's `$EDITOR file` would: Foundation's `Process` on Linux starts children in a group of
-/// their own, where an editor that reads the terminal is stopped (SIGTTIN) or reads nothing.
-/// While it runs, Ctrl-C and Ctrl-\ are the editor's: this process ignores them, as `system(3)` does.
+/// shell's `$EDITOR file` would (`Command.Terminal.foreground`): in a group of its own an editor
+/// that reads the terminal is stopped (SIGTTIN) or reads nothing. While it runs, Ctrl-C and
+/// Ctrl-\ are the editor's: this process ignores them, as `system(3)` does.
 public struct ExternalEditor: Sendable {
     /// Why the editor gave nothing to use. Nothing typed is lost: text a failed editor left in the
     /// draft is kept in the drafts folder, and named.
     public enum Failure: Error, CustomStringConvertible {
-        /// The editor could not be started (`sh` missing, or the command not found).
-        case cannotStart(command: String, errno: Int32)
+        /// The editor could not be started (`sh` missing or not executable).
+        case cannotStart(command: String, ProcessFailure)
         /// The editor exited with an error. `keptDraft` is the file holding the text it left, when
         /// that differs from the text it was given; nil when there was nothing new to keep.
         case failed(command: String, status: Int32, keptDraft: URL?)
@@ -28,8 +26,8 @@ public struct ExternalEditor: Sendable {
         /// One line saying what the editor did and where the draft was kept.
         public var description: String {
             switch self {
-            case .cannotStart(let command, let code):
-                "cannot start the editor \"\(command)\" (\(String(cString: strerror(code)))); set $VISUAL or $EDITOR"
+            case .cannotStart(let command, let failure):
+                "cannot start the editor \"\(command)\" (\(failure)); set $VISUAL or $EDITOR"
             case .failed(let command, let status, let kept?):
                 "the editor \"\(command)\" exited with status \(status); nothing was written, your text is kept in \(kept.path)"
             case .failed(let command, 127, nil):
@@ -128,37 +126,12 @@ public struct ExternalEditor: Sendable {
     /// Runs `sh -c '<command> "$1"' sh <file>` in the foreground and waits: its exit status, or
     /// 128 + n after signal n (a shell that cannot find the editor exits with 127).
     private func run(on file: URL) throws -> Int32 {
-        var ignore = sigaction(), savedInterrupt = sigaction(), savedQuit = sigaction()
-        ignore.__sigaction_handler.sa_handler = SIG_IGN
-        sigaction(SIGINT, &ignore, &savedInterrupt)
-        sigaction(SIGQUIT, &ignore, &savedQuit)
-        defer {
-            sigaction(SIGINT, &savedInterrupt, nil)
-            sigaction(SIGQUIT, &savedQuit, nil)
+        let shell = Command("/bin/sh", ["-c", "\(command) \"$1\"", "sh", file.path],
+                            input: .inherited, output: .inherited, error: .inherited, terminal: .foreground)
+        do {
+            return try ProcessRunner.run(shell).termination.status
+        } catch {
+            throw Failure.cannotStart(command: command, error)
         }
-        // The editor gets Ctrl-C and Ctrl-\ back, and no blocked signals (a parent may block them).
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t(), unblocked = sigset_t()
-        sigemptyset(&defaults)
-        sigaddset(&defaults, SIGINT)
-        sigaddset(&defaults, SIGQUIT)
-        sigemptyset(&unblocked)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setsigmask(&attributes, &unblocked)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-        let arguments = ["/bin/sh", "-c", "\(command) \"$1\"", "sh", file.path]
-        let cArguments = arguments.map { strdup($0) } + [nil]
-        defer { cArguments.forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, "/bin/sh", nil, &attributes, cArguments, environ)
-        guard spawned == 0 else { throw Failure.cannotStart(command: command, errno: spawned) }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 {
-            guard errno == EINTR else { throw Failure.cannotStart(command: command, errno: errno) }
-        }
-        let signalNumber = status & 0x7f
-        return signalNumber == 0 ? (status >> 8) & 0xff : 128 + signalNumber
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import UnCloudNotesKit
+import Processes
 
 /// A terminfo entry like the terminal's, without what ncurses scrolls rows with: ncurses scrolls
 /// rows that moved with a scrolling region and a newline (or inserts and deletes lines), and the
@@ -25,16 +25,10 @@ enum StillCellsTerminfo {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
             let sourceFile = folder.appendingPathComponent("entry.src")
             try Data(source(basedOn: name, named: newName).utf8).write(to: sourceFile)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["tic", "-x", "-o", folder.path, sourceFile.path]
-            process.standardInput = FileHandle.nullDevice
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            let exit = ProcessExit(of: process)
-            try process.run()
-            exit.wait()
-            guard process.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
+            guard let tic = Command.find("tic", path: ProcessInfo.processInfo.environment["PATH"]),
+                  try ProcessRunner.run(Command(tic, ["-x", "-o", folder.path, sourceFile.path])).termination == .exited(0) else {
+                throw CocoaError(.fileWriteUnknown)
+            }
             return (folder, newName)
         } catch {
             // Without the entry the app runs as before; the folder is removed best effort.

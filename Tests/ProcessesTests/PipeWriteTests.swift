@@ -1,10 +1,10 @@
 import Foundation
-@testable import NotesSync
+import Processes
 import Testing
 
 /// git's input is written on sync's own thread; a git that stopped reading must not kill the
 /// program with SIGPIPE (the default action), only end the input.
-@Suite("Writing to git's input")
+@Suite("Writing to a child's input")
 struct PipeWriteTests {
     @Test("a write to a pipe nobody reads returns false, and no SIGPIPE reaches the process")
     func closedReader() throws {

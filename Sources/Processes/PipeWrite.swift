@@ -4,9 +4,9 @@ import Foundation
 /// on this thread for the write, and one raised by it is taken back before unblocking, so only
 /// `EPIPE` is left, which the caller sees as `false`. (Ignoring SIGPIPE process-wide would
 /// change how every command ends when its output is closed.)
-enum PipeWrite {
+public enum PipeWrite {
     /// Writes all of `data` to `descriptor`. - Returns: false when the reader went away.
-    static func all(_ data: Data, to descriptor: Int32) -> Bool {
+    public static func all(_ data: Data, to descriptor: Int32) -> Bool {
         var pipeSignal = sigset_t()
         sigemptyset(&pipeSignal)
         sigaddset(&pipeSignal, SIGPIPE)
