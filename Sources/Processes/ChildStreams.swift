@@ -47,10 +47,12 @@ final class ChildStreams {
         case .captured(let folder):
             let place = folder ?? FileManager.default.temporaryDirectory.path
             var template = Array("\(place)/uncloudnotes-capture-XXXXXX".utf8CString)
+            // mkostemp is not in Swift's Glibc module; a child another thread starts before the
+            // fcntl may keep a copy of an unlinked file, which changes nothing here.
             let descriptor = try keep(mkstemp(&template), "a file in \(place)")
             _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
             // Unlinked at once: nothing is left behind, whatever happens next.
-            unlink(String(cString: template))
+            unlink(template)
             return descriptor
         }
     }
