@@ -14,9 +14,10 @@ run: build
 	.build/debug/uncloudnotes $(ARGS)
 
 ## Install what is needed, build, and run every test; then check every migration of the app's model.
+# The tests run as several processes at once (scripts/run-tests.sh says why); TEST_JOBS=N sets how many.
 test: deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --disable-xctest
+	scripts/run-tests.sh
 	"$$($(SWIFT) build --show-bin-path)/uncloudnotes" model check
 
 ## Everything make test runs, with the fault suites' full sweeps instead of their daily samples

@@ -22,12 +22,12 @@ struct BenchSmokeTests {
     @Test("a tiny run writes both reports with every figure, interleaved runs and verdicts (no timing is judged here)")
     func tinyRun() throws {
         let folder = try TemporaryFolder()
-        let run = try runBench(["--sizes", "60,120", "--images", "small,big", "--runs", "3", "--note", "smoke run", "--picture", "400x300",
+        let run = try runBench(["--sizes", "60,120", "--images", "small,big", "--runs", "2", "--note", "smoke run", "--picture", "400x300",
                                 "--sync-sizes", "30,60", "--import-sizes", "20,40", "--model-check-versions", "3,4",
                                 "--output", folder.url.path, "--work", folder.url.appendingPathComponent("work").path])
         #expect(run.status == 0, "\(run.errorOutput)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: folder.url.appendingPathComponent("performance.json"))) as? [String: Any])
-        #expect(json["runs"] as? Int == 3)
+        #expect(json["runs"] as? Int == 2)
         let sizes = try #require(json["sizes"] as? [[String: Any]])
         #expect(sizes.map { $0["notes"] as? Int } == [60, 120])
         for size in sizes {
@@ -40,7 +40,7 @@ struct BenchSmokeTests {
                 for key in ["engineSeconds", "baselineSeconds", "copyFloorSeconds", "vacuumIntoFloorSeconds", "indexedFloorSeconds"] {
                     let stats = try #require(migration[key] as? [String: Any], "\(key)")
                     let (low, middle, high) = (stats["min"] as? Double ?? -1, stats["median"] as? Double ?? -1, stats["max"] as? Double ?? -1)
-                    #expect((stats["runs"] as? [Double])?.count == 3 && 0 < low && low <= middle && middle <= high, "\(key): \(stats)")
+                    #expect((stats["runs"] as? [Double])?.count == 2 && 0 < low && low <= middle && middle <= high, "\(key): \(stats)")
                 }
                 for key in ["engineBytesWritten", "baselineBytesWritten", "enginePeakMemoryBytes"] {
                     #expect(((migration[key] as? [String: Any])?["median"] as? Double ?? 0) > 0, "\(key)")
@@ -54,7 +54,7 @@ struct BenchSmokeTests {
             #expect(reads["listRows"] as? Int == size["notes"] as? Int)
             #expect(reads["listOutputsMatch"] as? Bool == true)
             #expect((reads["searchMatches"] as? Int ?? 0) > 0)
-            #expect(((reads["listPython"] as? [String: Any])?["runs"] as? [Double])?.count == 3)
+            #expect(((reads["listPython"] as? [String: Any])?["runs"] as? [Double])?.count == 2)
             for key in ["launchInTerminal", "terminalFloor"] {
                 #expect(((reads[key] as? [String: Any])?["median"] as? Double ?? 0) > 0, "\(key)")
             }
@@ -77,7 +77,7 @@ struct BenchSmokeTests {
         let protocols = try #require(picture["protocols"] as? [[String: Any]])
         #expect(protocols.map { $0["name"] as? String } == ["kitty", "sixel", "iterm2"])
         for timing in protocols {
-            #expect(((timing["toPicture"] as? [String: Any])?["runs"] as? [Double])?.count == 3)
+            #expect(((timing["toPicture"] as? [String: Any])?["runs"] as? [Double])?.count == 2)
             #expect((timing["pictureBytes"] as? Int ?? 0) > 0 && (timing["pictureWidth"] as? Int ?? 0) > 0)
         }
         let syncs = try #require(json["sync"] as? [[String: Any]])
@@ -85,7 +85,7 @@ struct BenchSmokeTests {
         #expect(syncs.map { $0["images"] as? Int } == [3, 6])
         for sync in syncs {
             for key in ["firstSync", "firstSyncBaseline", "oneNote", "oneNoteBaseline"] {
-                #expect(((sync[key] as? [String: Any])?["runs"] as? [Double])?.count == 3, "\(key)")
+                #expect(((sync[key] as? [String: Any])?["runs"] as? [Double])?.count == 2, "\(key)")
                 #expect(((sync[key] as? [String: Any])?["min"] as? Double ?? 0) > 0, "\(key)")
             }
             #expect((sync["firstSyncPeakMemory"] as? Int ?? 0) > 1 << 20)
@@ -93,7 +93,7 @@ struct BenchSmokeTests {
         let imports = try #require(json["imports"] as? [[String: Any]])
         #expect(imports.map { $0["notes"] as? Int } == [20, 40])
         for result in imports {
-            for key in ["engine", "baseline"] { #expect(((result[key] as? [String: Any])?["runs"] as? [Double])?.count == 3, "\(key)") }
+            for key in ["engine", "baseline"] { #expect(((result[key] as? [String: Any])?["runs"] as? [Double])?.count == 2, "\(key)") }
             #expect((result["fileBytes"] as? Int ?? 0) > 0 && (result["enginePeakMemory"] as? Int ?? 0) > 1 << 20)
         }
         let markdown = try String(contentsOf: folder.url.appendingPathComponent("performance.md"), encoding: .utf8)
