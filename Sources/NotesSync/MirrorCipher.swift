@@ -62,7 +62,7 @@ struct MirrorCipher: Sendable {
         guard let recipientsFile else { return .plain }
         let recipients = try parseRecipients(recipientsFile)
         let identities = try identity.readOrCreate()
-        guard let sealedNameKey else { throw .unreadableKeyFile(path: nameKeyFile, reason: "the mirror has recipients but no name key") }
+        guard let sealedNameKey else { throw .unreadableKeyFile(path: nameKeyFile, reason: .noNameKey) }
         let nameKey: Data
         do {
             nameKey = try AgeFile.decrypt(sealedNameKey, with: identities)
@@ -71,7 +71,7 @@ struct MirrorCipher: Sendable {
         } catch {
             throw .undecryptableFile(path: nameKeyFile, error)
         }
-        guard nameKey.count == 32 else { throw .unreadableKeyFile(path: nameKeyFile, reason: "it does not hold a 32-byte key") }
+        guard nameKey.count == 32 else { throw .unreadableKeyFile(path: nameKeyFile, reason: .nameKeyNot32Bytes) }
         return MirrorCipher(keys: Keys(recipients: recipients, identities: identities, nameKey: nameKey))
     }
 
@@ -100,10 +100,10 @@ struct MirrorCipher: Sendable {
             do {
                 recipients.append(try AgeRecipient(text))
             } catch {
-                throw .unreadableKeyFile(path: recipientsFile, reason: error.description)
+                throw .unreadableKeyFile(path: recipientsFile, reason: .badRecipient(error))
             }
         }
-        guard !recipients.isEmpty else { throw .unreadableKeyFile(path: recipientsFile, reason: "it lists no recipient") }
+        guard !recipients.isEmpty else { throw .unreadableKeyFile(path: recipientsFile, reason: .noRecipient) }
         return recipients
     }
 }

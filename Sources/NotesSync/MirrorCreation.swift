@@ -13,7 +13,7 @@ enum MirrorCreation {
             } catch {
                 throw .file(path: folder.path, error)
             }
-            guard contents.isEmpty else { throw .folderNotAMirror(path: folder.path, reason: "it holds files but is no git repository") }
+            guard contents.isEmpty else { throw .folderNotAMirror(path: folder.path, reason: .filesWithoutRepository) }
         }
         let parent = folder.deletingLastPathComponent()
         let building = parent.appendingPathComponent(".\(folder.lastPathComponent).new-\(getpid())")

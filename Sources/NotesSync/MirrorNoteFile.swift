@@ -21,7 +21,7 @@ public enum MirrorNoteFile {
         let afterOpening = text.index(text.startIndex, offsetBy: 3, limitedBy: text.endIndex) ?? text.endIndex
         guard text.hasPrefix(fence),
               let end = text.range(of: "\n" + fence, options: .literal, range: afterOpening..<text.endIndex) ?? emptyFrontMatterEnd(text) else {
-            throw .unreadableNoteFile(path: path, reason: "no front matter between --- lines at its start")
+            throw .unreadableNoteFile(path: path, reason: .noFrontMatter)
         }
         let yaml = String(text[text.index(text.startIndex, offsetBy: 4)..<end.lowerBound])
         let body = String(text[end.upperBound...])
@@ -29,7 +29,7 @@ public enum MirrorNoteFile {
         do {
             matter = try YAMLDecoder().decode(FrontMatter.self, from: yaml)
         } catch {
-            throw .unreadableNoteFile(path: path, reason: "front matter: \(FrontMatterProblem.describe(error))")
+            throw .unreadableNoteFile(path: path, reason: .frontMatter(error))
         }
         return try matter.note(body: body, path: path)
     }
@@ -73,22 +73,22 @@ struct FrontMatter: Codable {
     }
 
     func note(body: String, path: String) throws(SyncError) -> MirrorNote {
-        guard let id = UUID(uuidString: identifier) else { throw .unreadableNoteFile(path: path, reason: "identifier '\(identifier)' is not a UUID") }
+        guard let id = UUID(uuidString: identifier) else { throw .unreadableNoteFile(path: path, reason: .identifierNotAUUID(identifier)) }
         guard MirrorNote.path(of: id) == path else {
-            throw .unreadableNoteFile(path: path, reason: "its identifier \(identifier) names another file (\(MirrorNote.path(of: id)))")
+            throw .unreadableNoteFile(path: path, reason: .identifierNamesAnotherFile(identifier: identifier, file: MirrorNote.path(of: id)))
         }
         func date(_ text: String?, _ field: String) throws(SyncError) -> Date? {
             guard let text else { return nil }
-            guard let date = MirrorDates.date(text) else { throw .unreadableNoteFile(path: path, reason: "\(field) '\(text)' is not an ISO 8601 date") }
+            guard let date = MirrorDates.date(text) else { throw .unreadableNoteFile(path: path, reason: .notADate(field: field, text: text)) }
             return date
         }
         var pictures: [MirrorImage] = []
         for image in images ?? [] {
             guard let imageID = UUID(uuidString: image.identifier) else {
-                throw .unreadableNoteFile(path: path, reason: "image identifier '\(image.identifier)' is not a UUID")
+                throw .unreadableNoteFile(path: path, reason: .imageIdentifierNotAUUID(image.identifier))
             }
             guard MirrorImageFile.isImagePath(image.file) else {
-                throw .unreadableNoteFile(path: path, reason: "image file '\(image.file)' is not images/<sha256>.<extension>")
+                throw .unreadableNoteFile(path: path, reason: .imageFileNotInImages(image.file))
             }
             pictures.append(MirrorImage(identifier: imageID, file: image.file, created: try date(image.created, "image created"),
                                         caption: image.caption ?? "", width: image.width ?? 0, height: image.height ?? 0))
@@ -98,7 +98,7 @@ struct FrontMatter: Codable {
         do {
             names = try TagName.checked(tags ?? [])
         } catch {
-            throw .unreadableNoteFile(path: path, reason: error.description)
+            throw .unreadableNoteFile(path: path, reason: .badTag(error))
         }
         return MirrorNote(identifier: id, title: title, created: try date(created, "created"), modified: try date(modified, "modified"),
                           pinned: pinned ?? false, tags: names, images: pictures, body: body)

@@ -127,7 +127,7 @@ extension MirrorRepository {
         let cipher = try cipher()
         for path in entries.paths where path.hasPrefix("notes/") && FileManager.default.fileExists(atPath: folder.appendingPathComponent(path).path) {
             guard MirrorNote.identifier(inPath: path) != nil else {
-                throw .unreadableNoteFile(path: path, reason: MirrorNote.namingRule)
+                throw .unreadableNoteFile(path: path, reason: .misnamed)
             }
             _ = try MirrorNoteFile.parse(String(decoding: try cipher.open(try workingFile(path), path: path), as: UTF8.self), path: path)
         }

@@ -41,7 +41,7 @@ final class MirrorRepository {
         // The marker never changes once committed: the working tree's copy says it is there.
         if try mirror.commit(named: "HEAD") != nil, !FileManager.default.fileExists(atPath: folder.appendingPathComponent(marker).path),
            try mirror.files([("HEAD", marker)])[0] == nil {
-            throw .folderNotAMirror(path: folder.path, reason: "its commits have no \(marker) file")
+            throw .folderNotAMirror(path: folder.path, reason: .noMarker(branch: nil, marker: marker))
         }
         return mirror
     }
@@ -126,7 +126,7 @@ final class MirrorRepository {
         }
         let notes = changes.filter { $0.path.hasPrefix("notes/") }
         if let misnamed = notes.first(where: { MirrorNote.identifier(inPath: $0.path) == nil && $0.kind != .deleted }) {
-            throw .unreadableNoteFile(path: misnamed.path, reason: MirrorNote.namingRule)
+            throw .unreadableNoteFile(path: misnamed.path, reason: .misnamed)
         }
         return notes.filter { MirrorNote.identifier(inPath: $0.path) != nil }
     }
@@ -205,12 +205,12 @@ final class MirrorRepository {
         }
         guard let theirs = try commit(named: tracking) else {
             let others = try git.run(["for-each-ref", "--format=%(refname)", "refs/remotes/\(Self.remote)/"])
-            if !others.isEmpty { throw .remoteNotAMirror(remote: remote, reason: "it has branches but no \(Self.branch)") }
+            if !others.isEmpty { throw .remoteNotAMirror(remote: remote, reason: .otherBranches(expected: Self.branch)) }
             return nil
         }
         // A remote branch that is our own HEAD holds the marker: only another one is looked at.
         if try theirs != commit(named: "HEAD"), try files([(theirs, Self.marker)])[0] == nil {
-            throw .remoteNotAMirror(remote: remote, reason: "its \(Self.branch) has no \(Self.marker) file")
+            throw .remoteNotAMirror(remote: remote, reason: .noMarker(branch: Self.branch, marker: Self.marker))
         }
         return theirs
     }

@@ -8,7 +8,7 @@ import Processes
 /// apply step's one transaction, and the mirror's commits stay.
 public indirect enum SyncError: Error, CustomStringConvertible {
     /// A note file that is not as docs/sync.md specifies (hand-edited, say).
-    case unreadableNoteFile(path: String, reason: String)
+    case unreadableNoteFile(path: String, reason: NoteFileProblem)
     /// A note file names an image file the mirror does not have.
     case missingImageFile(note: String, file: String)
     /// A git command failed.
@@ -26,9 +26,9 @@ public indirect enum SyncError: Error, CustomStringConvertible {
     /// The remote refused the push for a reason other than having moved on.
     case pushRejected(remote: String, GitFailure)
     /// The remote's branch is not a notes mirror: sync leaves it untouched.
-    case remoteNotAMirror(remote: String, reason: String)
+    case remoteNotAMirror(remote: String, reason: NotAMirrorReason)
     /// The mirror folder holds something that is not a notes mirror.
-    case folderNotAMirror(path: String, reason: String)
+    case folderNotAMirror(path: String, reason: NotAMirrorReason)
     /// The first sync of a mirror needs `--remote`.
     case noRemote(mirror: String)
     /// The store's version has no note identifiers (before v5), which the files are named by.
@@ -59,7 +59,7 @@ public indirect enum SyncError: Error, CustomStringConvertible {
     /// someone else's and undo it on the remote.
     case refusedRemoteFile(commit: String, author: String, cause: SyncError)
     /// The mirror's recipients or name key file is not as sync writes it.
-    case unreadableKeyFile(path: String, reason: String)
+    case unreadableKeyFile(path: String, reason: KeyFileProblem)
     /// A file could not be encrypted.
     case encryption(AgeError)
     /// The remote lists recipients this machine has not accepted (another machine's

@@ -72,7 +72,7 @@ struct RecipientsChange: Codable, Equatable {
         do {
             return try AgeRecipient(text)
         } catch {
-            throw .unreadableKeyFile(path: "the sync state's recipients", reason: error.description)
+            throw .unreadableKeyFile(path: "the sync state's recipients", reason: .badRecipient(error))
         }
     }
 }

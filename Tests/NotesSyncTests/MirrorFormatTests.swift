@@ -35,8 +35,8 @@ struct MirrorFormatTests {
         #expect {
             try MirrorNoteFile.parse(text, path: note.path)
         } throws: { error in
-            guard case SyncError.unreadableNoteFile(let path, let reason) = error else { return false }
-            return path == note.path && reason.hasPrefix("a tag name")
+            guard case SyncError.unreadableNoteFile(let path, .badTag(.badTagName)) = error else { return false }
+            return path == note.path
         }
     }
 
