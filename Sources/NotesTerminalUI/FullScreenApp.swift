@@ -47,7 +47,7 @@ public enum FullScreenApp {
         if syncOnOpen { app.startSync() }
         while true {
             // What arrived may show other notes: their reads run before the frame is drawn.
-            if app.receiveBackgroundWork() { runner.perform([], on: app) }
+            if let effects = app.receiveBackgroundWork() { runner.perform(effects, on: app) }
             app.startPreviews()
             screen.draw(app.frame().render())
             // While a search runs, wake often to show its matches; otherwise, idle for a second

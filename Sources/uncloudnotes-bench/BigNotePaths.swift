@@ -72,7 +72,7 @@ enum BigNotePaths {
             let press = { (key: Key) in
                 timed {
                     _ = runner.perform(app.handle(key), on: app)
-                    app.receiveBackgroundWork()
+                    _ = runner.perform(app.receiveBackgroundWork() ?? [], on: app)
                     _ = runner.render(app, width: screen.width, height: screen.height)
                 }
             }
@@ -83,7 +83,7 @@ enum BigNotePaths {
             let lastKey = DispatchTime.now()
             while app.isWaitingForBackgroundWork {
                 usleep(1_000)
-                app.receiveBackgroundWork()
+                _ = runner.perform(app.receiveBackgroundWork() ?? [], on: app)
                 _ = runner.render(app, width: screen.width, height: screen.height)
             }
             log.add(seconds(since: lastKey), to: "searchSettled")

@@ -123,7 +123,8 @@ private struct KeyDriver {
         _ = runner.render(app, width: BigNotePaths.screen.width, height: BigNotePaths.screen.height)
         while app.isWaitingForBackgroundWork {
             usleep(1_000)
-            if app.receiveBackgroundWork() {
+            if let effects = app.receiveBackgroundWork() {
+                _ = runner.perform(effects, on: app)
                 _ = runner.render(app, width: BigNotePaths.screen.width, height: BigNotePaths.screen.height)
             }
         }

@@ -68,8 +68,11 @@ enum PicturePaths {
         while true {
             // A frame is drawn when the background delivered something, as the terminal loop draws
             // after a wake: drawing in a busy loop would take a core from the picture's making.
-            if app.receiveBackgroundWork(), let placed = runner.render(app, width: screen.width, height: screen.height).pictures.first {
-                return (key, seconds(since: start), placed.picture)
+            if let effects = app.receiveBackgroundWork() {
+                _ = runner.perform(effects, on: app)
+                if let placed = runner.render(app, width: screen.width, height: screen.height).pictures.first {
+                    return (key, seconds(since: start), placed.picture)
+                }
             }
             guard app.isWaitingForBackgroundWork else { throw BenchError("the \(kind) picture was never made") }
             usleep(200)

@@ -88,7 +88,16 @@ struct AppHarness {
         indexing.runAll()
         searches.runAll()
         previewing.runAll()
-        app.receiveBackgroundWork()
+        takeBackgroundWork()
+    }
+
+    /// Takes what the background finished through the app's `receive`, its effects carried out,
+    /// as the terminal loop does; whether anything arrived.
+    @discardableResult
+    func takeBackgroundWork() -> Bool {
+        guard let effects = app.receiveBackgroundWork() else { return false }
+        _ = runner.perform(effects, on: app)
+        return true
     }
 
     /// One frame at a size, as the terminal loop draws it: the reads the screen needs run first.

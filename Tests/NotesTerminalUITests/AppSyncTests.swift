@@ -36,7 +36,7 @@ struct AppSyncTests {
         #expect(harness.screen(120, 24).contains("a sync is under way"))
         #expect(harness.syncing.pendingCount == 1)
         harness.syncing.runAll()
-        #expect(harness.app.receiveBackgroundWork())
+        #expect(harness.takeBackgroundWork())
         #expect(harness.catchUp())
         let screen = harness.screen(120, 24)
         #expect(screen.contains("From the laptop"))
@@ -50,7 +50,7 @@ struct AppSyncTests {
         let harness = try AppHarness(version: "v5", notes: [("Alone", "", 0)])
         harness.press(.character("S"))
         harness.syncing.runAll()
-        #expect(harness.app.receiveBackgroundWork())
+        #expect(harness.takeBackgroundWork())
         let screen = harness.screen(200, 24)
         #expect(screen.contains("sync failed: no remote to sync with yet: give one with --remote URL"))
         #expect(try harness.titles() == ["Alone"])
@@ -60,7 +60,7 @@ struct AppSyncTests {
     func statusLine() throws {
         let (harness, _, storeURL) = try syncedDesk()
         func statusLine() -> String {
-            harness.app.receiveBackgroundWork()
+            harness.takeBackgroundWork()
             return harness.screen(120, 24).split(separator: "\n").first { $0.contains("1 note") || $0.contains("2 notes") || $0.contains("3 notes") }
                 .map(String.init) ?? ""
         }
@@ -91,7 +91,7 @@ struct AppSyncTests {
         let harness = try AppHarness(version: "v5", notes: [("Alone", "", 0)])
         _ = harness.runner.perform(harness.app.afterFirstPaint(), on: harness.app)
         harness.syncing.runAll()
-        harness.app.receiveBackgroundWork()
+        harness.takeBackgroundWork()
         _ = harness.runner.perform([.save(NoteDraft(title: "Another", body: ""), over: nil)], on: harness.app)
         let screen = harness.screen(120, 24)
         #expect(!screen.contains("sync"))

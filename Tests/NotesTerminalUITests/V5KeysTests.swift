@@ -104,6 +104,21 @@ struct V5KeysTests {
         }
     }
 
+    @Test("the rest of a long list failing to arrive leaves its first page on screen, says why, and is no longer awaited (issue #34)")
+    func restOfListFails() throws {
+        let total = NotesApp.firstPageSize + 30
+        let harness = try AppHarness(version: "v5", notes: (0..<total).map { ("note \($0)", "", 0) })
+        harness.press(.resize(columns: 80, rows: 24))
+        harness.press(.character("s"))
+        #expect(harness.app.isWaitingForBackgroundWork, "the rest of the list is asked of the background")
+        // What the background delivers when its read fails, through the one way in.
+        _ = harness.runner.perform(harness.app.receive(.searchAnswered([], isComplete: true, failure: "disk I/O error")), on: harness.app)
+        let screen = harness.screen(120, 24)
+        #expect(screen.contains("only the list's first page is shown: disk I/O error"), "\(screen)")
+        #expect(screen.contains("›note \(total - 1)") || screen.contains("›note 0"), "the first page stays listed: \(screen)")
+        #expect(!harness.app.isWaitingForBackgroundWork, "nothing is awaited any more")
+    }
+
     @Test("p keeps the note it pins as read and laid out: only its row is read again, never its text or images (issue #34)")
     func pinKeepsTheNote() throws {
         let harness = try harness()

@@ -5,11 +5,7 @@ import UnCloudNotesKit
 /// keystroke may wait. Finished previews wait here until the key loop takes them into its
 /// `PreviewCache`; previews asked for before the images changed (`cancelAll`) are dropped.
 final class BackgroundPreviews: Sendable {
-    /// A preview made, for its cache key.
-    struct Finished: Sendable {
-        let key: PreviewKey
-        let preview: RenderedPreview
-    }
+    typealias Finished = MadePreview
 
     /// What the key loop and the jobs share.
     private struct Shared {

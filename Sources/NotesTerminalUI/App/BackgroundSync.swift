@@ -8,12 +8,7 @@ import UnCloudNotesKit
 /// reaches the list as any other process's change does (`catchUpWithStore`). One sync at a time.
 /// The same queue reads the sync status (last sync, changes waiting) for the status line.
 final class BackgroundSync: Sendable {
-    /// How a sync ended: its report, or its one-line error.
-    typealias Outcome = Result<SyncReport, SyncFailure>
-
-    struct SyncFailure: Error, Sendable {
-        let message: String
-    }
+    typealias Outcome = SyncOutcome
 
     private struct Shared {
         var running = false

@@ -1,4 +1,5 @@
 import Foundation
+import NotesSync
 import UnCloudNotesKit
 
 /// What handling a key (or an event) asks the runner to do. The screens read and change no store,
@@ -79,6 +80,28 @@ public enum NotesEvent {
     /// The attach prompt's text completed, with the names that still match when several do.
     case pathCompleted(typed: String, text: String, candidates: [String])
     case failed(NoteBookError)
+    /// The latest search's matches (its first page, or all of them when `isComplete`), or why
+    /// it failed; answers of superseded searches never arrive.
+    case searchAnswered([NoteID], isComplete: Bool, failure: String?)
+    /// Image previews rendered in the background, each for the key it was asked for.
+    case previewsMade([MadePreview])
+    /// `S`'s sync: the status line's news (the last sync, changes waiting; nil: none known).
+    case syncStatusRead(SyncStatus?)
+    case syncFinished(SyncOutcome)
+}
+
+/// A preview rendered in the background, for its cache key.
+public struct MadePreview: Sendable {
+    let key: PreviewKey
+    let preview: RenderedPreview
+}
+
+/// How `S`'s sync ended: its report, or its one-line error.
+public typealias SyncOutcome = Result<SyncReport, SyncFailure>
+
+/// A sync that failed, as the one line the status bar shows.
+public struct SyncFailure: Error, Sendable {
+    let message: String
 }
 
 /// The store's version as `.checkStore` found it.

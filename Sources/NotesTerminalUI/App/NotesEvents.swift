@@ -135,10 +135,46 @@ extension NotesState {
         case .pathCompleted(let typed, let text, let candidates):
             guard case .prompt(let state) = screen, let completed = state.completed(typed: typed, text: text, candidates: candidates) else { break }
             screen = .prompt(completed)
+        case .searchAnswered(let ids, let isComplete, let failure):
+            searchAnswered(ids, isComplete: isComplete, failure: failure)
+        case .previewsMade(let made):
+            for preview in made { previews.store(preview.preview, key: preview.key) }
+        case .syncStatusRead(let status):
+            syncLine.status = status
+        case .syncFinished(let outcome):
+            syncFinished(outcome)
         default:
             break
         }
         return []
+    }
+
+    /// The latest search's answer: its matches listed, or, when the rest of a list failed to
+    /// arrive, its first page left on screen with the reason.
+    private mutating func searchAnswered(_ ids: [NoteID], isComplete: Bool, failure: String?) {
+        if let failure {
+            if listScreen.awaitingRest {
+                message = "only the list's first page is shown: \(failure)"
+                listScreen.restFailed()
+                return
+            }
+            message = failure
+        }
+        listScreen.showMatches(ids, isComplete: isComplete)
+    }
+
+    /// A finished sync: the status line says when and what moved, conflicts or an error show as
+    /// the message. The notes it wrote arrive as any other process's change.
+    private mutating func syncFinished(_ outcome: SyncOutcome) {
+        syncLine.running = false
+        switch outcome {
+        case .success(let report):
+            syncLine.failed = false
+            message = report.lines.dropLast().joined(separator: "; ")
+        case .failure(let failure):
+            syncLine.failed = true
+            message = "sync failed: \(failure.message)"
+        }
     }
 
     /// The key that waited for a note, handled now that the read is back.
@@ -171,7 +207,8 @@ extension NotesEvent {
         switch self {
         case .saved, .deleted, .attachmentDeleted, .attached, .captionSaved, .pinned, .restored: true
         case .edited, .editorFailed, .imageRefused, .replaceAsked, .listRead, .imageOpened, .failed,
-             .rowsRead, .rowsUnreadable, .noteRead, .noteUnreadable, .tagsRead, .storeChecked, .pathCompleted: false
+             .rowsRead, .rowsUnreadable, .noteRead, .noteUnreadable, .tagsRead, .storeChecked, .pathCompleted,
+             .searchAnswered, .previewsMade, .syncStatusRead, .syncFinished: false
         }
     }
 }

@@ -1,7 +1,7 @@
 import UnCloudNotesKit
 
 /// What a preview is made for: a note's image at a size, drawn one way. Previews are cached by it.
-struct PreviewKey: Hashable, Sendable {
+public struct PreviewKey: Hashable, Sendable {
     let note: NoteID
     /// The attachment's position in the note, and its size in bytes (a replaced image differs).
     let image: Int
