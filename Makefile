@@ -17,11 +17,11 @@ run: build
 # The tests run as several processes at once (scripts/run-tests.sh says why); TEST_JOBS=N sets how many.
 test: deps
 	$(SWIFT) build --build-tests
-	scripts/run-tests.sh
+	SWIFT=$(SWIFT) scripts/run-tests.sh
 	"$$($(SWIFT) build --show-bin-path)/uncloudnotes" model check
 
 ## Everything make test runs, with the fault suites' full sweeps instead of their daily samples
-## (every N of every call, every scenario; about twice as long).
+## (every N of every call, every scenario; many times as long).
 test-full:
 	UNCLOUDNOTES_FAULT_FULL=1 UNCLOUDNOTES_SYNC_FAULTS=all $(MAKE) test
 

@@ -77,7 +77,9 @@ struct Git: Sendable {
                                            // locks (and take refs) while the next sync works.
                                            "-c", "gc.autoDetach=false"] + arguments,
                               environment: environment, workingDirectory: directory.path, input: writesInput ? .streamed : .nothing,
-                              output: .captured(in: answers), error: .captured(in: answers))
+                              // git's errors in the temporary folder, usually on another disk: on a
+                              // full mirror disk its "No space left on device" is still read back.
+                              output: .captured(in: answers), error: .captured())
         // The input's failure is kept while git runs to its end, then thrown: git's exit comes first.
         var failure: SyncError?
         let outcome: ProcessRunner.Outcome
@@ -90,7 +92,8 @@ struct Git: Sendable {
                 }
             }
         } catch {
-            throw .cannotRunGit(arguments: arguments, error)
+            // The input's own failure says more than a wait that failed after it.
+            throw failure ?? .cannotRunGit(arguments: arguments, error)
         }
         if let failure { throw failure }
         return (outcome.termination.status, outcome.output, String(decoding: outcome.error, as: UTF8.self))

@@ -1,9 +1,10 @@
 import Foundation
 
 /// The descriptors a child's standard streams are given, made from a `Command`'s choices, and
-/// what it wrote to captured ones. Every descriptor is close-on-exec here (swift-subprocess also
-/// closes all but 0, 1 and 2 in each child): the child gets its three as its 0, 1 and 2, and no
-/// other child started meanwhile inherits them.
+/// what it wrote to captured ones. Every descriptor is made close-on-exec here (swift-subprocess
+/// also closes all but 0, 1 and 2 in each child): the child gets its three as its 0, 1 and 2.
+/// Made, then marked (`pipe2` and `mkostemp` are not in Swift's Glibc module): a program another
+/// thread starts in between, by other means than this runner, could keep a copy.
 final class ChildStreams {
     private(set) var input: Int32 = STDIN_FILENO
     private(set) var output: Int32 = STDOUT_FILENO

@@ -27,7 +27,8 @@ public struct Command: Sendable {
     /// How the child stands to the terminal and its signals. Every child starts with default
     /// signal dispositions and no signal blocked, whatever this process has.
     public enum Terminal: Sendable {
-        /// In this process's group; this process keeps its own signal handling.
+        /// In a process group of its own, so signals typed at the terminal do not reach it; this
+        /// process keeps its own signal handling.
         case shared
         /// In this process's (foreground) group, which can read the terminal, as a shell runs
         /// `$EDITOR file`: while it runs this process ignores Ctrl-C and Ctrl-\, as `system(3)` does.

@@ -82,6 +82,10 @@ public enum ProcessRunner {
     private static func configuration(of command: Command) -> Configuration {
         var options = PlatformOptions()
         options.createSession = command.terminal == .newSession
+        // A shared child gets a process group of its own, as Foundation's Process gave it: Ctrl-C
+        // or Ctrl-\ typed while the editor runs (or at a shell running `uncloudnotes sync`)
+        // reaches the terminal's foreground group, and must not kill a git mid-commit.
+        if command.terminal == .shared { options.processGroupID = 0 }
         let environment: Environment = command.environment.map { variables in
             .custom(Dictionary(uniqueKeysWithValues: variables.compactMap { name, value in
                 Environment.Key(rawValue: name).map { ($0, value) }

@@ -30,9 +30,9 @@ struct TmuxPicturesTests {
         }
     }
 
-    /// The preview's rows of a styled capture (rows 11 to 26).
-    static func previewRows(_ styledScreen: String) -> ArraySlice<Substring> {
-        styledScreen.split(separator: "\n", omittingEmptySubsequences: false).dropFirst(11).prefix(16)
+    /// The preview's rows of a capture (rows 11 to 26).
+    static func previewRows(_ screen: String) -> ArraySlice<Substring> {
+        screen.split(separator: "\n", omittingEmptySubsequences: false).dropFirst(11).prefix(16)
     }
 
     /// How many distinct 256-colour backgrounds a styled row sets.
@@ -53,8 +53,10 @@ struct TmuxPicturesTests {
         let id = try #require(output.components(separatedBy: start).last?.prefix { $0.isNumber })
         // The cursor is placed inside each passthrough too, at the preview's cell (the pane is at 0,0).
         #expect(output.contains("\u{1B}Ptmux;\u{1B}\u{1B}[12;58H\u{1B}\u{1B}_Ga=T,i="))
-        // No symbols under the picture: neither characters nor coloured cells.
-        #expect(Self.previewRows(try tmux.screen(styles: true)).allSatisfy { Self.backgrounds(in: $0) == 0 }, "no symbols under the picture")
+        // No symbols under the picture: neither characters (columns 57 to 98) nor coloured cells.
+        let characters = Self.previewRows(try tmux.screen()).map { String(Array($0).dropFirst(57).prefix(42)) }
+        #expect(characters.allSatisfy { $0.trimmingCharacters(in: .whitespaces).isEmpty }, "no symbols under the picture: \(characters)")
+        #expect(Self.previewRows(try tmux.screen(styles: true)).allSatisfy { Self.backgrounds(in: $0) == 0 }, "no coloured cells under the picture")
         try tmux.press("j")
         _ = try waitForOutput(written, containing: "\u{1B}Ptmux;\u{1B}\u{1B}_Ga=d,d=I,i=\(id),q=2\u{1B}\u{1B}\\\u{1B}\\")
     }

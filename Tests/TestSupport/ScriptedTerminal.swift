@@ -85,7 +85,7 @@ public final class ScriptedTerminal {
             // Everything already written is taken before `condition` looks again: a picture comes
             // in hundreds of chunks, and looking through the whole output after each one cost
             // more than the program's writing on a busy machine (the wait then timed out).
-            while count > 0, let more = readSome(waitingMilliseconds: 0) { count = more }
+            while count > 0, Date() < deadline, let more = readSome(waitingMilliseconds: 0) { count = more }
         }
     }
 

@@ -27,7 +27,7 @@ public struct ExternalEditor: Sendable {
         public var description: String {
             switch self {
             case .cannotStart(let command, let failure):
-                "cannot start the editor \"\(command)\" (\(failure)); set $VISUAL or $EDITOR"
+                "cannot start the editor \"\(command)\" (\(failure.reason)); set $VISUAL or $EDITOR"
             case .failed(let command, let status, let kept?):
                 "the editor \"\(command)\" exited with status \(status); nothing was written, your text is kept in \(kept.path)"
             case .failed(let command, 127, nil):

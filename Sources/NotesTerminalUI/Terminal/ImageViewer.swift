@@ -26,7 +26,7 @@ public enum ImageViewer {
             try ProcessRunner.start(Command(opener, [file.path], terminal: .newSession))
             return "opening \(name) with xdg-open"
         } catch {
-            return "cannot start xdg-open (\(error))"
+            return "cannot start xdg-open (\(error.reason))"
         }
     }
 }
