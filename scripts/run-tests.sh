@@ -11,8 +11,8 @@
 # targets is a process of its own (the other targets, quick and busy, one process each), taken
 # from one queue, longest first, so the cores stay busy until the end.
 #
-# The suites that burn CPU without watching a screen (fault injection, kill storms, the benchmark's
-# smoke run) run at a lower priority, so the terminal tests beside them, which answer a program's
+# The suites that burn CPU without watching a screen (fault injection, kills and crashes, the
+# benchmark's smoke run) run at a lower priority, so the terminal tests beside them, which answer a program's
 # queries within its 250 ms, are not starved. A process that runs longer than 15 minutes is
 # stopped with SIGQUIT (a backtrace in its log) and fails the run.
 set -euo pipefail
@@ -46,8 +46,10 @@ if ! listing=$("$tests" --testing-library swift-testing --list-tests 2>"$logs/li
 fi
 listed=$(sed -E 's#/.*##; s#^((CommandLineTests|NotesSyncTests)\.[A-Za-z0-9_]+|[A-Za-z0-9_]+)(\..*)?$#\1#' <<<"$listing" | awk 'NF && !seen[$0]++')
 # Longest first (as measured on a 2-core machine), those still listed; every other unit follows.
-longest=(CommandLineTests.FaultInjectionTests CommandLineTests.BenchSmokeTests CommandLineTests.SyncFaultInjectionTests
-         NotesSyncTests.MultiMachineSyncTests CommandLineTests.MigrationKillStormTests ManagedStoreTests NotesTerminalUITests)
+longest=(CommandLineTests.MigrationCrashTests CommandLineTests.InstallTests CommandLineTests.BenchSmokeTests
+         CommandLineTests.FaultInjectionTests CommandLineTests.MigrationKillStormTests CommandLineTests.KeyFileRestoreFaultTests
+         CommandLineTests.SyncFaultInjectionTests NotesSyncTests.LargeFirstSyncTests CommandLineTests.TerminalAppTests
+         CommandLineTests.SyncRecoveryTests NotesTerminalUITests NotesSyncTests.SyncKillStormTests ManagedStoreTests)
 units=$( { printf '%s\n' "${longest[@]}" | grep -Fx -f <(printf '%s\n' "$listed") || true; printf '%s\n' "$listed"; } | awk 'NF && !seen[$0]++')
 count=$(wc -l <<<"$units")
 
@@ -55,7 +57,7 @@ run_unit() { # unit, then the arguments passed to the script
     local unit=$1
     shift
     local niceness=0 status=0 started=$SECONDS
-    [[ $unit =~ (FaultInjection|KillStorm|KillTests|BenchSmoke) ]] && niceness=10
+    [[ $unit =~ (Fault|Kill|Crash|BenchSmoke) ]] && niceness=10
     nice -n "$niceness" timeout --signal=QUIT --kill-after=30 900 \
         "$tests" --testing-library swift-testing --filter "^${unit//./\\.}[./]" "$@" >"$logs/$unit.out" 2>"$logs/$unit.log" || status=$?
     # 69: every test of the process was skipped by the caller's --skip, as swift test takes it.

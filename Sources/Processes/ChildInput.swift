@@ -13,16 +13,25 @@ public final class ChildInput {
         self.descriptor = descriptor
     }
 
+    /// Queues `data`, writing once a piece is full.
     public func write(_ data: Data) {
         pending.append(data)
         if pending.count >= Self.pieceSize { flush() }
     }
 
+    /// Queues `text` as UTF-8.
     public func write(_ text: String) { write(Data(text.utf8)) }
 
     /// Writes what is pending; the runner closes the pipe after.
     func flush() {
         if open { open = PipeWrite.all(pending, to: descriptor) }
         pending.removeAll(keepingCapacity: true)
+    }
+
+    /// The runner closed the pipe: a write kept past the run goes nowhere, never to a descriptor
+    /// the number may have been given to since.
+    func close() {
+        open = false
+        pending.removeAll()
     }
 }

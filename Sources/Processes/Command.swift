@@ -14,7 +14,9 @@ public struct Command: Sendable {
 
     /// Where the child's standard output or error goes.
     public enum Output: Sendable {
+        /// /dev/null.
         case discarded
+        /// This process's own (an editor draws on the terminal).
         case inherited
         /// An unlinked private file in `folder` (the temporary folder when nil), read back when
         /// the child has ended. Not a pipe: git ignores a failed write to a pipe and exits 0 with
@@ -37,17 +39,23 @@ public struct Command: Sendable {
         case newSession
     }
 
+    /// The program's path: absolute, or relative to this process's working directory.
     public var executable: String
+    /// The arguments after the program's name.
     public var arguments: [String]
     /// The child's whole environment; nil for this process's.
     public var environment: [String: String]?
     /// The child's working directory; nil for this process's.
     public var workingDirectory: String?
     public var input: Input
+    /// Standard output.
     public var output: Output
+    /// Standard error.
     public var error: Output
     public var terminal: Terminal
 
+    /// A command with everything a caller need not say set to what most children want: no input,
+    /// output and errors discarded, a process group of its own.
     public init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil, workingDirectory: String? = nil,
                 input: Input = .nothing, output: Output = .discarded, error: Output = .discarded, terminal: Terminal = .shared) {
         self.executable = executable
@@ -60,8 +68,13 @@ public struct Command: Sendable {
         self.terminal = terminal
     }
 
-    /// The first executable file called `name` in the folders of `path` (a `PATH` value).
+    /// The first executable file called `name` in the folders of `path` (a `PATH` value), as an
+    /// absolute path: a relative folder (`.`, `node_modules/.bin`) is taken from this process's
+    /// working directory, as a shell would, not from the child's.
     public static func find(_ name: String, path: String?) -> String? {
-        (path ?? "/usr/bin:/bin").split(separator: ":").map { "\($0)/\(name)" }.first { access($0, X_OK) == 0 }
+        let here = FileManager.default.currentDirectoryPath
+        return (path ?? "/usr/bin:/bin").split(separator: ":")
+            .map { folder in folder.hasPrefix("/") ? "\(folder)/\(name)" : "\(here)/\(folder)/\(name)" }
+            .first { access($0, X_OK) == 0 }
     }
 }

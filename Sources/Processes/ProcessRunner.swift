@@ -14,7 +14,9 @@ public enum ProcessRunner {
     /// A child that ended: how, and what it wrote to its captured streams.
     public struct Outcome: Sendable {
         public var termination: Termination
+        /// What it wrote to a `.captured` standard output (empty otherwise).
         public var output: Data
+        /// What it wrote to a `.captured` standard error (empty otherwise).
         public var error: Data
     }
 
@@ -38,6 +40,7 @@ public enum ProcessRunner {
             let input = ChildInput(writer)
             feed(input)
             input.flush()
+            input.close()
             streams.closeInputWriter()
         }
         let termination = try Termination.awaited(pid, executable: command.executable)

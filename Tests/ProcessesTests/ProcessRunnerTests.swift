@@ -80,7 +80,8 @@ struct ProcessRunnerTests {
     /// The design's risk: every call blocks its thread until its child ends, and tests call from
     /// the cooperative pool (one thread per core). With every pool thread so blocked, a runner
     /// that needed the pool to start or finish a child would never return.
-    @Test("many synchronous runs at once from the cooperative pool, more than its threads, all finish")
+    @Test("many synchronous runs at once from the cooperative pool, more than its threads, all finish",
+          .timeLimit(.minutes(1)))
     func poolCannotStarve() async throws {
         let calls = ProcessInfo.processInfo.activeProcessorCount * 4
         let statuses = try await withThrowingTaskGroup(of: Int32.self) { group in

@@ -2,7 +2,9 @@ import Foundation
 
 /// How a child ended.
 public enum Termination: Sendable, Equatable {
+    /// Exited by itself, with this code.
     case exited(Int32)
+    /// Ended by this signal.
     case signalled(Int32)
 
     /// The status as a shell reports it: the exit code, or 128 + the signal's number.
