@@ -28,6 +28,8 @@ public final class ManagedObjectContext {
     private var registered: [ObjectID: WeakObject] = [:]
     private var entityInfos: [String: EntityInfo] = [:]
     private var insertions = 0
+    /// The transaction `saveInOneTransaction` holds open, which each save writes a batch into.
+    var openTransaction: OpenTransaction?
     /// A read that failed inside a property accessor, not yet thrown by `checkReads()`.
     private var unreportedReadFailure: ContextError?
     private let entityClasses: [String: ManagedObject.Type]

@@ -1,7 +1,8 @@
 internal import GRDB
 
 /// One save: validate, then write every change in a single SQLite transaction. Nothing in memory
-/// changes unless the transaction commits.
+/// changes unless the transaction commits. Inside `saveInOneTransaction` a save is one batch of
+/// that transaction: written, but committed (or rolled back) with the others.
 ///
 /// The transaction is IMMEDIATE: it takes the write lock before reading `Z_MAX` and `Z_OPT`, so
 /// two processes saving at once queue on the busy timeout instead of one failing when it tries
@@ -31,37 +32,54 @@ struct SaveOperation {
         var permanentIDs: [ObjectID: ObjectID] = [:]
         let externalData = ExternalDataSave(store: context.store)
         let changedKeys = updated.map(\.changedKeys)
+        let open = context.openTransaction
         do {
-            try context.store.database.writeWithoutTransaction { db in try db.inTransaction(.immediate) {
-                let history = try HistoryRecorder(context: context, deleted: deleted, in: db)
-                permanentIDs = try allocatePrimaryKeys(for: inserted, in: db)
-                let resolve = { (id: ObjectID) -> Int64? in (permanentIDs[id] ?? id).primaryKey }
-                for object in inserted { try writeRow(of: object, isNew: true, resolve: resolve, externalData: externalData, in: db) }
-                for object in updated { try writeRow(of: object, isNew: false, resolve: resolve, externalData: externalData, in: db) }
-                for object in deleted { try deleteRow(of: object, externalData: externalData, in: db) }
-                for object in inserted + updated {
-                    try writeToManyChanges(of: object, resolve: resolve, in: db)
+            try context.store.database.writeWithoutTransaction { db in
+                guard let open else {
+                    var historyTransaction: Int64?
+                    return try db.inTransaction(.immediate) {
+                        permanentIDs = try write(inserted: inserted, updated: updated, deleted: deleted, changedKeys: changedKeys,
+                                                 externalData: externalData, historyTransaction: &historyTransaction, in: db)
+                        return .commit
+                    }
                 }
-                try history?.record(
-                    inserted: inserted.compactMap { object in resolve(object.objectID).map { (object.entity.name, $0) } },
-                    updated: zip(updated, changedKeys).compactMap { object, keys in
-                        guard !keys.isEmpty, let key = resolve(object.objectID) else { return nil }
-                        return (object.entity.name, key, keys)
-                    },
-                    in: db)
-                return .commit
-            } }
-        } catch let error as ContextError {
-            externalData.didRollBack()
-            throw error
+                permanentIDs = try write(inserted: inserted, updated: updated, deleted: deleted, changedKeys: changedKeys,
+                                         externalData: externalData, historyTransaction: &open.historyTransaction, in: db)
+            }
         } catch {
             externalData.didRollBack()
-            throw ContextError.saveFailed(cause: error)
+            // Part of this batch may be written: the open transaction can only be rolled back now.
+            open?.failure = error
+            throw (error as? ContextError) ?? ContextError.saveFailed(cause: error)
         }
-        externalData.didCommit()
+        if let open { open.keep(externalData) } else { externalData.didCommit() }
         for object in inserted { object.optimisticVersion = 1 }
         for object in updated { object.optimisticVersion += 1 }
         context.didSave(permanentIDs: permanentIDs)
+    }
+
+    /// Every row of the save, its join-table rows and its history, inside the caller's transaction.
+    /// - Parameter historyTransaction: the history transaction to add the changes to; nil makes
+    ///   one and sets it (a batch of `saveInOneTransaction` adds to the first batch's).
+    private func write(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject], changedKeys: [Set<String>],
+                       externalData: ExternalDataSave, historyTransaction: inout Int64?, in db: Database) throws -> [ObjectID: ObjectID] {
+        let history = try HistoryRecorder(context: context, deleted: deleted, in: db)
+        let permanentIDs = try allocatePrimaryKeys(for: inserted, in: db)
+        let resolve = { (id: ObjectID) -> Int64? in (permanentIDs[id] ?? id).primaryKey }
+        for object in inserted { try writeRow(of: object, isNew: true, resolve: resolve, externalData: externalData, in: db) }
+        for object in updated { try writeRow(of: object, isNew: false, resolve: resolve, externalData: externalData, in: db) }
+        for object in deleted { try deleteRow(of: object, externalData: externalData, in: db) }
+        for object in inserted + updated {
+            try writeToManyChanges(of: object, resolve: resolve, in: db)
+        }
+        try history?.record(
+            inserted: inserted.compactMap { object in resolve(object.objectID).map { (object.entity.name, $0) } },
+            updated: zip(updated, changedKeys).compactMap { object, keys in
+                guard !keys.isEmpty, let key = resolve(object.objectID) else { return nil }
+                return (object.entity.name, key, keys)
+            },
+            transaction: &historyTransaction, in: db)
+        return permanentIDs
     }
 
     private static func stableOrder(_ a: ManagedObject, _ b: ManagedObject) -> Bool {

@@ -2,7 +2,8 @@ import Foundation
 internal import GRDB
 
 /// Records one save as one history transaction, in the save's own SQLite transaction, so a save
-/// is never without its history nor history without its save (a kill rolls both back).
+/// is never without its history nor history without its save (a kill rolls both back). The
+/// batches of one `saveInOneTransaction` add to one history transaction.
 ///
 /// Made at the start of the save's transaction, before any row is written: a deleted object's
 /// tombstone values are read from its row while the row is still there.
@@ -38,17 +39,15 @@ struct HistoryRecorder {
 
     /// Writes the transaction and one change per inserted, updated (with changed properties) and
     /// deleted object. `changedKeys` are the updated objects' changes, taken before the save.
+    /// - Parameter transaction: the history transaction the changes join; nil writes a new one
+    ///   and sets it, so the batches of one `saveInOneTransaction` are one history transaction,
+    ///   as the one save they stand for would be.
     func record(inserted: [(entity: String, primaryKey: Int64)], updated: [(entity: String, primaryKey: Int64, changedKeys: Set<String>)],
-                in db: Database) throws {
+                transaction existing: inout Int64?, in db: Database) throws {
         let changeCount = inserted.count + updated.count + deletions.count
         guard changeCount > 0 else { return }
-        let transaction = try HistoryTables.reserveKeys(1, of: HistoryTables.transaction, in: db)
-        let strings = try keys(of: [context.transactionAuthor, HistoryProcess.bundleID, context.name, HistoryProcess.processName], in: db)
-        try db.cachedStatement(sql: """
-            INSERT INTO ATRANSACTION (Z_PK, Z_ENT, Z_OPT, ZAUTHORTS, ZBUNDLEIDTS, ZCONTEXTNAMETS, ZPROCESSIDTS, ZTIMESTAMP)
-            VALUES (?, ?, 1, ?, ?, ?, ?, ?)
-            """).execute(arguments: [transaction, HistoryTables.transaction.number, strings[0], strings[1], strings[2], strings[3],
-                                     Date().timeIntervalSinceReferenceDate])
+        let transaction = try existing ?? newTransaction(in: db)
+        existing = transaction
         var key = try HistoryTables.reserveKeys(changeCount, of: HistoryTables.change, in: db)
         // Inserts and updates (no tombstone) share one statement, prepared once: building the SQL
         // text per change took a fifth of an import's time.
@@ -83,6 +82,18 @@ struct HistoryRecorder {
         for deletion in deletions {
             try change(.delete, deletion.entity, deletion.primaryKey, tombstone: deletion.tombstone)
         }
+    }
+
+    /// Writes a history transaction row, with the context's author and name, and returns its key.
+    private func newTransaction(in db: Database) throws -> Int64 {
+        let transaction = try HistoryTables.reserveKeys(1, of: HistoryTables.transaction, in: db)
+        let strings = try keys(of: [context.transactionAuthor, HistoryProcess.bundleID, context.name, HistoryProcess.processName], in: db)
+        try db.cachedStatement(sql: """
+            INSERT INTO ATRANSACTION (Z_PK, Z_ENT, Z_OPT, ZAUTHORTS, ZBUNDLEIDTS, ZCONTEXTNAMETS, ZPROCESSIDTS, ZTIMESTAMP)
+            VALUES (?, ?, 1, ?, ?, ?, ?, ?)
+            """).execute(arguments: [transaction, HistoryTables.transaction.number, strings[0], strings[1], strings[2], strings[3],
+                                     Date().timeIntervalSinceReferenceDate])
+        return transaction
     }
 
     /// The keys of transaction strings (author, bundle, context, process name), interned in
