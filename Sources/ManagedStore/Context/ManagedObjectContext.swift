@@ -149,6 +149,7 @@ public final class ManagedObjectContext {
             object.toOneTargets = object.committedToOneTargets
             object.toManyMemberSets = [:]
             object.toManyMembers = object.committedToManyMembers
+            object.unloadedAdditions = [:]
             object.settingProblems = [:]
         }
         // Relationship lists cached on unchanged objects may mention rolled-back objects.
@@ -180,6 +181,7 @@ public final class ManagedObjectContext {
             object.committedValues = object.values
             object.committedToOneTargets = object.toOneTargets
             object.committedToManyMembers = object.toManyMembers
+            object.unloadedAdditions = [:]
         }
         for object in deletedObjects.values {
             registered.removeValue(forKey: object.objectID)

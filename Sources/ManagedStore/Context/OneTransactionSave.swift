@@ -13,13 +13,30 @@ internal import GRDB
 /// leaves the store as it was. Reads in the body go through the same connection, so they see the
 /// batches already written. The batches add to one persistent-history transaction, as one save
 /// would; external-storage files of replaced values go only after the commit, and those the
-/// batches wrote go on a rollback.
+/// batches wrote go on a rollback. The cost: the write lock is held from the start to the commit,
+/// so other processes' saves wait for it (up to the busy timeout); readers of a WAL store do not.
 final class OpenTransaction {
     /// The history transaction of the first batch that recorded changes.
     var historyTransaction: Int64?
+    /// The update changes recorded so far (their keys in `ACHANGE` and the properties they
+    /// name), so a later batch's update of the same object widens its change.
+    var recordedUpdates: [HistoryObject: (change: Int64, keys: Set<String>)] = [:]
+    /// Per root entity, the first primary key this transaction gave out: objects from it on
+    /// were inserted by a batch.
+    private var firstNewKeys: [String: Int64] = [:]
     /// A batch's write that failed: the transaction holds part of it and can only be rolled back.
     var failure: (any Error)?
     private var externalSaves: [ExternalDataSave] = []
+
+    /// Notes the first key given out to a root entity's objects in this transaction.
+    func willGiveOutKeys(after highest: Int64, root: String) {
+        if firstNewKeys[root] == nil { firstNewKeys[root] = highest + 1 }
+    }
+
+    /// Whether an earlier batch inserted the object (its insert change stands for it).
+    func insertedEarlier(_ entity: String, _ primaryKey: Int64, schema: StoreSchema) -> Bool {
+        firstNewKeys[schema.storage(ofModelEntity: entity).rootName].map { primaryKey >= $0 } ?? false
+    }
 
     /// Keeps a batch's external-storage files, to settle at the commit or rollback.
     func keep(_ save: ExternalDataSave) {

@@ -39,15 +39,22 @@ struct HistoryRecorder {
 
     /// Writes the transaction and one change per inserted, updated (with changed properties) and
     /// deleted object. `changedKeys` are the updated objects' changes, taken before the save.
-    /// - Parameter transaction: the history transaction the changes join; nil writes a new one
-    ///   and sets it, so the batches of one `saveInOneTransaction` are one history transaction,
-    ///   as the one save they stand for would be.
+    /// - Parameter open: the transaction of `saveInOneTransaction` this save is a batch of: its
+    ///   changes join the first batch's history transaction, and the whole is recorded as one save
+    ///   would record it, one change per object (an object an earlier batch inserted keeps its
+    ///   insert; one it updated has that change's properties widened).
     func record(inserted: [(entity: String, primaryKey: Int64)], updated: [(entity: String, primaryKey: Int64, changedKeys: Set<String>)],
-                transaction existing: inout Int64?, in db: Database) throws {
+                within open: OpenTransaction?, in db: Database) throws {
+        var updated = updated.filter { open?.insertedEarlier($0.entity, $0.primaryKey, schema: context.schema) != true }
+        if let open {
+            let again = updated.filter { open.recordedUpdates[HistoryObject($0.entity, $0.primaryKey)] != nil }
+            updated.removeAll { open.recordedUpdates[HistoryObject($0.entity, $0.primaryKey)] != nil }
+            for object in again { try widen(object, in: open, db: db) }
+        }
         let changeCount = inserted.count + updated.count + deletions.count
         guard changeCount > 0 else { return }
-        let transaction = try existing ?? newTransaction(in: db)
-        existing = transaction
+        let transaction = try open?.historyTransaction ?? newTransaction(in: db)
+        open?.historyTransaction = transaction
         var key = try HistoryTables.reserveKeys(changeCount, of: HistoryTables.change, in: db)
         // Inserts and updates (no tombstone) share one statement, prepared once: building the SQL
         // text per change took a fifth of an import's time.
@@ -77,11 +84,25 @@ struct HistoryRecorder {
         for object in inserted { try change(.insert, object.entity, object.primaryKey) }
         for object in updated {
             let columns = ChangedProperties(entity: object.entity, model: context.model).encode(object.changedKeys)
+            open?.recordedUpdates[HistoryObject(object.entity, object.primaryKey)] = (key, object.changedKeys)
             try change(.update, object.entity, object.primaryKey, columns: columns)
         }
         for deletion in deletions {
             try change(.delete, deletion.entity, deletion.primaryKey, tombstone: deletion.tombstone)
         }
+    }
+
+    /// An object an earlier batch of the open transaction recorded as updated: its change now
+    /// names the properties of both.
+    private func widen(_ object: (entity: String, primaryKey: Int64, changedKeys: Set<String>), in open: OpenTransaction,
+                       db: Database) throws {
+        let id = HistoryObject(object.entity, object.primaryKey)
+        guard let (change, keys) = open.recordedUpdates[id] else { return }
+        let widened = keys.union(object.changedKeys)
+        guard widened != keys else { return }
+        open.recordedUpdates[id] = (change, widened)
+        let columns = ChangedProperties(entity: object.entity, model: context.model).encode(widened)
+        try db.execute(sql: "UPDATE ACHANGE SET ZCOLUMNS = ? WHERE Z_PK = ?", arguments: [columns, change])
     }
 
     /// Writes a history transaction row, with the context's author and name, and returns its key.
@@ -122,4 +143,15 @@ struct HistoryRecorder {
 enum HistoryProcess {
     static let processName = ProcessInfo.processInfo.processName
     static let bundleID = Bundle.main.bundleIdentifier ?? processName
+}
+
+/// An object as history names it, to find its change again within one transaction.
+struct HistoryObject: Hashable {
+    var entity: String
+    var primaryKey: Int64
+
+    init(_ entity: String, _ primaryKey: Int64) {
+        self.entity = entity
+        self.primaryKey = primaryKey
+    }
 }
