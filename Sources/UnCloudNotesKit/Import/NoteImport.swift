@@ -15,8 +15,9 @@ struct NoteImport {
     private let mergesByIdentifier: Bool
     private let firstNewIndex: Int64
     private var nextIndex: Int64
-    /// Every tag read once: looking each up among the pending inserts grew with the import.
-    private var tags: [String: ManagedObject]
+    /// Every tag, read once per batch: looking each up among the pending inserts grew with the
+    /// import.
+    private var tags: [String: ManagedObject] = [:]
     /// The store's notes a note of the file already matched: each answers for one note at most.
     private var matched: Set<NoteID> = []
     private var added = 0, updated = 0, skipped = 0
@@ -31,7 +32,6 @@ struct NoteImport {
         mergesByIdentifier = book.capabilities.hasIdentifiers && !copyingNotesAlreadyHere
         firstNewIndex = try book.nextDisplayIndex()
         nextIndex = firstNewIndex
-        tags = try book.tagsByName()
     }
 
     var outcome: ImportOutcome { ImportOutcome(imported: added, updated: updated, skipped: skipped) }
@@ -40,6 +40,7 @@ struct NoteImport {
     mutating func add(_ batch: [NotesArchive.Note]) throws(NoteBookError) {
         guard !batch.isEmpty else { return }
         do {
+            tags = try book.tagsByName()
             let stored = mergesByIdentifier ? try book.notes(before: firstNewIndex, withIdentifiers: Set(batch.compactMap(\.identifier))) : [:]
             let merged = batch.map { note in note.identifier.flatMap { stored[$0] } }
             let unidentified = batch.enumerated().filter { merged[$0.offset] == nil && !(mergesByIdentifier && $0.element.identifier != nil) }
@@ -60,6 +61,10 @@ struct NoteImport {
             try book.context.save()
             savedNoteKeys += pending.savedKeys
             notesWithUnchangedText += pending.keysWithUnchangedText
+            // The batch is written: its objects, and the tags with every note they hold, leave
+            // memory (held from batch to batch, a tag on every note grew with the file).
+            tags = [:]
+            book.forgetReadNotes()
         } catch {
             throw .wrapping(error)
         }
