@@ -1,4 +1,5 @@
 import Foundation
+import ManagedStore
 
 /// Whether a note of an export is already in the book, so importing a file twice adds its notes
 /// once: the same title (as stored, trimmed), body, creation date and image bytes, in order.
@@ -37,21 +38,29 @@ struct ImportMatch {
 }
 
 extension NoteBook {
-    /// For each note, whether the book already holds it (`ImportMatch`). Each note of the book
-    /// answers for one note of the list at most, so a file holding a note twice adds it twice
-    /// to a book that has it neither time, once to a book that has it once.
-    func notesAlreadyHere(_ notes: [NotesArchive.Note]) throws -> [Bool] {
+    /// For each note, whether the book held it before the import (display index below
+    /// `firstNewIndex`; `ImportMatch`). Each note of the book answers for one note of the import
+    /// at most (`matched` keeps those that did, across an import's batches), so a file holding a
+    /// note twice adds it twice to a book that has it neither time, once to a book that has it
+    /// once. Only the book's notes with one of the titles are read.
+    func notesAlreadyHere(_ notes: [NotesArchive.Note], before firstNewIndex: Int64, matched: inout Set<NoteID>) throws -> [Bool] {
         let matches = notes.map(ImportMatch.init)
         let titles = Set(matches.map(\.title))
+        guard !titles.isEmpty else { return [] }
         var candidates: [String: [NoteRow]] = [:]
-        try forEachScannedRow(.scan(ListConditions(query: NoteQuery(), tagKeys: nil, matchesSearch: false), page: ListPage())) { row in
-            if titles.contains(row.title) { candidates[row.title, default: []].append(row) }
+        let predicate = ObjectPredicate.and([
+            .comparison(.keyPath(base: nil, components: ["title"]), .in, .aggregate(titles.map { .constant(.string($0)) }), []),
+            .comparison(.keyPath(base: nil, components: ["displayIndex"]), .less, .constant(.integer(firstNewIndex)), []),
+        ])
+        try forEachScannedRow(.meeting(predicate)) { row in
+            if !matched.contains(row.id) { candidates[row.title, default: []].append(row) }
         }
         return try matches.map { match in
             guard let rows = candidates[match.title] else { return false }
             for (index, row) in rows.enumerated() where match.mayBe(row) {
                 if match.isSame(as: try snapshot(of: row.id)) {
                     candidates[match.title]?.remove(at: index)
+                    matched.insert(row.id)
                     return true
                 }
             }

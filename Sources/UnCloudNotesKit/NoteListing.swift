@@ -15,6 +15,8 @@ extension NoteBook {
         case keys([Int64])
         /// Those of these notes that meet the conditions (the search left out), in no order.
         case keysMeeting([Int64], ListConditions)
+        /// The notes that meet a predicate, in no order.
+        case meeting(ObjectPredicate)
     }
 
     /// A query as the store answers it: the tag resolved to its key.
@@ -82,6 +84,8 @@ extension NoteBook {
             conditions.matchesSearch = false
             apply(conditions, to: &request)
             request.primaryKeys = keys
+        case .meeting(let predicate):
+            request.predicate = predicate
         }
         return request
     }

@@ -40,10 +40,10 @@ public struct NotesArchive: Codable, Equatable, Sendable {
     }
 
     /// Identifies the file, so a wrong JSON file is refused clearly.
-    public var format = "uncloudnotes-notes"
+    public var format = NotesArchive.formatName
     /// The layout's version, so a later layout can still read this one: 2 adds identifiers, tags,
     /// pins and modified dates (all optional, so format 1 reads as 2).
-    public var formatVersion = 2
+    public var formatVersion = NotesArchive.newestFormatVersion
     /// The model version of the book that was exported (`v4`), for information.
     public var modelVersion: String
     /// Every note, oldest first.
@@ -93,36 +93,32 @@ extension NotesArchive {
         return try encoder.encode(self)
     }
 
-    /// Reads and checks an export: its format, and every image as `notes attach` checks it
-    /// (format and pixel limit from the header, then a decode).
+    /// The `format` every export names.
+    static let formatName = "uncloudnotes-notes"
+    /// The newest `formatVersion` this program reads.
+    static let newestFormatVersion = 2
+
+    /// Reads and checks a whole export held in memory, as `NotesArchiveReader` checks each note
+    /// of a file it streams.
     public static func read(_ data: Data, source: String) throws(NotesArchiveError) -> NotesArchive {
-        let archive: NotesArchive
-        do {
-            archive = try decoder().decode(NotesArchive.self, from: data)
-        } catch {
-            throw .notAnExport(source: source, reason: Self.describe(error))
-        }
-        guard archive.format == "uncloudnotes-notes" else { throw .notAnExport(source: source, reason: "format \"\(archive.format)\"") }
-        guard archive.formatVersion <= 2 else { throw .newerFormat(source: source, formatVersion: archive.formatVersion) }
-        for (index, note) in archive.notes.enumerated() {
-            guard NoteDraft(title: note.title, body: note.body).hasTitle else { throw .emptyTitle(source: source, note: index + 1) }
-            do {
-                _ = try TagName.checked(note.tags ?? [])
-            } catch {
-                throw .badTag(source: source, note: index + 1, underlying: error)
-            }
-            for (imageIndex, image) in note.images.enumerated() {
-                do {
-                    _ = try NoteImage(validating: image.data)
-                } catch {
-                    throw .imageRefused(source: source, note: index + 1, title: note.title, image: imageIndex + 1, underlying: error)
-                }
-            }
-        }
-        return archive
+        var reader = NotesArchiveReader(source: source, nextChunk: Self.once([UInt8](data)))
+        var notes: [Note] = []
+        while let note = try reader.nextNote() { notes.append(note) }
+        // A reader that returned nil has read all three header members.
+        return NotesArchive(formatVersion: reader.formatVersion ?? newestFormatVersion, modelVersion: reader.modelVersion ?? "", notes: notes)
     }
 
-    private static func describe(_ error: Error) -> String {
+    /// A chunk source that gives `bytes`, then the end.
+    private static func once(_ bytes: [UInt8]) -> () -> [UInt8]? {
+        var rest: [UInt8]? = bytes
+        return {
+            defer { rest = nil }
+            return rest
+        }
+    }
+
+    /// A decoding error as the reason of `notAnExport`.
+    static func describe(_ error: Error) -> String {
         switch error {
         case DecodingError.dataCorrupted(let context): return context.debugDescription
         case DecodingError.keyNotFound(let key, _): return "no \"\(key.stringValue)\""
@@ -169,6 +165,8 @@ public enum NotesArchiveError: Error, CustomStringConvertible {
     case imageRefused(source: String, note: Int, title: String, image: Int, underlying: any Error)
     /// A note holds more images than the version the app runs as allows.
     case tooManyImages(title: String, count: Int, underlying: NoteBookError)
+    /// The file could not be read to its end.
+    case unreadable(cause: any Error)
 
     /// One line naming the file and what is wrong with it.
     public var description: String {
@@ -181,6 +179,7 @@ public enum NotesArchiveError: Error, CustomStringConvertible {
             "\(source): image \(image) of note \(note) (“\(title)”) is refused: \(underlying); nothing was imported"
         case .tooManyImages(let title, let count, let underlying):
             "“\(title)” has \(count.counting("image")): \(underlying); nothing was imported"
+        case .unreadable(let cause): "\(cause); nothing was imported"
         }
     }
 }
@@ -197,107 +196,4 @@ public struct ImportOutcome: Equatable, Sendable {
 
     /// Whether the import changed nothing.
     public var changedNothing: Bool { imported == 0 && updated == 0 }
-}
-
-extension NoteBook {
-    /// Adds the notes of an archive in one save: all of them, or none on error. A note with an
-    /// identifier (v5) merges by it: one the store holds is left as it is when equal or older,
-    /// and updated when the file's was modified later; others are added with their identifiers.
-    /// Notes without one that the book already holds (the same title, body, creation date and
-    /// images: `ImportMatch`) are skipped. So importing a file twice changes nothing the second
-    /// time, unless `copyingNotesAlreadyHere`, which adds every note anew with new identifiers.
-    public func importArchive(_ archive: NotesArchive, copyingNotesAlreadyHere: Bool = false) throws -> ImportOutcome {
-        for note in archive.notes {
-            do {
-                try capabilities.checkAttaching(note.images.count, toNoteWith: 0, of: nil, replacing: false)
-            } catch {
-                throw NotesArchiveError.tooManyImages(title: note.title, count: note.images.count, underlying: error)
-            }
-        }
-        let byIdentifier = capabilities.hasIdentifiers && !copyingNotesAlreadyHere
-        let stored = byIdentifier ? try notes(withIdentifiers: Set(archive.notes.compactMap(\.identifier))) : [:]
-        let merged = archive.notes.map { note in note.identifier.flatMap { stored[$0] } }
-        let unidentified = archive.notes.enumerated().filter { merged[$0.offset] == nil && !(byIdentifier && $0.element.identifier != nil) }
-        let alreadyHere = copyingNotesAlreadyHere ? unidentified.map { _ in false } : try notesAlreadyHere(unidentified.map(\.element))
-        let skippedByMatch = Set(zip(unidentified, alreadyHere).filter(\.1).map(\.0.offset))
-        var index = try nextDisplayIndex()
-        var added = 0, updated = 0, skipped = skippedByMatch.count
-        try changing {
-            // Every tag read once: looking each up among the pending inserts grew with the import.
-            var tags = try tagsByName()
-            for (offset, note) in archive.notes.enumerated() where !skippedByMatch.contains(offset) {
-                if let stored = merged[offset] {
-                    if try updateIfNewer(stored, to: note) { updated += 1 } else { skipped += 1 }
-                    continue
-                }
-                try insert(note, displayIndex: index, keepingIdentifiers: !copyingNotesAlreadyHere, tags: &tags)
-                index = try displayIndex(after: index)
-                added += 1
-            }
-        }
-        return ImportOutcome(imported: added, updated: updated, skipped: skipped)
-    }
-
-    /// Adds one note of an archive, with its identifiers when kept (v5).
-    private func insert(_ note: NotesArchive.Note, displayIndex: Int64, keepingIdentifiers: Bool, tags: inout [String: ManagedObject]) throws {
-        let draft = try NoteDraft(title: note.title, body: note.body).checked()
-        let date = note.dateCreated ?? NoteClock.now()
-        let object = try insertNote(draft, date: date, displayIndex: displayIndex, identifier: keepingIdentifiers ? note.identifier : nil)
-        if capabilities.recordsModification, let modified = note.dateModified { object.setValue(.date(modified), forKey: "dateModified") }
-        if capabilities.hasPins { object.setValue(.bool(note.pinned ?? false), forKey: "pinned") }
-        if capabilities.hasTags {
-            for name in try TagName.checked(note.tags ?? []) {
-                let tag = try tags[name] ?? tagObject(named: name)
-                tags[name] = tag
-                object.addObject(tag, forKey: "tags")
-            }
-        }
-        for (offset, image) in note.images.enumerated() {
-            try attach(NoteImage(storedData: image.data), to: object, date: image.dateCreated ?? date.addingTimeInterval(Double(offset) / 1000),
-                       caption: image.caption ?? Self.newImageCaption, identifier: keepingIdentifiers ? image.identifier : nil)
-        }
-    }
-
-    /// The book's notes with these identifiers, found in one read of every note's identifier
-    /// (a fetch per note grew with both the file and the store).
-    private func notes(withIdentifiers identifiers: Set<UUID>) throws -> [UUID: ManagedObject] {
-        guard !identifiers.isEmpty else { return [:] }
-        var read = RowProperties()
-        let identifier = read.add(.attribute("identifier")) { $0?.uuidValue }
-        var keys: [UUID: Int64] = [:]
-        try context.forEachRow(of: PropertyFetchRequest(entityName: Self.noteEntity, properties: read.properties)) { row in
-            if let id = identifier.value(in: row), identifiers.contains(id) { keys[id] = row.primaryKey }
-        }
-        return try keys.compactMapValues { key in try context.existingObject(with: ObjectID(entityName: Self.noteEntity, primaryKey: key)) }
-    }
-
-    /// Every tag of the book by name.
-    private func tagsByName() throws -> [String: ManagedObject] {
-        var tags: [String: ManagedObject] = [:]
-        guard capabilities.hasTags else { return tags }
-        for tag in try context.fetch(FetchRequest(entityName: Self.tagEntity)) {
-            if let name = tag.value(forKey: "name")?.stringValue { tags[name] = tag }
-        }
-        return tags
-    }
-
-    /// Changes a stored note to the file's version when that was modified later: text, dates,
-    /// pin and tags, and the images the note lacks (by identifier). Returns whether it changed.
-    private func updateIfNewer(_ stored: ManagedObject, to note: NotesArchive.Note) throws -> Bool {
-        let storedModified = stored.value(forKey: "dateModified")?.dateValue ?? .distantPast
-        guard let modified = note.dateModified, modified.timeIntervalSince(storedModified) >= 1 else { return false }
-        let draft = try NoteDraft(title: note.title, body: note.body, tags: note.tags ?? []).checked()
-        stored.setValue(.string(draft.title), forKey: "title")
-        stored.setValue(.string(draft.body), forKey: "body")
-        if let created = note.dateCreated { stored.setValue(.date(created), forKey: "dateCreated") }
-        stored.setValue(.bool(note.pinned ?? false), forKey: "pinned")
-        try replaceTags(of: stored, with: draft.tags ?? [])
-        let present = Set(stored.objects(forKey: "attachments").compactMap { $0.value(forKey: "identifier")?.uuidValue })
-        for image in note.images where image.identifier.map({ !present.contains($0) }) ?? true {
-            try attach(NoteImage(storedData: image.data), to: stored, date: image.dateCreated ?? modified, caption: image.caption ?? Self.newImageCaption,
-                       identifier: image.identifier)
-        }
-        stored.setValue(.date(modified), forKey: "dateModified")
-        return true
-    }
 }

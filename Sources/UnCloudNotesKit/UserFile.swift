@@ -5,39 +5,63 @@ import Glibc
 import Darwin
 #endif
 
-/// Reads a whole file the user named (an image to attach, an export to import), saying what
-/// stopped it: missing, a folder, not allowed, or the system's reason. It reads to the end
-/// rather than by the size the file claims, so a pipe, a FIFO or `/dev/stdin` reads as a regular
-/// file does.
+/// Reads a whole file the user named (an image to attach), saying what stopped it: missing, a
+/// folder, not allowed, or the system's reason. It reads to the end rather than by the size the
+/// file claims, so a pipe, a FIFO or `/dev/stdin` reads as a regular file does.
 public enum UserFile {
     /// The whole file at `url`, or a `UserFileError` saying why it cannot be read.
     public static func contents(of url: URL) throws -> Data {
+        let file = try UserFileChunks(url: url)
+        var data = Data()
+        while let chunk = try file.next() { data.append(contentsOf: chunk) }
+        return data
+    }
+}
+
+/// A file the user named (or standard input), read a chunk at a time, so a big export is never
+/// all in memory; errors as `UserFileError`.
+public final class UserFileChunks {
+    private static let chunkSize = 1 << 16
+    private let descriptor: Int32
+    private let closesDescriptor: Bool
+    private let path: String
+
+    /// Opens the file at `url`: a missing file, a folder or one the user may not read is refused here.
+    public convenience init(url: URL) throws(UserFileError) {
         let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw UserFileError(path: url.path, errno: errno) }
-        defer { close(descriptor) }
+        self.init(descriptor: descriptor, closesDescriptor: true, path: url.path)
         var status = stat()
-        if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
-            throw UserFileError.folder(path: url.path)
-        }
-        return try readToEnd(descriptor) { UserFileError(path: url.path, errno: $0) }
+        if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFDIR { throw .folder(path: url.path) }
     }
 
-    /// All of standard input (`-` in place of a file name).
-    public static func standardInput() throws -> Data {
-        try readToEnd(STDIN_FILENO) { .unreadable(path: "standard input", errno: $0) }
+    /// Standard input (`-` in place of a file name), left open when done.
+    public static func standardInput() -> UserFileChunks {
+        UserFileChunks(descriptor: STDIN_FILENO, closesDescriptor: false, path: "standard input")
     }
 
-    private static func readToEnd(_ descriptor: Int32, failure: (Int32) -> UserFileError) throws -> Data {
-        var data = Data()
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    private init(descriptor: Int32, closesDescriptor: Bool, path: String) {
+        self.descriptor = descriptor
+        self.closesDescriptor = closesDescriptor
+        self.path = path
+    }
+
+    deinit {
+        if closesDescriptor { close(descriptor) }
+    }
+
+    /// The next bytes (at most 64 KB), nil at the end.
+    public func next() throws(UserFileError) -> [UInt8]? {
+        var chunk = [UInt8](repeating: 0, count: Self.chunkSize)
         while true {
             let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count == 0 { return data }
+            if count == 0 { return nil }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw failure(errno)
+                throw UserFileError(path: path, errno: errno)
             }
-            data.append(contentsOf: chunk[..<count])
+            chunk.removeSubrange(count...)
+            return chunk
         }
     }
 }

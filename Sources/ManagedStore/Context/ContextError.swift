@@ -61,6 +61,8 @@ public enum ContextRefusal: Equatable, Sendable, CustomStringConvertible {
     case indexedEntityMissing(String)
     /// The text index names an attribute the entity does not store.
     case indexedAttributeMissing(entity: String, attribute: String)
+    /// `saveInOneTransaction` called inside another: SQLite has one transaction per connection.
+    case alreadyInOneTransaction
 
     /// What was refused, as one line.
     public var description: String {
@@ -78,6 +80,7 @@ public enum ContextRefusal: Equatable, Sendable, CustomStringConvertible {
             "no value transformer registered under the name \(name) (\(entity).\(attribute))"
         case .indexedEntityMissing(let entity): "the model has no entity named \(entity) to index"
         case .indexedAttributeMissing(let entity, let attribute): "\(entity) has no stored attribute named \(attribute) to index"
+        case .alreadyInOneTransaction: "a save in one transaction is already under way on this context"
         }
     }
 }

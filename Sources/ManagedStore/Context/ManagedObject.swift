@@ -26,6 +26,10 @@ open class ManagedObject: KeyValueReadable, CustomStringConvertible {
     /// `toManyMembers` other than by `primitiveAdd` and `primitiveRemove` empties this.
     var toManyMemberSets: [String: Set<ObjectID>] = [:]
     var committedToManyMembers: [String: [ObjectID]] = [:]
+    /// Members added to an unordered to-many relationship whose members were not loaded: kept
+    /// apart, so adding a note to a tag on 100,000 notes does not read them all (an import adds
+    /// thousands); merged into the members when they are loaded, written by the next save.
+    var unloadedAdditions: [String: Set<ObjectID>] = [:]
     /// Order of insertion into the context: new rows get primary keys in this order.
     var insertionSequence = 0
     /// For an inserted object: the primary key it asks to have again (`insertObject(entityName:reusingPrimaryKey:)`).
@@ -143,6 +147,7 @@ open class ManagedObject: KeyValueReadable, CustomStringConvertible {
         keys.formUnion(Set(toOneTargets.keys).union(committedToOneTargets.keys)
             .filter { toOneTargets[$0] != committedToOneTargets[$0] })
         keys.formUnion(toManyMembers.keys.filter { toManyMembers[$0] != committedToManyMembers[$0] })
+        keys.formUnion(unloadedAdditions.keys)
         return keys
     }
 

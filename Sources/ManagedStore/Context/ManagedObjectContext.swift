@@ -28,6 +28,8 @@ public final class ManagedObjectContext {
     private var registered: [ObjectID: WeakObject] = [:]
     private var entityInfos: [String: EntityInfo] = [:]
     private var insertions = 0
+    /// The transaction `saveInOneTransaction` holds open, which each save writes a batch into.
+    var openTransaction: OpenTransaction?
     /// A read that failed inside a property accessor, not yet thrown by `checkReads()`.
     private var unreportedReadFailure: ContextError?
     private let entityClasses: [String: ManagedObject.Type]
@@ -147,6 +149,7 @@ public final class ManagedObjectContext {
             object.toOneTargets = object.committedToOneTargets
             object.toManyMemberSets = [:]
             object.toManyMembers = object.committedToManyMembers
+            object.unloadedAdditions = [:]
             object.settingProblems = [:]
         }
         // Relationship lists cached on unchanged objects may mention rolled-back objects.
@@ -178,6 +181,7 @@ public final class ManagedObjectContext {
             object.committedValues = object.values
             object.committedToOneTargets = object.toOneTargets
             object.committedToManyMembers = object.toManyMembers
+            object.unloadedAdditions = [:]
         }
         for object in deletedObjects.values {
             registered.removeValue(forKey: object.objectID)

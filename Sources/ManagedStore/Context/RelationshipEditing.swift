@@ -19,10 +19,12 @@ extension ManagedObjectContext {
                 return []
             }
         }
-        object.toManyMembers[key] = members
+        let added = object.unloadedAdditions.removeValue(forKey: key) ?? []
+        let stored = Set(members)
+        object.toManyMembers[key] = members + added.filter { !stored.contains($0) }
         object.toManyMemberSets[key] = nil
         object.committedToManyMembers[key] = members
-        return members
+        return object.toManyMembers[key] ?? members
     }
 
     private func loadMembers(_ storage: ToManyStorage, owner: Int64) throws -> [ObjectID] {
@@ -120,6 +122,12 @@ extension ManagedObjectContext {
 
     /// Adds in constant time: the membership test is a set's, the append in place.
     func primitiveAdd(_ member: ObjectID, forKey key: String, of object: ManagedObject) {
+        object.fulfill()
+        if object.toManyMembers[key] == nil, object.objectID.primaryKey != nil,
+           info(for: object.entity.name).relationships[key]?.isOrdered == false {
+            if object.unloadedAdditions[key, default: []].insert(member).inserted { noteChanged(object) }
+            return
+        }
         let loaded = memberIDs(forKey: key, of: object)
         if object.toManyMemberSets[key] == nil { object.toManyMemberSets[key] = Set(loaded) }
         guard object.toManyMemberSets[key, default: []].insert(member).inserted else { return }

@@ -1,7 +1,8 @@
 internal import GRDB
 
 /// One save: validate, then write every change in a single SQLite transaction. Nothing in memory
-/// changes unless the transaction commits.
+/// changes unless the transaction commits. Inside `saveInOneTransaction` a save is one batch of
+/// that transaction: written, but committed (or rolled back) with the others.
 ///
 /// The transaction is IMMEDIATE: it takes the write lock before reading `Z_MAX` and `Z_OPT`, so
 /// two processes saving at once queue on the busy timeout instead of one failing when it tries
@@ -31,37 +32,52 @@ struct SaveOperation {
         var permanentIDs: [ObjectID: ObjectID] = [:]
         let externalData = ExternalDataSave(store: context.store)
         let changedKeys = updated.map(\.changedKeys)
+        let open = context.openTransaction
         do {
-            try context.store.database.writeWithoutTransaction { db in try db.inTransaction(.immediate) {
-                let history = try HistoryRecorder(context: context, deleted: deleted, in: db)
-                permanentIDs = try allocatePrimaryKeys(for: inserted, in: db)
-                let resolve = { (id: ObjectID) -> Int64? in (permanentIDs[id] ?? id).primaryKey }
-                for object in inserted { try writeRow(of: object, isNew: true, resolve: resolve, externalData: externalData, in: db) }
-                for object in updated { try writeRow(of: object, isNew: false, resolve: resolve, externalData: externalData, in: db) }
-                for object in deleted { try deleteRow(of: object, externalData: externalData, in: db) }
-                for object in inserted + updated {
-                    try writeToManyChanges(of: object, resolve: resolve, in: db)
+            try context.store.database.writeWithoutTransaction { db in
+                guard let open else {
+                    return try db.inTransaction(.immediate) {
+                        permanentIDs = try write(inserted: inserted, updated: updated, deleted: deleted, changedKeys: changedKeys,
+                                                 externalData: externalData, within: nil, in: db)
+                        return .commit
+                    }
                 }
-                try history?.record(
-                    inserted: inserted.compactMap { object in resolve(object.objectID).map { (object.entity.name, $0) } },
-                    updated: zip(updated, changedKeys).compactMap { object, keys in
-                        guard !keys.isEmpty, let key = resolve(object.objectID) else { return nil }
-                        return (object.entity.name, key, keys)
-                    },
-                    in: db)
-                return .commit
-            } }
-        } catch let error as ContextError {
-            externalData.didRollBack()
-            throw error
+                permanentIDs = try write(inserted: inserted, updated: updated, deleted: deleted, changedKeys: changedKeys,
+                                         externalData: externalData, within: open, in: db)
+            }
         } catch {
             externalData.didRollBack()
-            throw ContextError.saveFailed(cause: error)
+            // Part of this batch may be written: the open transaction can only be rolled back now.
+            open?.failure = error
+            throw (error as? ContextError) ?? ContextError.saveFailed(cause: error)
         }
-        externalData.didCommit()
+        if let open { open.keep(externalData) } else { externalData.didCommit() }
         for object in inserted { object.optimisticVersion = 1 }
         for object in updated { object.optimisticVersion += 1 }
         context.didSave(permanentIDs: permanentIDs)
+    }
+
+    /// Every row of the save, its join-table rows and its history, inside the caller's transaction.
+    /// - Parameter open: the transaction of `saveInOneTransaction` this save is a batch of.
+    private func write(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject], changedKeys: [Set<String>],
+                       externalData: ExternalDataSave, within open: OpenTransaction?, in db: Database) throws -> [ObjectID: ObjectID] {
+        let history = try HistoryRecorder(context: context, deleted: deleted, in: db)
+        let permanentIDs = try allocatePrimaryKeys(for: inserted, within: open, in: db)
+        let resolve = { (id: ObjectID) -> Int64? in (permanentIDs[id] ?? id).primaryKey }
+        for object in inserted { try writeRow(of: object, isNew: true, resolve: resolve, externalData: externalData, in: db) }
+        for object in updated { try writeRow(of: object, isNew: false, resolve: resolve, externalData: externalData, in: db) }
+        for object in deleted { try deleteRow(of: object, externalData: externalData, in: db) }
+        for object in inserted + updated {
+            try writeToManyChanges(of: object, resolve: resolve, in: db)
+        }
+        try history?.record(
+            inserted: inserted.compactMap { object in resolve(object.objectID).map { (object.entity.name, $0) } },
+            updated: zip(updated, changedKeys).compactMap { object, keys in
+                guard !keys.isEmpty, let key = resolve(object.objectID) else { return nil }
+                return (object.entity.name, key, keys)
+            },
+            within: open, in: db)
+        return permanentIDs
     }
 
     private static func stableOrder(_ a: ManagedObject, _ b: ManagedObject) -> Bool {
@@ -69,7 +85,7 @@ struct SaveOperation {
     }
 
     /// Primary keys are unique across a hierarchy: `Z_MAX` lives on the root entity's row.
-    private func allocatePrimaryKeys(for objects: [ManagedObject], in db: Database) throws -> [ObjectID: ObjectID] {
+    private func allocatePrimaryKeys(for objects: [ManagedObject], within open: OpenTransaction?, in db: Database) throws -> [ObjectID: ObjectID] {
         var mapping: [ObjectID: ObjectID] = [:]
         let byRoot = Dictionary(grouping: objects) { schema.storage(ofModelEntity: $0.entity.name).rootName }
         for (root, members) in byRoot.sorted(by: { $0.key < $1.key }) {
@@ -79,6 +95,7 @@ struct SaveOperation {
                                        arguments: [rootNumber])
             var next = try row.flatMap { try context.rowReader($0, table: "Z_PRIMARYKEY").integer("Z_MAX") } ?? 0
             let highest = next
+            open?.willGiveOutKeys(after: highest, root: root)
             var reused: Set<Int64> = []
             for object in members {
                 if let wanted = object.requestedPrimaryKey, wanted >= 1, wanted <= highest, !reused.contains(wanted),
@@ -172,6 +189,15 @@ struct SaveOperation {
     private func writeToManyChanges(of object: ManagedObject, resolve: (ObjectID) -> Int64?, in db: Database) throws {
         let storage = schema.storage(ofModelEntity: object.entity.name)
         guard let owner = resolve(object.objectID) else { return }
+        for (name, added) in object.unloadedAdditions {
+            // Only unordered relationships take members unloaded; one stored by the members'
+            // foreign key is written from their side.
+            guard case .joinTable(let tableName, let ownerName, let memberName, _, _)? = storage.toManyStorage[name] else { continue }
+            for member in added {
+                guard let key = resolve(member) else { continue }
+                try insertLink(into: tableName, owner: (ownerName, owner), member: (memberName, key), in: db)
+            }
+        }
         for (name, members) in object.toManyMembers where members != object.committedToManyMembers[name] {
             let before = Set(object.committedToManyMembers[name] ?? [])
             switch storage.toManyStorage[name] {
@@ -186,8 +212,7 @@ struct SaveOperation {
                     // Rows of members it had are there already: adding one note to a tag on
                     // 100,000 notes writes one row, not 100,000 (an ordered list renumbers all).
                     guard orderName != nil || !before.contains(member), let key = resolve(member) else { continue }
-                    try db.cachedStatement(sql: "INSERT OR IGNORE INTO \(tableName.sqlIdentifier) (\(ownerName.sqlIdentifier), \(memberName.sqlIdentifier)) VALUES (?, ?)")
-                        .execute(arguments: [owner, key])
+                    try insertLink(into: tableName, owner: (ownerName, owner), member: (memberName, key), in: db)
                     if let orderName {
                         try db.execute(literal: """
                             UPDATE \(table) SET \(coreDataName: orderName) = \(position + 1) WHERE \(ownerColumn) = \(owner) AND \(memberColumn) = \(key)
@@ -203,5 +228,11 @@ struct SaveOperation {
                 continue
             }
         }
+    }
+
+    /// A join-table row, unless it is there already (one prepared statement per table).
+    private func insertLink(into table: String, owner: (column: String, key: Int64), member: (column: String, key: Int64), in db: Database) throws {
+        try db.cachedStatement(sql: "INSERT OR IGNORE INTO \(table.sqlIdentifier) (\(owner.column.sqlIdentifier), \(member.column.sqlIdentifier)) VALUES (?, ?)")
+            .execute(arguments: [owner.key, member.key])
     }
 }

@@ -2,7 +2,8 @@ import Foundation
 internal import GRDB
 
 /// Records one save as one history transaction, in the save's own SQLite transaction, so a save
-/// is never without its history nor history without its save (a kill rolls both back).
+/// is never without its history nor history without its save (a kill rolls both back). The
+/// batches of one `saveInOneTransaction` add to one history transaction.
 ///
 /// Made at the start of the save's transaction, before any row is written: a deleted object's
 /// tombstone values are read from its row while the row is still there.
@@ -38,17 +39,22 @@ struct HistoryRecorder {
 
     /// Writes the transaction and one change per inserted, updated (with changed properties) and
     /// deleted object. `changedKeys` are the updated objects' changes, taken before the save.
+    /// - Parameter open: the transaction of `saveInOneTransaction` this save is a batch of: its
+    ///   changes join the first batch's history transaction, and the whole is recorded as one save
+    ///   would record it, one change per object (an object an earlier batch inserted keeps its
+    ///   insert; one it updated has that change's properties widened).
     func record(inserted: [(entity: String, primaryKey: Int64)], updated: [(entity: String, primaryKey: Int64, changedKeys: Set<String>)],
-                in db: Database) throws {
+                within open: OpenTransaction?, in db: Database) throws {
+        var updated = updated.filter { open?.insertedEarlier($0.entity, $0.primaryKey, schema: context.schema) != true }
+        if let open {
+            let again = updated.filter { open.recordedUpdates[HistoryObject($0.entity, $0.primaryKey)] != nil }
+            updated.removeAll { open.recordedUpdates[HistoryObject($0.entity, $0.primaryKey)] != nil }
+            for object in again { try widen(object, in: open, db: db) }
+        }
         let changeCount = inserted.count + updated.count + deletions.count
         guard changeCount > 0 else { return }
-        let transaction = try HistoryTables.reserveKeys(1, of: HistoryTables.transaction, in: db)
-        let strings = try keys(of: [context.transactionAuthor, HistoryProcess.bundleID, context.name, HistoryProcess.processName], in: db)
-        try db.cachedStatement(sql: """
-            INSERT INTO ATRANSACTION (Z_PK, Z_ENT, Z_OPT, ZAUTHORTS, ZBUNDLEIDTS, ZCONTEXTNAMETS, ZPROCESSIDTS, ZTIMESTAMP)
-            VALUES (?, ?, 1, ?, ?, ?, ?, ?)
-            """).execute(arguments: [transaction, HistoryTables.transaction.number, strings[0], strings[1], strings[2], strings[3],
-                                     Date().timeIntervalSinceReferenceDate])
+        let transaction = try open?.historyTransaction ?? newTransaction(in: db)
+        open?.historyTransaction = transaction
         var key = try HistoryTables.reserveKeys(changeCount, of: HistoryTables.change, in: db)
         // Inserts and updates (no tombstone) share one statement, prepared once: building the SQL
         // text per change took a fifth of an import's time.
@@ -78,11 +84,37 @@ struct HistoryRecorder {
         for object in inserted { try change(.insert, object.entity, object.primaryKey) }
         for object in updated {
             let columns = ChangedProperties(entity: object.entity, model: context.model).encode(object.changedKeys)
+            open?.recordedUpdates[HistoryObject(object.entity, object.primaryKey)] = (key, object.changedKeys)
             try change(.update, object.entity, object.primaryKey, columns: columns)
         }
         for deletion in deletions {
             try change(.delete, deletion.entity, deletion.primaryKey, tombstone: deletion.tombstone)
         }
+    }
+
+    /// An object an earlier batch of the open transaction recorded as updated: its change now
+    /// names the properties of both.
+    private func widen(_ object: (entity: String, primaryKey: Int64, changedKeys: Set<String>), in open: OpenTransaction,
+                       db: Database) throws {
+        let id = HistoryObject(object.entity, object.primaryKey)
+        guard let (change, keys) = open.recordedUpdates[id] else { return }
+        let widened = keys.union(object.changedKeys)
+        guard widened != keys else { return }
+        open.recordedUpdates[id] = (change, widened)
+        let columns = ChangedProperties(entity: object.entity, model: context.model).encode(widened)
+        try db.execute(sql: "UPDATE ACHANGE SET ZCOLUMNS = ? WHERE Z_PK = ?", arguments: [columns, change])
+    }
+
+    /// Writes a history transaction row, with the context's author and name, and returns its key.
+    private func newTransaction(in db: Database) throws -> Int64 {
+        let transaction = try HistoryTables.reserveKeys(1, of: HistoryTables.transaction, in: db)
+        let strings = try keys(of: [context.transactionAuthor, HistoryProcess.bundleID, context.name, HistoryProcess.processName], in: db)
+        try db.cachedStatement(sql: """
+            INSERT INTO ATRANSACTION (Z_PK, Z_ENT, Z_OPT, ZAUTHORTS, ZBUNDLEIDTS, ZCONTEXTNAMETS, ZPROCESSIDTS, ZTIMESTAMP)
+            VALUES (?, ?, 1, ?, ?, ?, ?, ?)
+            """).execute(arguments: [transaction, HistoryTables.transaction.number, strings[0], strings[1], strings[2], strings[3],
+                                     Date().timeIntervalSinceReferenceDate])
+        return transaction
     }
 
     /// The keys of transaction strings (author, bundle, context, process name), interned in
@@ -111,4 +143,15 @@ struct HistoryRecorder {
 enum HistoryProcess {
     static let processName = ProcessInfo.processInfo.processName
     static let bundleID = Bundle.main.bundleIdentifier ?? processName
+}
+
+/// An object as history names it, to find its change again within one transaction.
+struct HistoryObject: Hashable {
+    var entity: String
+    var primaryKey: Int64
+
+    init(_ entity: String, _ primaryKey: Int64) {
+        self.entity = entity
+        self.primaryKey = primaryKey
+    }
 }

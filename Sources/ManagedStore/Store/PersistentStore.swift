@@ -175,6 +175,10 @@ public final class PersistentStore: Sendable {
         // Another process saving holds the write lock for milliseconds: wait for it rather than
         // fail with "database is locked".
         configuration.busyMode = .timeout(options.busyTimeout)
+        // `saveInOneTransaction` keeps one transaction open across several accesses (its batches
+        // and the reads between them); GRDB would otherwise stop the program at the end of the
+        // first. Every other access opens and ends its own.
+        configuration.allowsUnsafeTransactions = true
         let logger = options.sqlLogger
         let recorder = options.sqlRecorder
         configuration.prepareDatabase { db in

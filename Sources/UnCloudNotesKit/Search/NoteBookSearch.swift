@@ -109,9 +109,14 @@ extension NoteBook {
     /// gets no index here (the first search builds it). A failure leaves the index behind (the
     /// next reader notices it is stale) and this book scans from now on.
     func refreshSearchIndex(after change: PendingNoteChange) {
+        refreshSearchIndex(saved: change.savedKeys, unchangedText: change.keysWithUnchangedText)
+    }
+
+    /// `refreshSearchIndex(after:)` for the notes of several saves (an import's batches).
+    func refreshSearchIndex(saved: [Int64], unchangedText: [Int64]) {
         guard FileManager.default.fileExists(atPath: NoteSearchIndex.url(beside: context.store).path) else { return }
         do {
-            try searchIndex?.refresh(objects: change.savedKeys, unchangedText: change.keysWithUnchangedText)
+            try searchIndex?.refresh(objects: saved, unchangedText: unchangedText)
         } catch {
             searchIndex = nil
         }

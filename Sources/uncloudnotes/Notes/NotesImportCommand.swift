@@ -31,9 +31,10 @@ struct NotesImportCommand: ParsableCommand {
 
     func run() throws {
         let fromStandardInput = file == "-"
-        let data = try fromStandardInput ? UserFile.standardInput() : UserFile.contents(of: fileURL(file))
-        let archive = try NotesArchive.read(data, source: fromStandardInput ? "standard input" : fileURL(file).path)
-        let outcome = try global.openNoteBook(creating: true).importArchive(archive, copyingNotesAlreadyHere: asNew)
+        // The file is read as it is imported, a chunk at a time: never whole in memory.
+        let input = try fromStandardInput ? UserFileChunks.standardInput() : UserFileChunks(url: fileURL(file))
+        var reader = NotesArchiveReader(source: fromStandardInput ? "standard input" : fileURL(file).path, nextChunk: input.next)
+        let outcome = try global.openNoteBook(creating: true).importNotes(copyingNotesAlreadyHere: asNew) { try reader.nextNote() }
         if format.json {
             var report = ["imported": outcome.imported, "skipped": outcome.skipped]
             if outcome.updated > 0 { report["updated"] = outcome.updated }
