@@ -57,7 +57,9 @@ public enum TerminalQueries {
         do {
             outcome = try ProcessRunner.run(Command(tmux, arguments + [TmuxFacts.format], environment: environment, output: .captured()))
         } catch {
-            return nil // tmux that cannot be asked leaves the decision to the other facts
+            // tmux that cannot be asked (or no writable temporary folder for its answer, which
+            // the runner keeps in a file) leaves the decision to the other facts.
+            return nil
         }
         guard outcome.termination == .exited(0) else { return nil }
         return TmuxFacts(displayed: String(decoding: outcome.output, as: UTF8.self))
