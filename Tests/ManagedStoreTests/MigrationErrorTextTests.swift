@@ -8,6 +8,14 @@ import Testing
 struct MigrationErrorTextTests {
     private static let denied = String(cString: strerror(EACCES))
 
+    @Test("a store another program kept locked past the wait says so and to try again; other SQLite errors read as before")
+    func busyStore() {
+        let busy = FailureCause.sqlite(code: 5, extendedCode: 5, message: "database is locked", statement: "BEGIN IMMEDIATE TRANSACTION")
+        #expect(busy.description == "another program kept the store locked for writing past the wait; try again when it is done (SQLite error 5: database is locked)")
+        #expect(FailureCause.sqlite(code: 19, extendedCode: 2067, message: "UNIQUE constraint failed", statement: nil).description
+            == "SQLite error 19: UNIQUE constraint failed")
+    }
+
     @Test("a file problem reads as the path and the words it always had", arguments: [
         (MigrationError.FileProblem.destinationExists, "a file is already there; the migration writes a new store"),
         (.inTheWay, "a file is in the way of the migration's working files; move it away and run again (the store was not changed)"),

@@ -150,6 +150,9 @@ public enum FailureCause: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .system(let code): String(cString: strerror(code))
+        // SQLITE_BUSY after the busy timeout: another program's long write (an import, say).
+        case .sqlite(5, _, let message, _):
+            "another program kept the store locked for writing past the wait; try again when it is done (SQLite error 5: \(message ?? "database is locked"))"
         case .sqlite(let code, _, let message, _): message.map { "SQLite error \(code): \($0)" } ?? "SQLite error \(code)"
         case .other(let text): text
         }
