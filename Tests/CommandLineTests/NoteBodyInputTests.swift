@@ -36,6 +36,28 @@ struct NoteBodyInputTests {
         #expect(try body(store) == "keep me")
     }
 
+    /// Found by a new user's trial: a notes add that met a store busy past the wait lost the
+    /// text piped into it. Any failure after the text was read keeps it, as an editor's does.
+    @Test("a piped body whose save fails (here the store's folder is missing) is kept in the drafts folder, 0600, and the error says where")
+    func failedSaveKeepsPipedText() throws {
+        let folder = try TemporaryFolder()
+        let data = folder.url.appendingPathComponent("data")
+        let missing = folder.url.appendingPathComponent("no such folder/notes.sqlite")
+        let added = try BuiltExecutable.run(["--store", missing.path, "notes", "add", "--title", "Plan"], environment: ["XDG_DATA_HOME": data.path],
+                                            standardInput: Data("precious text\n".utf8))
+        #expect(added.exitCode == 1)
+        let line = try #require(added.standardError.split(separator: "\n").last.map(String.init))
+        #expect(line.contains("does not exist") && line.contains("your text is kept in "), "\(added.standardError)")
+        let kept = try #require(line.components(separatedBy: "your text is kept in ").last)
+        #expect(try String(contentsOfFile: kept, encoding: .utf8) == "precious text")
+        #expect((try FileManager.default.attributesOfItem(atPath: kept)[.posixPermissions] as? Int) == 0o600)
+        #expect(kept.hasPrefix(data.appendingPathComponent("uncloudnotes/drafts").path))
+        // Text given with --body is still on the command line: nothing is kept for it.
+        let literal = try BuiltExecutable.run(["--store", missing.path, "notes", "add", "--title", "Plan", "--body", "given"],
+                                              environment: ["XDG_DATA_HOME": data.path])
+        #expect(literal.exitCode == 1 && !literal.standardError.contains("kept in"), "\(literal.standardError)")
+    }
+
     static let emptyInputRefusal = "standard input was empty, so nothing was written (add --allow-empty to store an empty body)"
 
     @Test("an empty pipe or /dev/null adds no note, as notes edit refuses it; --allow-empty and --body \"\" add one")

@@ -108,19 +108,9 @@ public struct ExternalEditor: Sendable {
         return edited
     }
 
-    /// Writes the draft's text into the drafts folder (made 0700 with any missing parent), as a
-    /// new 0600 file named by the time and a random tag, so drafts never overwrite each other.
+    /// Keeps the draft's text in the drafts folder (`Drafts`).
     private func keep(_ text: Data, named fileName: String) throws -> URL {
-        try StoreLocation.createPrivateFolders(for: draftsFolder.appendingPathComponent(fileName))
-        let now = Calendar(identifier: .gregorian).dateComponents(in: .current, from: Date())
-        let stamp = String(format: "%04d%02d%02d-%02d%02d%02d", now.year ?? 0, now.month ?? 0, now.day ?? 0,
-                           now.hour ?? 0, now.minute ?? 0, now.second ?? 0)
-        let base = URL(fileURLWithPath: fileName)
-        let name = "\(base.deletingPathExtension().lastPathComponent)-\(stamp)-\(UUID().uuidString.prefix(8).lowercased())."
-            + (base.pathExtension.isEmpty ? "txt" : base.pathExtension)
-        let kept = draftsFolder.appendingPathComponent(name)
-        try PrivateFiles.write(text, to: kept)
-        return kept
+        try Drafts.keep(text, named: fileName, in: draftsFolder)
     }
 
     /// Runs `sh -c '<command> "$1"' sh <file>` in the foreground and waits: its exit status, or

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ManagedStore
 import NotesTerminalUI
 import UnCloudNotesKit
 
@@ -27,6 +28,24 @@ struct NoteBodyOptions: ParsableArguments {
         }
         guard let initialText else { return nil }
         return try editInEditor(initialText)
+    }
+
+    /// Runs `work` (opening the store, saving). When it fails after `typed` came from standard
+    /// input or the editor, the text is kept in the drafts folder and the error says where: a
+    /// pipe cannot be read twice, and an editor's text was typed once.
+    func keepingTyped<Result>(_ typed: String, _ work: () throws -> Result) throws -> Result {
+        do {
+            return try work()
+        } catch {
+            guard body == nil || body == "-", !typed.isEmpty else { throw error }
+            let kept: URL
+            do {
+                kept = try Drafts.keep(Data(typed.utf8), named: "note.txt", in: StoreLocation.draftsFolder())
+            } catch let keeping {
+                throw CommandFailure("\(ErrorText.oneLine(error)); your text could not be kept either (\(ErrorText.oneLine(keeping)))")
+            }
+            throw CommandFailure("\(ErrorText.oneLine(error)); your text is kept in \(kept.path)")
+        }
     }
 
     private func editInEditor(_ initialText: String) throws -> String {

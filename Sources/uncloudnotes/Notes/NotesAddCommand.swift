@@ -52,11 +52,13 @@ struct NotesAddCommand: ParsableCommand {
     func run() throws {
         let pictures = try loadImages(images)
         let typed = try text == nil ? body.resolve(editing: "") ?? "" : ""
-        let book = try global.openNoteBook(creating: true)
-        var draft = text.map { QuickNote.draft($0, tagging: book.capabilities.hasTags) } ?? NoteDraft(title: title ?? "", body: typed)
-        let allTags = (draft.tags ?? []) + tags
-        draft.tags = allTags.isEmpty ? nil : allTags
-        let id = try book.add(draft, images: pictures).number
+        let id = try body.keepingTyped(typed) {
+            let book = try global.openNoteBook(creating: true)
+            var draft = text.map { QuickNote.draft($0, tagging: book.capabilities.hasTags) } ?? NoteDraft(title: title ?? "", body: typed)
+            let allTags = (draft.tags ?? []) + tags
+            draft.tags = allTags.isEmpty ? nil : allTags
+            return try book.add(draft, images: pictures).number
+        }
         if format.json {
             try printJSON(Report(id: id, images: pictures.count))
         } else {

@@ -43,7 +43,9 @@ struct NotesEditCommand: ParsableCommand {
         // With neither --title nor a body (nor tags) there is always a body or a refusal: nil means keep it.
         let newBody = try body.resolve(editing: title == nil && tags.isEmpty ? snapshot.body : nil) ?? snapshot.body
         let newTags = tags.isEmpty ? nil : try TagName.checked(tags)
-        try book.update(snapshot.id, with: NoteDraft(title: title ?? snapshot.title, body: newBody, tags: newTags))
+        try body.keepingTyped(newBody == snapshot.body ? "" : newBody) {
+            try book.update(snapshot.id, with: NoteDraft(title: title ?? snapshot.title, body: newBody, tags: newTags))
+        }
         let tagsChanged = newTags.map { Set($0) != Set(snapshot.tags) } ?? false
         let changed = [title.map { _ in "title" }, newBody == snapshot.body ? nil : "body", tagsChanged ? "tags" : nil].compactMap { $0 }
         if format.json {
