@@ -94,7 +94,7 @@ public struct ExternalEditor: Sendable {
             guard left != Data(text.utf8) else { throw Failure.failed(command: command, status: status, keptDraft: nil) }
             let kept: URL
             do {
-                kept = try keep(left, named: fileName)
+                kept = try Drafts.keep(left, named: fileName, in: draftsFolder)
             } catch {
                 keepsTemporaryFolder = true // the drafts folder refused it: the text stays where it is
                 kept = draft
@@ -106,11 +106,6 @@ public struct ExternalEditor: Sendable {
             throw Failure.cannotReadDraft(draft, underlying: CocoaError(.fileReadInapplicableStringEncoding))
         }
         return edited
-    }
-
-    /// Keeps the draft's text in the drafts folder (`Drafts`).
-    private func keep(_ text: Data, named fileName: String) throws -> URL {
-        try Drafts.keep(text, named: fileName, in: draftsFolder)
     }
 
     /// Runs `sh -c '<command> "$1"' sh <file>` in the foreground and waits: its exit status, or
