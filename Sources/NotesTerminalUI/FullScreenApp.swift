@@ -33,48 +33,28 @@ public enum FullScreenApp {
         case .opened(let opened): book = opened
         case .ended(let code): return code
         }
-        let app = try NotesApp(book: book, storePath: stack.storeURL.path, versionLabel: stack.versionLabel, colors: screen.colors)
+        let app = NotesApp(book: book, storePath: stack.storeURL.path, versionLabel: stack.versionLabel, colors: screen.colors)
         app.banner = banner
-        let runner = NotesEffectRunner(book: book)
         app.graphics = detection.graphics
+        let runner = NotesEffectRunner(book: book, terminal: ScreenEffects(screen: screen, environment: environment))
         let notices = [screen.notice, detection.notice].compactMap { $0 }
-        app.state.message = notices.isEmpty ? nil : notices.joined(separator: "; ")
-        runner.perform(app.handle(.resize(columns: screen.size.columns, rows: screen.size.rows)), on: app)
-        // The first screen is painted before the rest of the list is read.
-        app.startPreviews()
-        screen.draw(app.frame().render())
-        _ = runner.perform(app.afterFirstPaint(), on: app)
-        if syncOnOpen { app.startSync() }
+        if !notices.isEmpty { runner.perform(app.receive(.notice(notices.joined(separator: "; "))), on: app) }
+        // The first screen is painted before the rest of the list is read (in the background).
+        runner.perform(app.handle(.resize(columns: screen.size.columns, rows: screen.size.rows)) + app.launch(syncing: syncOnOpen), on: app)
         while true {
             // What arrived may show other notes: their reads run before the frame is drawn.
-            if let effects = app.receiveBackgroundWork() { runner.perform(effects, on: app) }
-            app.startPreviews()
+            if let arrived = app.receiveBackgroundWork() { runner.perform(arrived, on: app) }
             screen.draw(app.frame().render())
-            // While a search runs, wake often to show its matches; otherwise, idle for a second
-            // means looking for changes other processes made to the store.
+            // While a search or a preview is made, wake often to show it; otherwise, idle for a
+            // second means looking for changes other processes made to the store.
             let waiting = app.isWaitingForBackgroundWork
             guard let key = screen.readKey(timeoutMilliseconds: waiting ? 30 : 1000) else {
-                if !waiting { _ = runner.perform(app.catchUpWithStore(), on: app) }
+                if !waiting { runner.perform(app.catchUpWithStore(), on: app) }
                 continue
             }
-            for effect in runner.perform(app.handle(key), on: app) {
-                switch effect {
-                case .quit:
-                    finishSync(of: app, on: screen)
-                    return 0
-                case .openEditor(let text):
-                    let event: NotesEvent
-                    do {
-                        event = .edited(try ExternalEditor.fromEnvironment(environment).edit(text) { run in try screen.suspended(run) })
-                    } catch {
-                        event = .editorFailed("\(error)")
-                    }
-                    _ = runner.perform(app.receive(event), on: app)
-                case .openImage(let data, let name):
-                    _ = runner.perform(app.receive(.imageOpened(ImageViewer.open(data, named: name, environment: environment))), on: app)
-                default:
-                    break
-                }
+            if runner.perform(app.handle(key), on: app).contains(.quit) {
+                finishSync(of: app, on: screen)
+                return 0
             }
         }
     }
@@ -83,7 +63,7 @@ public enum FullScreenApp {
     /// happen), saying so; keys meanwhile are dropped.
     private static func finishSync(of app: NotesApp, on screen: TerminalScreen) {
         guard app.isSyncing else { return }
-        app.state.message = "finishing the sync before quitting…"
+        _ = app.receive(.notice("finishing the sync before quitting…"))
         screen.draw(app.frame().render())
         while app.isSyncing { _ = screen.readKey(timeoutMilliseconds: 100) }
     }

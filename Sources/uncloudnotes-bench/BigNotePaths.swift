@@ -40,8 +40,9 @@ enum BigNotePaths {
         try book.prepareSearchIndex()
         var log = RunLog()
         for _ in 0..<runs {
-            let app = try NotesApp(book: book, storePath: url.path, versionLabel: stack.versionLabel, colors: ColorSupport(depth: .indexed256))
+            let app = NotesApp(book: book, storePath: url.path, versionLabel: stack.versionLabel, colors: ColorSupport(depth: .indexed256))
             let runner = NotesEffectRunner(book: book)
+            runner.perform(app.launch(), on: app)
             _ = runner.render(app, width: screen.width, height: screen.height)
             let press = { (key: Key) in
                 timed {

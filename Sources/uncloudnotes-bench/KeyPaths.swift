@@ -45,9 +45,9 @@ enum KeyPaths {
         let tagged = try prepare(book)
         var log = RunLog()
         for run in 0..<runs {
-            let app = try NotesApp(book: book, storePath: url.path, versionLabel: stack.versionLabel, colors: ColorSupport(depth: .indexed256))
+            let app = NotesApp(book: book, storePath: url.path, versionLabel: stack.versionLabel, colors: ColorSupport(depth: .indexed256))
             let keys = KeyDriver(app: app, runner: NotesEffectRunner(book: book))
-            keys.settle()
+            keys.launch()
             for _ in 0..<2 { log.add(keys.timed(.character("p")), to: "bigNotePin") }
             // The small note: pinned it lists first, then unpinned it goes back to second.
             keys.press(.down)
@@ -115,6 +115,12 @@ private struct KeyDriver {
     func press(_ key: Key) {
         _ = runner.perform(app.handle(key), on: app)
         _ = runner.render(app, width: BigNotePaths.screen.width, height: BigNotePaths.screen.height)
+    }
+
+    /// Opens the app's first screen, then waits for the rest of the list, as the user sees it.
+    func launch() {
+        runner.perform(app.launch(), on: app)
+        settle()
     }
 
     /// Takes what the background finished (the rest of a list read again), as the loop does

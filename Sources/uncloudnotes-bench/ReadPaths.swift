@@ -64,8 +64,9 @@ enum ReadPaths {
         let stack = try UnCloudNotesStack(storeURL: url)
         guard case .current = try stack.migrator.state() else { throw BenchError("\(url.path): the read-path store is not current") }
         let book = try stack.open()
-        let app = try NotesApp(book: book, storePath: url.path, versionLabel: stack.versionLabel, colors: ColorSupport(depth: .indexed256))
+        let app = NotesApp(book: book, storePath: url.path, versionLabel: stack.versionLabel, colors: ColorSupport(depth: .indexed256))
         let runner = NotesEffectRunner(book: book)
+        runner.perform(app.launch(), on: app)
         _ = runner.render(app, width: screen.width, height: screen.height)
         let launch = seconds(since: start)
         var worst = 0.0

@@ -51,10 +51,11 @@ struct AppHarness {
             try book.add(NoteDraft(title: note.0, body: note.1), images: images,
                          date: Date(timeIntervalSinceReferenceDate: 800_000_000 + Double(index) * 86_400))
         }
-        app = try NotesApp(book: book, storePath: "/home/ann/.local/share/uncloudnotes/UnCloudNotesDataModel.sqlite",
+        app = NotesApp(book: book, storePath: "/home/ann/.local/share/uncloudnotes/UnCloudNotesDataModel.sqlite",
                            versionLabel: stack.versionLabel, colors: colors, dates: Self.dates, searchExecutor: searches, indexExecutor: indexing,
                            previewExecutor: previewing, syncExecutor: syncing)
         runner = NotesEffectRunner(book: book)
+        runner.perform(app.launch(), on: app)
     }
 
     static let sampleNotes: [(String, String, Int)] = [

@@ -28,6 +28,7 @@ struct AppSyncTests {
         try laptop.add(NoteDraft(title: "From the laptop", body: "there"))
         let laptopSync = Synchronizer(book: laptop, mirror: Synchronizer.defaultMirror(for: laptopURL), machine: "laptop")
         _ = try laptopSync.sync(remote: remote.path)
+        harness.syncing.runAll() // the status read at launch
 
         harness.press(.character("S"))
         #expect(harness.screen(120, 24).contains("syncing…"))
@@ -65,7 +66,6 @@ struct AppSyncTests {
                 .map(String.init) ?? ""
         }
 
-        _ = harness.runner.perform(harness.app.afterFirstPaint(), on: harness.app)
         #expect(!statusLine().contains("synced"))
         harness.syncing.runAll()
         #expect(statusLine().contains(" synced 20"))
@@ -89,7 +89,6 @@ struct AppSyncTests {
     @Test("a store that was never synced says nothing of sync")
     func neverSynced() throws {
         let harness = try AppHarness(version: "v5", notes: [("Alone", "", 0)])
-        _ = harness.runner.perform(harness.app.afterFirstPaint(), on: harness.app)
         harness.syncing.runAll()
         harness.takeBackgroundWork()
         _ = harness.runner.perform([.save(NoteDraft(title: "Another", body: ""), over: nil)], on: harness.app)

@@ -46,6 +46,11 @@ struct LoopShapeTests {
                 while !queue.isEmpty {
                     let effect = queue.removeFirst()
                     effects.append(effect)
+                    if case .background = effect {
+                        // Started on its queue (ManualExecutor: run by hand), as the runner does.
+                        counted(byApp: false) { runner.perform([effect], on: app) }
+                        continue
+                    }
                     guard let event = counted(byApp: false, { runner.run(effect) }) else { continue }
                     queue += counted(byApp: true) { app.receive(event) }
                 }
@@ -83,7 +88,9 @@ struct LoopShapeTests {
         #expect(loop.effects.contains(.readNote(try #require(try harness.book.noteIDs().first))), "the note edited is read again")
         let screen = harness.screen()
         #expect(screen.contains("›Trip!"), "its row is read again")
-        #expect(!screen.contains("(loading the image)") && harness.previewing.pendingCount == 0, "the preview of its unchanged image is kept")
+        #expect(!screen.contains("(loading the image)"), "the preview of its unchanged image is kept")
+        // The one asked for is the detail view's, at its own size: the save shows the note.
+        #expect(harness.previewing.pendingCount == 1)
         #expect(harness.app.state.previews.madeCount == 1)
     }
 
@@ -95,5 +102,64 @@ struct LoopShapeTests {
         let reloads = loop.effects.filter { if case .reload = $0 { true } else { false } }
         #expect(reloads.count == 2, "the order changed, then the edit moved the note to the top")
         #expect(harness.screen().contains("Groceries!"))
+    }
+
+    @Test("a new app reads nothing: what launch reads is effects the runner runs, the rest of the list from the background")
+    func launchIsEffects() throws {
+        let recorder = SQLRecorder()
+        var options = StoreOptions()
+        options.sqlRecorder = recorder
+        let harness = try AppHarness(options: options)
+        let before = recorder.statements.count
+        let app = NotesApp(book: harness.book, storePath: "/srv/notes.sqlite", versionLabel: "v4", colors: ColorSupport(depth: .none),
+                           dates: AppHarness.dates, searchExecutor: ManualExecutor(), indexExecutor: ManualExecutor(),
+                           previewExecutor: ManualExecutor(), syncExecutor: ManualExecutor())
+        #expect(recorder.statements.count == before, "the app read the store as it was made")
+        let launch = app.launch()
+        #expect(launch.contains(.checkStore(knownVersion: nil)))
+        #expect(launch.contains { effect in
+            if case .reload(_, _, _, counting: true, firstPage: NotesApp.launchRows) = effect { true } else { false }
+        }, "the first rows and the count")
+        #expect(launch.contains(.background(.refreshSyncStatus)))
+        #expect(!launch.contains(.background(.sync)), "no sync unless the config file asks for one at launch")
+        #expect(app.launch(syncing: true).contains(.background(.sync)))
+        harness.runner.perform(launch, on: app)
+        #expect(app.frame().render().lines.joined().contains("Groceries"))
+    }
+
+    /// A terminal that records what the runner asks of it.
+    private final class RecordingTerminal: TerminalEffects {
+        var edited: [String] = []
+        var opened: [String] = []
+
+        func edit(_ text: String) -> NotesEvent {
+            edited.append(text)
+            return .edited(text + ", jam")
+        }
+
+        func openImage(_ data: Data, named name: String) -> NotesEvent {
+            opened.append(name)
+            return .imageOpened("opened \(name)")
+        }
+    }
+
+    @Test("the editor and the viewer run through the runner's terminal, their outcome back as events; only quit is left to the loop")
+    func terminalEffectsThroughTheRunner() throws {
+        let harness = try AppHarness(notes: [("Groceries", "milk", 0), ("Trip", "tent", 1)])
+        let terminal = RecordingTerminal()
+        let runner = NotesEffectRunner(book: harness.book, terminal: terminal)
+        let app = harness.app
+        #expect(runner.perform(app.handle(.enter), on: app).isEmpty)
+        #expect(runner.perform(app.handle(.character("o")), on: app).isEmpty, "the viewer is the runner's")
+        #expect(terminal.opened.count == 1)
+        #expect(runner.render(app, width: 80, height: 24).lines.joined().contains("opened note-"))
+        for key in [Key.escape, .down, .character("e"), .tab] { runner.perform(app.handle(key), on: app) }
+        #expect(runner.perform(app.handle(.control("e")), on: app).isEmpty, "the editor is the runner's")
+        #expect(terminal.edited == ["milk"])
+        runner.perform(app.handle(.control("s")), on: app)
+        #expect(try harness.book.rows(of: harness.book.noteIDs()).contains { $0.title == "Groceries" })
+        #expect(try harness.book.noteIDs().map { try harness.book.snapshot(of: $0).body }.contains("milk, jam"))
+        #expect(runner.perform(app.handle(.escape), on: app).isEmpty)
+        #expect(runner.perform(app.handle(.character("q")), on: app) == [.quit])
     }
 }

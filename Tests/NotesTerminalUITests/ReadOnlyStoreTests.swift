@@ -11,8 +11,9 @@ struct ReadOnlyStoreTests {
     func readOnly() throws {
         let harness = try AppHarness()
         let book = try harness.book.address.openReadOnly()
-        let app = try NotesApp(book: book, storePath: "/srv/notes.sqlite", versionLabel: "v4", colors: ColorSupport(depth: .none), dates: AppHarness.dates)
+        let app = NotesApp(book: book, storePath: "/srv/notes.sqlite", versionLabel: "v4", colors: ColorSupport(depth: .none), dates: AppHarness.dates)
         let runner = NotesEffectRunner(book: book)
+        runner.perform(app.launch(), on: app)
         func screen() -> String { runner.render(app, width: 100, height: 24).lines.joined(separator: "\n") }
         #expect(screen().contains("read-only store: changes cannot be saved"))
         for key in [Key.character("d"), .character("y")] { runner.perform(app.handle(key), on: app) }

@@ -6,14 +6,15 @@ extension NotesApp {
     public var isWaitingForBackgroundWork: Bool { state.listScreen.searchPending || backgroundPreviews.isBusy }
 
     /// What the background finished since the last call, as events for `receive`, the one way
-    /// anything reaches the state: the previews made, the sync's news, and the latest search's
-    /// answer (answers of superseded searches never get here).
+    /// anything reaches the state: the previews made, the sync's news, the search index built,
+    /// and the latest search's answer (answers of superseded searches never get here).
     public func backgroundEvents() -> [NotesEvent] {
         var events: [NotesEvent] = []
         let previews = backgroundPreviews.takeFinished()
         if !previews.isEmpty { events.append(.previewsMade(previews)) }
         if let status = backgroundSync.takeStatus() { events.append(.syncStatusRead(status)) }
         if let outcome = backgroundSync.takeFinished() { events.append(.syncFinished(outcome)) }
+        if !state.searchIndexReady, backgroundSearch.isIndexReady { events.append(.searchIndexBuilt) }
         if let latest = backgroundSearch.takeDeliveries().last {
             events.append(.searchAnswered(latest.noteIDs, isComplete: latest.isComplete, failure: latest.failure))
         }

@@ -28,6 +28,13 @@ struct BodyLayouts {
         return layout
     }
 
+    /// The kept layout of the note's body at `width`, or, when none is kept, a new one that is
+    /// not kept: what the frame draws from, reading the layouts without changing them
+    /// (`NotesState.prepareFrame` keeps the one the next frame shows).
+    func kept(_ note: NoteSnapshot, width: Int) -> TextLayout<String> {
+        layouts[Key(note: note.id, width: width)] ?? TextLayout(note.body.isEmpty ? Self.placeholder : note.body, width: width)
+    }
+
     /// Forgets the layouts of one note, whose text changed.
     mutating func remove(_ note: NoteID) {
         for key in layouts.keys where key.note == note {

@@ -12,9 +12,10 @@ extension NotesState {
     }
 
     /// What the detail view shows from the line at `top`, pulled up to the last screenful.
-    mutating func detailText(of note: NoteSnapshot, top: Int) -> ShownText {
-        let (layout, rows) = detailLayout(of: note)
-        return ShownText(layout.screenful(from: layout.text.position(atOrBefore: top), rows: rows), of: layout, note: note)
+    func detailText(of note: NoteSnapshot, top: Int) -> ShownText {
+        let area = detailAreas(hasImages: !note.attachments.isEmpty).text
+        let layout = bodyLayouts.kept(note, width: area.width)
+        return ShownText(layout.screenful(from: layout.text.position(atOrBefore: top), rows: area.height), of: layout, note: note)
     }
 
     /// The detail view's top after scrolling `steps` lines (down when positive); scrolling stops
@@ -32,10 +33,21 @@ extension NotesState {
     }
 
     /// The first lines of the note's body, as the list's preview shows them above its image.
-    mutating func previewText(of note: NoteSnapshot, in area: Rect) -> ShownText {
-        let layout = bodyLayouts.layout(of: note, width: area.width)
+    func previewText(of note: NoteSnapshot, in area: Rect) -> ShownText {
+        let layout = bodyLayouts.kept(note, width: area.width)
         let rows = previewTextRows(in: area, hasImage: note.latestAttachment?.imageData != nil)
         return ShownText(layout.screenful(from: layout.text.startIndex, rows: rows), of: layout, note: note)
+    }
+
+    /// Keeps the layout of the body the next frame shows (`bodyLayouts`), so the frame, which
+    /// changes nothing, draws from it and a key lays out only lines not laid out before.
+    mutating func keepLayoutShown() {
+        guard let note = noteShown(on: screen).flatMap(snapshot) else { return }
+        if case .detail = detailUnderneath(screen) {
+            _ = detailLayout(of: note)
+        } else if let area = listAreas.preview, area.width > 4, area.height > 2 {
+            _ = bodyLayouts.layout(of: note, width: area.width)
+        }
     }
 
     private func topOffset(of screenful: TextLayout<String>.Screenful, in layout: TextLayout<String>) -> Int {

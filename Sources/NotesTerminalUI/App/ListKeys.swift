@@ -32,7 +32,9 @@ extension NotesState {
             }
             if let id = selectedNoteID { promptForImage(for: id, returningTo: .list) }
         case .sync:
-            message = requestSync() ? "syncing…" : "a sync is under way"
+            let sync = requestSync()
+            message = sync.isEmpty ? "a sync is under way" : "syncing…"
+            return sync
         case .pin:
             guard supportsTags else { return refuse(.pins) }
             guard let id = selectedNoteID else { break }
@@ -82,9 +84,8 @@ extension NotesState {
         if listScreen.searchText.isEmpty {
             return [.reload(listQuery, usingIndex: false, selecting: nil, counting: false, firstPage: BackgroundSearch.firstPageSize)]
         }
-        backgroundJobs.append(.search(listQuery))
         listScreen.searchPending = true
-        return []
+        return [.background(.search(listQuery))]
     }
 
     mutating func confirmDelete(_ note: NoteSnapshot, returningTo previous: Screen) {

@@ -2,13 +2,13 @@ import Foundation
 import UnCloudNotesKit
 
 /// The full-screen app as the terminal loop and the tests run it: its state (`NotesState`, whose
-/// reducers handle keys and events) and the background work that state asks for (searches, the
+/// reducers handle keys and events) and the background queues its work runs on (searches, the
 /// search index, image previews, `S`'s sync), whose results come back through
-/// `receiveBackgroundWork`. It holds no store: every read and write is a `NotesEffect` that
-/// `NotesEffectRunner` carries out, its outcome fed back through `receive`. `prepareFrame()` asks
-/// for what the next screen shows and has not read yet; `frame()` gathers what was read and
-/// `NotesFrame.render()` draws it into a `CellBuffer`, so every screen can be tested as text and
-/// every key by the effects it returns.
+/// `receiveBackgroundWork`. It holds no store and starts nothing itself: every read, write and
+/// background job is a `NotesEffect` that `NotesEffectRunner` carries out, its outcome fed back
+/// through `receive`. `prepareFrame()` asks for what the next screen shows and has not read yet;
+/// `frame()` gathers what was read and `NotesFrame.render()` draws it into a `CellBuffer`, so
+/// every screen can be tested as text and every key by the effects it returns.
 public final class NotesApp {
     var state: NotesState
     public let colors: ColorSupport
@@ -18,6 +18,7 @@ public final class NotesApp {
     /// `S`: syncs through git off the key loop (docs/sync.md).
     let backgroundSync: BackgroundSync
 
+    /// An app that has read nothing yet: `launch()`'s effects read the first screen.
     /// - Parameters:
     ///   - searchExecutor: runs searches off the key loop (tests pass one they drive by hand).
     ///   - indexExecutor: builds the search index, apart from searches so they need not wait for it.
@@ -28,20 +29,20 @@ public final class NotesApp {
                 searchExecutor: any BackgroundExecutor = SerialQueueExecutor(label: "uncloudnotes.search"),
                 indexExecutor: any BackgroundExecutor = SerialQueueExecutor(label: "uncloudnotes.search-index"),
                 previewExecutor: any BackgroundExecutor = SerialQueueExecutor(label: "uncloudnotes.previews"),
-                syncExecutor: any BackgroundExecutor = SerialQueueExecutor(label: "uncloudnotes.sync")) throws {
+                syncExecutor: any BackgroundExecutor = SerialQueueExecutor(label: "uncloudnotes.sync")) {
         state = NotesState(capabilities: book.capabilities, storePath: storePath, versionLabel: versionLabel, dates: dates)
         backgroundSearch = BackgroundSearch(store: book.address, searchExecutor: searchExecutor, indexExecutor: indexExecutor)
         backgroundPreviews = BackgroundPreviews(executor: previewExecutor)
         backgroundSync = BackgroundSync(storeURL: book.address.url, version: versionLabel, executor: syncExecutor)
         self.colors = colors
         state.storeIsReadOnly = book.isReadOnly
-        state.knownExternalChangeToken = try book.externalChangeToken()
-        // The first screens only: every note's ID comes from the date index alone, but at
-        // 1,000,000 notes that still takes a while, which the first paint need not wait for.
-        state.listScreen.notes = NoteList(ids: try book.noteIDs(page: ListPage(limit: Self.launchRows)))
-        state.listScreen.noteCount = try book.count()
-        // The first screen's rows and note, read as every later screen's are: as effects.
-        NotesEffectRunner(book: book).perform([], on: self)
+    }
+
+    /// What opening the app reads and starts, for the runner: the store's version, the list's
+    /// first `launchRows` rows and the count (the rest of the list from the background), the sync
+    /// status, and a sync when `syncing` (the config file's sync at launch).
+    public func launch(syncing: Bool = false) -> [NotesEffect] {
+        state.launch(rows: Self.launchRows, syncing: syncing)
     }
 
     /// How many rows launch reads before the first paint: more than any terminal shows.
@@ -66,28 +67,15 @@ public final class NotesApp {
     /// The terminal's size, from the last `resize` event.
     var size: TerminalSize { state.size }
 
-    /// What to do once the first screen is painted: read the whole list when launch read only
-    /// its start (the loop carries it out, as any reload).
-    public func afterFirstPaint() -> [NotesEffect] {
-        backgroundSync.refreshStatus()
-        return state.afterFirstPaint()
-    }
-
     /// Handles one key. Nothing here reads or writes the store: what the key needs is returned.
     public func handle(_ key: Key) -> [NotesEffect] {
-        state.searchIndexReady = backgroundSearch.isIndexReady
-        let effects = state.handle(key)
-        startBackgroundJobs()
-        return effects
+        state.handle(key)
     }
 
     /// Takes in what came of an effect: shows it, and returns what to do next (reading the list
     /// again after a change, a save waiting for the store's check, a key waiting for its note).
     public func receive(_ event: NotesEvent) -> [NotesEffect] {
-        state.searchIndexReady = backgroundSearch.isIndexReady
-        let effects = state.receive(event)
-        startBackgroundJobs()
-        return effects
+        state.receive(event)
     }
 
     /// The reads the next frame needs (`NotesState.prepareFrame`).
@@ -106,18 +94,16 @@ public final class NotesApp {
         state.frame()
     }
 
-    /// Starts what the last key or event asked of the background.
-    func startBackgroundJobs() {
-        for job in state.backgroundJobs {
-            switch job {
-            case .search(let query): backgroundSearch.start(query)
-            case .readRestOfList(let query): backgroundSearch.start(query, sendingFirstPage: false)
-            case .cancelSearches: backgroundSearch.cancelAll()
-            case .sync: _ = backgroundSync.start()
-            case .refreshSyncStatus: backgroundSync.refreshStatus()
-            case .cancelPreviews: backgroundPreviews.cancelAll()
-            }
+    /// Starts a job on its background queue: the runner's part of `NotesEffect.background`.
+    func start(_ job: BackgroundJob) {
+        switch job {
+        case .search(let query): backgroundSearch.start(query)
+        case .readRestOfList(let query): backgroundSearch.start(query, sendingFirstPage: false)
+        case .cancelSearches: backgroundSearch.cancelAll()
+        case .sync: _ = backgroundSync.start()
+        case .refreshSyncStatus: backgroundSync.refreshStatus()
+        case .makePreview(let key, let image): backgroundPreviews.request(key: key, image: image, colors: colors)
+        case .cancelPreviews: backgroundPreviews.cancelAll()
         }
-        state.backgroundJobs = []
     }
 }

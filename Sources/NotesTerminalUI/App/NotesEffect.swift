@@ -3,12 +3,15 @@ import NotesSync
 import UnCloudNotesKit
 
 /// What handling a key (or an event) asks the runner to do. The screens read and change no store,
-/// read no file and run no program themselves: `NotesEffectRunner` does the store's part (reads
-/// too: the rows and notes a screen shows, the tags, the store's version) and feeds the outcome
-/// back as a `NotesEvent`, as Bubble Tea's commands return messages; quitting and the external
-/// editor are the terminal's part (`FullScreenApp`).
+/// read no file, start no thread and run no program themselves: `NotesEffectRunner` carries out
+/// every effect (the store's reads and writes, the background's jobs, the terminal's editor and
+/// viewer) and feeds each outcome back as a `NotesEvent`, as Bubble Tea's commands return
+/// messages. Only quitting is left to the terminal loop, which it ends.
 public enum NotesEffect: Equatable, Sendable {
     case quit
+    /// Start work off the key loop (a search, a preview, a sync); its outcome arrives later, as
+    /// events through `NotesApp.receiveBackgroundWork`.
+    case background(BackgroundJob)
     /// Edit this text in `$VISUAL`/`$EDITOR`; the result comes back as `.edited`.
     case openEditor(String)
     /// Show this image in the system's viewer, as a file of this name (`ImageViewer`); what
@@ -40,9 +43,9 @@ public enum NotesEffect: Equatable, Sendable {
     case readNote(NoteID)
     /// Read every tag with its count, for the tag picker: `.tagsRead`.
     case readTags
-    /// Compare the store's version with the one the app knows; when another process changed the
-    /// store meanwhile, the book forgets the notes it read: `.storeChecked`.
-    case checkStore(knownVersion: Int)
+    /// Compare the store's version with the one the app knows (nil at launch: none yet); when
+    /// another process changed the store meanwhile, the book forgets the notes it read: `.storeChecked`.
+    case checkStore(knownVersion: Int?)
     /// Complete the attach prompt's path from the folder it names: `.pathCompleted`.
     case completePath(String)
 }
@@ -80,11 +83,16 @@ public enum NotesEvent {
     /// The attach prompt's text completed, with the names that still match when several do.
     case pathCompleted(typed: String, text: String, candidates: [String])
     case failed(NoteBookError)
+    /// A line for the status line from the terminal loop (what the terminal cannot do, quitting
+    /// waiting for a sync), shown until the next key.
+    case notice(String)
     /// The latest search's matches (its first page, or all of them when `isComplete`), or why
     /// it failed; answers of superseded searches never arrive.
     case searchAnswered([NoteID], isComplete: Bool, failure: String?)
     /// Image previews rendered in the background, each for the key it was asked for.
     case previewsMade([MadePreview])
+    /// The background finished building the search index: searches and reloads use it from now on.
+    case searchIndexBuilt
     /// `S`'s sync: the status line's news (the last sync, changes waiting; nil: none known).
     case syncStatusRead(SyncStatus?)
     case syncFinished(SyncOutcome)

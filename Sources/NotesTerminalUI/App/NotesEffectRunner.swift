@@ -1,35 +1,43 @@
 import Foundation
 import UnCloudNotesKit
 
-/// Does the store's part of the effects key handling returns, and feeds each outcome back to the
-/// app as an event, until nothing is left to do. Both the terminal loop and the tests run the
-/// app through it, so what a key does to the store is tested as it runs. It is the only holder of
-/// the book: the app reads the store only through the effects it returns.
+/// Carries out every effect key handling returns, and feeds each outcome back to the app as an
+/// event, until nothing is left to do: the store's reads and writes (it is the only holder of the
+/// book), the background's jobs (on the app's queues), and, given a terminal, the external editor
+/// and the image viewer. Both the terminal loop and the tests run the app through it, so what a
+/// key does is tested as it runs.
 public struct NotesEffectRunner {
     let book: NoteBook
+    let terminal: (any TerminalEffects)?
 
-    public init(book: NoteBook) {
+    /// - Parameter terminal: runs the editor and the viewer; without one (tests, the benchmark)
+    ///   `perform` hands their effects back to the caller.
+    public init(book: NoteBook, terminal: (any TerminalEffects)? = nil) {
         self.book = book
+        self.terminal = terminal
     }
 
-    /// Runs the store effects and those the app asks for in answer to their events, then the
-    /// reads the next frame needs (`NotesApp.prepareFrame`), so the frame drawn next has them.
-    /// - Returns: the effects only the terminal can carry out (quit, the external editor), in order.
+    /// Runs the effects and those the app asks for in answer to their events, then the reads the
+    /// next frame needs (`NotesApp.prepareFrame`), so the frame drawn next has them.
+    /// - Returns: the effects left to the caller, in order: `.quit`, which ends the terminal loop,
+    ///   and, without a terminal, the editor's and the viewer's.
     @discardableResult
     public func perform(_ effects: [NotesEffect], on app: NotesApp) -> [NotesEffect] {
         var queue = effects[...]
-        var forTerminal: [NotesEffect] = []
+        var leftToCaller: [NotesEffect] = []
         while true {
             while let effect = queue.popFirst() {
-                if let event = run(effect) {
+                if case .background(let job) = effect {
+                    app.start(job)
+                } else if let event = run(effect) {
                     queue += app.receive(event)
                 } else {
-                    forTerminal.append(effect)
+                    leftToCaller.append(effect)
                 }
             }
             // Each read ends as data or as a failure the app remembers, so this comes to an end.
             queue += app.prepareFrame()
-            if queue.isEmpty { return forTerminal }
+            if queue.isEmpty { return leftToCaller }
         }
     }
 
@@ -37,11 +45,12 @@ public struct NotesEffectRunner {
     /// the reads the screen needs run, and the frame is drawn.
     public func render(_ app: NotesApp, width: Int, height: Int) -> CellBuffer {
         perform(app.size == TerminalSize(columns: width, rows: height) ? [] : app.handle(.resize(columns: width, rows: height)), on: app)
-        app.startPreviews()
         return app.frame().render()
     }
 
-    /// The outcome of one store effect; nil for effects the terminal carries out.
+    /// The outcome of one effect on the store or the terminal; nil for quitting, for background
+    /// jobs (their outcomes arrive later, through `NotesApp.receiveBackgroundWork`), and for the
+    /// editor and the viewer without a terminal.
     public func run(_ effect: NotesEffect) -> NotesEvent? {
         do {
             return try runOnStore(effect)
@@ -52,8 +61,12 @@ public struct NotesEffectRunner {
 
     private func runOnStore(_ effect: NotesEffect) throws(NoteBookError) -> NotesEvent? {
         switch effect {
-        case .quit, .openEditor, .openImage:
+        case .quit, .background:
             return nil
+        case .openEditor(let text):
+            return terminal?.edit(text)
+        case .openImage(let data, let name):
+            return terminal?.openImage(data, named: name)
         case .save(let draft, over: let id?):
             try book.update(id, with: draft)
             return .saved(id, .updated)
@@ -119,9 +132,10 @@ public struct NotesEffectRunner {
 
     /// The store's version; when another process changed it, the book forgets the notes it read,
     /// so the reads that follow see the other process's change.
-    private func checkStore(knownVersion: Int) throws(NoteBookError) -> StoreCheck {
+    private func checkStore(knownVersion: Int?) throws(NoteBookError) -> StoreCheck {
         let version = try book.externalChangeToken()
-        let changed = version != knownVersion
+        // At launch nothing was read before: there is nothing to forget.
+        let changed = knownVersion.map { $0 != version } ?? false
         if changed { book.forgetReadNotes() }
         return StoreCheck(version: version, changed: changed)
     }

@@ -10,7 +10,7 @@ extension NotesState {
         switch event {
         case .edited(let text):
             takeBackFromEditor(text)
-        case .editorFailed(let reason), .imageOpened(let reason):
+        case .editorFailed(let reason), .imageOpened(let reason), .notice(let reason):
             message = reason
         case .saved(let id, let saving):
             switch saving {
@@ -66,7 +66,7 @@ extension NotesState {
             message = "caption saved"
             return noteChanged(id, listMayChange: listDependsOnNoteText)
         case .listRead(let ids, let total, let noteID, let isComplete):
-            showList(ids, total: total, selecting: noteID, isComplete: isComplete)
+            return showList(ids, total: total, selecting: noteID, isComplete: isComplete)
         case .failed(let error):
             message = "\(error)"
         default:
@@ -127,8 +127,7 @@ extension NotesState {
         case .storeChecked(.success(let check)):
             knownExternalChangeToken = check.version
             // Another process's change may be one to send, or a sync that sent everything.
-            if check.changed { backgroundJobs.append(.refreshSyncStatus) }
-            return (check.changed ? storeChanged() : []) + continueSave()
+            return (check.changed ? [.background(.refreshSyncStatus)] + storeChanged() : []) + continueSave()
         case .storeChecked(.failure(let error)):
             message = "cannot read the store again: \(error)"
             return continueSave()
@@ -139,6 +138,8 @@ extension NotesState {
             searchAnswered(ids, isComplete: isComplete, failure: failure)
         case .previewsMade(let made):
             for preview in made { previews.store(preview.preview, key: preview.key) }
+        case .searchIndexBuilt:
+            searchIndexReady = true
         case .syncStatusRead(let status):
             syncLine.status = status
         case .syncFinished(let outcome):
@@ -206,9 +207,9 @@ extension NotesEvent {
     var isChange: Bool {
         switch self {
         case .saved, .deleted, .attachmentDeleted, .attached, .captionSaved, .pinned, .restored: true
-        case .edited, .editorFailed, .imageRefused, .replaceAsked, .listRead, .imageOpened, .failed,
+        case .edited, .editorFailed, .notice, .imageRefused, .replaceAsked, .listRead, .imageOpened, .failed,
              .rowsRead, .rowsUnreadable, .noteRead, .noteUnreadable, .tagsRead, .storeChecked, .pathCompleted,
-             .searchAnswered, .previewsMade, .syncStatusRead, .syncFinished: false
+             .searchAnswered, .previewsMade, .searchIndexBuilt, .syncStatusRead, .syncFinished: false
         }
     }
 }

@@ -2,9 +2,8 @@ import UnCloudNotesKit
 
 /// The full-screen app's state as a value, and the reducers of keys and events over it: no
 /// terminal, no store, no file and no thread in sight. A key or an event changes the state and
-/// returns the `NotesEffect`s it needs (saving, deleting, attaching, the external editor, and every
-/// read of the store); background work it asks for waits in `backgroundJobs` for `NotesApp` to
-/// start. Each screen has its own state (`ScreenStates`) and its own reducer (`*Keys.swift`);
+/// returns the `NotesEffect`s it needs (saving, deleting, attaching, the external editor, every
+/// read of the store, and the background's work). Each screen has its own state (`ScreenStates`) and its own reducer (`*Keys.swift`);
 /// `NotesFrame` is drawn from this state and what was read.
 struct NotesState: ScreenLayout {
     /// What the version the app runs as can hold (images, captions, tags).
@@ -34,12 +33,10 @@ struct NotesState: ScreenLayout {
     var lastSync: String? { syncLine.text(dates) }
     /// Whether the background has built the search index (reloads then use it).
     var searchIndexReady = false
-    /// Work for the background the last key or event asked for: `NotesApp` starts it.
-    var backgroundJobs: [BackgroundJob] = []
     var previews = PreviewCache()
     var bodyLayouts = BodyLayouts()
-    /// The store's version when last read (see `catchUpWithStore`).
-    var knownExternalChangeToken = 0
+    /// The store's version when last read (see `catchUpWithStore`); nil until launch reads it.
+    var knownExternalChangeToken: Int?
     /// The terminal's size, from the last `resize` event; screens are laid out from it.
     var size = TerminalSize(columns: 80, rows: 24)
     /// A line shown above every screen: the walkthrough names its step there.
@@ -54,10 +51,15 @@ struct NotesState: ScreenLayout {
         self.dates = dates
     }
 
-    /// What to do once the first screen is painted: read the whole list when launch read only
-    /// its start (the loop carries it out, as any reload).
-    func afterFirstPaint() -> [NotesEffect] {
-        listScreen.notes.count < listScreen.noteCount ? [reload(counting: false)] : []
+    /// What launch reads before the first paint, as effects like every later read: the store's
+    /// version (so later changes by other processes are noticed), the list's first rows and the
+    /// count of notes; the rest of the list comes from the background, as after any reload, so the
+    /// first screen never waits for every note's ID. Then the sync status, and the sync itself when
+    /// the config file asks for one at launch.
+    mutating func launch(rows: Int, syncing: Bool) -> [NotesEffect] {
+        [.checkStore(knownVersion: nil),
+         .reload(listQuery, usingIndex: false, selecting: nil, counting: true, firstPage: rows),
+         .background(.refreshSyncStatus)] + (syncing ? requestSync() : [])
     }
 
     // MARK: Keys
@@ -124,8 +126,7 @@ struct NotesState: ScreenLayout {
         unreadableNotes = []
         bodyLayouts.removeAll()
         previews.removeAll()
-        backgroundJobs.append(.cancelPreviews)
-        return [reload(selecting: noteID)]
+        return [.background(.cancelPreviews), reload(selecting: noteID)]
     }
 
     /// After the app's own change to one note: only that note is read again (its row, its
@@ -181,12 +182,11 @@ struct NotesState: ScreenLayout {
 
     /// Shows the list read again; this answer is newer than any search under way. Only its
     /// first page (`isComplete` false): the rest is read in the background, as a search's.
-    mutating func showList(_ ids: [NoteID], total: Int?, selecting noteID: NoteID?, isComplete: Bool) {
-        backgroundJobs.append(.cancelSearches)
+    mutating func showList(_ ids: [NoteID], total: Int?, selecting noteID: NoteID?, isComplete: Bool) -> [NotesEffect] {
         listScreen.show(ids, total: total, selecting: noteID)
-        guard !isComplete else { return }
+        guard !isComplete else { return [.background(.cancelSearches)] }
         listScreen.awaitRest(selecting: noteID)
-        backgroundJobs.append(.readRestOfList(listQuery))
+        return [.background(.cancelSearches), .background(.readRestOfList(listQuery))]
     }
 
     /// Ctrl-C quits, unless a draft would be lost: then it asks, as Esc does in the editor.

@@ -34,8 +34,8 @@ public struct NotesFrame: ScreenLayout {
 extension NotesState {
     /// Gathers what the current screen shows, at the size of the last `resize` event, from what
     /// was read: the list's visible rows (keeping the selection in view), the note shown and its
-    /// image preview. Reads nothing: what is not read yet shows blank until it is.
-    mutating func frame() -> NotesFrame {
+    /// image preview. Reads nothing and changes nothing: what is not read yet shows blank until it is.
+    func frame() -> NotesFrame {
         let top = listTopKeepingSelection()
         let visible = (top..<min(top + listPage, listScreen.notes.count)).map { listScreen.notes.row(at: $0) }
         let note = noteShown(on: screen).flatMap(snapshot)
@@ -72,7 +72,7 @@ extension NotesState {
 
     /// The lines of the note's body a screen shows: the detail view's screenful, or the preview's
     /// first lines when the list has room for them.
-    private mutating func textShown(of note: NoteSnapshot) -> ShownText? {
+    private func textShown(of note: NoteSnapshot) -> ShownText? {
         if case .detail(let state) = detailUnderneath(screen) { return detailText(of: note, top: state.top) }
         guard let area = listAreas.preview, area.width > 4, area.height > 2 else { return nil }
         return previewText(of: note, in: area)
@@ -80,7 +80,7 @@ extension NotesState {
 
     /// The list preview's image of the note (its latest), fitted to its place; nil while it is
     /// made. (The detail view's images are `detailImagesShown`.)
-    private mutating func imageShown(of note: NoteSnapshot) -> RenderedPreview? {
+    private func imageShown(of note: NoteSnapshot) -> RenderedPreview? {
         guard let place = listPreviewImagePlace(of: note) else { return .unavailable }
         return preview(place.attachment, note: note, index: place.index, columns: place.columns, rows: place.rows)
     }
