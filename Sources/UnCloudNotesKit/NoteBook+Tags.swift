@@ -182,11 +182,14 @@ extension NoteBook {
 
     /// Pins or unpins a note (pinned notes list first). A pin is not an edit of the note, so
     /// its modified date stays (as in Apple's Notes): pinning does not move it in `--sort modified`.
-    public func setPinned(_ pinned: Bool, of id: NoteID) throws(NoteBookError) {
+    /// - Returns: false when the note already was as asked (nothing is written).
+    @discardableResult
+    public func setPinned(_ pinned: Bool, of id: NoteID) throws(NoteBookError) -> Bool {
         try capabilities.require(.pins)
         let note = try object(for: id)
-        guard (note.value(forKey: "pinned")?.boolValue ?? false) != pinned else { return }
+        guard (note.value(forKey: "pinned")?.boolValue ?? false) != pinned else { return false }
         try changing { note.setValue(.bool(pinned), forKey: "pinned") }
+        return true
     }
 
     // MARK: Inside the app layer

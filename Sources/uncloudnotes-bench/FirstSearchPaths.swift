@@ -42,6 +42,7 @@ enum FirstSearchPaths {
         var matches = 0, folded = 0
         var sizes: (index: Int64, store: Int64) = (0, 0)
         for _ in 0..<runs {
+            // The last run's scratch, if any: the folder is made again just below, which fails loudly.
             try? FileManager.default.removeItem(at: folder)
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             try DiskSync.syncedCopy(of: v1Master, at: url)

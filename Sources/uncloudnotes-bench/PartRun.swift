@@ -20,6 +20,7 @@ enum PartScratch {
     static func run<Result>(_ body: (URL) throws -> Result) throws -> Result {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("uncloudnotes-bench-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        // Scratch in the temporary folder: removing it is best effort, and must not hide the result.
         defer { try? FileManager.default.removeItem(at: folder) }
         return try body(folder)
     }

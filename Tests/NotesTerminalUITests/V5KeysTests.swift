@@ -193,6 +193,22 @@ struct V5KeysTests {
         #expect(try harness.book.count() == 3)
     }
 
+    @Test("p on a note another program pinned meanwhile (its row stale) changes nothing, says so, and keeps the undo")
+    func pinAlreadyPinnedElsewhere() throws {
+        let harness = try harness()
+        harness.press(.home, .character("d"), .character("y"))
+        let selected = try #require(try harness.book.noteIDs().first)
+        try harness.otherBook().setPinned(true, of: selected)
+        // The app has not looked at the store since: its row still says unpinned, so p asks to pin.
+        harness.press(.character("p"))
+        let screen = harness.screen()
+        #expect(screen.contains("another program pinned this note already"), "\(screen)")
+        #expect(screen.contains("[pin]"), "the row read again shows the pin: \(screen)")
+        harness.press(.character("u"))
+        #expect(harness.screen().contains("note restored"), "nothing changed: the delete can still be undone")
+        #expect(try harness.book.count() == 4)
+    }
+
     @Test("the editor's tags field: Tab from the title, comma-separated names saved with the note")
     func editorTags() throws {
         let harness = try harness()

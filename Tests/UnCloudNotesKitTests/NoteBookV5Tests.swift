@@ -208,7 +208,7 @@ import TestSupport
         let folder = try TemporaryFolder()
         let book = try Self.book("v4", in: folder)
         let id = try book.add(NoteDraft(title: "Four", body: ""))
-        for operation in [{ try book.setPinned(true, of: id) }, { try book.changeTags(of: id, adding: ["x"]) },
+        for operation in [{ _ = try book.setPinned(true, of: id) }, { try book.changeTags(of: id, adding: ["x"]) },
                           { _ = try book.noteIDs(NoteQuery(sort: .modified)) }, { _ = try book.tags() }] {
             let error = try #require(throws: NoteBookError.self) { try operation() }
             guard case .notInThisVersion(_, "v4") = error else { Issue.record("\(error)"); continue }

@@ -60,7 +60,8 @@ public enum NotesEvent {
     case saved(NoteID, NoteSaving)
     /// The note as it was, for undo; nil when another program had deleted it already.
     case deleted(DeletedNote?)
-    case pinned(NoteID, Bool)
+    /// Pinned or unpinned; `changed` false when another program had done it already.
+    case pinned(NoteID, Bool, changed: Bool)
     case restored(NoteID)
     case attachmentDeleted(of: NoteID)
     case attached(to: NoteID, imageCount: Int)

@@ -82,8 +82,14 @@ public struct NotesEffectRunner {
                 return .deleted(nil)
             }
         case .setPinned(let pinned, let id):
-            try book.setPinned(pinned, of: id)
-            return .pinned(id, pinned)
+            do {
+                return .pinned(id, pinned, changed: try book.setPinned(pinned, of: id))
+            } catch .conflict {
+                // Another program saved the note since it was read. A pin is one flag, not the
+                // user's text: it is set on the note as it is now (or found set already).
+                book.forgetReadNotes()
+                return .pinned(id, pinned, changed: try book.setPinned(pinned, of: id))
+            }
         case .restore(let deleted):
             return .restored(try book.restore(deleted))
         case .deleteAttachment(let attachment, let id):

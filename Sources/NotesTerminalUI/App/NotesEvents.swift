@@ -32,8 +32,13 @@ extension NotesState {
             undoable = deleted
             message = "note deleted"
             return [reload()]
-        case .pinned(let id, let pinned):
-            message = pinned ? "note pinned: it lists first" : "note unpinned"
+        case .pinned(let id, let pinned, let changed):
+            message = switch (pinned, changed) {
+            case (true, true): "note pinned: it lists first"
+            case (false, true): "note unpinned"
+            case (true, false): "another program pinned this note already"
+            case (false, false): "another program unpinned this note already"
+            }
             return noteChanged(id, pinned: pinned)
         case .restored(let id):
             message = "note restored"
@@ -206,7 +211,8 @@ extension NotesEvent {
     /// bring back); reads, refusals and failures change nothing.
     var isChange: Bool {
         switch self {
-        case .saved, .deleted, .attachmentDeleted, .attached, .captionSaved, .pinned, .restored: true
+        case .pinned(_, _, let changed): changed
+        case .saved, .deleted, .attachmentDeleted, .attached, .captionSaved, .restored: true
         case .edited, .editorFailed, .notice, .imageRefused, .replaceAsked, .listRead, .imageOpened, .failed,
              .rowsRead, .rowsUnreadable, .noteRead, .noteUnreadable, .tagsRead, .storeChecked, .pathCompleted,
              .searchAnswered, .previewsMade, .searchIndexBuilt, .syncStatusRead, .syncFinished: false
