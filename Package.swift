@@ -106,8 +106,10 @@ let package = Package(
             ]
         ),
         // Test helpers: temporary folders, the shared fixtures, running the built executable.
+        // glibc's posix_spawn_file_actions_addclosefrom_np for the tests' children (not in Swift's Glibc).
+        .target(name: "CTestSpawn", path: "Tests/CTestSpawn"),
         .target(name: "TestSupport", dependencies: [
-            "ManagedStore", "CGdkPixbuf", .product(name: "Logging", package: "swift-log"),
+            "ManagedStore", "CGdkPixbuf", "CTestSpawn", .product(name: "Logging", package: "swift-log"),
             .product(name: "GRDB", package: "GRDB.swift"),
         ], path: "Tests/TestSupport"),
         // The reader fuzz tests' child process (reads many model files, one line each): test-only.

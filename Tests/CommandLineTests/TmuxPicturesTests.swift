@@ -20,7 +20,9 @@ struct TmuxPicturesTests {
     func passthroughOff() throws {
         let folder = try TemporaryFolder()
         let store = try store(in: folder)
-        let tmux = try TmuxSession(command: "tmux set -g allow-passthrough off; KITTY_WINDOW_ID=1 '\(BuiltExecutable.url.path)' --store '\(store.path)'; sleep 60",
+        // Colours are what this test looks for: a NO_COLOR in the caller's environment (seen under
+        // `swift test` with its output piped) would turn them off.
+        let tmux = try TmuxSession(command: "tmux set -g allow-passthrough off; unset NO_COLOR; KITTY_WINDOW_ID=1 '\(BuiltExecutable.url.path)' --store '\(store.path)'; sleep 60",
                                    environment: ["LANG": "C.UTF-8"])
         try tmux.waitFor("images as symbols: tmux's allow-passthrough is off (tmux set -g allow-passthrough on)")
         // A smooth gradient in 256 colours is mostly spaces on coloured backgrounds, so the picture

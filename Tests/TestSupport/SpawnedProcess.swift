@@ -1,3 +1,4 @@
+import CTestSpawn
 import Foundation
 
 /// Runs a program to completion with posix_spawn and waitpid, for the tests' children.
@@ -38,8 +39,14 @@ public enum SpawnedProcess {
     /// Starts `argv` with these file actions, `environment`, and a clean signal state (nothing
     /// blocked, every handler the default); `newSession` makes it a session leader (so the first
     /// terminal it opens becomes its controlling terminal), `searchPath` looks `argv[0]` up in PATH.
+    /// The child gets standard input, output and error only: every other descriptor is closed,
+    /// so a pipe or lock another thread of the test process has open is not held by the child.
     static func start(_ argv: [String], actions: inout posix_spawn_file_actions_t, environment: [String: String],
                       newSession: Bool = false, searchPath: Bool = false) throws -> pid_t {
+        let closing = ctestspawn_add_close_from(&actions, 3)
+        guard closing == 0 else {
+            throw SpawnError(description: "cannot run \(argv[0]): \(String(cString: strerror(closing)))")
+        }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
