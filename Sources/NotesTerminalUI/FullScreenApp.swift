@@ -39,8 +39,11 @@ public enum FullScreenApp {
         let runner = NotesEffectRunner(book: book, terminal: ScreenEffects(screen: screen, environment: environment))
         let notices = [screen.notice, detection.notice].compactMap { $0 }
         if !notices.isEmpty { runner.perform(app.receive(.notice(notices.joined(separator: "; "))), on: app) }
-        // The first screen is painted before the rest of the list is read (in the background).
         runner.perform(app.handle(.resize(columns: screen.size.columns, rows: screen.size.rows)) + app.launch(syncing: syncOnOpen), on: app)
+        // The first screen is painted before the background work launch asks for starts (the rest
+        // of the list, the sync status, the sync), so it does not share the cores with them.
+        screen.draw(app.frame().render())
+        runner.perform(app.receive(.firstScreenDrawn), on: app)
         while true {
             // What arrived may show other notes: their reads run before the frame is drawn.
             if let arrived = app.receiveBackgroundWork() { runner.perform(arrived, on: app) }
@@ -53,7 +56,7 @@ public enum FullScreenApp {
                 continue
             }
             if runner.perform(app.handle(key), on: app).contains(.quit) {
-                finishSync(of: app, on: screen)
+                finishSync(of: app, runner: runner, on: screen)
                 return 0
             }
         }
@@ -61,9 +64,9 @@ public enum FullScreenApp {
 
     /// Quitting while a sync runs waits for it (a kill would be safe, but its push would not
     /// happen), saying so; keys meanwhile are dropped.
-    private static func finishSync(of app: NotesApp, on screen: TerminalScreen) {
+    private static func finishSync(of app: NotesApp, runner: NotesEffectRunner, on screen: TerminalScreen) {
         guard app.isSyncing else { return }
-        _ = app.receive(.notice("finishing the sync before quitting…"))
+        runner.perform(app.receive(.notice("finishing the sync before quitting…")), on: app)
         screen.draw(app.frame().render())
         while app.isSyncing { _ = screen.readKey(timeoutMilliseconds: 100) }
     }

@@ -178,7 +178,7 @@ struct AppBehaviourTests {
         let total = NotesApp.launchRows + 3
         let harness = try AppHarness(notes: (0..<total).map { ("note \($0)", "", 0) })
         #expect(harness.screen().contains("\(total) notes"))
-        #expect(harness.app.isWaitingForBackgroundWork, "the rest of the list is asked of the background at launch")
+        #expect(harness.app.isWaitingForBackgroundWork, "the rest of the list is asked of the background once the first screen is drawn")
         // Newest first: the rows read at launch end at note 3.
         harness.press(.end)
         #expect(harness.screen().contains("›note 3"))

@@ -46,9 +46,9 @@ struct LoopShapeTests {
                 while !queue.isEmpty {
                     let effect = queue.removeFirst()
                     effects.append(effect)
-                    if case .background = effect {
+                    if case .background(let job) = effect {
                         // Started on its queue (ManualExecutor: run by hand), as the runner does.
-                        counted(byApp: false) { runner.perform([effect], on: app) }
+                        counted(byApp: false) { app.start(job) }
                         continue
                     }
                     guard let event = counted(byApp: false, { runner.run(effect) }) else { continue }
@@ -104,27 +104,44 @@ struct LoopShapeTests {
         #expect(harness.screen().contains("Groceries!"))
     }
 
-    @Test("a new app reads nothing: what launch reads is effects the runner runs, the rest of the list from the background")
+    @Test("a new app reads nothing; launch's reads are effects; its background work waits for the first screen")
     func launchIsEffects() throws {
         let recorder = SQLRecorder()
         var options = StoreOptions()
         options.sqlRecorder = recorder
-        let harness = try AppHarness(options: options)
+        let harness = try AppHarness(notes: (0..<(NotesApp.launchRows + 3)).map { ("note \($0)", "", 0) }, options: options)
+        func newApp() -> NotesApp {
+            NotesApp(book: harness.book, storePath: "/srv/notes.sqlite", versionLabel: "v4", colors: ColorSupport(depth: .none),
+                     dates: AppHarness.dates, searchExecutor: ManualExecutor(), indexExecutor: ManualExecutor(),
+                     previewExecutor: ManualExecutor(), syncExecutor: ManualExecutor())
+        }
+        func isBackground(_ effect: NotesEffect) -> Bool { if case .background = effect { true } else { false } }
         let before = recorder.statements.count
-        let app = NotesApp(book: harness.book, storePath: "/srv/notes.sqlite", versionLabel: "v4", colors: ColorSupport(depth: .none),
-                           dates: AppHarness.dates, searchExecutor: ManualExecutor(), indexExecutor: ManualExecutor(),
-                           previewExecutor: ManualExecutor(), syncExecutor: ManualExecutor())
+        let app = newApp()
         #expect(recorder.statements.count == before, "the app read the store as it was made")
         let launch = app.launch()
-        #expect(launch.contains(.checkStore(knownVersion: nil)))
+        #expect(launch.first == .checkStore(knownVersion: nil), "the store's version first, so a change after it is noticed")
         #expect(launch.contains { effect in
             if case .reload(_, _, _, counting: true, firstPage: NotesApp.launchRows) = effect { true } else { false }
         }, "the first rows and the count")
-        #expect(launch.contains(.background(.refreshSyncStatus)))
-        #expect(!launch.contains(.background(.sync)), "no sync unless the config file asks for one at launch")
-        #expect(app.launch(syncing: true).contains(.background(.sync)))
-        harness.runner.perform(launch, on: app)
-        #expect(app.frame().render().lines.joined().contains("Groceries"))
+        #expect(!launch.contains(where: isBackground))
+        var asked: [NotesEffect] = []
+        for effect in launch {
+            guard let event = harness.runner.run(effect) else { continue }
+            asked += app.receive(event)
+        }
+        #expect(!asked.contains(where: isBackground), "nothing starts in the background before the first screen: \(asked)")
+        harness.runner.perform(asked, on: app)
+        #expect(app.frame().render().lines.joined().contains("note \(NotesApp.launchRows + 2)"))
+        let afterPaint = app.receive(.firstScreenDrawn)
+        #expect(afterPaint.contains(.background(.refreshSyncStatus)))
+        #expect(afterPaint.contains { if case .background(.readRestOfList) = $0 { true } else { false } }, "the rest of the list")
+        #expect(!afterPaint.contains(.background(.sync)), "no sync unless the config file asks for one at launch")
+        #expect(app.receive(.firstScreenDrawn).isEmpty, "held work starts once")
+
+        let syncing = newApp()
+        _ = syncing.launch(syncing: true)
+        #expect(syncing.receive(.firstScreenDrawn).contains(.background(.sync)))
     }
 
     /// A terminal that records what the runner asks of it.

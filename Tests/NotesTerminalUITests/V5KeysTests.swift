@@ -53,9 +53,9 @@ struct V5KeysTests {
         var events: [NotesEvent] = []
         var queue = harness.app.handle(.character("p"))[...]
         while let effect = queue.popFirst() {
-            // Background jobs (the rest of the list) have no event now: the runner starts them.
+            // A background job (the rest of the list) has no event now: started as the runner starts it.
             guard let event = harness.runner.run(effect) else {
-                harness.runner.perform([effect], on: harness.app)
+                if case .background(let job) = effect { harness.app.start(job) }
                 continue
             }
             events.append(event)
@@ -131,7 +131,14 @@ struct V5KeysTests {
         let id = try #require(try harness.book.noteIDs().first)
         var queue = harness.app.handle(.character("p"))[...]
         #expect(queue.first == .setPinned(true, id), "p takes the pin from the row on screen: \(queue)")
-        while let effect = queue.popFirst(), let event = harness.runner.run(effect) { queue += harness.app.receive(event) }
+        while let effect = queue.popFirst() {
+            // A background job has no event now: started as the runner starts it.
+            guard let event = harness.runner.run(effect) else {
+                if case .background(let job) = effect { harness.app.start(job) }
+                continue
+            }
+            queue += harness.app.receive(event)
+        }
         let reads = harness.app.prepareFrame()
         #expect(!reads.contains(.readNote(id)), "the pinned note was read again: \(reads)")
         #expect(reads.contains { if case .readRows(let ids) = $0 { ids.contains(id) } else { false } }, "its row, which shows the pin, is read: \(reads)")
@@ -207,6 +214,24 @@ struct V5KeysTests {
         harness.press(.character("u"))
         #expect(harness.screen().contains("note restored"), "nothing changed: the delete can still be undone")
         #expect(try harness.book.count() == 4)
+    }
+
+    @Test("p on a row read again after another program pinned the note, while the note's own read is stale, unpins it")
+    func unpinWithStaleNoteRead() throws {
+        let harness = try harness()
+        _ = harness.screen(120, 40)
+        let id = try #require(try harness.book.noteIDs().first)
+        #expect(harness.app.state.snapshot(of: id) != nil, "the selected note is read for the preview")
+        try harness.otherBook().setPinned(true, of: id)
+        // The order switched: the list and its rows are read again, and show the pin; the note's
+        // own read is as it was.
+        harness.press(.character("s"))
+        #expect(harness.screen(120, 40).contains("[pin]"))
+        harness.press(.home, .character("p"))
+        let screen = harness.screen(120, 40)
+        #expect(screen.contains("note unpinned"), "\(screen)")
+        #expect(try !harness.otherBook().snapshot(of: id).pinned, "the note is unpinned in the store")
+        #expect(!screen.contains("[pin]"), "\(screen)")
     }
 
     @Test("the editor's tags field: Tab from the title, comma-separated names saved with the note")

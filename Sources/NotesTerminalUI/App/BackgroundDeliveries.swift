@@ -2,7 +2,7 @@ import Foundation
 import UnCloudNotesKit
 
 extension NotesApp {
-    /// Whether a search or a preview is under way: the runner then wakes often to take it.
+    /// Whether a search or a preview is under way: the terminal loop then wakes often to take it.
     public var isWaitingForBackgroundWork: Bool { state.listScreen.searchPending || backgroundPreviews.isBusy }
 
     /// What the background finished since the last call, as events for `receive`, the one way

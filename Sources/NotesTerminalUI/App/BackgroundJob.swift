@@ -1,6 +1,7 @@
 import UnCloudNotesKit
 
-/// Work a key or an event asks of the background, returned as `NotesEffect.background` and
+/// Work the state asks of the background (for a key, an event, launch or the next frame),
+/// returned as `NotesEffect.background` and
 /// started by `NotesEffectRunner` on the app's background queues; what comes of it arrives as
 /// events through `NotesApp.receiveBackgroundWork`.
 public enum BackgroundJob: Equatable, Sendable {

@@ -38,9 +38,10 @@ public final class NotesApp {
         state.storeIsReadOnly = book.isReadOnly
     }
 
-    /// What opening the app reads and starts, for the runner: the store's version, the list's
-    /// first `launchRows` rows and the count (the rest of the list from the background), the sync
-    /// status, and a sync when `syncing` (the config file's sync at launch).
+    /// What opening the app reads, for the runner: the store's version, the list's first
+    /// `launchRows` rows and the count. Once the loop sends `.firstScreenDrawn`, the rest of the
+    /// list is asked of the background, with the sync status and, when `syncing` (the config
+    /// file's sync at launch), a sync.
     public func launch(syncing: Bool = false) -> [NotesEffect] {
         state.launch(rows: Self.launchRows, syncing: syncing)
     }
@@ -78,7 +79,8 @@ public final class NotesApp {
         state.receive(event)
     }
 
-    /// The reads the next frame needs (`NotesState.prepareFrame`).
+    /// What the next frame needs and has not got (`NotesState.prepareFrame`): the reads, and the
+    /// previews to make.
     public func prepareFrame() -> [NotesEffect] {
         state.prepareFrame()
     }

@@ -6,7 +6,8 @@ import UnCloudNotesKit
 /// read no file, start no thread and run no program themselves: `NotesEffectRunner` carries out
 /// every effect (the store's reads and writes, the background's jobs, the terminal's editor and
 /// viewer) and feeds each outcome back as a `NotesEvent`, as Bubble Tea's commands return
-/// messages. Only quitting is left to the terminal loop, which it ends.
+/// messages. Only quitting is left to the terminal loop, which it ends (and, for a runner given no
+/// terminal, the editor and the viewer).
 public enum NotesEffect: Equatable, Sendable {
     case quit
     /// Start work off the key loop (a search, a preview, a sync); its outcome arrives later, as
@@ -61,7 +62,9 @@ public enum NotesEvent {
     /// The note as it was, for undo; nil when another program had deleted it already.
     case deleted(DeletedNote?)
     /// Pinned or unpinned; `changed` false when another program had done it already.
-    case pinned(NoteID, Bool, changed: Bool)
+    /// `afterOutsideChange`: the note as read was stale (another program saved it), so it was
+    /// read again before the pin was set.
+    case pinned(NoteID, Bool, changed: Bool, afterOutsideChange: Bool)
     case restored(NoteID)
     case attachmentDeleted(of: NoteID)
     case attached(to: NoteID, imageCount: Int)
@@ -87,6 +90,8 @@ public enum NotesEvent {
     /// A line for the status line from the terminal loop (what the terminal cannot do, quitting
     /// waiting for a sync), shown until the next key.
     case notice(String)
+    /// The terminal loop drew the first screen: the background work launch held back starts.
+    case firstScreenDrawn
     /// The latest search's matches (its first page, or all of them when `isComplete`), or why
     /// it failed; answers of superseded searches never arrive.
     case searchAnswered([NoteID], isComplete: Bool, failure: String?)

@@ -83,13 +83,15 @@ public struct NotesEffectRunner {
             }
         case .setPinned(let pinned, let id):
             do {
-                return .pinned(id, pinned, changed: try book.setPinned(pinned, of: id))
+                if try book.setPinned(pinned, of: id) { return .pinned(id, pinned, changed: true, afterOutsideChange: false) }
             } catch .conflict {
-                // Another program saved the note since it was read. A pin is one flag, not the
-                // user's text: it is set on the note as it is now (or found set already).
-                book.forgetReadNotes()
-                return .pinned(id, pinned, changed: try book.setPinned(pinned, of: id))
+                // Another program saved the note since it was read: it is read again below.
             }
+            // The note as read was pinned so already, or changed since: another program's doing,
+            // or a stale read. A pin is one flag, not the user's text: it is set on the note as it
+            // is now (or found set already).
+            book.forgetReadNotes()
+            return .pinned(id, pinned, changed: try book.setPinned(pinned, of: id), afterOutsideChange: true)
         case .restore(let deleted):
             return .restored(try book.restore(deleted))
         case .deleteAttachment(let attachment, let id):

@@ -32,14 +32,15 @@ extension NotesState {
             undoable = deleted
             message = "note deleted"
             return [reload()]
-        case .pinned(let id, let pinned, let changed):
+        case .pinned(let id, let pinned, let changed, let afterOutsideChange):
             message = switch (pinned, changed) {
             case (true, true): "note pinned: it lists first"
             case (false, true): "note unpinned"
             case (true, false): "another program pinned this note already"
             case (false, false): "another program unpinned this note already"
             }
-            return noteChanged(id, pinned: pinned)
+            // The runner read the note again, as another program left it: so is everything shown.
+            return afterOutsideChange ? storeChanged(selecting: id) : noteChanged(id, pinned: pinned)
         case .restored(let id):
             message = "note restored"
             return [reload(selecting: id)]
@@ -71,7 +72,13 @@ extension NotesState {
             message = "caption saved"
             return noteChanged(id, listMayChange: listDependsOnNoteText)
         case .listRead(let ids, let total, let noteID, let isComplete):
-            return showList(ids, total: total, selecting: noteID, isComplete: isComplete)
+            let reads = showList(ids, total: total, selecting: noteID, isComplete: isComplete)
+            guard heldUntilFirstPaint != nil else { return reads }
+            heldUntilFirstPaint? += reads
+            return []
+        case .firstScreenDrawn:
+            defer { heldUntilFirstPaint = nil }
+            return heldUntilFirstPaint ?? []
         case .failed(let error):
             message = "\(error)"
         default:
@@ -134,7 +141,7 @@ extension NotesState {
             // Another process's change may be one to send, or a sync that sent everything.
             return (check.changed ? [.background(.refreshSyncStatus)] + storeChanged() : []) + continueSave()
         case .storeChecked(.failure(let error)):
-            message = "cannot read the store again: \(error)"
+            message = knownExternalChangeToken == nil ? "cannot read the store: \(error)" : "cannot read the store again: \(error)"
             return continueSave()
         case .pathCompleted(let typed, let text, let candidates):
             guard case .prompt(let state) = screen, let completed = state.completed(typed: typed, text: text, candidates: candidates) else { break }
@@ -211,9 +218,9 @@ extension NotesEvent {
     /// bring back); reads, refusals and failures change nothing.
     var isChange: Bool {
         switch self {
-        case .pinned(_, _, let changed): changed
+        case .pinned(_, _, let changed, _): changed
         case .saved, .deleted, .attachmentDeleted, .attached, .captionSaved, .restored: true
-        case .edited, .editorFailed, .notice, .imageRefused, .replaceAsked, .listRead, .imageOpened, .failed,
+        case .edited, .editorFailed, .notice, .firstScreenDrawn, .imageRefused, .replaceAsked, .listRead, .imageOpened, .failed,
              .rowsRead, .rowsUnreadable, .noteRead, .noteUnreadable, .tagsRead, .storeChecked, .pathCompleted,
              .searchAnswered, .previewsMade, .searchIndexBuilt, .syncStatusRead, .syncFinished: false
         }

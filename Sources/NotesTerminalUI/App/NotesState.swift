@@ -37,6 +37,9 @@ struct NotesState: ScreenLayout {
     var bodyLayouts = BodyLayouts()
     /// The store's version when last read (see `catchUpWithStore`); nil until launch reads it.
     var knownExternalChangeToken: Int?
+    /// Background work launch asks for, held until the first screen is drawn
+    /// (`.firstScreenDrawn`) so the first paint has the cores to itself; nil once it is drawn.
+    var heldUntilFirstPaint: [NotesEffect]?
     /// The terminal's size, from the last `resize` event; screens are laid out from it.
     var size = TerminalSize(columns: 80, rows: 24)
     /// A line shown above every screen: the walkthrough names its step there.
@@ -53,13 +56,12 @@ struct NotesState: ScreenLayout {
 
     /// What launch reads before the first paint, as effects like every later read: the store's
     /// version (so later changes by other processes are noticed), the list's first rows and the
-    /// count of notes; the rest of the list comes from the background, as after any reload, so the
-    /// first screen never waits for every note's ID. Then the sync status, and the sync itself when
-    /// the config file asks for one at launch.
+    /// count of notes. What it asks of the background waits for the first screen
+    /// (`.firstScreenDrawn`): the rest of the list, as after any reload, the sync status, and the
+    /// sync itself when the config file asks for one at launch.
     mutating func launch(rows: Int, syncing: Bool) -> [NotesEffect] {
-        [.checkStore(knownVersion: nil),
-         .reload(listQuery, usingIndex: false, selecting: nil, counting: true, firstPage: rows),
-         .background(.refreshSyncStatus)] + (syncing ? requestSync() : [])
+        heldUntilFirstPaint = [.background(.refreshSyncStatus)] + (syncing ? requestSync() : [])
+        return [.checkStore(knownVersion: nil), .reload(listQuery, usingIndex: false, selecting: nil, counting: true, firstPage: rows)]
     }
 
     // MARK: Keys
