@@ -179,4 +179,23 @@ struct LoopShapeTests {
         #expect(runner.perform(app.handle(.escape), on: app).isEmpty)
         #expect(runner.perform(app.handle(.character("q")), on: app) == [.quit])
     }
+
+    @Test("when launch's store check failed, the next idle check reads everything again: a change made meanwhile is not missed")
+    func failedLaunchCheck() throws {
+        let harness = try AppHarness()
+        let app = NotesApp(book: harness.book, storePath: "/srv/notes.sqlite", versionLabel: "v4", colors: ColorSupport(depth: .none),
+                           dates: AppHarness.dates, searchExecutor: ManualExecutor(), indexExecutor: ManualExecutor(),
+                           previewExecutor: ManualExecutor(), syncExecutor: ManualExecutor())
+        for effect in app.launch() {
+            // The check fails; the list is read.
+            let event = if case .checkStore = effect { NotesEvent.storeChecked(.failure(.store(underlying: CancellationError()))) }
+                        else { try #require(harness.runner.run(effect)) }
+            harness.runner.perform(app.receive(event), on: app)
+        }
+        #expect(harness.runner.render(app, width: 80, height: 24).lines.joined().contains("cannot read the store: "))
+        let groceries = try #require(try harness.book.noteIDs().last)
+        try harness.otherBook().update(groceries, with: NoteDraft(title: "Groceries for Sunday", body: "milk"))
+        harness.runner.perform(app.catchUpWithStore(), on: app)
+        #expect(harness.runner.render(app, width: 80, height: 24).lines.joined().contains("Groceries for Sunday"))
+    }
 }

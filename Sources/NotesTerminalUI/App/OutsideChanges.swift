@@ -5,7 +5,9 @@ extension NotesState {
     /// version, whose answer (`.storeChecked`) forgets what was read and reads the list again
     /// (the selection kept) when another process changed the store.
     func catchUpWithStore() -> [NotesEffect] {
-        [.checkStore(knownVersion: knownExternalChangeToken)]
+        // No version known: launch's own check failed, so what was read since may predate another
+        // program's change. A version no store has makes any version a change: all is read again.
+        [.checkStore(knownVersion: knownExternalChangeToken ?? Int.min)]
     }
 
     /// Whether the note the editor started from was changed by someone else since: saving over
