@@ -39,15 +39,14 @@ public enum FullScreenApp {
         let runner = NotesEffectRunner(book: book, terminal: ScreenEffects(screen: screen, environment: environment))
         let notices = [screen.notice, detection.notice].compactMap { $0 }
         if !notices.isEmpty { runner.perform(app.receive(.notice(notices.joined(separator: "; "))), on: app) }
-        runner.perform(app.handle(.resize(columns: screen.size.columns, rows: screen.size.rows)) + app.launch(syncing: syncOnOpen), on: app)
         // The first screen is painted before the background work launch asks for starts (the rest
         // of the list, the sync status, the sync), so it does not share the cores with them.
-        screen.draw(app.frame().render())
-        runner.perform(app.receive(.firstScreenDrawn), on: app)
+        runner.perform(app.handle(.resize(columns: screen.size.columns, rows: screen.size.rows)) + app.launch(syncing: syncOnOpen), on: app)
         while true {
             // What arrived may show other notes: their reads run before the frame is drawn.
             if let arrived = app.receiveBackgroundWork() { runner.perform(arrived, on: app) }
             screen.draw(app.frame().render())
+            runner.perform(app.receive(.frameDrawn), on: app)
             // While a search or a preview is made, wake often to show it; otherwise, idle for a
             // second means looking for changes other processes made to the store.
             let waiting = app.isWaitingForBackgroundWork

@@ -56,7 +56,7 @@ struct AppHarness {
                            previewExecutor: previewing, syncExecutor: syncing)
         runner = NotesEffectRunner(book: book)
         runner.perform(app.launch(), on: app)
-        runner.perform(app.receive(.firstScreenDrawn), on: app)
+        runner.perform(app.receive(.frameDrawn), on: app)
     }
 
     static let sampleNotes: [(String, String, Int)] = [

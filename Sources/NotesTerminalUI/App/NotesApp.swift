@@ -39,7 +39,7 @@ public final class NotesApp {
     }
 
     /// What opening the app reads, for the runner: the store's version, the list's first
-    /// `launchRows` rows and the count. Once the loop sends `.firstScreenDrawn`, the rest of the
+    /// `launchRows` rows and the count. Once the loop sends `.frameDrawn`, the rest of the
     /// list is asked of the background, with the sync status and, when `syncing` (the config
     /// file's sync at launch), a sync.
     public func launch(syncing: Bool = false) -> [NotesEffect] {

@@ -90,8 +90,9 @@ public enum NotesEvent {
     /// A line for the status line from the terminal loop (what the terminal cannot do, quitting
     /// waiting for a sync), shown until the next key.
     case notice(String)
-    /// The terminal loop drew the first screen: the background work launch held back starts.
-    case firstScreenDrawn
+    /// A frame was drawn (the terminal loop sends it after each; `NotesEffectRunner.render` too):
+    /// after the first, the background work launch held back starts.
+    case frameDrawn
     /// The latest search's matches (its first page, or all of them when `isComplete`), or why
     /// it failed; answers of superseded searches never arrive.
     case searchAnswered([NoteID], isComplete: Bool, failure: String?)

@@ -42,10 +42,12 @@ public struct NotesEffectRunner {
     }
 
     /// One frame at a size, as the terminal loop makes it: the size arrives as a `resize` event,
-    /// the reads the screen needs run, and the frame is drawn.
+    /// the reads the screen needs run, the frame is drawn, and `.frameDrawn` is sent.
     public func render(_ app: NotesApp, width: Int, height: Int) -> CellBuffer {
         perform(app.size == TerminalSize(columns: width, rows: height) ? [] : app.handle(.resize(columns: width, rows: height)), on: app)
-        return app.frame().render()
+        let frame = app.frame().render()
+        perform(app.receive(.frameDrawn), on: app)
+        return frame
     }
 
     /// The outcome of one effect on the store or the terminal; nil for quitting, for background

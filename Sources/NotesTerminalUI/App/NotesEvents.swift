@@ -76,7 +76,7 @@ extension NotesState {
             guard heldUntilFirstPaint != nil else { return reads }
             heldUntilFirstPaint? += reads
             return []
-        case .firstScreenDrawn:
+        case .frameDrawn:
             defer { heldUntilFirstPaint = nil }
             return heldUntilFirstPaint ?? []
         case .failed(let error):
@@ -220,7 +220,7 @@ extension NotesEvent {
         switch self {
         case .pinned(_, _, let changed, _): changed
         case .saved, .deleted, .attachmentDeleted, .attached, .captionSaved, .restored: true
-        case .edited, .editorFailed, .notice, .firstScreenDrawn, .imageRefused, .replaceAsked, .listRead, .imageOpened, .failed,
+        case .edited, .editorFailed, .notice, .frameDrawn, .imageRefused, .replaceAsked, .listRead, .imageOpened, .failed,
              .rowsRead, .rowsUnreadable, .noteRead, .noteUnreadable, .tagsRead, .storeChecked, .pathCompleted,
              .searchAnswered, .previewsMade, .searchIndexBuilt, .syncStatusRead, .syncFinished: false
         }

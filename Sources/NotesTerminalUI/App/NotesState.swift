@@ -38,7 +38,7 @@ struct NotesState: ScreenLayout {
     /// The store's version when last read (see `catchUpWithStore`); nil until launch reads it.
     var knownExternalChangeToken: Int?
     /// Background work launch asks for, held until the first screen is drawn
-    /// (`.firstScreenDrawn`) so the first paint has the cores to itself; nil once it is drawn.
+    /// (`.frameDrawn`) so the first paint has the cores to itself; nil once it is drawn.
     var heldUntilFirstPaint: [NotesEffect]?
     /// The terminal's size, from the last `resize` event; screens are laid out from it.
     var size = TerminalSize(columns: 80, rows: 24)
@@ -57,7 +57,7 @@ struct NotesState: ScreenLayout {
     /// What launch reads before the first paint, as effects like every later read: the store's
     /// version (so later changes by other processes are noticed), the list's first rows and the
     /// count of notes. What it asks of the background waits for the first screen
-    /// (`.firstScreenDrawn`): the rest of the list, as after any reload, the sync status, and the
+    /// (`.frameDrawn`): the rest of the list, as after any reload, the sync status, and the
     /// sync itself when the config file asks for one at launch.
     mutating func launch(rows: Int, syncing: Bool) -> [NotesEffect] {
         heldUntilFirstPaint = [.background(.refreshSyncStatus)] + (syncing ? requestSync() : [])
