@@ -32,6 +32,16 @@ struct MigrationCase {
 /// Runs a case `runs` times, interleaved (engine, baseline, floors, then again), each side on its
 /// own synced copy of the master, so neither is charged for the other's unwritten pages.
 enum MigrationBenchmark {
+    /// Every case of a size (`MigrationCase.all`) on its masters, in order: the full run and
+    /// `migrations` (the part alone) measure the same list the same way.
+    static func measureAll(masters: StoreMasters, kinds: [ImageKind], runs: Int, model: VersionedModel,
+                           log: (String) -> Void) throws -> [BenchReport.Migration] {
+        try MigrationCase.all(versions: model.currentNumber, kinds: kinds).map { migration in
+            log("\(masters.notes) notes, \(migration.images?.rawValue ?? "no") images: \(migration.name)")
+            return try measure(migration, masters: masters, runs: runs, model: model)
+        }
+    }
+
     static func measure(_ migration: MigrationCase, masters: StoreMasters, runs: Int, model: VersionedModel) throws -> BenchReport.Migration {
         let source = masters.url(version: migration.from, images: migration.from == 1 ? nil : migration.images)
         let folder = masters.folder.appendingPathComponent("run")

@@ -17,9 +17,7 @@ struct ModelCheckBench: ParsableCommand {
 
     func run() throws {
         let results = try PartScratch.run { folder in
-            try ModelCheckPaths.measure(versions: ModelCheckVersions.parse(versions) ?? [], runs: runs, scratch: folder) { text in
-                FileHandle.standardError.write(Data("bench: \(text)\n".utf8))
-            }
+            try ModelCheckPaths.measure(versions: ModelCheckVersions.parse(versions) ?? [], runs: runs, scratch: folder, log: BenchLog.write)
         }
         print(BenchReport.modelCheckSection(results).joined(separator: "\n"))
         print("\n" + TargetVerdicts(report: BenchReport(date: "", machine: "", runs: runs, sizes: [], modelCheck: results)).modelCheck().map { "- \($0)" }.joined(separator: "\n"))

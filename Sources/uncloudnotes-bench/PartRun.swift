@@ -15,13 +15,22 @@ struct PartSizes: ParsableArguments {
 }
 
 /// The temporary folder of a part run alone, removed afterwards (best effort: it only holds
-/// the run's scratch stores and models).
+/// the run's scratch stores and models). `parent`: where to make it (`--work`, for stores too big
+/// for the default temporary folder); the system's temporary folder by default.
 enum PartScratch {
-    static func run<Result>(_ body: (URL) throws -> Result) throws -> Result {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("uncloudnotes-bench-\(UUID().uuidString.prefix(8))")
+    static func run<Result>(in parent: String? = nil, _ body: (URL) throws -> Result) throws -> Result {
+        let base = parent.map { URL(fileURLWithPath: $0) } ?? FileManager.default.temporaryDirectory
+        let folder = base.appendingPathComponent("uncloudnotes-bench-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         // Scratch in the temporary folder: removing it is best effort, and must not hide the result.
         defer { try? FileManager.default.removeItem(at: folder) }
         return try body(folder)
+    }
+}
+
+/// The benchmark's progress, on standard error so that standard output holds only the report.
+enum BenchLog {
+    static func write(_ text: String) {
+        FileHandle.standardError.write(Data("bench: \(text)\n".utf8))
     }
 }

@@ -89,22 +89,7 @@ struct BenchReport: Codable {
                      "Measured by `make bench` (`uncloudnotes-bench` built with `swift build -c release --static-swift-stdlib`, with `uncloudnotes` built the same way, as `make install` builds it); do not edit by hand.", "",
                      "- Date: \(date)", "- Machine: \(machine)", "- Runs: \(runs) per figure, interleaved"]
         if let note { lines += ["", "> **\(note)**"] }
-        lines += ["", "## Method", ""] + Self.method + ["", "## Migrations", "",
-                  "Times are median (min-max). Ratios compare medians.", "",
-                  "| notes | images | migration | engine | in-place SQL | engine / SQL | cp + fsync | VACUUM INTO | engine / VACUUM INTO | VACUUM INTO + new indexes | engine / that | engine writes | SQL writes | store | engine peak memory | backup |",
-                  "|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
-        for size in sizes {
-            for m in size.migrations {
-                let name = m.to - m.from > 1 ? "**\(m.name)**" : m.name
-                lines.append("| \(size.notes) | \(m.images) | \(name) | \(Self.time(m.engineSeconds)) | \(Self.time(m.baselineSeconds)) | "
-                    + "\(String(format: "%.2f", m.ratio)) | \(Self.time(m.copyFloorSeconds)) | \(Self.time(m.vacuumIntoFloorSeconds)) | "
-                    + "\(String(format: "%.2f", m.vacuumIntoRatio)) | "
-                    + "\(m.indexedFloorSeconds.map { "\(Self.time($0)) (\(m.newIndexesText))" } ?? "-") | "
-                    + "\(m.honestFloorRatio.map { String(format: "%.2f", $0) } ?? "-") | "
-                    + "\(Self.bytes(m.engineBytesWritten.median)) | \(Self.bytes(m.baselineBytesWritten.median)) | "
-                    + "\(Self.bytes(Double(m.storeBytesBefore))) | \(Self.bytes(m.enginePeakMemoryBytes.max)) | \(m.engineBackup ?? "none") |")
-            }
-        }
+        lines += ["", "## Method", ""] + Self.method + Self.migrationsSection(sizes)
         lines += Self.section("## Read paths (v5 store)",
                               header: "| notes | `notes list` (app) | Python sqlite3 | app / Python | rows (same output) | search first screen | search, all matches | launch to first screen (in process) | launch in tmux | tmux floor | later page (worst) |",
                               alignment: "|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|",

@@ -75,6 +75,12 @@ enum ImageKind: String, Codable, CaseIterable {
                           : StoreGenerator.encoded(seed: UInt64(seed), format: "jpeg", width: jpeg.0, height: jpeg.1)
         }
     }
+
+    /// `--images` of `run` and `migrations`: kinds, comma-separated; nil when one is not a kind.
+    static func list(_ text: String) -> [ImageKind]? {
+        let kinds = text.split(separator: ",").map { ImageKind(rawValue: $0.trimmingCharacters(in: .whitespaces)) }
+        return kinds.contains(nil) ? nil : kinds.compactMap { $0 }
+    }
 }
 
 /// A small deterministic generator, so every run makes the same stores.

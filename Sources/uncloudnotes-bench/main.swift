@@ -20,9 +20,10 @@ struct Bench: ParsableCommand {
               uncloudnotes-bench first-search --sizes 100000   (the first search of a big store alone)
               uncloudnotes-bench keys --sizes 1000000   (p, s, a tag filter and a title-only save alone)
               uncloudnotes-bench model-check --runs 3   (model check of 20- and 40-version models alone)
+              uncloudnotes-bench migrations --sizes 1000000 --images small   (the migrations and issue 37's verdicts alone)
             """,
         subcommands: [Run.self, Measure.self, Generate.self, Render.self, Picture.self, FirstSearch.self, KeyPathsCommand.self,
-                      ModelCheckBench.self],
+                      ModelCheckBench.self, MigrationsCommand.self],
         defaultSubcommand: Run.self)
 
     struct Run: ParsableCommand {
@@ -63,10 +64,7 @@ struct Bench: ParsableCommand {
 
         private var importCounts: [Int] { importSizes.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) } }
 
-        private var kinds: [ImageKind]? {
-            let kinds = images.split(separator: ",").map { ImageKind(rawValue: $0.trimmingCharacters(in: .whitespaces)) }
-            return kinds.contains(nil) ? nil : kinds.compactMap { $0 }
-        }
+        private var kinds: [ImageKind]? { ImageKind.list(images) }
 
         func run() throws {
             let model = try UnCloudNotesModel.load()
@@ -79,11 +77,8 @@ struct Bench: ParsableCommand {
             for count in counts {
                 let masters = try StoreMasters.make(in: folder.appendingPathComponent("\(count)"), notes: count, kinds: kinds, model: model, log: log)
                 defer { masters.remove() }
-                var size = BenchReport.Size(notes: count, imageCount: count / 10, migrations: [])
-                for migration in MigrationCase.all(versions: model.currentNumber, kinds: kinds) {
-                    log("\(count) notes, \(migration.images?.rawValue ?? "no") images: \(migration.name)")
-                    size.migrations.append(try MigrationBenchmark.measure(migration, masters: masters, runs: runs, model: model))
-                }
+                var size = BenchReport.Size(notes: count, imageCount: count / 10,
+                                            migrations: try MigrationBenchmark.measureAll(masters: masters, kinds: kinds, runs: runs, model: model, log: log))
                 log("\(count) notes: read paths")
                 let readStore = masters.folder.appendingPathComponent("read.sqlite")
                 try DiskSync.syncedCopy(of: masters.url(version: model.currentNumber, images: readKind), at: readStore)
@@ -117,9 +112,7 @@ struct Bench: ParsableCommand {
             print(report.markdown())
         }
 
-        private func log(_ text: String) {
-            FileHandle.standardError.write(Data("bench: \(text)\n".utf8))
-        }
+        private func log(_ text: String) { BenchLog.write(text) }
     }
 
     /// One side of one migration, run as a child process so its time, writes and memory are its own.

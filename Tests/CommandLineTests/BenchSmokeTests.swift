@@ -6,12 +6,15 @@ import TestSupport
 struct BenchSmokeTests {
     static let bench = BuiltExecutable.product(named: "uncloudnotes-bench")
 
-    private func runBench(_ arguments: [String]) throws -> (status: Int32, errorOutput: String) {
+    /// `output`: a file for what the run prints (a file, not a pipe: the report can outgrow a
+    /// pipe's buffer while standard error is read to its end).
+    private func runBench(_ arguments: [String], output: URL? = nil) throws -> (status: Int32, errorOutput: String) {
         let process = Process()
         process.executableURL = Self.bench
         process.arguments = arguments
         let errors = Pipe()
-        process.standardOutput = FileHandle.nullDevice
+        if let output { FileManager.default.createFile(atPath: output.path, contents: nil) }
+        process.standardOutput = try output.map { try FileHandle(forWritingTo: $0) } ?? FileHandle.nullDevice
         process.standardError = errors
         try process.run()
         let errorOutput = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
@@ -119,6 +122,23 @@ struct BenchSmokeTests {
             && markdown.contains("peak memory under 60 MB: not measured in this run"))
         // Sizes 2x apart say nothing about growth in N: no verdict on them.
         #expect(markdown.contains("Peak memory flat in N and under 60 MB (judged on sizes 100x apart or more): not measured in this run"))
+    }
+
+    @Test("migrations alone prints the Migrations rows and issue 37's verdicts at the sizes it ran, nothing else, and removes its stores")
+    func migrationsAlone() throws {
+        let folder = try TemporaryFolder()
+        let work = folder.url.appendingPathComponent("work")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        let printed = folder.url.appendingPathComponent("printed.md")
+        let run = try runBench(["migrations", "--sizes", "60", "--images", "small", "--runs", "1", "--work", work.path], output: printed)
+        #expect(run.status == 0, "\(run.errorOutput)")
+        let text = try String(contentsOf: printed, encoding: .utf8)
+        #expect(text.contains("| VACUUM INTO + new indexes | engine / that |") && text.contains("| 60 | none | **v1 -> v5** |")
+            && text.contains("| 60 | small | **v2 -> v5** |") && !text.contains("| big |"))
+        #expect(text.contains("Issue 37 at 60 notes, every chain at most 1.0x the in-place SQL: v1 -> v5 (none images) ")
+            && text.contains("Issue 37 at 60 notes, every chain with big images within 2.0x of `VACUUM INTO` + fsync: not measured"))
+        #expect(!text.contains("at 100000 notes") && !text.contains("## Read paths"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: work.path).isEmpty)
     }
 
     @Test("an unknown image kind is refused with a one-line error before any store is made")
