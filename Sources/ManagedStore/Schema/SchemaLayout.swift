@@ -188,7 +188,7 @@ struct SchemaLayout {
         let root = chain.first! // a lineage holds at least the entity itself
         return EntityStorage(
             name: entity.name,
-            number: numbers[entity.name]!,
+            number: numbers[entity.name]!, // every entity of the model is numbered before any is composed
             superNumber: entity.parentName.flatMap { numbers[$0] } ?? 0,
             rootName: root,
             tableName: "Z" + root.uppercased(),
