@@ -33,9 +33,8 @@ public enum FullScreenApp {
         case .opened(let opened): book = opened
         case .ended(let code): return code
         }
-        let app = NotesApp(book: book, storePath: stack.storeURL.path, versionLabel: stack.versionLabel, colors: screen.colors)
-        app.banner = banner
-        app.graphics = detection.graphics
+        let app = NotesApp(book: book, storePath: stack.storeURL.path, versionLabel: stack.versionLabel, colors: screen.colors,
+                           banner: banner, graphics: detection.graphics)
         let runner = NotesEffectRunner(book: book, terminal: ScreenEffects(screen: screen, environment: environment))
         let notices = [screen.notice, detection.notice].compactMap { $0 }
         if !notices.isEmpty { runner.perform(app.receive(.notice(notices.joined(separator: "; "))), on: app) }

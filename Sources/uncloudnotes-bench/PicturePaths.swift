@@ -57,8 +57,8 @@ enum PicturePaths {
     }
 
     private static func timeToPicture(book: NoteBook, stack: UnCloudNotesStack, kind: PixelProtocol) throws -> (key: Double, toPicture: Double, EncodedPicture) {
-        let app = NotesApp(book: book, storePath: stack.storeURL.path, versionLabel: stack.versionLabel, colors: ColorSupport(depth: .direct))
-        app.graphics = PreviewGraphics(kind: .pixels(kind), cellPixels: cell)
+        let app = NotesApp(book: book, storePath: stack.storeURL.path, versionLabel: stack.versionLabel, colors: ColorSupport(depth: .direct),
+                           graphics: PreviewGraphics(kind: .pixels(kind), cellPixels: cell))
         let runner = NotesEffectRunner(book: book)
         runner.perform(app.launch(), on: app)
         _ = runner.render(app, width: screen.width, height: screen.height)

@@ -24,8 +24,11 @@ public final class NotesApp {
     ///   - indexExecutor: builds the search index, apart from searches so they need not wait for it.
     ///   - previewExecutor: decodes and renders image previews.
     ///   - syncExecutor: runs `S`'s sync.
+    ///   - banner: a line shown above every screen (the walkthrough names its step there).
+    ///   - graphics: how previews draw images (symbols unless the terminal draws pixels; see
+    ///     `GraphicsDetection`).
     public init(book: NoteBook, storePath: String, versionLabel: String, colors: ColorSupport,
-                dates: DateText = .userLocale,
+                dates: DateText = .userLocale, banner: String? = nil, graphics: PreviewGraphics = .symbols,
                 searchExecutor: any BackgroundExecutor = SerialQueueExecutor(label: "uncloudnotes.search"),
                 indexExecutor: any BackgroundExecutor = SerialQueueExecutor(label: "uncloudnotes.search-index"),
                 previewExecutor: any BackgroundExecutor = SerialQueueExecutor(label: "uncloudnotes.previews"),
@@ -36,6 +39,8 @@ public final class NotesApp {
         backgroundSync = BackgroundSync(storeURL: book.address.url, version: versionLabel, executor: syncExecutor)
         self.colors = colors
         state.storeIsReadOnly = book.isReadOnly
+        state.banner = banner
+        state.graphics = graphics
     }
 
     /// What opening the app reads, for the runner: the store's version, the list's first
@@ -55,16 +60,6 @@ public final class NotesApp {
 
     public var storePath: String { state.storePath }
     public var versionLabel: String { state.versionLabel }
-    /// A line shown above every screen: the walkthrough names its step there.
-    public var banner: String? {
-        get { state.banner }
-        set { state.banner = newValue }
-    }
-    /// How previews draw images (symbols unless the terminal draws pixels; see `GraphicsDetection`).
-    public var graphics: PreviewGraphics {
-        get { state.graphics }
-        set { state.graphics = newValue }
-    }
     /// The terminal's size, from the last `resize` event.
     var size: TerminalSize { state.size }
 
