@@ -22,7 +22,7 @@ enum PartScratch {
         let base = parent.map { URL(fileURLWithPath: $0) } ?? FileManager.default.temporaryDirectory
         let folder = base.appendingPathComponent("uncloudnotes-bench-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        // Scratch in the temporary folder: removing it is best effort, and must not hide the result.
+        // Only the run's scratch: removing it is best effort, and must not hide the result.
         defer { try? FileManager.default.removeItem(at: folder) }
         return try body(folder)
     }

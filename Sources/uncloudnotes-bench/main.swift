@@ -75,35 +75,35 @@ struct Bench: ParsableCommand {
             defer { if work == nil { try? FileManager.default.removeItem(at: folder) } }
             var report = BenchReport(date: Date().formatted(.iso8601), machine: Machine.description, runs: runs, note: note, sizes: [])
             for count in counts {
-                let masters = try StoreMasters.make(in: folder.appendingPathComponent("\(count)"), notes: count, kinds: kinds, model: model, log: log)
+                let masters = try StoreMasters.make(in: folder.appendingPathComponent("\(count)"), notes: count, kinds: kinds, model: model, log: BenchLog.write)
                 defer { masters.remove() }
                 var size = BenchReport.Size(notes: count, imageCount: count / 10,
-                                            migrations: try MigrationBenchmark.measureAll(masters: masters, kinds: kinds, runs: runs, model: model, log: log))
-                log("\(count) notes: read paths")
+                                            migrations: try MigrationBenchmark.measureAll(masters: masters, kinds: kinds, runs: runs, model: model, log: BenchLog.write))
+                BenchLog.write("\(count) notes: read paths")
                 let readStore = masters.folder.appendingPathComponent("read.sqlite")
                 try DiskSync.syncedCopy(of: masters.url(version: model.currentNumber, images: readKind), at: readStore)
                 size.readPaths = try ReadPaths.measure(storeAt: readStore, notes: count, runs: runs, scratch: masters.folder)
-                log("\(count) notes: the first search after an upgrade from v1, and with no index")
+                BenchLog.write("\(count) notes: the first search after an upgrade from v1, and with no index")
                 size.firstSearch = try FirstSearchPaths.measure(v1Master: masters.url(version: 1, images: nil), notes: count, runs: runs,
                                                                 scratch: masters.folder)
-                log("\(count) notes: the first page of a tag's notes and of the pinned-first list")
+                BenchLog.write("\(count) notes: the first page of a tag's notes and of the pinned-first list")
                 size.tagAndPin = try TagAndPinPaths.measure(storeAt: readStore, notes: count, runs: runs, scratch: masters.folder)
-                log("\(count) notes: a 10 MB note on screen")
+                BenchLog.write("\(count) notes: a 10 MB note on screen")
                 size.bigNote = try BigNotePaths.measure(storeAt: readStore, notes: count, runs: runs)
-                log("\(count) notes: p, s, a tag filter and a title-only save")
+                BenchLog.write("\(count) notes: p, s, a tag filter and a title-only save")
                 size.keyPaths = try KeyPaths.measure(storeAt: readStore, notes: count, runs: runs, scratch: masters.folder)
-                log("\(count) notes: saving with persistent history")
+                BenchLog.write("\(count) notes: saving with persistent history")
                 size.historyCost = try HistoryCost.measure(storeAt: readStore, notes: count, runs: runs, scratch: masters.folder)
                 report.sizes.append(size)
             }
             if let pictureSize {
-                log("time to picture: a \(picture) JPEG")
+                BenchLog.write("time to picture: a \(picture) JPEG")
                 report.picture = try PicturePaths.measure(in: folder, width: pictureSize.width, height: pictureSize.height, runs: runs)
             }
-            if !syncCounts.isEmpty { report.sync = try SyncPaths.measure(sizes: syncCounts, runs: runs, scratch: folder, log: log) }
-            if !importCounts.isEmpty { report.imports = try ImportPaths.measure(sizes: importCounts, runs: runs, scratch: folder, log: log) }
+            if !syncCounts.isEmpty { report.sync = try SyncPaths.measure(sizes: syncCounts, runs: runs, scratch: folder, log: BenchLog.write) }
+            if !importCounts.isEmpty { report.imports = try ImportPaths.measure(sizes: importCounts, runs: runs, scratch: folder, log: BenchLog.write) }
             if let versions = ModelCheckVersions.parse(modelCheckVersions), !versions.isEmpty {
-                report.modelCheck = try ModelCheckPaths.measure(versions: versions, runs: runs, scratch: folder, log: log)
+                report.modelCheck = try ModelCheckPaths.measure(versions: versions, runs: runs, scratch: folder, log: BenchLog.write)
             }
             let out = URL(fileURLWithPath: output)
             try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
@@ -112,7 +112,6 @@ struct Bench: ParsableCommand {
             print(report.markdown())
         }
 
-        private func log(_ text: String) { BenchLog.write(text) }
     }
 
     /// One side of one migration, run as a child process so its time, writes and memory are its own.
