@@ -57,9 +57,11 @@ enum FirstSearchPaths {
             matches = try book.rows(of: book.noteIDs(matching: query)).count
             log.add(seconds(since: searchStart), to: "first")
             folded = book.notesFoldedBySearches ?? -1
-            sizes = (try fileSize(TextSearchIndex.url(besideStoreAt: url)), try fileSize(url))
-            // The same store with no index: the first search builds it.
-            try FileManager.default.removeItem(at: TextSearchIndex.url(besideStoreAt: url))
+            // Each with its write-ahead log, which may still hold the last commits.
+            let index = StoreFiles(url: TextSearchIndex.url(besideStoreAt: url))
+            sizes = (try fileSize(index), try fileSize(StoreFiles(url: url)))
+            // The same store with no index (nor its log, which SQLite would apply to a new file): the first search builds it.
+            index.remove()
             let unindexed = try UnCloudNotesStack(storeURL: url).open()
             let buildStart = DispatchTime.now()
             guard try unindexed.rows(of: unindexed.noteIDs(matching: query)).count == matches else {
@@ -72,7 +74,9 @@ enum FirstSearchPaths {
                       firstSearchBuilding: log.stats("building"), indexBytes: sizes.index, storeBytes: sizes.store)
     }
 
-    private static func fileSize(_ url: URL) throws -> Int64 {
-        (try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value ?? 0
+    private static func fileSize(_ files: StoreFiles) throws -> Int64 {
+        try files.existing.reduce(0) { total, url in
+            total + ((try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value ?? 0)
+        }
     }
 }

@@ -60,12 +60,13 @@ struct SampleOpenCommand: ParsableCommand {
         try runFullScreen(stack)
     }
 
-    /// Removes a working copy by the exact names the app gives its files (the store, `-wal`,
-    /// `-shm`, lock, search index and each version's backup): nothing else in a folder the user
-    /// chose with --dir is touched.
+    /// Removes a working copy by the exact names the app gives its files (the store and the search
+    /// index, each with its `-wal` and `-shm`, the lock and each version's backup): nothing else in
+    /// a folder the user chose with --dir is touched.
     private static func removeWorkingCopy(of stack: UnCloudNotesStack) {
         let store = stack.storeURL.path
-        let names = StoreFiles(url: stack.storeURL).all.map(\.path) + [store + ".lock", store + "-search"]
+        let search = TextSearchIndex.url(besideStoreAt: stack.storeURL)
+        let names = (StoreFiles(url: stack.storeURL).all + StoreFiles(url: search).all).map(\.path) + [store + ".lock"]
             + stack.model.versions.map { stack.migrator.backupURL(for: $0).path }
         // Each is removed only when it is a file; one that is missing is simply not there.
         for name in names where (try? FileManager.default.attributesOfItem(atPath: name)[.type] as? FileAttributeType) == .typeRegular {
