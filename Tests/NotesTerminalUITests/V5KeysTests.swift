@@ -234,6 +234,21 @@ struct V5KeysTests {
         #expect(!screen.contains("[pin]"), "\(screen)")
     }
 
+    @Test("p on a note another program deleted says so and reads the list again, without the note")
+    func pinDeletedElsewhere() throws {
+        let harness = try harness()
+        let ids = try harness.book.noteIDs()
+        let selected = try #require(ids.first)
+        let title = try harness.book.snapshot(of: selected).title
+        #expect(harness.screen(120, 40).contains(title))
+        _ = try harness.otherBook().delete(selected)
+        harness.press(.home, .character("p"))
+        let screen = harness.screen(120, 40)
+        #expect(screen.contains("the note was deleted by another program"), "\(screen)")
+        #expect(!screen.contains(title), "the list was read again: \(screen)")
+        #expect(try harness.book.noteIDs() == Array(ids.dropFirst()))
+    }
+
     @Test("the editor's tags field: Tab from the title, comma-separated names saved with the note")
     func editorTags() throws {
         let harness = try harness()

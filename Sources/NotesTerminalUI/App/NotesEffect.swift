@@ -65,6 +65,8 @@ public enum NotesEvent {
     /// `afterOutsideChange`: the note as read was stale (another program saved it), so it was
     /// read again before the pin was set.
     case pinned(NoteID, Bool, changed: Bool, afterOutsideChange: Bool)
+    /// The note to pin or unpin was deleted by another program.
+    case pinnedNoteGone(NoteID)
     case restored(NoteID)
     case attachmentDeleted(of: NoteID)
     case attached(to: NoteID, imageCount: Int)

@@ -85,15 +85,20 @@ public struct NotesEffectRunner {
             }
         case .setPinned(let pinned, let id):
             do {
-                if try book.setPinned(pinned, of: id) { return .pinned(id, pinned, changed: true, afterOutsideChange: false) }
-            } catch .conflict {
-                // Another program saved the note since it was read: it is read again below.
+                do {
+                    if try book.setPinned(pinned, of: id) { return .pinned(id, pinned, changed: true, afterOutsideChange: false) }
+                } catch .conflict {
+                    // Another program saved the note since it was read: it is read again below.
+                }
+                // The note as read was pinned so already, or changed since: another program's doing,
+                // or a stale read. A pin is one flag, not the user's text: it is set on the note as it
+                // is now (or found set already).
+                book.forgetReadNotes()
+                return .pinned(id, pinned, changed: try book.setPinned(pinned, of: id), afterOutsideChange: true)
+            } catch .noSuchNote {
+                // Another program deleted it: there is nothing to pin, and the list shown is stale.
+                return .pinnedNoteGone(id)
             }
-            // The note as read was pinned so already, or changed since: another program's doing,
-            // or a stale read. A pin is one flag, not the user's text: it is set on the note as it
-            // is now (or found set already).
-            book.forgetReadNotes()
-            return .pinned(id, pinned, changed: try book.setPinned(pinned, of: id), afterOutsideChange: true)
         case .restore(let deleted):
             return .restored(try book.restore(deleted))
         case .deleteAttachment(let attachment, let id):

@@ -41,6 +41,10 @@ extension NotesState {
             }
             // The runner read the note again, as another program left it: so is everything shown.
             return afterOutsideChange ? storeChanged(selecting: id) : noteChanged(id, pinned: pinned)
+        case .pinnedNoteGone(let id):
+            message = "the note was deleted by another program"
+            if case .detail(let detail) = screen, detail.noteID == id { screen = .list }
+            return storeChanged()
         case .restored(let id):
             message = "note restored"
             return [reload(selecting: id)]
@@ -220,7 +224,7 @@ extension NotesEvent {
         switch self {
         case .pinned(_, _, let changed, _): changed
         case .saved, .deleted, .attachmentDeleted, .attached, .captionSaved, .restored: true
-        case .edited, .editorFailed, .notice, .frameDrawn, .imageRefused, .replaceAsked, .listRead, .imageOpened, .failed,
+        case .pinnedNoteGone, .edited, .editorFailed, .notice, .frameDrawn, .imageRefused, .replaceAsked, .listRead, .imageOpened, .failed,
              .rowsRead, .rowsUnreadable, .noteRead, .noteUnreadable, .tagsRead, .storeChecked, .pathCompleted,
              .searchAnswered, .previewsMade, .searchIndexBuilt, .syncStatusRead, .syncFinished: false
         }
