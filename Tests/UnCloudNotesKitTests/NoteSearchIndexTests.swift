@@ -187,11 +187,11 @@ import TestSupport
         let note = try book.add(NoteDraft(title: "Crème", body: "brûlée"))
         // Marks the note's folded body, which folding the note again would replace.
         let side = try DatabaseQueue(path: book.context.store.url.path + "-search")
-        try side.write { db in try db.execute(sql: "UPDATE folded SET body = 'marker'") }
+        try side.write { db in try db.execute(sql: "UPDATE \(Self.bodyTable) SET text = 'marker'") }
         try book.setPinned(true, of: note)
         try book.changeTags(of: note, adding: ["dessert"])
-        #expect(try side.read { db in try String.fetchOne(db, sql: "SELECT body FROM folded") } == "marker", "the pin or the tag folded the text again")
-        try side.write { db in try db.execute(sql: "UPDATE folded SET body = 'brulee'") }
+        #expect(try side.read { db in try String.fetchOne(db, sql: "SELECT text FROM \(Self.bodyTable)") } == "marker", "the pin or the tag folded the text again")
+        try side.write { db in try db.execute(sql: "UPDATE \(Self.bodyTable) SET text = 'brulee'") }
         try side.close()
         let reopened = try UnCloudNotesStack(storeURL: book.context.store.url).open()
         #expect(try reopened.noteIDs(matching: "brulee") == [note])
@@ -199,6 +199,31 @@ import TestSupport
         // A change of the text is still folded at once.
         try reopened.update(note, with: NoteDraft(title: "Crème", body: "caramel"))
         #expect(try reopened.noteIDs(matching: "caramel") == [note] && reopened.noteIDs(matching: "brulee").isEmpty)
+    }
+
+    /// The side file's text table of the notes' bodies (the second indexed attribute).
+    private static let bodyTable = "folded_1"
+
+    @Test("a title-only save folds the title again, not the body: a 10 MB body is not folded for a title (issue #34)")
+    func titleSaveFoldsTheTitleAlone() throws {
+        let folder = try TemporaryFolder()
+        let book = try Self.makeBook(in: folder)
+        let note = try book.add(NoteDraft(title: "Crème", body: "brûlée"))
+        let side = try DatabaseQueue(path: book.context.store.url.path + "-search")
+        try side.write { db in try db.execute(sql: "UPDATE \(Self.bodyTable) SET text = 'marker'") }
+        try book.update(note, with: NoteDraft(title: "Flan", body: "brûlée"))
+        #expect(try side.read { db in try String.fetchOne(db, sql: "SELECT text FROM \(Self.bodyTable)") } == "marker",
+                "the title's save folded the body again")
+        #expect(try book.noteIDs(matching: "FLAN") == [note] && book.noteIDs(matching: "creme").isEmpty, "the title is folded at once")
+        try side.write { db in try db.execute(sql: "UPDATE \(Self.bodyTable) SET text = 'brulee'") }
+        try side.close()
+        let reopened = try UnCloudNotesStack(storeURL: book.context.store.url).open()
+        #expect(try reopened.noteIDs(matching: "brulee") == [note] && reopened.noteIDs(matching: "flan") == [note])
+        #expect(reopened.searchIndex?.rebuiltEntryCount == 0, "the index took the title's save count: nothing to fold again")
+        // A body's change is folded as well, the title kept.
+        try reopened.update(note, with: NoteDraft(title: "Flan", body: "caramel"))
+        #expect(try reopened.noteIDs(matching: "caramel") == [note] && reopened.noteIDs(matching: "flan") == [note])
+        #expect(try reopened.noteIDs(matching: "brulee").isEmpty)
     }
 
     @Test("a pin after another program changed the note's text folds that text: the index never takes the old text for current (review)")

@@ -39,8 +39,11 @@ public struct TextIndexConfiguration: Sendable {
         return (try? IndexedTable(schema: schema, configuration: self)) != nil
     }
 
-    /// The indexed attributes as the side file's column names.
+    /// The indexed attributes as the column names of the side file's `staged` table.
     var sideColumns: [SQL] { attributes.map { "\(identifier: $0)" } }
+
+    /// The side file's text tables, one per indexed attribute, in `attributes`' order.
+    var foldedTables: [SQL] { attributes.indices.map { SQL(sql: "folded_\($0)") } }
 }
 
 /// Where the store keeps the indexed entity: its table, the rows of the entity in it, and the

@@ -7,8 +7,8 @@ internal import GRDB
 /// neighbours; when no room is left, every entry is numbered again.
 struct TextIndexPositions {
     let db: Database
-    /// The folded text's columns.
-    let columns: [SQL]
+    /// The side file's tables, from the configuration.
+    let configuration: TextIndexConfiguration
     static let spacing: Int64 = 64
 
     /// Places the entries of `staged`, moves their folded text into the text index and empties
@@ -17,15 +17,12 @@ struct TextIndexPositions {
         let stagedCount = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM staged") ?? 0
         guard stagedCount > 0 else { return }
         if try !placeAtTheEnd(stagedCount) { try placeAmongOthers() }
-        try db.execute(literal: """
-            INSERT INTO folded (rowid, \(list())) SELECT entry.position, \(list("staged")) FROM staged JOIN entry USING (pk)
-            """)
+        for (table, column) in zip(configuration.foldedTables, configuration.sideColumns) {
+            try db.execute(literal: """
+                INSERT INTO \(table) (rowid, text) SELECT entry.position, staged.\(column) FROM staged JOIN entry USING (pk)
+                """)
+        }
         try db.execute(sql: "DELETE FROM staged")
-    }
-
-    /// The columns, as a list for SQL, each prefixed with `table.` when given.
-    private func list(_ table: SQL? = nil) -> SQL {
-        columns.map { column in table.map { "\($0).\(column)" } ?? column }.joined(separator: ", ")
     }
 
     /// The common case, objects newer than all others (an object just written): each after the last.
@@ -69,11 +66,15 @@ struct TextIndexPositions {
 
     /// Every entry placed again, `spacing` apart, in `order`: their folded text is staged again.
     private func renumber(_ order: [Int64]) throws {
+        let tables = configuration.foldedTables
+        // Every entry has a row in each table; a side file that lost one stages empty text for it.
+        let texts = tables.map { table -> SQL in "COALESCE((SELECT text FROM \(table) WHERE rowid = entry.position), '')" }.joined(separator: ", ")
         try db.execute(literal: """
-            INSERT INTO staged (pk, \(list())) SELECT entry.pk, \(list("folded")) FROM entry JOIN folded ON folded.rowid = entry.position;
-            DELETE FROM folded;
-            UPDATE entry SET position = NULL;
+            INSERT INTO staged (pk, \(configuration.sideColumns.joined(separator: ", "))) SELECT entry.pk, \(texts) FROM entry
+            WHERE entry.position IS NOT NULL
             """)
+        for table in tables { try db.execute(literal: "DELETE FROM \(table)") }
+        try db.execute(sql: "UPDATE entry SET position = NULL")
         guard let places = Self.places(order.count, after: nil, before: nil) else { return }
         for (key, position) in zip(order, places) { try setPosition(position, of: key) }
     }

@@ -53,13 +53,12 @@ struct TextIndexWriter {
     private func fill(from store: Database, progress: (Double) -> Void) throws -> Int {
         let total = Int(try fingerprintOfStore(store).count)
         guard total > 0 else { return 0 }
-        let sideColumns = configuration.sideColumns
         let storeColumns = table.columns.joined(separator: ", ")
         return try side.write { db in
             let entry = try db.makeStatement(sql: "INSERT INTO entry (pk, opt, date, position) VALUES (?, ?, ?, ?)")
-            let text = try db.makeStatement(literal: """
-                INSERT INTO folded (rowid, \(sideColumns.joined(separator: ", "))) VALUES (?\(sql: String(repeating: ", ?", count: sideColumns.count)))
-                """)
+            let texts = try configuration.foldedTables.map { table in
+                try db.makeStatement(literal: "INSERT INTO \(table) (rowid, text) VALUES (?, ?)")
+            }
             let rows = try Row.fetchCursor(store, SQLRequest(literal: """
                 SELECT Z_PK, Z_OPT, \(table.orderColumn), \(storeColumns) FROM \(table.name)\(table.whereClause())
                 ORDER BY \(table.orderColumn), Z_PK
@@ -71,8 +70,7 @@ struct TextIndexWriter {
                 let key: Int64 = row[0]
                 let orderValue: DatabaseValue = row[2]
                 try entry.execute(arguments: [key, Self.saveCount(row[1]), orderValue, position])
-                let texts = (0..<configuration.attributes.count).map { folded(row[3 + $0]).databaseValue }
-                try text.execute(arguments: StatementArguments([position.databaseValue] + texts))
+                for (attribute, text) in texts.enumerated() { try text.execute(arguments: [position, folded(row[3 + attribute])]) }
                 made += 1
                 if made.isMultiple(of: chunkSize) { progress(Double(made) / Double(max(total, made))) }
             }
@@ -103,11 +101,13 @@ struct TextIndexWriter {
                     """))
                 let previous = try Row.fetchAll(db, SQLRequest(literal: "SELECT pk, date, position FROM entry WHERE pk IN \(chunk)"))
                     .reduce(into: [Int64: Row]()) { $0[$1[0]] = $1 }
-                try db.execute(literal: "DELETE FROM folded WHERE rowid IN (SELECT position FROM entry WHERE pk IN \(chunk))")
+                for table in configuration.foldedTables {
+                    try db.execute(literal: "DELETE FROM \(table) WHERE rowid IN (SELECT position FROM entry WHERE pk IN \(chunk))")
+                }
                 try db.execute(literal: "DELETE FROM entry WHERE pk IN \(chunk)")
                 for row in rows { try stage(row, previously: previous[row[0]], into: db, columns: sideColumns) }
             }
-            try TextIndexPositions(db: db, columns: configuration.sideColumns).placeStaged()
+            try TextIndexPositions(db: db, configuration: configuration).placeStaged()
         }
     }
 
@@ -139,6 +139,48 @@ struct TextIndexWriter {
         return behind
     }
 
+    /// Folds again only the given attributes of objects whose save changed those alone (not the
+    /// order attribute), in their entries' places, and records the new save counts. As in
+    /// `recordSaveCounts`, only an entry current just before that save is refolded so; the others
+    /// are returned, to be folded whole. - Returns: the keys whose entries were not brought up to date.
+    func refold(_ partly: [Int64: Set<String>], from store: Database) throws -> [Int64] {
+        var behind: [Int64] = []
+        // Grouped by the attributes changed (one group, for a title's edit), so each group is one query per chunk.
+        let groups = Dictionary(grouping: partly.keys) { key in configuration.attributes.indices.filter { partly[key]?.contains(configuration.attributes[$0]) ?? false } }
+        for (attributes, keys) in groups {
+            guard !attributes.isEmpty else {
+                behind += keys
+                continue
+            }
+            var start = 0
+            while start < keys.count {
+                let chunk = Array(keys[start..<min(start + chunkSize, keys.count)])
+                start += chunk.count
+                let columns = attributes.map { table.columns[$0] }.joined(separator: ", ")
+                let rows = try Row.fetchAll(store, SQLRequest(literal: """
+                    SELECT Z_PK, Z_OPT, \(columns) FROM \(table.name)\(table.whereClause("Z_PK IN \(chunk)"))
+                    """))
+                behind += Set(chunk).subtracting(rows.map { $0[0] as Int64 })
+                try side.write { db in
+                    let advance = try db.makeStatement(sql: "UPDATE entry SET opt = ? WHERE pk = ? AND opt = ? AND position IS NOT NULL RETURNING position")
+                    for row in rows {
+                        let key: Int64 = row[0], count = Self.saveCount(row[1])
+                        guard let position = try Int64.fetchOne(advance, arguments: [count, key, count - 1]) else {
+                            behind.append(key)
+                            continue
+                        }
+                        for (column, attribute) in attributes.enumerated() {
+                            let table = configuration.foldedTables[attribute]
+                            try db.execute(literal: "DELETE FROM \(table) WHERE rowid = \(position)")
+                            try db.execute(literal: "INSERT INTO \(table) (rowid, text) VALUES (\(position), \(folded(row[2 + column])))")
+                        }
+                    }
+                }
+            }
+        }
+        return behind
+    }
+
     /// Adds the object's entry. An object whose order value did not change keeps its place in the
     /// order; any other waits in `staged` for one.
     private func stage(_ row: Row, previously previous: Row?, into db: Database, columns: SQL) throws {
@@ -149,7 +191,9 @@ struct TextIndexWriter {
                        arguments: [key, Self.saveCount(row[1]), orderValue, keptPosition])
         let texts = (0..<configuration.attributes.count).map { folded(row[3 + $0]) }
         if let keptPosition {
-            try db.execute(literal: "INSERT INTO folded (rowid, \(columns)) VALUES \([keptPosition.databaseValue] + texts.map(\.databaseValue))")
+            for (table, text) in zip(configuration.foldedTables, texts) {
+                try db.execute(literal: "INSERT INTO \(table) (rowid, text) VALUES (\(keptPosition), \(text))")
+            }
         } else {
             try db.execute(literal: "INSERT INTO staged (pk, \(columns)) VALUES \([key.databaseValue] + texts.map(\.databaseValue))")
         }

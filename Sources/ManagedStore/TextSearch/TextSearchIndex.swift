@@ -15,8 +15,9 @@ internal import GRDB
 public final class TextSearchIndex {
     /// The side file's layout; a different one is dropped and rebuilt. Format 3 keeps no
     /// positions in the trigram index (`detail=none`), which format 2's took most of its size for
-    /// (about 3.5 times the store).
-    static let format = 3
+    /// (about 3.5 times the store). Format 4 keeps each attribute in a text table of its own, so
+    /// a title's change does not fold the body again (format 3 kept them in one row).
+    static let format = 4
 
     /// The side file, `<store>-search`.
     public let url: URL
@@ -41,7 +42,7 @@ public final class TextSearchIndex {
         try Self.createPrivateFile(at: url)
         side = try DatabaseQueue(path: url.path, configuration: Self.sideConfiguration)
         let identity = TextIndexIdentity(metadata: store.metadata, configuration: configuration).description
-        try side.write { db in try Self.prepareSchema(db, identity: identity, columns: configuration.sideColumns) }
+        try side.write { db in try Self.prepareSchema(db, identity: identity, configuration: configuration) }
     }
 
     /// Where the index of this store is kept.
@@ -68,30 +69,24 @@ public final class TextSearchIndex {
         let folded = configuration.fold(pattern)
         guard !folded.isEmpty else { return nil }
         try refreshIfStale()
-        let contains: SQL = configuration.sideColumns.map { column -> SQL in "instr(\(column), \(folded)) > 0" }.joined(separator: " OR ")
-        // The trigrams find the objects that hold every trigram of the pattern anywhere (the index
-        // keeps no positions); the folded text then says which hold the pattern itself.
-        let condition: SQL = configuration.looksUpByTrigrams(pattern)
-            ? "folded MATCH \(TextIndexQuery.trigrams(of: folded)) AND (\(contains))"
-            : contains
         return try side.read { db in
-            try Int64.fetchAll(db, SQLRequest(literal: """
-                SELECT (SELECT pk FROM entry WHERE position = found.rowid) FROM folded AS found WHERE \(condition)
-                ORDER BY found.rowid DESC LIMIT \(limit ?? -1) OFFSET \(max(offset, 0))
-                """))
+            try TextIndexMatches(configuration: configuration).primaryKeys(
+                of: folded, lookingUpTrigrams: configuration.looksUpByTrigrams(pattern), limit: limit, offset: offset, in: db)
         }
     }
 
     /// Brings the entries of these objects up to date after the caller saved them (an object
     /// that is gone loses its entry). `unchangedText`: objects whose save changed none of the
     /// indexed attributes nor the order attribute: only their save counts are recorded, so a
-    /// change of a flag does not fold a long text again.
-    public func refresh(objects primaryKeys: [Int64], unchangedText: [Int64] = []) throws {
-        guard !primaryKeys.isEmpty || !unchangedText.isEmpty else { return }
+    /// change of a flag does not fold a long text again. `partly`: objects whose save changed
+    /// only these indexed attributes, not the order attribute: only those are folded again, so a
+    /// title's change does not fold a 10 MB body.
+    public func refresh(objects primaryKeys: [Int64], unchangedText: [Int64] = [], partly: [Int64: Set<String>] = [:]) throws {
+        guard !primaryKeys.isEmpty || !unchangedText.isEmpty || !partly.isEmpty else { return }
         let changeToken = try store.database.read { db in
             let writer = TextIndexWriter(side: side, table: table, configuration: configuration)
             // An entry another program's save left behind is folded again with the others.
-            let behind = try writer.recordSaveCounts(unchangedText, from: db)
+            let behind = try writer.recordSaveCounts(unchangedText, from: db) + writer.refold(partly, from: db)
             if !primaryKeys.isEmpty || !behind.isEmpty { try writer.copy(primaryKeys + behind, from: db) }
             return try PersistentStore.externalChangeToken(db)
         }
@@ -135,25 +130,31 @@ public final class TextSearchIndex {
     }
 
     /// The side file's tables: `entry` (key, save count, order value `date`, place in the text
-    /// index), `folded` (the folded text and its FTS5 trigrams, row ids in the entity's order),
-    /// `staged` (folded text waiting for a place). The trigram index records which rows hold each
-    /// trigram and nothing else (`detail = none`: no columns, no positions; `columnsize = 0`: no
-    /// lengths for ranking, which no search does), so it is a fraction of the text's size.
-    private static func prepareSchema(_ db: Database, identity: String, columns: [SQL]) throws {
+    /// tables), one text table per attribute, `folded_<n>` in the attributes' order (the folded
+    /// text and its FTS5 trigrams, row ids the entries' places), `staged` (folded text waiting
+    /// for a place). The trigram index records which rows hold each trigram and nothing else
+    /// (`detail = none`: no columns, no positions; `columnsize = 0`: no lengths for ranking, which
+    /// no search does), so it is a fraction of the text's size.
+    private static func prepareSchema(_ db: Database, identity: String, configuration: TextIndexConfiguration) throws {
         // A side file without its meta table (new, or of an older layout) is simply rebuilt.
         let stored = try? String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'identity'")
         guard stored != identity else { return }
-        let textColumns = columns.map { column -> SQL in "\(column) TEXT NOT NULL" }.joined(separator: ", ")
+        // Every text table of the old layout goes, however many attributes it had (FTS5 drops its own tables with each).
+        let textTables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%'")
+        for table in textTables { try db.execute(literal: "DROP TABLE \(identifier: table)") }
+        let textColumns = configuration.sideColumns.map { column -> SQL in "\(column) TEXT NOT NULL" }.joined(separator: ", ")
         try db.execute(literal: """
-            DROP TABLE IF EXISTS meta; DROP TABLE IF EXISTS entry; DROP TABLE IF EXISTS folded;
+            DROP TABLE IF EXISTS meta; DROP TABLE IF EXISTS entry; DROP TABLE IF EXISTS staged;
             CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-            DROP TABLE IF EXISTS staged;
             CREATE TABLE entry (pk INTEGER PRIMARY KEY, opt INTEGER NOT NULL, date, position INTEGER UNIQUE);
             CREATE INDEX entry_order ON entry (date, pk);
-            CREATE VIRTUAL TABLE folded USING fts5(\(columns.joined(separator: ", ")), tokenize = 'trigram case_sensitive 1',
-                                                   detail = none, columnsize = 0);
             CREATE TABLE staged (pk INTEGER PRIMARY KEY, \(textColumns));
             """)
+        for table in configuration.foldedTables {
+            try db.execute(literal: """
+                CREATE VIRTUAL TABLE \(table) USING fts5(text, tokenize = 'trigram case_sensitive 1', detail = none, columnsize = 0)
+                """)
+        }
         try db.execute(sql: "INSERT INTO meta (key, value) VALUES ('identity', ?)", arguments: [identity])
     }
 

@@ -109,14 +109,14 @@ extension NoteBook {
     /// gets no index here (the first search builds it). A failure leaves the index behind (the
     /// next reader notices it is stale) and this book scans from now on.
     func refreshSearchIndex(after change: PendingNoteChange) {
-        refreshSearchIndex(saved: change.savedKeys, unchangedText: change.keysWithUnchangedText)
+        refreshSearchIndex(saved: change.savedKeys, unchangedText: change.keysWithUnchangedText, partly: change.keysWithSomeTextChanged)
     }
 
     /// `refreshSearchIndex(after:)` for the notes of several saves (an import's batches).
-    func refreshSearchIndex(saved: [Int64], unchangedText: [Int64]) {
+    func refreshSearchIndex(saved: [Int64], unchangedText: [Int64], partly: [Int64: Set<String>]) {
         guard FileManager.default.fileExists(atPath: NoteSearchIndex.url(beside: context.store).path) else { return }
         do {
-            try searchIndex?.refresh(objects: saved, unchangedText: unchangedText)
+            try searchIndex?.refresh(objects: saved, unchangedText: unchangedText, partly: partly)
         } catch {
             searchIndex = nil
         }
@@ -125,28 +125,44 @@ extension NoteBook {
 
 /// The notes a save is about to write, remembered before it so their keys are known after it
 /// (an inserted note gets its key when saved): those whose indexed text or order it may change,
-/// and those it only changes otherwise (a pin, a tag, a modified date), for which the index
-/// records the save without folding the whole text again (10 MB for a big note).
+/// those whose title or body alone it changes (only that is folded again: a title's edit does
+/// not fold a 10 MB body), and those it only changes otherwise (a pin, a tag, a modified date),
+/// for which the index records the save without folding any text.
 struct PendingNoteChange {
     private let written: [ManagedObject]
+    private let writtenPartly: [(note: ManagedObject, attributes: Set<String>)]
     private let writtenOtherwise: [ManagedObject]
     private let deletedKeys: [Int64]
 
     init(in context: ManagedObjectContext) {
         let isNote = { (object: ManagedObject) in object.objectID.entityName == NoteBook.noteEntity }
         let configuration = NoteSearchIndex.configuration
-        let indexed = Set(configuration.attributes + [configuration.orderAttribute])
-        var textChanged: [ManagedObject] = [], otherwise: [ManagedObject] = []
+        let texts = Set(configuration.attributes)
+        var moved: [ManagedObject] = [], partly: [(note: ManagedObject, attributes: Set<String>)] = [], otherwise: [ManagedObject] = []
         for note in context.updatedObjectsList where isNote(note) {
-            if note.changedKeys.isDisjoint(with: indexed) { otherwise.append(note) } else { textChanged.append(note) }
+            let changedTexts = note.changedKeys.intersection(texts)
+            if note.changedKeys.contains(configuration.orderAttribute) {
+                moved.append(note)
+            } else if changedTexts.isEmpty {
+                otherwise.append(note)
+            } else {
+                partly.append((note, changedTexts))
+            }
         }
-        written = context.insertedObjectsList.filter(isNote) + textChanged
+        written = context.insertedObjectsList.filter(isNote) + moved
+        writtenPartly = partly
         writtenOtherwise = otherwise
         deletedKeys = context.deletedObjectsList.filter(isNote).compactMap(\.objectID.primaryKey)
     }
 
     /// Notes whose entries are folded again (or removed).
     var savedKeys: [Int64] { written.compactMap(\.objectID.primaryKey) + deletedKeys }
+    /// Notes whose entries fold again only the attributes named.
+    var keysWithSomeTextChanged: [Int64: Set<String>] {
+        writtenPartly.reduce(into: [:]) { keys, change in
+            if let key = change.note.objectID.primaryKey { keys[key] = change.attributes }
+        }
+    }
     /// Notes whose entries only take the new save count.
     var keysWithUnchangedText: [Int64] { writtenOtherwise.compactMap(\.objectID.primaryKey) }
 }
