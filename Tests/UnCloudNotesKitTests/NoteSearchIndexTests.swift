@@ -226,6 +226,39 @@ import TestSupport
         #expect(try reopened.noteIDs(matching: "brulee").isEmpty)
     }
 
+    /// SQLite deletes the log of an empty database file when it opens it: this keeps that true of
+    /// how the side file is made.
+    @Test("a side file deleted by hand beside the write-ahead log a killed process left is made anew, not read through that log")
+    func deletedSideFileBesideAStaleLog() throws {
+        let folder = try TemporaryFolder()
+        let book = try Self.makeBook(in: folder)
+        let kept = try book.add(NoteDraft(title: "Kept", body: "pavlova"))
+        let url = book.context.store.url.path + "-search"
+        // A log with commits not yet checkpointed, as a process killed mid-use leaves it.
+        let stale = folder.url.appendingPathComponent("stale")
+        try FileManager.default.createDirectory(at: stale, withIntermediateDirectories: true)
+        do {
+            let side = try DatabaseQueue(path: url)
+            try side.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
+                try db.execute(sql: "UPDATE folded_1 SET text = 'stale text'")
+            }
+            for companion in ["-wal", "-shm"] {
+                try FileManager.default.copyItem(atPath: url + companion, toPath: stale.appendingPathComponent(companion).path)
+            }
+            try side.close()
+        }
+        try FileManager.default.removeItem(atPath: url)
+        for companion in ["-wal", "-shm"] {
+            try? FileManager.default.removeItem(atPath: url + companion)
+            try FileManager.default.copyItem(atPath: stale.appendingPathComponent(companion).path, toPath: url + companion)
+        }
+        let reopened = try UnCloudNotesStack(storeURL: book.context.store.url).open()
+        #expect(try reopened.noteIDs(matching: "pavlova") == [kept])
+        #expect(try reopened.noteIDs(matching: "stale").isEmpty)
+        #expect(reopened.searchIndex != nil && reopened.searchIndex?.rebuiltEntryCount == 1, "the index was made anew and answered")
+    }
+
     @Test("a pin after another program changed the note's text folds that text: the index never takes the old text for current (review)")
     func pinAfterAnOutsideEdit() throws {
         let folder = try TemporaryFolder()
