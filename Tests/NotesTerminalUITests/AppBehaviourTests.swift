@@ -228,6 +228,18 @@ struct TextTests {
         #expect(buffer.text == "e\u{301}x")
     }
 
+    @Test("a buffer's text follows every edit, and buffers of the same text and cursor are equal however they were edited")
+    func bufferTextAfterEdits() {
+        var buffer = TextBuffer("note", allowsNewlines: true)
+        #expect(buffer.text == "note")
+        buffer.insert("s")
+        #expect(buffer.text == "notes")
+        buffer.deleteBackward()
+        #expect(buffer.text == "note" && buffer == TextBuffer("note", allowsNewlines: true))
+        buffer.replaceAll(with: "line\nline")
+        #expect(buffer.text == "line\nline")
+    }
+
     @Test("Tab completes paths: ~ expands, a unique folder gets its slash, several matches are listed")
     func completion() throws {
         let folder = try TemporaryFolder()
