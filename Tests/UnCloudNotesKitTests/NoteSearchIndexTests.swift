@@ -215,6 +215,7 @@ import TestSupport
         #expect(try side.read { db in try String.fetchOne(db, sql: "SELECT text FROM \(Self.bodyTable)") } == "marker",
                 "the title's save folded the body again")
         #expect(try book.noteIDs(matching: "FLAN") == [note] && book.noteIDs(matching: "creme").isEmpty, "the title is folded at once")
+        #expect(try book.noteIDs(matching: "fl") == [note] && book.noteIDs(matching: "ma") == [note], "short patterns find the title and the body")
         try side.write { db in try db.execute(sql: "UPDATE \(Self.bodyTable) SET text = 'brulee'") }
         try side.close()
         let reopened = try UnCloudNotesStack(storeURL: book.context.store.url).open()
@@ -277,6 +278,53 @@ import TestSupport
         try book.setPinned(true, of: note)
         #expect(try book.noteIDs(matching: "clafoutis") == [note], "the pin recorded the old text as current")
         #expect(try book.noteIDs(matching: "creme").isEmpty)
+    }
+
+    @Test("a title-only save after another program changed the body folds the body too: only a current entry is refolded in part")
+    func titleSaveAfterAnOutsideBodyEdit() throws {
+        let folder = try TemporaryFolder()
+        let url: URL
+        let note: NoteID
+        do {
+            let book = try Self.makeBook(in: folder)
+            url = book.context.store.url
+            note = try book.add(NoteDraft(title: "Crème", body: "brûlée"))
+        }
+        let store = try DatabaseQueue(path: url.path)
+        try store.write { db in try db.execute(sql: "UPDATE ZNOTE SET ZBODY = 'caramel', Z_OPT = Z_OPT + 1 WHERE Z_PK = ?", arguments: [note.number]) }
+        try store.close()
+        let book = try UnCloudNotesStack(storeURL: url).open()
+        try book.update(note, with: NoteDraft(title: "Flan", body: "caramel"))
+        #expect(try book.noteIDs(matching: "caramel") == [note], "the title's save took the old body for current")
+        #expect(try book.noteIDs(matching: "brulee").isEmpty && book.noteIDs(matching: "flan") == [note])
+    }
+
+    @Test("a side file of format 3 (title and body in one text table) is dropped and rebuilt: no old table is left, every note is found")
+    func formatThreeIsRebuilt() throws {
+        let folder = try TemporaryFolder()
+        let url: URL
+        let note: NoteID
+        do {
+            let book = try Self.makeBook(in: folder)
+            url = book.context.store.url
+            note = try book.add(NoteDraft(title: "Crème", body: "brûlée"))
+        }
+        let side = try DatabaseQueue(path: url.path + "-search")
+        try side.write { db in
+            try db.execute(sql: """
+                DROP TABLE folded_0; DROP TABLE folded_1; DELETE FROM entry;
+                CREATE VIRTUAL TABLE folded USING fts5(title, body, tokenize = 'trigram case_sensitive 1', detail = none, columnsize = 0);
+                UPDATE meta SET value = '3' || substr(value, 2) WHERE key = 'identity';
+                """)
+        }
+        try side.close()
+        let book = try UnCloudNotesStack(storeURL: url).open()
+        #expect(try book.noteIDs(matching: "brulee") == [note] && book.noteIDs(matching: "é") == [note])
+        #expect(book.searchIndex?.rebuiltEntryCount == 1)
+        let tables = try DatabaseQueue(path: url.path + "-search").read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'folded%' AND sql LIKE 'CREATE VIRTUAL%'")
+        }
+        #expect(tables.sorted() == ["folded_0", "folded_1"])
     }
 
     @Test("a migration to v4 or v5 carries the index built on the older store: the first search after it answers from the index, folding nothing again",

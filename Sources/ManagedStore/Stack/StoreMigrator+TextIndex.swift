@@ -10,8 +10,8 @@ extension StoreMigrator {
     /// connection that creates no `-wal` or `-shm` beside it (`StoreFiles.readOnlyQueue`), so a
     /// kill here leaves the store's files as the migration left them, and an index the next
     /// search checks and completes. That connection assumes nobody writes the store meanwhile:
-    /// should another process have written it (its stamp moved), the index is removed rather than
-    /// trusted, and the first search builds it.
+    /// should another process have written it (its stamp moved), the index is marked to be rebuilt
+    /// rather than trusted, and the first search builds it.
     func buildTextIndex(observer: (MigrationEvent) -> Void) {
         guard let textIndex, textIndex.applies(to: target) else { return }
         let start = ContinuousClock.now
@@ -21,7 +21,7 @@ extension StoreMigrator {
             let before = StoreFileStamp(of: storeURL)
             let folded = try buildTextIndex(textIndex) { observer(.indexingText(fraction: $0)) }
             guard before != nil, StoreFileStamp(of: storeURL) == before else {
-                try FileManager.default.removeItem(at: indexURL)
+                try TextSearchIndex.invalidate(at: indexURL)
                 observer(.warning("the store changed while its search index was built, so the first search builds it"))
                 return
             }

@@ -15,7 +15,7 @@ struct TextIndexWriter {
     let table: IndexedTable
     let configuration: TextIndexConfiguration
     /// Rows read from the store per query.
-    private let chunkSize = 500
+    let chunkSize = 500
 
     func fingerprintOfStore(_ store: Database) throws -> Fingerprint {
         try fingerprint(store, "SELECT COUNT(*), MAX(Z_PK), TOTAL(Z_OPT) FROM \(table.name)\(table.whereClause())")
@@ -111,76 +111,6 @@ struct TextIndexWriter {
         }
     }
 
-    /// Records the objects' new save counts where the caller's save changed neither their text
-    /// nor their order (a flag, a link): the entry stays where it is and nothing is folded, yet
-    /// the index still agrees with the store (`synchronize` compares save counts). Only an entry
-    /// that was current just before that save (its count one less: each save adds one) is
-    /// advanced; one that another program's save left behind must be folded again, else its
-    /// old text would pass for current. - Returns: the keys whose entries were not advanced.
-    func recordSaveCounts(_ primaryKeys: [Int64], from store: Database) throws -> [Int64] {
-        var behind: [Int64] = []
-        var start = 0
-        while start < primaryKeys.count {
-            let chunk = Array(primaryKeys[start..<min(start + chunkSize, primaryKeys.count)])
-            start += chunk.count
-            let counts = try saveCounts(store, "SELECT Z_PK, Z_OPT FROM \(table.name)\(table.whereClause("Z_PK IN \(chunk)"))")
-            try side.write { db in
-                let update = try db.makeStatement(sql: "UPDATE entry SET opt = ? WHERE pk = ? AND opt = ?")
-                for key in chunk {
-                    guard let count = counts[key] else {
-                        behind.append(key)
-                        continue
-                    }
-                    try update.execute(arguments: [count, key, count - 1])
-                    if db.changesCount == 0 { behind.append(key) }
-                }
-            }
-        }
-        return behind
-    }
-
-    /// Folds again only the given attributes of objects whose save changed those alone (not the
-    /// order attribute), in their entries' places, and records the new save counts. As in
-    /// `recordSaveCounts`, only an entry current just before that save is refolded so; the others
-    /// are returned, to be folded whole. - Returns: the keys whose entries were not brought up to date.
-    func refold(_ partly: [Int64: Set<String>], from store: Database) throws -> [Int64] {
-        var behind: [Int64] = []
-        // Grouped by the attributes changed (one group, for a title's edit), so each group is one query per chunk.
-        let groups = Dictionary(grouping: partly.keys) { key in configuration.attributes.indices.filter { partly[key]?.contains(configuration.attributes[$0]) ?? false } }
-        for (attributes, keys) in groups {
-            guard !attributes.isEmpty else {
-                behind += keys
-                continue
-            }
-            var start = 0
-            while start < keys.count {
-                let chunk = Array(keys[start..<min(start + chunkSize, keys.count)])
-                start += chunk.count
-                let columns = attributes.map { table.columns[$0] }.joined(separator: ", ")
-                let rows = try Row.fetchAll(store, SQLRequest(literal: """
-                    SELECT Z_PK, Z_OPT, \(columns) FROM \(table.name)\(table.whereClause("Z_PK IN \(chunk)"))
-                    """))
-                behind += Set(chunk).subtracting(rows.map { $0[0] as Int64 })
-                try side.write { db in
-                    let advance = try db.makeStatement(sql: "UPDATE entry SET opt = ? WHERE pk = ? AND opt = ? AND position IS NOT NULL RETURNING position")
-                    for row in rows {
-                        let key: Int64 = row[0], count = Self.saveCount(row[1])
-                        guard let position = try Int64.fetchOne(advance, arguments: [count, key, count - 1]) else {
-                            behind.append(key)
-                            continue
-                        }
-                        for (column, attribute) in attributes.enumerated() {
-                            let table = configuration.foldedTables[attribute]
-                            try db.execute(literal: "DELETE FROM \(table) WHERE rowid = \(position)")
-                            try db.execute(literal: "INSERT INTO \(table) (rowid, text) VALUES (\(position), \(folded(row[2 + column])))")
-                        }
-                    }
-                }
-            }
-        }
-        return behind
-    }
-
     /// Adds the object's entry. An object whose order value did not change keeps its place in the
     /// order; any other waits in `staged` for one.
     private func stage(_ row: Row, previously previous: Row?, into db: Database, columns: SQL) throws {
@@ -200,16 +130,16 @@ struct TextIndexWriter {
     }
 
     /// Text folded as the configuration folds it; a missing value matches nothing, like "".
-    private func folded(_ value: DatabaseValue) -> String {
+    func folded(_ value: DatabaseValue) -> String {
         String.fromDatabaseValue(value).map(configuration.fold) ?? ""
     }
 
     /// `Z_OPT` as stored; anything but an integer (a hand-edited store) counts as 0.
-    private static func saveCount(_ value: DatabaseValue) -> Int64 {
+    static func saveCount(_ value: DatabaseValue) -> Int64 {
         Int64.fromDatabaseValue(value) ?? 0
     }
 
-    private func saveCounts(_ db: Database, _ sql: SQL) throws -> [Int64: Int64] {
+    func saveCounts(_ db: Database, _ sql: SQL) throws -> [Int64: Int64] {
         var counts: [Int64: Int64] = [:]
         let rows = try Row.fetchCursor(db, SQLRequest(literal: sql))
         while let row = try rows.next() {

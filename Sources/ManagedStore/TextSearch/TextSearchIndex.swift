@@ -158,19 +158,28 @@ public final class TextSearchIndex {
         try db.execute(sql: "INSERT INTO meta (key, value) VALUES ('identity', ?)", arguments: [identity])
     }
 
-    /// Write-ahead logging with `synchronous = NORMAL`: a save's commit to the side file waits for
-    /// no fsync (a rollback journal took four), only a checkpoint does. A power cut can lose the
-    /// side file's last commits but never damage it, and an index that lost them no longer
-    /// matches the store's save counts, so it is brought up to date like any stale one.
+    /// Makes whoever opens the side file at `url` next rebuild it (its identity removed, in
+    /// place). Never unlinked: another process may have it open, and a new file of the same name
+    /// would share that process's `-shm`, the index of another file's log.
+    static func invalidate(at url: URL) throws {
+        try DatabaseQueue(path: url.path, configuration: sideConfiguration).write { db in try db.execute(sql: "DELETE FROM meta") }
+    }
+
+    /// Write-ahead logging (GRDB sets `synchronous = NORMAL` with it): a save's commit to the
+    /// side file waits for no fsync (a rollback journal took four), only a checkpoint does. A
+    /// power cut can lose the side file's last commits but never damage it, and an index that
+    /// lost them no longer matches the store's save counts, so it is brought up to date like any
+    /// stale one. The log is cut back to 4 MB after each checkpoint: a first fill writes the
+    /// whole index through it, which would otherwise stay on disk beside the file while the app runs.
     private static var sideConfiguration: Configuration {
         var configuration = Configuration()
         configuration.busyMode = .timeout(StoreOptions.defaultBusyTimeout)
         configuration.journalMode = .wal
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA journal_size_limit = 4194304") }
         return configuration
     }
 
-    /// The file 0600 before SQLite opens it (SQLite gives its journal the same mode).
+    /// The file 0600 before SQLite opens it (SQLite gives its `-wal` and `-shm` the same mode).
     private static func createPrivateFile(at url: URL) throws {
         let descriptor = open(url.path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else {

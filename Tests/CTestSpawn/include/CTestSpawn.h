@@ -7,4 +7,13 @@
 /// Returns 0, or an errno value.
 int ctestspawn_add_close_from(void *actions, int lowest);
 
+/// Lets any process of the user trace this one (Yama's `PR_SET_PTRACER`), so a test can attach
+/// strace to its own process where `ptrace_scope` is 1: prctl is variadic, which Swift cannot
+/// call. Returns 0, or an errno value (EINVAL without Yama, where no permission is needed).
+int ctestspawn_allow_any_tracer(void);
+
+/// pipe2 with O_CLOEXEC, which Swift's Glibc module leaves out: both ends closed in any child
+/// another thread starts meanwhile. Returns 0, or an errno value.
+int ctestspawn_pipe_closing_on_exec(int ends[2]);
+
 #endif
