@@ -88,6 +88,24 @@ struct SetBasedPolicyTests {
         #expect(attachments == (version == 2 ? 3 : 4 + Self.images.count))
     }
 
+    @Test("v2 -> v3 numbers the notes with an image by the image's type alone (IS NOT NULL, no bound NULL that reads every image), densely from 1")
+    func imageFilterReadsNoImage() throws {
+        let folder = try TemporaryFolder()
+        let url = try AppStores.make(version: 2, in: folder)
+        let statements = LogCollector()
+        let destination = folder.url.appendingPathComponent("v3.sqlite")
+        let mapping = try #require(MappingModel.find(in: mappings, from: AppStores.version(2), to: AppStores.version(3)))
+        try MigrationManager.migrateStore(from: url, sourceModel: AppStores.version(2), to: destination,
+                                          destinationModel: AppStores.version(3), mappingModel: mapping,
+                                          policies: UnCloudNotesModel.migrationPolicies, options: StoreOptions(sqlLogger: statements.logger))
+        let numbering = statements.messages.filter { $0.contains("INSERT INTO temp.MS_ASSOCIATION") }
+        #expect(!numbering.isEmpty && numbering.allSatisfy { $0.contains(#"s."ZIMAGE" IS NOT NULL"#) }, "\(numbering)")
+        let keys = try PersistentStore.open(at: destination, model: AppStores.version(3)).database.read { db in
+            try Int64.fetchAll(db, sql: "SELECT Z_PK FROM ZATTACHMENT ORDER BY Z_PK")
+        }
+        #expect(keys == Array(1...Int64(keys.count)) && !keys.isEmpty, "\(keys)")
+    }
+
     @Test("validation reads each table of the new store once, and none whose values were all copied unchanged or promised")
     func validationScansEachTableOnce() throws {
         let folder = try TemporaryFolder()

@@ -34,9 +34,7 @@ enum CopyingMigration {
                                                          storeUUID: sourceStore.metadata.storeUUID, options: options)
             destinationStore = destination
             try useAsScratch(destination, sizedFor: sourceURL)
-            let plan = try destination.database.read { db in
-                try CopyPlan(mapping: mappingModel, source: sourceStore.schema, destination: destination.schema, policies: resolved, in: db)
-            }
+            let plan = try CopyPlan(mapping: mappingModel, source: sourceStore.schema, destination: destination.schema, policies: resolved)
             let manager = MigrationManager(mappingModel: mappingModel, sourceStore: sourceStore, destinationStore: destination,
                                            policies: resolved, plan: plan, progress: progress, cancellation: cancellation)
             let kept = try manager.run(sourceURL: sourceURL)

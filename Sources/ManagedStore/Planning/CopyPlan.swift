@@ -35,10 +35,9 @@ struct CopyPlan {
     let entitiesMade: Set<String>?
 
     /// Plans `mapping` from `source` to `destination`, `policies` being its entity mappings'
-    /// policies in order. `db` only builds SQL (to see whether filters bind values).
-    init(mapping: MappingModel, source: StoreSchema, destination: StoreSchema, policies: [EntityMigrationPolicy],
-         in db: Database) throws {
-        let selections = try mapping.entityMappings.map { try SourceSelection($0, source: source, in: db) }
+    /// policies in order.
+    init(mapping: MappingModel, source: StoreSchema, destination: StoreSchema, policies: [EntityMigrationPolicy]) throws {
+        let selections = mapping.entityMappings.map { SourceSelection($0, source: source) }
         self.selections = selections
         instances = try mapping.entityMappings.indices.map { index in
             try Self.instancePlan(mapping.entityMappings[index], selection: selections[index], policy: policies[index],
@@ -69,7 +68,7 @@ struct CopyPlan {
     }
 
     /// Set-based mappings that are the only ones making objects of their destination hierarchy,
-    /// with a filter SQL holds without bound values: their objects can keep the source's keys
+    /// without a filter: their objects can keep the source's keys
     /// (unique in the source table, and nothing else numbers that hierarchy), so their association
     /// is a view over the source rather than a table of every pair, written and indexed.
     private static func keepingSourceKeys(_ plans: [InstancePlan]) -> Set<Int> {
@@ -79,7 +78,7 @@ struct CopyPlan {
             if case .perObject = plan { return [] }
         }
         return Set(plans.indices.filter { index in
-            guard case .setBased(let selection, let statement) = plans[index], !selection.bindsValues else { return false }
+            guard case .setBased(let selection, let statement) = plans[index], !selection.isFiltered else { return false }
             return hierarchies[statement.destination.rootName] == 1
         })
     }

@@ -108,6 +108,7 @@ struct PredicateSQLCompiler {
             // A to-one relationship compares only with nil here: its column holds a key, not an object.
             guard left.isNilConstant || right.isNilConstant, op == .equal || op == .notEqual else { return nil }
         }
+        if options.isEmpty, let test = nilTest(left, op, right) { return test }
         let nativeOperators: [ComparisonOperator: String] = [
             .equal: "IS", .notEqual: "IS NOT", .less: "<", .lessOrEqual: "<=", .greater: ">", .greaterOrEqual: ">=",
         ]
@@ -117,6 +118,16 @@ struct PredicateSQLCompiler {
                 : "COALESCE(\(left.sql) \(sql: sqlOperator) \(right.sql), 0)"
         }
         return accentInsensitiveContains(left, op, rhs, options) ?? Self.compare(op, options, left.sql, right.sql)
+    }
+
+    /// `x == nil` and `x != nil` as `IS NULL` and `IS NOT NULL`, not `IS ?` with NULL bound:
+    /// SQLite then reads only the column's type, never its value. Compared with a bound NULL, a
+    /// 50 KB image was read whole from its overflow pages (a migration's filter `image != nil`
+    /// read every image once more than the copy itself). nil for any other comparison.
+    private func nilTest(_ left: Operand, _ op: ComparisonOperator, _ right: Operand) -> SQL? {
+        guard op == .equal || op == .notEqual, left.isNilConstant != right.isNilConstant else { return nil }
+        let tested = left.isNilConstant ? right : left
+        return "(\(tested.sql) \(sql: op == .equal ? "IS NULL" : "IS NOT NULL"))"
     }
 
     /// `x CONTAINS[cd] "ascii"` (or `[d]`), the search of the notes list, fast: `MS_FOLD_CONTAINS`
@@ -218,8 +229,8 @@ struct PredicateSQLCompiler {
         case .string?, .uri?: .text
         case .data?, .uuid?: .blob
         }
-        // Bound even when nil (GRDB would write NULL into the text): a migration tells a filter with
-        // constants, which a view over the source cannot hold, by its arguments.
+        // Bound, nil too (GRDB would write NULL into the text); a test for nil does not bind it
+        // (`nilTest`).
         return Operand(sql: "\(sql: "?", arguments: [StoreValueCoding.databaseValue(value)])", family: family,
                        isNilConstant: value == nil)
     }
