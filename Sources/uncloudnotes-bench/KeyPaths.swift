@@ -26,8 +26,8 @@ enum KeyPaths {
         var tagPicker: Stats
         /// Ctrl-S of a title-only change of a small note.
         var titleSave: Stats
-        /// Ctrl-S of a title-only change of the 10 MB note: its text is folded again for the
-        /// search index (the title and the body are one entry), reported apart.
+        /// Ctrl-S of a title-only change of the 10 MB note, reported apart: SQLite writes its
+        /// 10 MB row again for the title.
         var bigNoteTitleSave: Stats
     }
 

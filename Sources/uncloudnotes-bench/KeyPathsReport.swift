@@ -12,7 +12,7 @@ extension KeyPaths {
         + "included, the frame read and drawn into cells); between keys the background's answers (the rest of a list read again) are "
         + "taken, untimed. `p` twice on the second note (pinned, unpinned), `s` twice, Enter in the tag picker and Esc, and Ctrl-S "
         + "of a title-only change of the second note; apart: `t` (the picker, which counts every tag's notes), `p` on the 10 MB "
-        + "note and a title-only save of it (SQLite writes a row whole, and the search index folds the note's text again). A fresh app per run."
+        + "note and a title-only save of it (SQLite writes a row whole, 10 MB for one flag or a title). A fresh app per run."
 
     /// The report's table, one row per store size.
     static func section(_ results: [Result]) -> [String] {
