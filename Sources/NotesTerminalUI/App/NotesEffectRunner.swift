@@ -52,8 +52,10 @@ public struct NotesEffectRunner {
 
     /// The outcome of one effect on the store or the terminal; nil for quitting, for background
     /// jobs (their outcomes arrive later, through `NotesApp.receiveBackgroundWork`), and for the
-    /// editor and the viewer without a terminal.
-    public func run(_ effect: NotesEffect) -> NotesEvent? {
+    /// editor and the viewer without a terminal. Package access, for tests that step effects one
+    /// by one: it does not start background jobs, which only `perform` does, so no program built on
+    /// the app can run effects through it and lose them.
+    package func run(_ effect: NotesEffect) -> NotesEvent? {
         do {
             return try runOnStore(effect)
         } catch {
