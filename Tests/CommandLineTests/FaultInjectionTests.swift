@@ -3,8 +3,8 @@ import Testing
 import TestSupport
 
 /// SQLite-style I/O error tests of the built program: strace fails the Nth `write`, `pwrite64`,
-/// `fsync`, `fdatasync`, `rename` or `openat` of `store migrate` (v1 and v2 stores) and
-/// `notes add`, for every N a thread reaches on a small store. Every run must end without a
+/// `fsync`, `fdatasync`, `rename` or `openat` of `store migrate` (v1 and v2 stores), `notes add`
+/// and `notes import` (all of the file or none of it), for every N a thread reaches on a small store. Every run must end without a
 /// signal (a Swift trap is a bug), leave the old store or the complete new one (read back with
 /// SQL), and a rerun without faults must succeed.
 ///
@@ -196,6 +196,7 @@ enum FaultScenario: String, CaseIterable, Sendable, CustomTestStringConvertible 
     case migrateV2 = "store migrate of a v2 store"
     case addNote = "notes add to a v4 store"
     case addToV1Store = "notes add to a v1 store, migrated first"
+    case importNotes = "notes import of three notes into a store of two"
 
     var testDescription: String { rawValue }
 
@@ -206,8 +207,8 @@ enum FaultScenario: String, CaseIterable, Sendable, CustomTestStringConvertible 
     static let every = 6
     static let offset = Int(ProcessInfo.processInfo.environment["UNCLOUDNOTES_FAULT_OFFSET"] ?? "")
         ?? Int(Date().timeIntervalSince1970 / 86_400) % every
-    /// The scenarios run: all with `UNCLOUDNOTES_FAULT_FULL=1`, else the three of the default.
-    static var selected: [FaultScenario] { isFull ? allCases : [.migrateV1, .migrateV2, .addNote] }
+    /// The scenarios run: all with `UNCLOUDNOTES_FAULT_FULL=1`, else the four of the default.
+    static var selected: [FaultScenario] { isFull ? allCases : [.migrateV1, .migrateV2, .addNote, .importNotes] }
 
     /// The small store the scenario starts from.
     func prepareStore(in folder: TemporaryFolder) throws -> URL {
@@ -215,25 +216,51 @@ enum FaultScenario: String, CaseIterable, Sendable, CustomTestStringConvertible 
         case .migrateV1, .addToV1Store: return try ProjectFixtures.copyStore("v1", into: folder)
         case .migrateV2: return try ProjectFixtures.copyStore("v2", into: folder)
         case .addNote:
-            let store = folder.url.appendingPathComponent("UnCloudNotesDataModel.sqlite")
-            for title in ["first", "second"] {
-                let added = try BuiltExecutable.run(["--store", store.path, "notes", "add", "--title", title, "--body", "\(title) body"])
-                guard added.exitCode == 0 else { throw FaultFailure("cannot make the store: \(added.standardError)") }
-            }
-            return store
+            return try Self.storeOfNotes([["first", "first body"], ["second", "second body"]], in: folder)
+        case .importNotes:
+            _ = try Self.importSource.get()
+            return try Self.storeOfNotes([["first", "first body"], ["second", "second body"]], in: folder)
         }
     }
+
+    /// A new store (the newest version) holding these notes (title, body), added in order.
+    private static func storeOfNotes(_ notes: [[String]], in folder: TemporaryFolder) throws -> URL {
+        let store = folder.url.appendingPathComponent("UnCloudNotesDataModel.sqlite")
+        for note in notes {
+            let added = try BuiltExecutable.run(["--store", store.path, "notes", "add", "--title", note[0], "--body", note[1]])
+            guard added.exitCode == 0 else { throw FaultFailure("cannot make the store: \(added.standardError)") }
+        }
+        return store
+    }
+
+    /// The notes `importNotes` imports, oldest first.
+    static let imported = (1...3).map { ["imported \($0)", "imported body \($0)"] }
+
+    /// `notes export` of a store holding `imported`, made once, its folder kept while the tests
+    /// run: every run imports the same file.
+    private static let importSource: Result<(folder: TemporaryFolder, file: URL), any Error> = Result {
+        let folder = try TemporaryFolder()
+        let exported = try storeOfNotes(imported, in: folder)
+        let file = folder.url.appendingPathComponent("notes.json")
+        let export = try BuiltExecutable.run(["--store", exported.path, "notes", "export", "--output", file.path])
+        guard export.exitCode == 0 else { throw FaultFailure("cannot export the notes to import: \(export.standardError)") }
+        return (folder, file)
+    }
+
+    /// The file `importNotes` imports ("" when it could not be made: `prepareStore` threw that already).
+    private static var importFile: String { (try? importSource.get())?.file.path ?? "" }
 
     func arguments(store: URL) -> [String] {
         switch self {
         case .migrateV1, .migrateV2: ["store", "migrate", store.path]
         case .addNote, .addToV1Store: ["--store", store.path, "notes", "add", "--title", "faulted", "--body", "added under a fault"]
+        case .importNotes: ["--store", store.path, "notes", "import", Self.importFile]
         }
     }
 
     func rerunArguments(store: URL) -> [String] {
         switch self {
-        case .migrateV1, .migrateV2: arguments(store: store)
+        case .migrateV1, .migrateV2, .importNotes: arguments(store: store)
         case .addNote, .addToV1Store: ["--store", store.path, "notes", "add", "--title", "rerun", "--body", "added after the fault"]
         }
     }
@@ -250,6 +277,10 @@ enum FaultScenario: String, CaseIterable, Sendable, CustomTestStringConvertible 
             let added = before.notes + [["faulted", "added under a fault"]]
             let migrated = state.version == FaultStoreState.newestVersion
             return (state.notes == added && migrated) || (!succeeded && state.notes == before.notes && (migrated || state.version == before.version))
+        case .importNotes:
+            // All of the file or none of it (one transaction), and all when the run said so.
+            return state.version == before.version
+                && (state.notes == before.notes + Self.imported || (!succeeded && state.notes == before.notes))
         }
     }
 
@@ -258,6 +289,9 @@ enum FaultScenario: String, CaseIterable, Sendable, CustomTestStringConvertible 
         case .migrateV1, .migrateV2: state.notes == after.notes && state.version == FaultStoreState.newestVersion
         case .addNote, .addToV1Store:
             state.notes == after.notes + [["rerun", "added after the fault"]] && state.version == FaultStoreState.newestVersion
+        case .importNotes:
+            // Importing the file again adds what the faulted run did not, and nothing twice.
+            state.notes == (after.notes.suffix(Self.imported.count).elementsEqual(Self.imported) ? after.notes : after.notes + Self.imported)
         }
     }
 }
