@@ -14,6 +14,10 @@ int ctestspawn_allow_any_tracer(void) {
     return prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0) == 0 ? 0 : errno;
 }
 
+int ctestspawn_forbid_tracers(void) {
+    return prctl(PR_SET_PTRACER, 0, 0, 0, 0) == 0 ? 0 : errno;
+}
+
 int ctestspawn_pipe_closing_on_exec(int ends[2]) {
     return pipe2(ends, O_CLOEXEC) == 0 ? 0 : errno;
 }

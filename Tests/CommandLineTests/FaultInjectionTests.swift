@@ -218,7 +218,7 @@ enum FaultScenario: String, CaseIterable, Sendable, CustomTestStringConvertible 
         case .addNote:
             return try Self.storeOfNotes([["first", "first body"], ["second", "second body"]], in: folder)
         case .importNotes:
-            _ = try Self.importSource.get()
+            try Self.exportImported(into: folder)
             return try Self.storeOfNotes([["first", "first body"], ["second", "second body"]], in: folder)
         }
     }
@@ -236,25 +236,24 @@ enum FaultScenario: String, CaseIterable, Sendable, CustomTestStringConvertible 
     /// The notes `importNotes` imports, oldest first.
     static let imported = (1...3).map { ["imported \($0)", "imported body \($0)"] }
 
-    /// `notes export` of a store holding `imported`, made once, its folder kept while the tests
-    /// run: every run imports the same file.
-    private static let importSource: Result<(folder: TemporaryFolder, file: URL), any Error> = Result {
-        let folder = try TemporaryFolder()
-        let exported = try storeOfNotes(imported, in: folder)
-        let file = folder.url.appendingPathComponent("notes.json")
+    /// The export `importNotes` imports, beside the store (`FaultStoreState.copyFiles` copies it
+    /// with the store into each run's folder).
+    static let importFileName = "import.json"
+
+    /// Writes `notes export` of a store holding `imported` into the folder, as `importFileName`.
+    private static func exportImported(into folder: TemporaryFolder) throws {
+        let source = try TemporaryFolder()
+        let exported = try storeOfNotes(imported, in: source)
+        let file = folder.url.appendingPathComponent(importFileName)
         let export = try BuiltExecutable.run(["--store", exported.path, "notes", "export", "--output", file.path])
         guard export.exitCode == 0 else { throw FaultFailure("cannot export the notes to import: \(export.standardError)") }
-        return (folder, file)
     }
-
-    /// The file `importNotes` imports ("" when it could not be made: `prepareStore` threw that already).
-    private static var importFile: String { (try? importSource.get())?.file.path ?? "" }
 
     func arguments(store: URL) -> [String] {
         switch self {
         case .migrateV1, .migrateV2: ["store", "migrate", store.path]
         case .addNote, .addToV1Store: ["--store", store.path, "notes", "add", "--title", "faulted", "--body", "added under a fault"]
-        case .importNotes: ["--store", store.path, "notes", "import", Self.importFile]
+        case .importNotes: ["--store", store.path, "notes", "import", store.deletingLastPathComponent().appendingPathComponent(Self.importFileName).path]
         }
     }
 

@@ -34,11 +34,16 @@ struct FaultStoreState: Equatable, Sendable, CustomStringConvertible {
 
     var description: String { "\(version ?? "no known version") with notes \(notes.map { $0[0] })" }
 
-    /// Copies the store and the files SQLite reads beside it into the folder.
+    /// Copies the store and the files SQLite reads beside it into the folder, and the file a
+    /// scenario imports, when there is one beside it.
     static func copyFiles(of store: URL, into folder: TemporaryFolder) throws -> URL {
         let destination = folder.url.appendingPathComponent(store.lastPathComponent)
         for suffix in ["", "-wal", "-shm", "-journal"] where FileManager.default.fileExists(atPath: store.path + suffix) {
             try FileManager.default.copyItem(atPath: store.path + suffix, toPath: destination.path + suffix)
+        }
+        let imported = store.deletingLastPathComponent().appendingPathComponent(FaultScenario.importFileName)
+        if FileManager.default.fileExists(atPath: imported.path) {
+            try FileManager.default.copyItem(at: imported, to: folder.url.appendingPathComponent(FaultScenario.importFileName))
         }
         return destination
     }

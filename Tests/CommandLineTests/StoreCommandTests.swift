@@ -186,9 +186,10 @@ struct MigrationCrashTests {
         let model = try UnCloudNotesModel.load()
 
         // About ten points through the run; outside the full sweep (`make test-full`) every other one,
-        // which half changing each day (printed), so two days of `make test` kill at all of them.
+        // which half changing each day (printed; UNCLOUDNOTES_FAULT_OFFSET picks one, as for the
+        // fault suite), so two days of `make test` kill at all of them.
         let points = Array(stride(from: 1, through: full.lines.count, by: max(1, full.lines.count / 10)))
-        let half = Int(Date().timeIntervalSince1970 / 86_400) % 2
+        let half = FaultScenario.offset % 2
         let chosen = FaultScenario.isFull ? points : points.enumerated().filter { $0.offset % 2 == half }.map(\.element)
         print("killed migrations: \(chosen.count) of \(points.count) kill points (after lines \(chosen)), \(FaultScenario.isFull ? "all" : "half \(half)")")
         for killAfter in chosen {

@@ -21,6 +21,7 @@ public enum SyscallWatch {
         guard leave == 0 || leave == EINVAL else {
             throw Failure(description: "cannot let strace trace this process: \(String(cString: strerror(leave)))")
         }
+        defer { if leave == 0 { _ = ctestspawn_forbid_tracers() } }
         var ends: [Int32] = [0, 0]
         // Close-on-exec: a child another test starts meanwhile must not hold the write end open.
         let piped = ctestspawn_pipe_closing_on_exec(&ends)

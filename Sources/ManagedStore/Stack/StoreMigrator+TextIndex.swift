@@ -21,8 +21,14 @@ extension StoreMigrator {
             let before = StoreFileStamp(of: storeURL)
             let folded = try buildTextIndex(textIndex) { observer(.indexingText(fraction: $0)) }
             guard before != nil, StoreFileStamp(of: storeURL) == before else {
-                try TextSearchIndex.invalidate(at: indexURL)
-                observer(.warning("the store changed while its search index was built, so the first search builds it"))
+                do {
+                    try TextSearchIndex.invalidate(at: indexURL)
+                    observer(.warning("the store changed while its search index was built, so the first search builds it"))
+                } catch {
+                    // The index keeps its identity: the first search checks it against the store, as after another program's write.
+                    observer(.warning("the store changed while its search index was built, and the index could not be marked for "
+                        + "rebuilding, so the first search checks it against the store: " + ErrorText.oneLine(error)))
+                }
                 return
             }
             observer(.textIndexed(objects: folded, seconds: (ContinuousClock.now - start).inSeconds))

@@ -33,17 +33,17 @@ struct TextIndexMatches {
     }
 
     /// A pattern too short for trigrams is looked for in every attribute's text of each entry
-    /// in turn, newest first, so a page stops at its last match (merged cursors would each scan
-    /// to their first match, every body for a pattern only titles hold).
+    /// in turn, newest first (the entries' places are indexed), so a page stops at its last
+    /// match (merged cursors would each scan to their first match, every body for a pattern only
+    /// titles hold).
     private func byScan(_ folded: String, limit: Int?, offset: Int, in db: Database) throws -> [Int64] {
-        let tables = configuration.foldedTables
-        guard let first = tables.first else { return [] }
-        let others = tables.dropFirst().map { table -> SQL in
-            "OR instr((SELECT text FROM \(table) WHERE rowid = \(first).rowid), \(folded)) > 0"
-        }.joined(separator: " ")
+        guard !configuration.foldedTables.isEmpty else { return [] }
+        let holds = configuration.foldedTables.map { table -> SQL in
+            "instr((SELECT text FROM \(table) WHERE rowid = entry.position), \(folded)) > 0"
+        }.joined(separator: " OR ")
         return try Int64.fetchAll(db, SQLRequest(literal: """
-            SELECT rowid FROM \(first) WHERE instr(text, \(folded)) > 0 \(others)
-            ORDER BY rowid DESC LIMIT \(limit ?? -1) OFFSET \(offset)
+            SELECT position FROM entry WHERE position IS NOT NULL AND (\(holds))
+            ORDER BY position DESC LIMIT \(limit ?? -1) OFFSET \(offset)
             """))
     }
 

@@ -161,8 +161,10 @@ public final class TextSearchIndex {
     /// Makes whoever opens the side file at `url` next rebuild it (its identity removed, in
     /// place). Never unlinked: another process may have it open, and a new file of the same name
     /// would share that process's `-shm`, the index of another file's log.
+    /// A missing file has nothing to invalidate, and is not made here (it would not be 0600).
     static func invalidate(at url: URL) throws {
-        try DatabaseQueue(path: url.path, configuration: sideConfiguration).write { db in try db.execute(sql: "DELETE FROM meta") }
+        guard DurableFiles.exists(url) else { return }
+        try DatabaseQueue(path: url.path, configuration: sideConfiguration).write { db in try db.execute(sql: "DROP TABLE IF EXISTS meta") }
     }
 
     /// Write-ahead logging (GRDB sets `synchronous = NORMAL` with it): a save's commit to the

@@ -12,6 +12,9 @@ int ctestspawn_add_close_from(void *actions, int lowest);
 /// call. Returns 0, or an errno value (EINVAL without Yama, where no permission is needed).
 int ctestspawn_allow_any_tracer(void);
 
+/// Takes back `ctestspawn_allow_any_tracer`'s leave. Returns 0, or an errno value.
+int ctestspawn_forbid_tracers(void);
+
 /// pipe2 with O_CLOEXEC, which Swift's Glibc module leaves out: both ends closed in any child
 /// another thread starts meanwhile. Returns 0, or an errno value.
 int ctestspawn_pipe_closing_on_exec(int ends[2]);
