@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import ManagedStore
 import Testing
 import TestSupport
@@ -63,6 +64,23 @@ import TestSupport
         try index.refresh(objects: [fraiche])
         #expect(try index.primaryKeys(matching: "crème") == [fraiche, anglaise, cremeux, brulee])
         #expect(index.rebuiltEntryCount == 3)
+    }
+
+    @Test("an index another process rebuilt in place (a migration marked it for rebuilding) is filled again by a process that had it open, not read empty")
+    func rebuiltInPlaceElsewhere() throws {
+        let folder = try TemporaryFolder()
+        let store = try LibraryModel.createStore(in: folder)
+        let context = ManagedObjectContext(store: store)
+        try Self.insert("Book", title: "Dune", pages: 1, into: context)
+        try context.save()
+        let dune = try Self.key(context, titled: "Dune")
+        let first = try TextSearchIndex(beside: context, configuration: Self.books)
+        #expect(try first.primaryKeys(matching: "dune") == [dune])
+        // What `StoreMigrator` does to an index it cannot trust, then another process opening it.
+        try DatabaseQueue(path: first.url.path).write { db in try db.execute(sql: "DROP TABLE meta") }
+        let other = ManagedObjectContext(store: try PersistentStore.open(at: store.url, model: store.model))
+        _ = try TextSearchIndex(beside: other, configuration: Self.books)
+        #expect(try first.primaryKeys(matching: "dune") == [dune], "the index emptied by the other process's rebuild answered")
     }
 
     @Test("an index of other attributes in the side file is rebuilt, not misread")

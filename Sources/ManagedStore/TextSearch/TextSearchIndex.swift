@@ -32,6 +32,10 @@ public final class TextSearchIndex {
     private let table: IndexedTable
     /// The store's change token when the index was last known to match it.
     private var checkedChangeToken: Int?
+    /// The side file's `schema_version` at that check: another process rebuilding the file in
+    /// place (an index a migration marked for rebuilding) empties its tables, which the store's
+    /// token does not show.
+    private var checkedSideSchema: Int?
 
     /// Opens (creating when missing) the index beside the store of `context`.
     public init(beside context: ManagedObjectContext, configuration: TextIndexConfiguration) throws {
@@ -117,7 +121,8 @@ public final class TextSearchIndex {
     private func update(progress: (Double) -> Void) throws -> Int {
         try store.database.read { db in
             let changeToken = try PersistentStore.externalChangeToken(db)
-            guard changeToken != checkedChangeToken else { return 0 }
+            let sideSchema = try side.read { side in try Int.fetchOne(side, sql: "PRAGMA schema_version") }
+            guard changeToken != checkedChangeToken || sideSchema != checkedSideSchema else { return 0 }
             let writer = TextIndexWriter(side: side, table: table, configuration: configuration)
             var folded = 0
             if try writer.fingerprintOfStore(db) != writer.fingerprintOfIndex() {
@@ -125,6 +130,7 @@ public final class TextSearchIndex {
                 rebuiltEntryCount += folded
             }
             checkedChangeToken = changeToken
+            checkedSideSchema = sideSchema
             return folded
         }
     }
