@@ -260,21 +260,26 @@ import TestSupport
         #expect(reopened.searchIndex != nil && reopened.searchIndex?.rebuiltEntryCount == 1, "the index was made anew and answered")
     }
 
-    @Test("a pin after another program changed the note's text folds that text: the index never takes the old text for current (review)")
-    func pinAfterAnOutsideEdit() throws {
-        let folder = try TemporaryFolder()
+    /// A book opened on a store with one note (Crème, brûlée) that another program (sync,
+    /// Apple's Core Data) then changed with `sql` without touching the index; `?` is the note's key.
+    private static func bookAfterOutsideEdit(_ sql: String, in folder: TemporaryFolder) throws -> (NoteBook, NoteID) {
         let url: URL
         let note: NoteID
         do {
-            let book = try Self.makeBook(in: folder)
+            let book = try makeBook(in: folder)
             url = book.context.store.url
             note = try book.add(NoteDraft(title: "Crème", body: "brûlée"))
         }
-        // Another program (sync, Apple's Core Data) changes the title without touching the index.
         let store = try DatabaseQueue(path: url.path)
-        try store.write { db in try db.execute(sql: "UPDATE ZNOTE SET ZTITLE = 'Clafoutis', Z_OPT = Z_OPT + 1 WHERE Z_PK = ?", arguments: [note.number]) }
+        try store.write { db in try db.execute(sql: sql, arguments: [note.number]) }
         try store.close()
-        let book = try UnCloudNotesStack(storeURL: url).open()
+        return (try UnCloudNotesStack(storeURL: url).open(), note)
+    }
+
+    @Test("a pin after another program changed the note's text folds that text: the index never takes the old text for current (review)")
+    func pinAfterAnOutsideEdit() throws {
+        let folder = try TemporaryFolder()
+        let (book, note) = try Self.bookAfterOutsideEdit("UPDATE ZNOTE SET ZTITLE = 'Clafoutis', Z_OPT = Z_OPT + 1 WHERE Z_PK = ?", in: folder)
         try book.setPinned(true, of: note)
         #expect(try book.noteIDs(matching: "clafoutis") == [note], "the pin recorded the old text as current")
         #expect(try book.noteIDs(matching: "creme").isEmpty)
@@ -283,17 +288,7 @@ import TestSupport
     @Test("a title-only save after another program changed the body folds the body too: only a current entry is refolded in part")
     func titleSaveAfterAnOutsideBodyEdit() throws {
         let folder = try TemporaryFolder()
-        let url: URL
-        let note: NoteID
-        do {
-            let book = try Self.makeBook(in: folder)
-            url = book.context.store.url
-            note = try book.add(NoteDraft(title: "Crème", body: "brûlée"))
-        }
-        let store = try DatabaseQueue(path: url.path)
-        try store.write { db in try db.execute(sql: "UPDATE ZNOTE SET ZBODY = 'caramel', Z_OPT = Z_OPT + 1 WHERE Z_PK = ?", arguments: [note.number]) }
-        try store.close()
-        let book = try UnCloudNotesStack(storeURL: url).open()
+        let (book, note) = try Self.bookAfterOutsideEdit("UPDATE ZNOTE SET ZBODY = 'caramel', Z_OPT = Z_OPT + 1 WHERE Z_PK = ?", in: folder)
         try book.update(note, with: NoteDraft(title: "Flan", body: "caramel"))
         #expect(try book.noteIDs(matching: "caramel") == [note], "the title's save took the old body for current")
         #expect(try book.noteIDs(matching: "brulee").isEmpty && book.noteIDs(matching: "flan") == [note])
