@@ -164,6 +164,13 @@ struct FaultInjectionTests {
         guard rerun.exitCode == 0, !rerun.endedBySignal, scenario.isRerunResult(final, after: after) else {
             throw FaultFailure("\(fault): the rerun exited \(rerun.exitCode) leaving \(final); stderr: \(rerun.standardError)")
         }
+        // The search index, faulted with the store, answers for the store as it is now.
+        if let newest = final.notes.last?[0] {
+            let found = try BuiltExecutable.run(["--store", store.path, "notes", "list", "--search", newest], executable: Self.binary)
+            guard found.exitCode == 0, found.standardOutput.split(separator: "\n").contains(where: { $0.split(separator: "\t").contains(Substring(newest)) }) else {
+                throw FaultFailure("\(fault): a search for \(newest) did not find it: exit \(found.exitCode), \(found.standardOutput) \(found.standardError)")
+            }
+        }
         return !trace.injectedCalls.isEmpty
     }
 }

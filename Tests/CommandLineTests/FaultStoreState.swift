@@ -34,11 +34,13 @@ struct FaultStoreState: Equatable, Sendable, CustomStringConvertible {
 
     var description: String { "\(version ?? "no known version") with notes \(notes.map { $0[0] })" }
 
-    /// Copies the store and the files SQLite reads beside it into the folder, and the file a
-    /// scenario imports, when there is one beside it.
+    /// Copies the store and the files SQLite reads beside it into the folder, its search index
+    /// with them (so its writes are faulted too), and the file a scenario imports, when there is
+    /// one beside it.
     static func copyFiles(of store: URL, into folder: TemporaryFolder) throws -> URL {
         let destination = folder.url.appendingPathComponent(store.lastPathComponent)
-        for suffix in ["", "-wal", "-shm", "-journal"] where FileManager.default.fileExists(atPath: store.path + suffix) {
+        let companions = ["", "-wal", "-shm", "-journal"]
+        for suffix in companions + companions.map({ "-search" + $0 }) where FileManager.default.fileExists(atPath: store.path + suffix) {
             try FileManager.default.copyItem(atPath: store.path + suffix, toPath: destination.path + suffix)
         }
         let imported = store.deletingLastPathComponent().appendingPathComponent(FaultScenario.importFileName)
