@@ -1,42 +1,16 @@
 import Foundation
 internal import GRDB
 
-/// The cheap ways a save brings an entry up to date, when the caller knows what the save changed:
-/// a save count alone (a flag, a link), or only the attributes it changed (a title beside a
-/// 10 MB body).
+/// The cheap way a save brings an entry up to date, when the caller knows what the save changed:
+/// only the attributes it changed are folded again (a title beside a 10 MB body), none for a
+/// flag or a link, and the entry takes the new save count.
 extension TextIndexWriter {
-    /// Records the objects' new save counts where the caller's save changed neither their text
-    /// nor their order (a flag, a link): the entry stays where it is and nothing is folded, yet
-    /// the index still agrees with the store (`synchronize` compares save counts). Only an entry
-    /// that was current just before that save (its count one less: each save adds one) is
-    /// advanced; one that another program's save left behind must be folded again, else its
-    /// old text would pass for current. - Returns: the keys whose entries were not advanced.
-    func recordSaveCounts(_ primaryKeys: [Int64], from store: Database) throws -> [Int64] {
-        var behind: [Int64] = []
-        var start = 0
-        while start < primaryKeys.count {
-            let chunk = Array(primaryKeys[start..<min(start + chunkSize, primaryKeys.count)])
-            start += chunk.count
-            let counts = try saveCounts(store, "SELECT Z_PK, Z_OPT FROM \(table.name)\(table.whereClause("Z_PK IN \(chunk)"))")
-            try side.write { db in
-                let update = try db.makeStatement(sql: "UPDATE entry SET opt = ? WHERE pk = ? AND opt = ?")
-                for key in chunk {
-                    guard let count = counts[key] else {
-                        behind.append(key)
-                        continue
-                    }
-                    try update.execute(arguments: [count, key, count - 1])
-                    if db.changesCount == 0 { behind.append(key) }
-                }
-            }
-        }
-        return behind
-    }
-
     /// Folds again only the given attributes of objects whose save changed those alone (not the
-    /// order attribute), in their entries' places, and records the new save counts. As in
-    /// `recordSaveCounts`, only an entry current just before that save is refolded so; the others
-    /// are returned, to be folded whole. - Returns: the keys whose entries were not brought up to date.
+    /// order attribute; an empty set for a save that changed no indexed text), in their entries'
+    /// places, and records the new save counts. Only an entry that was current just before that
+    /// save (its count one less: each save adds one) is brought up to date so; one that another
+    /// program's save left behind must be folded whole, else its old text would pass for current.
+    /// - Returns: the keys whose entries were not brought up to date.
     func refold(_ partly: [Int64: Set<String>], from store: Database) throws -> [Int64] {
         var behind: [Int64] = []
         // Grouped by the attributes changed (one group, for a title's edit): one query per chunk of a group.
@@ -44,17 +18,13 @@ extension TextIndexWriter {
             configuration.attributes.indices.filter { partly[key]?.contains(configuration.attributes[$0]) ?? false }
         }
         for (attributes, keys) in groups {
-            guard !attributes.isEmpty else {
-                behind += keys
-                continue
-            }
             var start = 0
             while start < keys.count {
                 let chunk = Array(keys[start..<min(start + chunkSize, keys.count)])
                 start += chunk.count
-                let columns = attributes.map { table.columns[$0] }.joined(separator: ", ")
+                let columns = attributes.map { table.columns[$0] }
                 let rows = try Row.fetchAll(store, SQLRequest(literal: """
-                    SELECT Z_PK, Z_OPT, \(columns) FROM \(table.name)\(table.whereClause("Z_PK IN \(chunk)"))
+                    SELECT \((["Z_PK", "Z_OPT"] + columns).joined(separator: ", ")) FROM \(table.name)\(table.whereClause("Z_PK IN \(chunk)"))
                     """))
                 behind += Set(chunk).subtracting(rows.map { $0[0] as Int64 })
                 behind += try side.write { db in try refold(rows, attributes: attributes, in: db) }

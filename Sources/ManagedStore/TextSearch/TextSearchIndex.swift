@@ -80,17 +80,16 @@ public final class TextSearchIndex {
     }
 
     /// Brings the entries of these objects up to date after the caller saved them (an object
-    /// that is gone loses its entry). `unchangedText`: objects whose save changed none of the
-    /// indexed attributes nor the order attribute: only their save counts are recorded, so a
-    /// change of a flag does not fold a long text again. `partly`: objects whose save changed
-    /// only these indexed attributes, not the order attribute: only those are folded again, so a
-    /// title's change does not fold a 10 MB body.
-    public func refresh(objects primaryKeys: [Int64], unchangedText: [Int64] = [], partly: [Int64: Set<String>] = [:]) throws {
-        guard !primaryKeys.isEmpty || !unchangedText.isEmpty || !partly.isEmpty else { return }
+    /// that is gone loses its entry). `partly`: objects whose save changed only these indexed
+    /// attributes, not the order attribute, and an empty set for those whose save changed none
+    /// (a flag, a link): only those attributes are folded again, so a title's change does not
+    /// fold a 10 MB body and a flag folds nothing; the entry takes the new save count.
+    public func refresh(objects primaryKeys: [Int64], partly: [Int64: Set<String>] = [:]) throws {
+        guard !primaryKeys.isEmpty || !partly.isEmpty else { return }
         let changeToken = try store.database.read { db in
             let writer = TextIndexWriter(side: side, table: table, configuration: configuration)
             // An entry another program's save left behind is folded again with the others.
-            let behind = try writer.recordSaveCounts(unchangedText, from: db) + writer.refold(partly, from: db)
+            let behind = try writer.refold(partly, from: db)
             if !primaryKeys.isEmpty || !behind.isEmpty { try writer.copy(primaryKeys + behind, from: db) }
             return try PersistentStore.externalChangeToken(db)
         }

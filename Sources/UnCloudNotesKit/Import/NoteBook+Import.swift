@@ -35,7 +35,7 @@ extension NoteBook {
             }
             try run.add(batch)
         }
-        refreshSearchIndex(saved: run.savedNoteKeys, unchangedText: run.notesWithUnchangedText, partly: run.notesWithSomeTextChanged)
+        refreshSearchIndex(saved: run.savedNoteKeys, partly: run.notesWithSomeTextChanged)
         return run.outcome
     }
 

@@ -23,10 +23,9 @@ struct NoteImport {
     private var added = 0, updated = 0, skipped = 0
     /// Notes whose search entries are folded after the commit.
     private(set) var savedNoteKeys: [Int64] = []
-    /// Notes whose entries fold again only the attributes named (an import that changed a title alone).
+    /// Notes whose entries fold again only the attributes named (an import that changed a title
+    /// alone; none for a pin or tags).
     private(set) var notesWithSomeTextChanged: [Int64: Set<String>] = [:]
-    /// Notes whose entries only take the new save count.
-    private(set) var notesWithUnchangedText: [Int64] = []
 
     init(book: NoteBook, copyingNotesAlreadyHere: Bool) throws {
         self.book = book
@@ -62,7 +61,6 @@ struct NoteImport {
             let pending = PendingNoteChange(in: book.context)
             try book.context.save()
             savedNoteKeys += pending.savedKeys
-            notesWithUnchangedText += pending.keysWithUnchangedText
             notesWithSomeTextChanged.merge(pending.keysWithSomeTextChanged) { $0.union($1) }
             // The batch is written: its objects, and the tags with every note they hold, leave
             // memory (held from batch to batch, a tag on every note grew with the file).

@@ -109,14 +109,14 @@ extension NoteBook {
     /// gets no index here (the first search builds it). A failure leaves the index behind (the
     /// next reader notices it is stale) and this book scans from now on.
     func refreshSearchIndex(after change: PendingNoteChange) {
-        refreshSearchIndex(saved: change.savedKeys, unchangedText: change.keysWithUnchangedText, partly: change.keysWithSomeTextChanged)
+        refreshSearchIndex(saved: change.savedKeys, partly: change.keysWithSomeTextChanged)
     }
 
     /// `refreshSearchIndex(after:)` for the notes of several saves (an import's batches).
-    func refreshSearchIndex(saved: [Int64], unchangedText: [Int64], partly: [Int64: Set<String>]) {
+    func refreshSearchIndex(saved: [Int64], partly: [Int64: Set<String>]) {
         guard FileManager.default.fileExists(atPath: NoteSearchIndex.url(beside: context.store).path) else { return }
         do {
-            try searchIndex?.refresh(objects: saved, unchangedText: unchangedText, partly: partly)
+            try searchIndex?.refresh(objects: saved, partly: partly)
         } catch {
             searchIndex = nil
         }
@@ -124,45 +124,38 @@ extension NoteBook {
 }
 
 /// The notes a save is about to write, remembered before it so their keys are known after it
-/// (an inserted note gets its key when saved): those whose indexed text or order it may change,
-/// those whose title or body alone it changes (only that is folded again: a title's edit does
-/// not fold a 10 MB body), and those it only changes otherwise (a pin, a tag, a modified date),
-/// for which the index records the save without folding any text.
+/// (an inserted note gets its key when saved): those whose order it may change (or that it
+/// inserts or deletes), folded again whole, and the others with the indexed attributes it changed:
+/// only those are folded again (a title's edit does not fold a 10 MB body; a pin, a tag or a
+/// modified date folds nothing, the index only records the save).
 struct PendingNoteChange {
     private let written: [ManagedObject]
     private let writtenPartly: [(note: ManagedObject, attributes: Set<String>)]
-    private let writtenOtherwise: [ManagedObject]
     private let deletedKeys: [Int64]
 
     init(in context: ManagedObjectContext) {
         let isNote = { (object: ManagedObject) in object.objectID.entityName == NoteBook.noteEntity }
         let configuration = NoteSearchIndex.configuration
         let texts = Set(configuration.attributes)
-        var moved: [ManagedObject] = [], partly: [(note: ManagedObject, attributes: Set<String>)] = [], otherwise: [ManagedObject] = []
+        var moved: [ManagedObject] = [], partly: [(note: ManagedObject, attributes: Set<String>)] = []
         for note in context.updatedObjectsList where isNote(note) {
-            let changedTexts = note.changedKeys.intersection(texts)
             if note.changedKeys.contains(configuration.orderAttribute) {
                 moved.append(note)
-            } else if changedTexts.isEmpty {
-                otherwise.append(note)
             } else {
-                partly.append((note, changedTexts))
+                partly.append((note, note.changedKeys.intersection(texts)))
             }
         }
         written = context.insertedObjectsList.filter(isNote) + moved
         writtenPartly = partly
-        writtenOtherwise = otherwise
         deletedKeys = context.deletedObjectsList.filter(isNote).compactMap(\.objectID.primaryKey)
     }
 
     /// Notes whose entries are folded again (or removed).
     var savedKeys: [Int64] { written.compactMap(\.objectID.primaryKey) + deletedKeys }
-    /// Notes whose entries fold again only the attributes named.
+    /// Notes whose entries fold again only the attributes named (none: only the save is recorded).
     var keysWithSomeTextChanged: [Int64: Set<String>] {
         writtenPartly.reduce(into: [:]) { keys, change in
             if let key = change.note.objectID.primaryKey { keys[key] = change.attributes }
         }
     }
-    /// Notes whose entries only take the new save count.
-    var keysWithUnchangedText: [Int64] { writtenOtherwise.compactMap(\.objectID.primaryKey) }
 }
