@@ -106,27 +106,6 @@ struct SetBasedPolicyTests {
         #expect(keys == Array(1...Int64(keys.count)) && !keys.isEmpty, "\(keys)")
     }
 
-    @Test("a filter that selects every note (TRUEPREDICATE) filters nothing: the notes keep their source keys, gaps included")
-    func trueFilterKeepsSourceKeys() throws {
-        let folder = try TemporaryFolder()
-        let url = try AppStores.make(version: 2, in: folder)
-        let source = try PersistentStore.open(at: url, model: AppStores.version(2))
-        try source.database.write { db in try db.execute(sql: "DELETE FROM ZNOTE WHERE Z_PK = 1") }
-        let sourceKeys = try source.database.read { db in try Int64.fetchAll(db, sql: "SELECT Z_PK FROM ZNOTE ORDER BY Z_PK") }
-        try source.close()
-        var mapping = try #require(MappingModel.find(in: mappings, from: AppStores.version(2), to: AppStores.version(3)))
-        let notes = try #require(mapping.entityMappings.firstIndex { $0.sourceEntityName == "Note" && $0.destinationEntityName == "Note" })
-        mapping.entityMappings[notes].filterPredicate = .constant(true)
-        let destination = folder.url.appendingPathComponent("v3.sqlite")
-        try MigrationManager.migrateStore(from: url, sourceModel: AppStores.version(2), to: destination,
-                                          destinationModel: AppStores.version(3), mappingModel: mapping,
-                                          policies: UnCloudNotesModel.migrationPolicies)
-        let keys = try PersistentStore.open(at: destination, model: AppStores.version(3)).database.read { db in
-            try Int64.fetchAll(db, sql: "SELECT Z_PK FROM ZNOTE ORDER BY Z_PK")
-        }
-        #expect(sourceKeys.first == 2 && keys == sourceKeys, "\(keys) from \(sourceKeys)")
-    }
-
     @Test("validation reads each table of the new store once, and none whose values were all copied unchanged or promised")
     func validationScansEachTableOnce() throws {
         let folder = try TemporaryFolder()

@@ -56,7 +56,7 @@ struct ExpectedContents {
             }
             let isPlain = { (entityMapping: EntityMapping) in
                 computed[entityMapping.name] != nil && entityMapping.sourceEntityName != nil
-                    && entityMapping.destinationEntityName != nil && entityMapping.filterPredicate == nil
+                    && entityMapping.destinationEntityName != nil && entityMapping.takesEverySourceObject
             }
             let plain = Set(mapping.entityMappings.filter(isPlain).map(\.name))
             for entity in step.destination.entities where !entity.isAbstract {

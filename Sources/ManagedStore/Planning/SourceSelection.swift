@@ -8,7 +8,7 @@ struct SourceSelection {
     let conditions: SQL
     /// True when a filter selects among the entity's rows: their objects are numbered densely
     /// then, as the per-object path numbers them, rather than keeping the source's keys with gaps.
-    /// A filter that selects every row (`TRUEPREDICATE`, as Xcode may write) filters nothing.
+    /// A filter that holds for every row (`TRUEPREDICATE`) filters nothing.
     let isFiltered: Bool
     /// What of the filter SQL cannot express, evaluated per object.
     let residual: ObjectPredicate?
@@ -22,7 +22,7 @@ struct SourceSelection {
         var conditions: SQL = "s.Z_ENT = \(sql: String(entity.number))"
         var isFiltered = false
         var residual: ObjectPredicate?
-        if let filter = mapping.filterPredicate, filter != .constant(true) {
+        if let filter = mapping.filterPredicate, !mapping.takesEverySourceObject {
             let compiler = PredicateSQLCompiler(schema: source, entity: entity, variables: [:], alias: "s", tablePrefix: "src.")
             let split = compiler.split(filter)
             if let sql = split.sql {
