@@ -2,7 +2,8 @@ import Foundation
 
 /// Writes notes as Markdown: `notes.md` in a folder, newest note first (as the list shows
 /// them), with each image as a file in `images/` beside it, linked from its note. Every file
-/// is created private (0600, folders 0700).
+/// is created private (0600, folders 0700) and replaced whole or not at all, so an export that
+/// fails (a full disk) leaves the files of an earlier one as they were.
 ///
 /// Titles and captions are written as `notes list` prints them (`TerminalText.field`: a line
 /// break as `\n`, ESC as `^[`) and bodies as `notes show` does (`TerminalText.visible`), so a
@@ -30,14 +31,14 @@ public enum MarkdownExport {
             for (imageIndex, image) in note.images.enumerated() {
                 let fileExtension = image.format == "jpeg" ? "jpg" : (image.format ?? "bin")
                 let name = "note-\(id)-\(imageIndex + 1).\(fileExtension)"
-                try PrivateFiles.write(image.data, to: images.appendingPathComponent(name))
+                try PrivateFiles.replace(images.appendingPathComponent(name), with: image.data)
                 let caption = image.caption.flatMap { $0.isEmpty ? nil : $0 } ?? "image \(imageIndex + 1)"
                 text += "\n![\(TerminalText.field(caption).replacingOccurrences(of: "]", with: "\\]"))](images/\(name))"
                 if let width = image.width, let height = image.height { text += " <!-- \(width)x\(height) px -->" }
                 text += "\n"
             }
         }
-        try PrivateFiles.write(Data(text.utf8), to: folder.appendingPathComponent("notes.md"))
+        try PrivateFiles.replace(folder.appendingPathComponent("notes.md"), with: Data(text.utf8))
         return notes.count
     }
 

@@ -58,7 +58,9 @@ public enum PrivateFiles {
     /// Replaces the file whole or not at all: written (0600) beside it, synced, then renamed over
     /// it, so an interrupted write leaves the file as it was. A device or a pipe is written into
     /// instead (its mode untouched): renaming over `/dev/full` would put a file in its place.
-    public static func replace(_ url: URL, with data: Data) throws {
+    /// A symbolic link is followed: the file it names is replaced, the link stays.
+    public static func replace(_ link: URL, with data: Data) throws {
+        let url = link.resolvingSymlinksInPath()
         if isSpecialFile(url) {
             let descriptor = open(url.path, O_WRONLY | O_CLOEXEC)
             guard descriptor >= 0 else { throw ExportError.cannotWrite(url, errno: errno) }

@@ -45,7 +45,8 @@ struct NotesExportCommand: ParsableCommand {
                 return
             }
             written = fileURL(output)
-            try PrivateFiles.write(try archive.jsonData(), to: written)
+            // Whole or not at all: a failed export leaves the file of an earlier one as it was.
+            try PrivateFiles.replace(written, with: try archive.jsonData())
         }
         if format.json {
             try printJSON(Report(notes: count, path: written.path))
