@@ -54,6 +54,40 @@ void cterminal_stop(void) {
     endwin();
 }
 
+static volatile sig_atomic_t termination_signal = 0;
+
+/// The grace period is over: the terminal restored, the process ends as the signal would end it.
+static void stop_after_grace(int unused) {
+    (void)unused;
+    cterminal_stop();
+    _exit(128 + termination_signal);
+}
+
+static void note_termination(int number) {
+    if (termination_signal != 0) {
+        cterminal_stop();
+        _exit(128 + number);
+    }
+    termination_signal = number;
+    signal(SIGALRM, stop_after_grace);
+    alarm(5);
+}
+
+void cterminal_defer_termination(void) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = note_termination;
+    sigemptyset(&action.sa_mask);
+    // No SA_RESTART: the wait for a key is cut short, so the loop sees the signal at once.
+    action.sa_flags = 0;
+    sigaction(SIGTERM, &action, NULL);
+    sigaction(SIGHUP, &action, NULL);
+}
+
+int cterminal_termination_signal(void) {
+    return termination_signal;
+}
+
 void cterminal_suspend(void) {
     def_prog_mode();
     endwin();

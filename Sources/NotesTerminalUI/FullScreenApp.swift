@@ -17,6 +17,12 @@ public enum FullScreenApp {
     public static func run(stack: UnCloudNotesStack, logFile: URL? = nil, askBeforeCreating: Bool = false, banner: String? = nil,
                            images: ImageMode = .auto, syncOnOpen: Bool = false,
                            environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Int32 {
+        // Said on standard error once the terminal is restored (this runs after the other defers).
+        var farewell: String?
+        defer {
+            // A terminal that hung up refuses the line (EIO): the draft is kept all the same.
+            if let farewell { _ = (farewell + "\n").withCString { write(STDERR_FILENO, $0, strlen($0)) } }
+        }
         DisplayWidth.configureLocale()
         // Asked before ncurses starts, so the terminal's replies never arrive as keys.
         let detection = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
@@ -41,6 +47,7 @@ public enum FullScreenApp {
         // The first screen is painted before the background work launch asks for starts (the rest
         // of the list, the sync status, the sync), so it does not share the cores with them.
         runner.perform(app.handle(.resize(columns: screen.size.columns, rows: screen.size.rows)) + app.launch(syncing: syncOnOpen), on: app)
+        screen.deferTermination()
         while true {
             // What arrived may show other notes: their reads run before the frame is drawn.
             if let arrived = app.receiveBackgroundWork() { runner.perform(arrived, on: app) }
@@ -49,7 +56,12 @@ public enum FullScreenApp {
             // While a search or a preview is made, wake often to show it; otherwise, idle for a
             // second means looking for changes other processes made to the store.
             let waiting = app.isWaitingForBackgroundWork
-            guard let key = screen.readKey(timeoutMilliseconds: waiting ? 30 : 1000) else {
+            let key = screen.readKey(timeoutMilliseconds: waiting ? 30 : 1000)
+            if let signal = screen.terminationSignal {
+                farewell = keepUnsavedText(of: app, environment: environment)
+                return 128 + signal
+            }
+            guard let key else {
                 if !waiting { runner.perform(app.catchUpWithStore(), on: app) }
                 continue
             }
@@ -57,6 +69,18 @@ public enum FullScreenApp {
                 finishSync(of: app, runner: runner, on: screen)
                 return 0
             }
+        }
+    }
+
+    /// A closed terminal or a shutdown (SIGHUP, SIGTERM) ends the app without asking, so what the
+    /// user typed and had not saved is kept as a draft first. - Returns: the line saying where.
+    private static func keepUnsavedText(of app: NotesApp, environment: [String: String]) -> String? {
+        guard let text = app.unsavedText else { return nil }
+        do {
+            let kept = try Drafts.keep(Data(text.utf8), named: "note.txt", in: StoreLocation.draftsFolder(environment: environment))
+            return "uncloudnotes: your unsaved note is kept in \(kept.path)"
+        } catch {
+            return "uncloudnotes: your unsaved note could not be kept: \(error)"
         }
     }
 

@@ -125,6 +125,35 @@ struct EditorDraftTests {
         #expect(try setup.body() == "old body")
     }
 
+    @Test("a closed terminal (SIGHUP) or a shutdown (SIGTERM) while a new note is typed in the app: the text is kept as a draft",
+          arguments: [SIGHUP, SIGTERM])
+    func typedTextOutlivesTheTerminal(signal: Int32) throws {
+        let setup = try Setup()
+        let tmux = try setup.atTerminal("", editor: "false")
+        try tmux.waitFor("Plan")
+        try tmux.press("n")
+        try tmux.waitFor("New note")
+        try tmux.type("Typed before the end")
+        try tmux.press("Tab", "Tab")
+        try tmux.type("its body")
+        try tmux.waitFor("its body")
+        let app = try #require(try tmux.programProcesses().first)
+        if signal == SIGHUP {
+            try tmux.closeProgramWindow()
+            // The shell that started the app ended with the window, so the app, once ended, is
+            // reaped at once: waiting for its process to be gone is waiting for it to end.
+            let deadline = Date().addingTimeInterval(15)
+            while kill(app, 0) == 0, Date() < deadline { usleep(20_000) }
+            #expect(kill(app, 0) != 0, "the app outlived its terminal")
+        } else {
+            #expect(kill(app, signal) == 0)
+            // The app ends as the signal would end it, once the text is kept.
+            try tmux.waitFor("EXITED:\(128 + signal)")
+        }
+        _ = try setup.onlyKeptDraft(holding: "Typed before the end\nits body")
+        #expect(try setup.body() == "old body", "the note on file changed")
+    }
+
     @Test("in the app, a kept draft's whole path is shown, wrapped over the rows above the status line")
     func appShowsWholePath() throws {
         let setup = try Setup()

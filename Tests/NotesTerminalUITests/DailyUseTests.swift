@@ -27,6 +27,20 @@ struct DailyUseTests {
         #expect(harness.press(.character("y")) == [.quit])
     }
 
+    @Test("the text a signal would lose: none untyped; the title and the body when typed, also under the quit question")
+    func unsavedTextForADraft() throws {
+        let harness = try AppHarness(notes: [("Keep", "me", 0)])
+        #expect(harness.app.unsavedText == nil)
+        harness.press(.character("e"))
+        #expect(harness.app.unsavedText == nil, "an editor with nothing typed loses nothing")
+        harness.type(" it")
+        harness.press(.tab)
+        harness.type(" too")
+        _ = harness.press(.control("c"))
+        #expect(harness.screen().contains("Quit and discard your changes? y/N"))
+        #expect(harness.app.unsavedText == "Keep it\nme too")
+    }
+
     @Test("deleting an image names, shows and deletes the same image")
     func deleteShownImage() throws {
         let harness = try AppHarness()

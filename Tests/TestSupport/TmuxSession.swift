@@ -90,6 +90,19 @@ public final class TmuxSession {
         try tmux(["resize-window", "-t", name, "-x", String(width), "-y", String(height)])
     }
 
+    /// Closes the program's window as closing a terminal does: tmux drops its side of the
+    /// pseudo-terminal, so the kernel sends SIGHUP to every process of the window's session.
+    public func closeProgramWindow() throws {
+        try tmux(["kill-window", "-t", "\(name):^"])
+    }
+
+    /// The processes the program window's shell started (`sh -c` runs the command as its child).
+    public func programProcesses() throws -> [pid_t] {
+        let shell = try tmux(["list-panes", "-t", "\(name):^", "-F", "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        let children = try String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)
+        return children.split(separator: " ").compactMap { pid_t($0) }
+    }
+
     @discardableResult
     private func tmux(_ arguments: [String]) throws -> String {
         // SpawnedProcess, not Foundation's Process: the tmux server that new-session starts lives

@@ -19,6 +19,13 @@ int cterminal_start(const char *term);
 int cterminal_has_terminfo(const char *term);
 /// Restores the terminal (safe to call more than once).
 void cterminal_stop(void);
+/// From now on SIGTERM and SIGHUP end the process only when the app's loop has seen them
+/// (`cterminal_termination_signal`) and kept what the user typed: they are recorded, and the
+/// terminal is restored and the process ended 5 seconds later (SIGALRM) or at a second signal,
+/// whichever comes first, should the loop be busy.
+void cterminal_defer_termination(void);
+/// The SIGTERM or SIGHUP received since `cterminal_defer_termination`; 0 when none.
+int cterminal_termination_signal(void);
 /// Leaves curses for a child program (the editor), and comes back with pending input discarded.
 void cterminal_suspend(void);
 void cterminal_resume(void);

@@ -58,6 +58,10 @@ public final class NotesApp {
     /// whole, so no key waits for a read of every note.
     public static var firstPageSize: Int { BackgroundSearch.firstPageSize }
 
+    /// What the user typed and has not saved (the editor's title, body and tags), for a draft
+    /// file when the app must end at once; nil when nothing would be lost.
+    public var unsavedText: String? { state.unsavedText }
+
     public var storePath: String { state.storePath }
     public var versionLabel: String { state.versionLabel }
     /// The terminal's size, from the last `resize` event.

@@ -199,6 +199,16 @@ struct NotesState: ScreenLayout {
         return []
     }
 
+    /// What the user typed and has not saved, as a draft file keeps it: the title on the first
+    /// line, then the body, then the tags' field on a last line when it holds any; nil when
+    /// nothing typed would be lost.
+    var unsavedText: String? {
+        guard let editor = unsavedDraft(in: screen) ?? pendingSave?.editor else { return nil }
+        var text = editor.title.text + "\n" + editor.body.text
+        if let tags = editor.tags?.text, !tags.isEmpty { text += (text.hasSuffix("\n") ? "" : "\n") + "tags: " + tags + "\n" }
+        return text
+    }
+
     /// The editor with unsaved changes under the current screen (a question or help may be over it).
     private func unsavedDraft(in screen: Screen) -> EditorState? {
         switch screen {

@@ -223,6 +223,19 @@ public final class TerminalScreen {
         return try body()
     }
 
+    /// From now on SIGTERM and SIGHUP (a closed terminal, a shutdown) wait for the loop, which
+    /// asks `terminationSignal` after every key or timeout, so that typed text can be kept first;
+    /// a busy loop is ended anyway after 5 seconds or at a second signal.
+    public func deferTermination() {
+        cterminal_defer_termination()
+    }
+
+    /// The SIGTERM or SIGHUP received since `deferTermination()`; nil when none.
+    public var terminationSignal: Int32? {
+        let number = cterminal_termination_signal()
+        return number == 0 ? nil : number
+    }
+
     /// SIGTERM, SIGHUP and SIGQUIT restore the terminal before the process ends. (Ctrl-C arrives
     /// as a key in raw mode, and quits through the app.)
     /// They are unblocked too: a parent may have left them blocked (inherited across exec), and a
