@@ -39,7 +39,7 @@ public enum FullScreenApp {
         case .opened(let opened): book = opened
         case .ended(let code): return code
         }
-        let app = NotesApp(book: book, storePath: stack.storeURL.path, versionLabel: stack.versionLabel, colors: screen.colors,
+        let app = NotesApp(book: book, storePath: stack.storeURL.path, versionLabel: book.capabilities.version, colors: screen.colors,
                            banner: banner, graphics: detection.graphics)
         let runner = NotesEffectRunner(book: book, terminal: ScreenEffects(screen: screen, environment: environment))
         let notices = [screen.notice, detection.notice].compactMap { $0 }

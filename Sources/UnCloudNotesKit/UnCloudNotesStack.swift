@@ -41,6 +41,17 @@ public struct UnCloudNotesStack {
     /// The short name of the version the app runs as (`v1` … `v5`).
     public var versionLabel: String { model.label(of: version) }
 
+    /// Whether the store is only read: asked so (`StoreOptions.isReadOnly`), or the user cannot
+    /// write it or its folder.
+    public var isReadOnly: Bool { options.isReadOnly || (storeExists && !StorePath.isWritable(storeURL)) }
+
+    /// The older version a read-only store is read as, because upgrading it would write it;
+    /// nil when the store opens at `version` (upgraded first when it needs it, and can be).
+    public func versionReadWithoutUpgrade() throws -> ManagedObjectModel? {
+        guard isReadOnly, case .needsMigration(let plan) = try migrator.state() else { return nil }
+        return plan.source
+    }
+
     /// Whether the store file exists yet (a first note creates it).
     public var storeExists: Bool { FileManager.default.fileExists(atPath: storeURL.path) }
 
@@ -62,10 +73,18 @@ public struct UnCloudNotesStack {
             }
             try StoreLocation.createPrivateFolders(for: storeURL)
         }
-        try migrator.migrateIfNeeded(observer: observer, cancellation: cancellation)
-        // A store the user cannot write (or in a read-only folder) can still be read.
+        // A store the user cannot write (or in a read-only folder) can still be read; one of an
+        // older version is read as that version, since upgrading it would write it.
         var options = self.options
-        options.isReadOnly = options.isReadOnly || (storeExists && !StorePath.isWritable(storeURL))
+        options.isReadOnly = isReadOnly
+        var version = self.version
+        if let older = try versionReadWithoutUpgrade() {
+            version = older
+            observer(.warning("the store is read-only, so it is read as \(model.label(of: version)) and not upgraded; "
+                + "make it writable (chmod u+w, and its folder) to upgrade it"))
+        } else {
+            try migrator.migrateIfNeeded(observer: observer, cancellation: cancellation)
+        }
         // Every save is recorded in the store's persistent history (a store migrated from an
         // older version gets its history tables now), as Core Data records it.
         options.recordsPersistentHistory = true
@@ -74,7 +93,7 @@ public struct UnCloudNotesStack {
         let context = ManagedObjectContext(store: store, valueTransformers: UnCloudNotesModel.valueTransformers)
         context.name = Self.contextName
         context.transactionAuthor = Self.transactionAuthor
-        let book = NoteBook(context: context, version: versionLabel)
+        let book = NoteBook(context: context, version: model.label(of: version))
         // Stores written before tag names were normalised may hold one tag under two spellings.
         if !options.isReadOnly { try book.mergeTagSpellings() }
         // A new store starts with its (empty) search index, which every save then keeps up to date.

@@ -149,7 +149,7 @@ struct StoreSafetyCommandTests {
         #expect(mode == 0o700)
     }
 
-    @Test("a read-only store and folder can be listed and exported, not migrated (said plainly); nothing is written")
+    @Test("a read-only store and folder can be listed and exported, an old one as its own version, not migrated (said plainly); nothing is written")
     func readOnlyStores() throws {
         let folder = try TemporaryFolder()
         let current = try ProjectFixtures.copyStore("v3", into: folder, as: "current.sqlite")
@@ -181,6 +181,23 @@ struct StoreSafetyCommandTests {
                     && !refused.standardError.contains("SQLite") && refused.standardError.split(separator: "\n").count == 1,
                     "\(change): \(refused.standardError)")
         }
+        // An old store is read as its own version (upgrading it would write it), saying so.
+        for reading in [["notes", "list"], ["notes", "show", "1"], ["notes", "export"]] {
+            let read = try ReadOnlyUser.run(["--store", old.path] + reading)
+            #expect(read.exitCode == 0 && !read.standardOutput.isEmpty, "\(reading): \(read.standardError)")
+            #expect(read.standardError.contains("read as v1 and not upgraded"), "\(reading): \(read.standardError)")
+        }
+        #expect(try contents(folder) == before)
+        // The app shows it too, as v1 and read-only, instead of an upgrade that cannot happen.
+        let launcher = geteuid() == 0 ? "/usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups " : ""
+        let app = try TmuxSession(command: "\(launcher)'\(BuiltExecutable.url.path)' --store '\(old.path)'; echo EXITED:$?; sleep 60",
+                                  environment: ["LANG": "C.UTF-8", "HOME": folder.url.path,
+                                                "XDG_CONFIG_HOME": folder.url.appendingPathComponent("config").path,
+                                                "XDG_DATA_HOME": folder.url.appendingPathComponent("data").path])
+        let screen = try app.waitFor("read-only store: changes cannot be saved")
+        #expect(screen.contains(" v1 "), "\(screen)")
+        try app.press("q")
+        try app.waitFor("EXITED:0")
         #expect(try contents(folder) == before)
     }
 }

@@ -16,6 +16,8 @@ enum UpgradeScreen {
     static let cancelledExitCode: Int32 = 130
 
     static func open(_ stack: UnCloudNotesStack, on screen: TerminalScreen) throws -> Outcome {
+        // A read-only store of an older version is read as it is: there is no upgrade to show.
+        if try stack.versionReadWithoutUpgrade() != nil { return .opened(try stack.open()) }
         var state = MigrationScreenState(storePath: stack.storeURL.path)
         let upgrade = BackgroundUpgrade(migrator: stack.migrator)
         let started = Date()
