@@ -245,7 +245,10 @@ public struct Synchronizer {
             if changed { try mirror.setStoreTip(made) }
         }
         // Read from the start (a rewrite), history pruned before the last export reads as none.
-        state.exportedThrough = pending.lastToken ?? state.exportedThrough
+        // Everything exported from a store with no history yet is exported through token 0: the
+        // next export reads the history from its start, skipping sync's own applies, instead of
+        // taking a missing token for a lost one and exporting (and a dry run counting) every note again.
+        state.exportedThrough = pending.lastToken ?? state.exportedThrough ?? (pending.everything ? 0 : nil)
         try state.write(in: mirror.gitDirectory)
         if let tip = try mirror.storeTip {
             report.conflicts += try mirror.merge(tip, message: "Notes changed on \(machine)", cipher: cipher, resealing: rewriting, state: &state)

@@ -213,6 +213,19 @@ struct MultiMachineSyncTests {
         #expect(first == second, "\(first.keys.map { MirrorNoteFile.render($0) })\n\(second.keys.map { MirrorNoteFile.render($0) })")
     }
 
+    @Test("a new store's first sync receives the notes; then a dry run has nothing to send, and neither has the next sync")
+    func nothingToSendAfterAFirstReceive() throws {
+        let folder = try TemporaryFolder()
+        let remote = try bareRemote(in: folder)
+        let a = try SyncMachine("alpha", in: folder), b = try SyncMachine("beta", in: folder)
+        try a.add("One", "first")
+        try a.sync(remote)
+        #expect(try b.sync(remote).received.added == 1)
+        let planned = try b.synchronizer.dryRun(remote: nil)
+        #expect(planned.sent == SyncReport.Counts(), "a dry run would send the notes just received: \(planned.sent)")
+        #expect(try b.sync(remote).sent == SyncReport.Counts())
+    }
+
     @Test("a remote that is not a mirror is refused and left as it was")
     func foreignRemote() throws {
         let work = folder.url.appendingPathComponent("other-project")
