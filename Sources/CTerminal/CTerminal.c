@@ -63,11 +63,11 @@ static void stop_after_grace(int unused) {
     _exit(128 + termination_signal);
 }
 
+/// Repeats are ignored: a closed terminal or a logout often sends two signals milliseconds apart
+/// (a shell's SIGHUP to its jobs, then the kernel's; systemd's SIGTERM, then SIGHUP), and the
+/// second must not end the process while the loop writes the draft. The alarm ends it regardless.
 static void note_termination(int number) {
-    if (termination_signal != 0) {
-        cterminal_stop();
-        _exit(128 + number);
-    }
+    if (termination_signal != 0) return;
     termination_signal = number;
     signal(SIGALRM, stop_after_grace);
     alarm(5);

@@ -2,8 +2,9 @@ import Foundation
 
 /// Writes notes as Markdown: `notes.md` in a folder, newest note first (as the list shows
 /// them), with each image as a file in `images/` beside it, linked from its note. Every file
-/// is created private (0600, folders 0700) and replaced whole or not at all, so an export that
-/// fails (a full disk) leaves the files of an earlier one as they were.
+/// is created private (0600, folders 0700) and each file is replaced whole or not at all: an
+/// export that fails (a full disk) leaves the earlier `notes.md` as it was, and each image either
+/// old or new. An image whose file holds its bytes already is not written again.
 ///
 /// Titles and captions are written as `notes list` prints them (`TerminalText.field`: a line
 /// break as `\n`, ESC as `^[`) and bodies as `notes show` does (`TerminalText.visible`), so a
@@ -31,7 +32,9 @@ public enum MarkdownExport {
             for (imageIndex, image) in note.images.enumerated() {
                 let fileExtension = image.format == "jpeg" ? "jpg" : (image.format ?? "bin")
                 let name = "note-\(id)-\(imageIndex + 1).\(fileExtension)"
-                try PrivateFiles.replace(images.appendingPathComponent(name), with: image.data)
+                let file = images.appendingPathComponent(name)
+                // Unchanged since the last export: no write, no sync. A file that cannot be read (none yet) is written.
+                if (try? Data(contentsOf: file)) != image.data { try PrivateFiles.replace(file, with: image.data) }
                 let caption = image.caption.flatMap { $0.isEmpty ? nil : $0 } ?? "image \(imageIndex + 1)"
                 text += "\n![\(TerminalText.field(caption).replacingOccurrences(of: "]", with: "\\]"))](images/\(name))"
                 if let width = image.width, let height = image.height { text += " <!-- \(width)x\(height) px -->" }

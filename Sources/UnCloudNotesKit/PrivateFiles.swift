@@ -58,23 +58,26 @@ public enum PrivateFiles {
     /// Replaces the file whole or not at all: written (0600) beside it, synced, then renamed over
     /// it, so an interrupted write leaves the file as it was. A device or a pipe is written into
     /// instead (its mode untouched): renaming over `/dev/full` would put a file in its place.
-    /// A symbolic link is followed: the file it names is replaced, the link stays.
+    /// A symbolic link is followed: the file it names is replaced, the link stays. A file the
+    /// user can write in a folder they cannot is written in place, as no file can be made beside it.
+    /// Errors name `link`, the file the caller gave, never the partial file.
     public static func replace(_ link: URL, with data: Data) throws {
         let url = link.resolvingSymlinksInPath()
-        if isSpecialFile(url) {
-            let descriptor = open(url.path, O_WRONLY | O_CLOEXEC)
-            guard descriptor >= 0 else { throw ExportError.cannotWrite(url, errno: errno) }
+        let folder = url.deletingLastPathComponent()
+        if isSpecialFile(url) || (access(folder.path, W_OK) != 0 && access(url.path, W_OK) == 0) {
+            let descriptor = open(url.path, O_WRONLY | O_CLOEXEC | (isSpecialFile(url) ? 0 : O_TRUNC))
+            guard descriptor >= 0 else { throw ExportError.cannotWrite(link, errno: errno) }
             defer { close(descriptor) }
-            return try writeAll(data, to: descriptor, of: url)
+            return try writeAll(data, to: descriptor, of: link)
         }
-        let partial = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial-\(getpid())")
+        let partial = folder.appendingPathComponent(".\(url.lastPathComponent).partial-\(getpid())")
         do {
             try write(data, to: partial, synced: true)
-            guard rename(partial.path, url.path) == 0 else { throw ExportError.cannotWrite(url, errno: errno) }
-        } catch {
+            guard rename(partial.path, url.path) == 0 else { throw ExportError.cannotWrite(link, errno: errno) }
+        } catch ExportError.cannotWrite(_, let cause) {
             // The partial file is ours alone; removing it is best effort.
             unlink(partial.path)
-            throw error
+            throw ExportError.cannotWrite(link, errno: cause)
         }
     }
 

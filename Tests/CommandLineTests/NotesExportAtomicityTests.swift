@@ -37,4 +37,22 @@ struct NotesExportAtomicityTests {
         let left = try FileManager.default.contentsOfDirectory(atPath: exportFolder.path).filter { $0.contains("partial") }
         #expect(left.isEmpty, "\(left)")
     }
+
+    @Test("a file the user may write, in a folder they may not, is still exported into (written in place: nothing can be made beside it)")
+    func writableFileInAReadOnlyFolder() throws {
+        let folder = try TemporaryFolder()
+        let store = folder.url.appendingPathComponent("notes.sqlite").path
+        let added = try BuiltExecutable.run(["--store", store, "notes", "add", "--title", "Kept", "--body", "text"])
+        #expect(added.exitCode == 0, "\(added.standardError)")
+        let exportFolder = folder.url.appendingPathComponent("export")
+        try FileManager.default.createDirectory(at: exportFolder, withIntermediateDirectories: true)
+        let file = exportFolder.appendingPathComponent("notes.json")
+        try Data("the earlier export\n".utf8).write(to: file)
+        #expect(chmod(file.path, 0o666) == 0 && chmod(store, 0o644) == 0 && chmod(folder.url.path, 0o755) == 0)
+        #expect(chmod(exportFolder.path, 0o555) == 0)
+        defer { chmod(exportFolder.path, 0o755) }
+        let result = try ReadOnlyUser.run(["--store", store, "notes", "export", "--output", file.path])
+        #expect(result.exitCode == 0, "\(result.standardError)")
+        #expect(try String(contentsOf: file, encoding: .utf8).contains("\"Kept\""))
+    }
 }

@@ -21,8 +21,8 @@ int cterminal_has_terminfo(const char *term);
 void cterminal_stop(void);
 /// From now on SIGTERM and SIGHUP end the process only when the app's loop has seen them
 /// (`cterminal_termination_signal`) and kept what the user typed: they are recorded, and the
-/// terminal is restored and the process ended 5 seconds later (SIGALRM) or at a second signal,
-/// whichever comes first, should the loop be busy.
+/// terminal is restored and the process ended 5 seconds later (SIGALRM) should the loop be busy.
+/// Repeated signals are ignored (a closed terminal often sends two).
 void cterminal_defer_termination(void);
 /// The SIGTERM or SIGHUP received since `cterminal_defer_termination`; 0 when none.
 int cterminal_termination_signal(void);

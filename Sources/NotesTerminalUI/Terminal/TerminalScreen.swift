@@ -225,7 +225,7 @@ public final class TerminalScreen {
 
     /// From now on SIGTERM and SIGHUP (a closed terminal, a shutdown) wait for the loop, which
     /// asks `terminationSignal` after every key or timeout, so that typed text can be kept first;
-    /// a busy loop is ended anyway after 5 seconds or at a second signal.
+    /// a busy loop is ended anyway after 5 seconds (repeated signals are ignored till then).
     public func deferTermination() {
         cterminal_defer_termination()
     }
