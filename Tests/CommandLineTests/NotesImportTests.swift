@@ -41,4 +41,31 @@ struct NotesImportTests {
         #expect(try app(target, "notes", "import", file.path, "--as-new").standardOutput == "imported 3 notes\n")
         #expect(try count(target) == 7)
     }
+
+    @Test("a file that is no export, or an export with a bad first note, leaves no new store behind",
+          arguments: ["not json at all", #"{"format":"something else","notes":[]}"#,
+                      #"{"format":"uncloudnotes-notes","formatVersion":2,"notes":[{"title":3}]}"#])
+    func refusedFileMakesNoStore(contents: String) throws {
+        let folder = try TemporaryFolder()
+        let file = folder.url.appendingPathComponent("bad.json")
+        try Data(contents.utf8).write(to: file)
+        let target = folder.url.appendingPathComponent("new.sqlite")
+        let refused = try app(target, "notes", "import", file.path)
+        #expect(refused.exitCode == 1 && !refused.standardError.contains("created new store"), "\(refused.standardError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["bad.json"])
+    }
+
+    @Test("an export without notes is imported: the new store is made, empty")
+    func emptyExportMakesTheStore() throws {
+        let folder = try TemporaryFolder()
+        let source = folder.url.appendingPathComponent("source.sqlite")
+        _ = try app(source, "notes", "add", "--title", "Gone", "--body", "soon")
+        #expect(try app(source, "notes", "delete", "1").exitCode == 0)
+        let file = folder.url.appendingPathComponent("empty.json")
+        #expect(try app(source, "notes", "export", "--output", file.path).exitCode == 0)
+        let target = folder.url.appendingPathComponent("target.sqlite")
+        let imported = try app(target, "notes", "import", file.path)
+        #expect(imported.exitCode == 0 && imported.standardOutput == "imported 0 notes\n", "\(imported.standardError)")
+        #expect(try count(target) == 0)
+    }
 }

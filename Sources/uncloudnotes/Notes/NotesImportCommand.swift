@@ -34,7 +34,17 @@ struct NotesImportCommand: ParsableCommand {
         // The file is read as it is imported, a chunk at a time: never whole in memory.
         let input = try fromStandardInput ? UserFileChunks.standardInput() : UserFileChunks(url: fileURL(file))
         var reader = NotesArchiveReader(source: fromStandardInput ? "standard input" : fileURL(file).path, nextChunk: input.next)
-        let outcome = try global.openNoteBook(creating: true).importNotes(copyingNotesAlreadyHere: asNew) { try reader.nextNote() }
+        // The file's start (its header and first note) is checked before the store is opened, so
+        // a file that is no export leaves no new, empty store behind.
+        var first = try reader.nextNote()
+        var ended = first == nil
+        let outcome = try global.openNoteBook(creating: true).importNotes(copyingNotesAlreadyHere: asNew) {
+            if let note = first {
+                first = nil
+                return note
+            }
+            return ended ? nil : try reader.nextNote()
+        }
         if format.json {
             var report = ["imported": outcome.imported, "skipped": outcome.skipped]
             if outcome.updated > 0 { report["updated"] = outcome.updated }
