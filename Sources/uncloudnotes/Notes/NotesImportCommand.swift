@@ -37,13 +37,13 @@ struct NotesImportCommand: ParsableCommand {
         // The file's start (its header and first note) is checked before the store is opened, so
         // a file that is no export leaves no new, empty store behind.
         var first = try reader.nextNote()
-        var ended = first == nil
+        let hasNoNotes = first == nil
         let outcome = try global.openNoteBook(creating: true).importNotes(copyingNotesAlreadyHere: asNew) {
             if let note = first {
                 first = nil
                 return note
             }
-            return ended ? nil : try reader.nextNote()
+            return hasNoNotes ? nil : try reader.nextNote()
         }
         if format.json {
             var report = ["imported": outcome.imported, "skipped": outcome.skipped]
