@@ -13,7 +13,7 @@ struct BenchSmokeTests {
         process.executableURL = Self.bench
         process.arguments = arguments
         let errors = Pipe()
-        if let output { FileManager.default.createFile(atPath: output.path, contents: nil) }
+        if let output { #expect(FileManager.default.createFile(atPath: output.path, contents: nil)) }
         process.standardOutput = try output.map { try FileHandle(forWritingTo: $0) } ?? FileHandle.nullDevice
         process.standardError = errors
         try process.run()

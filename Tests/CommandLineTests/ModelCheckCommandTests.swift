@@ -63,7 +63,7 @@ struct ModelCheckCommandTests {
         }
         // A killed check's folder: named as a check names it, its lock file not held by anyone.
         let abandoned = try checkFolder("model-check-4242-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: abandoned.appendingPathComponent("check.lock").path, contents: nil)
+        #expect(FileManager.default.createFile(atPath: abandoned.appendingPathComponent("check.lock").path, contents: nil))
         // A running check's: its lock held (here by this process, as a check in another container would).
         let running = try checkFolder("model-check-4243-\(UUID().uuidString)")
         let lock = open(running.appendingPathComponent("check.lock").path, O_RDWR | O_CREAT, 0o600)
@@ -72,7 +72,7 @@ struct ModelCheckCommandTests {
         // Look-alikes that are not a check's: kept whatever their number.
         let lookAlikes = [try checkFolder("model-check-notes"), try checkFolder("model-check-2024-results"),
                           try checkFolder("model-check-4244-\(UUID().uuidString)")]
-        FileManager.default.createFile(atPath: temporary.appendingPathComponent("model-check-42.log").path, contents: Data("log".utf8))
+        #expect(FileManager.default.createFile(atPath: temporary.appendingPathComponent("model-check-42.log").path, contents: Data("log".utf8)))
         let result = try BuiltExecutable.run(["model", "check"], environment: ["TMPDIR": temporary.path])
         #expect(result.exitCode == 0, "\(result.standardError)")
         let left = try FileManager.default.contentsOfDirectory(atPath: temporary.path).sorted()

@@ -41,7 +41,7 @@ struct SyncBesideWritersTests {
             results.append(try machines.sync("alpha"))
         }
         let stillWriting = writers.allSatisfy(\.isRunning)
-        FileManager.default.createFile(atPath: stop.path, contents: Data())
+        #expect(FileManager.default.createFile(atPath: stop.path, contents: Data()))
         for writer in writers { writer.waitUntilExit() }
         #expect(stillWriting, "the writers ended before the syncs did: nothing was tested beside them")
         #expect(writers.allSatisfy { $0.terminationStatus == 0 }, "a writer's command failed")
