@@ -64,8 +64,9 @@ public enum PrivateFiles {
     public static func replace(_ link: URL, with data: Data) throws {
         let url = link.resolvingSymlinksInPath()
         let folder = url.deletingLastPathComponent()
-        if isSpecialFile(url) || (access(folder.path, W_OK) != 0 && access(url.path, W_OK) == 0) {
-            let descriptor = open(url.path, O_WRONLY | O_CLOEXEC | (isSpecialFile(url) ? 0 : O_TRUNC))
+        let special = isSpecialFile(url)
+        if special || (access(folder.path, W_OK) != 0 && access(url.path, W_OK) == 0) {
+            let descriptor = open(url.path, O_WRONLY | O_CLOEXEC | (special ? 0 : O_TRUNC))
             guard descriptor >= 0 else { throw ExportError.cannotWrite(link, errno: errno) }
             defer { close(descriptor) }
             return try writeAll(data, to: descriptor, of: link)
